@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCore, type Core } from './core';
+import { defaultDataDir } from './data-dir';
+import { EXIT, printError, UsageError, type CliIo } from './cli/io';
+import { profileCommand, profileUsage } from './cli/profile';
+import { statusCommand } from './cli/status';
+
+/**
+ * Satchel without a window: the same core, for people who script and for servers without a
+ * screen. Exit codes: 0 success, 1 failure, 2 usage.
+ */
+
+const usage = `Usage: satchel [--data-dir DIR] COMMAND
+
+${profileUsage}
+satchel status [--json]
+
+The data folder is --data-dir, else SATCHEL_DATA_DIR, else the app's own folder.
+`;
+
+type Command = (core: Core, args: string[], io: CliIo) => Promise<void>;
+
+const commands: Record<string, Command> = {
+  profile: profileCommand,
+  status: statusCommand,
+};
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let core: Core | undefined;
+  try {
+    const { values, tokens } = parseArgs({
+      args: argv,
+      options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: false,
+      tokens: true,
+    });
+    const first = tokens.find((token) => token.kind === 'positional');
+    const name = first?.kind === 'positional' ? first.value : undefined;
+    if (values.help || name === undefined || name === 'help') {
+      io.stdout.write(usage);
+      return name === undefined && !values.help ? EXIT.usage : EXIT.ok;
+    }
+    const command = commands[name];
+    if (!command) throw new UsageError(`unknown command "${name}"`);
+    const args = argv.slice((first?.kind === 'positional' ? first.index : 0) + 1);
+    const dataDir =
+      (typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined) ??
+      io.env['SATCHEL_DATA_DIR'] ??
+      defaultDataDir(io.env);
+    core = createCore({ dataDir });
+    await command(core, args, io);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      return printError(io, new UsageError(error.message));
+    }
+    return printError(io, error);
+  } finally {
+    core?.close();
+  }
+}
+
+const isEntry =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (isEntry) {
+  void runCli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

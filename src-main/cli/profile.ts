@@ -1,0 +1,100 @@
+import { parseArgs } from 'node:util';
+import type { Core } from '../core';
+import { readAll, table, UsageError, type CliIo } from './io';
+
+export const profileUsage = `satchel profile add --name N --url URL --client-id ID [--client-secret-stdin]
+satchel profile add --name N --url URL --token-stdin
+satchel profile add --name N --demo --url SANDBOX_URL [--client-id ID]
+satchel profile list [--json]
+satchel profile rename NAME_OR_ID --name NEW
+satchel profile remove NAME_OR_ID`;
+
+/** The secret comes from standard input or SATCHEL_CLIENT_SECRET, never from an argument. */
+async function secretFrom(io: CliIo, fromStdin: boolean, variable: string, what: string): Promise<string> {
+  const secret = fromStdin ? (await readAll(io.stdin)).replace(/\r?\n$/, '') : io.env[variable];
+  if (!secret)
+    throw new UsageError(
+      `give the ${what} on standard input (--${what === 'token' ? 'token' : 'client-secret'}-stdin) or in ${variable}`,
+    );
+  return secret;
+}
+
+export async function profileCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      url: { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret-stdin': { type: 'boolean', default: false },
+      'token-stdin': { type: 'boolean', default: false },
+      demo: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  switch (action) {
+    case 'add': {
+      if (!values.name || !values.url) throw new UsageError('profile add needs --name and --url');
+      const auth = values['token-stdin']
+        ? { kind: 'token' as const, accessToken: await secretFrom(io, true, 'SATCHEL_TOKEN', 'token') }
+        : {
+            kind: 'client' as const,
+            clientId: values['client-id'] ?? (values.demo ? 'kid_demo' : ''),
+            clientSecret:
+              values.demo && !values['client-secret-stdin'] && !io.env['SATCHEL_CLIENT_SECRET']
+                ? 'sk_demo'
+                : await secretFrom(
+                    io,
+                    values['client-secret-stdin'],
+                    'SATCHEL_CLIENT_SECRET',
+                    'client secret',
+                  ),
+          };
+      if (auth.kind === 'client' && !auth.clientId) throw new UsageError('profile add needs --client-id');
+      const profile = await core.profiles.add({
+        name: values.name,
+        baseUrl: values.url,
+        auth,
+        demo: values.demo,
+      });
+      io.stdout.write(`Connected "${profile.name}" (${profile.baseUrl}).\n`);
+      return;
+    }
+    case 'list': {
+      const profiles = core.profiles.list();
+      if (values.json) {
+        io.stdout.write(`${JSON.stringify(profiles, null, 2)}\n`);
+      } else if (profiles.length === 0) {
+        io.stdout.write('No organisation is connected. Add one with "satchel profile add".\n');
+      } else {
+        io.stdout.write(
+          table([
+            ['NAME', 'URL', 'AUTH', 'ID'],
+            ...profiles.map((p) => [p.name, p.baseUrl, p.demo ? 'demo' : p.authKind, p.id]),
+          ]),
+        );
+      }
+      return;
+    }
+    case 'rename': {
+      const [which] = positionals;
+      if (!which || !values.name) throw new UsageError('profile rename needs the profile and --name');
+      const profile = core.profiles.rename(core.profiles.get(which).id, values.name);
+      io.stdout.write(`Renamed to "${profile.name}".\n`);
+      return;
+    }
+    case 'remove': {
+      const [which] = positionals;
+      if (!which) throw new UsageError('profile remove needs the profile name or id');
+      const profile = core.profiles.get(which);
+      await core.profiles.remove(profile.id);
+      io.stdout.write(`Removed "${profile.name}", its cache and its keychain entry.\n`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown profile action "${action ?? ''}"`);
+  }
+}

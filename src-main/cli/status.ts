@@ -1,0 +1,30 @@
+import { parseArgs } from 'node:util';
+import type { Core } from '../core';
+import { table, type CliIo } from './io';
+
+export async function statusCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const info = core.info();
+  const keychain = await core.secrets.status();
+  const profiles = core.profiles.list();
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ app: info, keychain, profiles }, null, 2)}\n`);
+    return;
+  }
+  io.stdout.write(
+    `${info.name} ${info.version} (spend API ${info.apiVersion}, cache schema ${info.schemaVersion})\n`,
+  );
+  io.stdout.write(`Data folder: ${info.dataDir}\n`);
+  io.stdout.write(`Keychain: ${keychain.available ? 'available' : keychain.message}\n`);
+  if (profiles.length === 0) {
+    io.stdout.write('No organisation is connected.\n');
+    return;
+  }
+  io.stdout.write(
+    table([['ORGANISATION', 'URL'], ...profiles.map((profile) => [profile.name, profile.baseUrl])]),
+  );
+}

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import { AppError, validationError } from '../src-shared/errors';
+import {
+  commands,
+  isCommandName,
+  type CommandName,
+  type CommandOutput,
+  type IpcResult,
+} from '../src-shared/ipc';
+import type { Core } from './core';
+
+type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
+
+/** One function per command of the contract; the compiler makes sure none is missing. */
+export type HandlerTable = {
+  [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C>;
+};
+
+export function createHandlers(core: Core): HandlerTable {
+  return {
+    'app.info': () => core.info(),
+    'keychain.status': () => core.secrets.status(),
+    'profiles.list': () => ({ profiles: core.profiles.list() }),
+    'profiles.add': (input) => core.profiles.add(input),
+    'profiles.rename': ({ id, name }) => core.profiles.rename(id, name),
+    'profiles.reauthenticate': ({ id, auth }) => core.profiles.reauthenticate(id, auth),
+    'profiles.remove': async ({ id }) => {
+      await core.profiles.remove(id);
+      return { removed: true as const };
+    },
+  };
+}
+
+/**
+ * The single door into the core from the renderer: unknown commands and invalid input are
+ * refused before any handler runs, and every failure comes back as a value the UI can show.
+ * Unexpected errors are logged here and reach the renderer only as a generic message, so no
+ * internal detail (a path, a token) leaks through an error text.
+ */
+export async function dispatch(table: HandlerTable, command: unknown, input: unknown): Promise<IpcResult> {
+  if (!isCommandName(command)) {
+    return {
+      ok: false,
+      error: { code: 'UNKNOWN_COMMAND', message: `Unknown command: ${String(command).slice(0, 80)}` },
+    };
+  }
+  const spec = commands[command];
+  const parsed = spec.input.safeParse(input);
+  if (!parsed.success) return { ok: false, error: validationError(parsed.error).toShape() };
+  try {
+    const handler = table[command] as (value: unknown) => unknown;
+    const value: unknown = await handler(parsed.data);
+    return { ok: true, value: spec.output.parse(value) };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error: error.toShape() };
+    console.error(`[satchel] command ${command} failed:`, error);
+    return {
+      ok: false,
+      error: {
+        code: 'INTERNAL',
+        message: `Satchel could not complete "${command}". Try again; if it keeps failing, restart the app.`,
+      },
+    };
+  }
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../src-shared/errors';
+import { BaseUrl, ProfileAuth, ProfileName, ProfileSummary } from '../src-shared/profiles';
+import type { Credentials } from './api/credentials';
+import type { Secrets } from './secrets';
+
+/**
+ * Connections to organisations. The registry (profiles.json in the data folder) holds only what
+ * is not secret: name, base URL, the API key id. The secret or token lives in the keychain under
+ * the account `profile:<id>`; each profile has its own cache file.
+ */
+
+export type Profile = ProfileSummary;
+
+const Registry = z.object({ version: z.literal(1), profiles: z.array(ProfileSummary) });
+
+export interface ProfileStore {
+  list(): Profile[];
+  get(idOrName: string): Profile;
+  add(input: { name: string; baseUrl: string; auth: ProfileAuth; demo?: boolean }): Promise<Profile>;
+  rename(id: string, name: string): Profile;
+  reauthenticate(id: string, auth: ProfileAuth): Promise<Profile>;
+  remove(id: string): Promise<void>;
+  credentials(id: string): Promise<Credentials>;
+  cacheFile(id: string): string;
+}
+
+const secretAccount = (id: string) => `profile:${id}`;
+
+function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new AppError('VALIDATION_ERROR', parsed.error.issues[0]?.message ?? 'Invalid value.', field);
+}
+
+export function createProfileStore(options: {
+  dataDir: string;
+  secrets: Secrets;
+  now?: () => Date;
+}): ProfileStore {
+  const file = path.join(options.dataDir, 'profiles.json');
+  const now = options.now ?? (() => new Date());
+
+  function read(): Profile[] {
+    if (!existsSync(file)) return [];
+    const parsed = Registry.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) {
+      throw new AppError(
+        'INTERNAL',
+        `The list of organisations (${file}) is damaged. Restore it from a backup or remove it and connect again.`,
+      );
+    }
+    return parsed.data.profiles;
+  }
+
+  /** Write to a temporary file and rename over the old one: a crash leaves either version, whole. */
+  function write(profiles: Profile[]): void {
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ version: 1, profiles }, null, 2));
+    renameSync(temporary, file);
+  }
+
+  function find(idOrName: string): Profile {
+    const profile = read().find((candidate) => candidate.id === idOrName || candidate.name === idOrName);
+    if (!profile)
+      throw new AppError('NOT_FOUND', `No organisation called "${idOrName}" is connected.`, 'profile');
+    return profile;
+  }
+
+  function ensureUniqueName(name: string, exceptId?: string): void {
+    if (
+      read().some((profile) => profile.name.toLowerCase() === name.toLowerCase() && profile.id !== exceptId)
+    ) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `An organisation called "${name}" is already connected.`,
+        'name',
+      );
+    }
+  }
+
+  function cacheFile(id: string): string {
+    return path.join(options.dataDir, 'caches', `${id}.sqlite`);
+  }
+
+  return {
+    list: read,
+    get: find,
+    async add(input) {
+      const name = parseOrThrow(ProfileName, input.name, 'name');
+      const baseUrl = parseOrThrow(BaseUrl, input.baseUrl, 'baseUrl');
+      const auth = parseOrThrow(ProfileAuth, input.auth, 'auth');
+      ensureUniqueName(name);
+      const profile: Profile = {
+        id: randomUUID(),
+        name,
+        baseUrl,
+        authKind: auth.kind,
+        ...(auth.kind === 'client' ? { clientId: auth.clientId } : {}),
+        demo: input.demo ?? false,
+        createdAt: now().toISOString(),
+      };
+      // Keychain first: if it refuses, nothing else has been written.
+      await options.secrets.set(
+        secretAccount(profile.id),
+        auth.kind === 'client' ? auth.clientSecret : auth.accessToken,
+      );
+      write([...read(), profile]);
+      return profile;
+    },
+    rename(id, newName) {
+      const name = parseOrThrow(ProfileName, newName, 'name');
+      const profile = find(id);
+      ensureUniqueName(name, profile.id);
+      const renamed = { ...profile, name };
+      write(read().map((candidate) => (candidate.id === profile.id ? renamed : candidate)));
+      return renamed;
+    },
+    async reauthenticate(id, input) {
+      const auth = parseOrThrow(ProfileAuth, input, 'auth');
+      const profile = find(id);
+      await options.secrets.set(
+        secretAccount(profile.id),
+        auth.kind === 'client' ? auth.clientSecret : auth.accessToken,
+      );
+      const { clientId: _old, ...rest } = profile;
+      const updated: Profile = {
+        ...rest,
+        authKind: auth.kind,
+        ...(auth.kind === 'client' ? { clientId: auth.clientId } : {}),
+      };
+      write(read().map((candidate) => (candidate.id === profile.id ? updated : candidate)));
+      return updated;
+    },
+    async remove(id) {
+      const profile = find(id);
+      await options.secrets.delete(secretAccount(profile.id));
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${cacheFile(profile.id)}${suffix}`, { force: true });
+      write(read().filter((candidate) => candidate.id !== profile.id));
+    },
+    async credentials(id) {
+      const profile = find(id);
+      const secret = await options.secrets.get(secretAccount(profile.id));
+      if (secret === null) {
+        throw new AppError(
+          'AUTH_FAILED',
+          `The keychain has no credentials for "${profile.name}". Enter the API key again in Settings.`,
+        );
+      }
+      return profile.authKind === 'client'
+        ? { kind: 'client', clientId: profile.clientId ?? '', clientSecret: secret }
+        : { kind: 'token', accessToken: secret };
+    },
+    cacheFile,
+  };
+}

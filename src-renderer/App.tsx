@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import type { AppInfo, Notice } from '../src-shared/ipc';
+import { areas, type AreaId } from './areas';
+import { Sidebar } from './components/Sidebar';
+import { StatusBar } from './components/StatusBar';
+import { AreaView } from './features/AreaView';
+import { FirstRun } from './features/connect/FirstRun';
+import { useCommand } from './lib/query';
+import { call } from './lib/satchel';
+
+type InfoState =
+  { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
+
+export function App() {
+  const [area, setArea] = useState<AreaId>('transactions');
+  const [info, setInfo] = useState<InfoState>({ status: 'loading' });
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const profiles = useCommand('profiles.list', {});
+  const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0 && area !== 'settings';
+
+  useEffect(() => {
+    let live = true;
+    call('app.info', {}).then(
+      (value) => live && setInfo({ status: 'ready', info: value }),
+      (error: unknown) =>
+        live &&
+        setInfo({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
+    );
+    const stop = window.satchel.on('app.notice', setNotice);
+    return () => {
+      live = false;
+      stop();
+    };
+  }, []);
+
+  useEffect(() => {
+    // Ctrl/Cmd + 1…6 jumps to an area from anywhere.
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+      const target = areas.find((candidate) => candidate.key === event.key);
+      if (!target) return;
+      event.preventDefault();
+      setArea(target.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <div className="shell">
+      <Sidebar current={area} onSelect={setArea} />
+      <main className="content" id="content" aria-labelledby="area-title">
+        {firstRun ? <FirstRun /> : <AreaView area={area} info={info.status === 'ready' ? info.info : null} />}
+      </main>
+      <StatusBar info={info} notice={notice} />
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+/** The areas of the app, in sidebar order. Each has a folder under features/. */
+export const areas = [
+  { id: 'transactions', label: 'Transactions', key: '1' },
+  { id: 'expenses', label: 'Expenses', key: '2' },
+  { id: 'suppliers', label: 'Suppliers', key: '3' },
+  { id: 'files', label: 'Files', key: '4' },
+  { id: 'sync', label: 'Sync', key: '5' },
+  { id: 'settings', label: 'Settings', key: '6' },
+] as const;
+
+export type AreaId = (typeof areas)[number]['id'];

@@ -1,0 +1,32 @@
+import type { AppInfo } from '../../src-shared/ipc';
+import type { AreaId } from '../areas';
+import { SettingsView } from './settings/SettingsView';
+
+const summaries: Record<Exclude<AreaId, 'settings'>, { title: string; text: string }> = {
+  transactions: {
+    title: 'Transactions',
+    text: 'Bank transactions of the connected organisation, searchable offline.',
+  },
+  expenses: { title: 'Expenses', text: 'Expenses with their lines and receipts.' },
+  suppliers: {
+    title: 'Suppliers',
+    text: 'Suppliers, editable offline; edits are sent when you are back online.',
+  },
+  files: { title: 'Files', text: 'Receipts and invoices, kept offline and downloadable in bulk.' },
+  sync: {
+    title: 'Sync',
+    text: 'When the cache was last brought up to date, and what is waiting to be sent.',
+  },
+};
+
+export function AreaView({ area, info }: { area: AreaId; info: AppInfo | null }) {
+  if (area === 'settings') return <SettingsView info={info} />;
+  const summary = summaries[area];
+  return (
+    <section className="area" data-area={area}>
+      <h1 id="area-title">{summary.title}</h1>
+      <p className="muted">{summary.text}</p>
+      <p className="empty">No organisation is connected yet.</p>
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import type { ProfileSummary } from '../../../src-shared/profiles';
+import { useCommand, useCommandMutation } from '../../lib/query';
+import { ConnectForm } from '../connect/ConnectForm';
+
+function ConnectionRow({ profile }: { profile: ProfileSummary }) {
+  const [mode, setMode] = useState<'view' | 'rename' | 'confirm-remove'>('view');
+  const [name, setName] = useState(profile.name);
+  const rename = useCommandMutation('profiles.rename', ['profiles.list']);
+  const remove = useCommandMutation('profiles.remove', ['profiles.list']);
+
+  return (
+    <li className="connection" aria-label={profile.name}>
+      {mode === 'rename' ? (
+        <form
+          className="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            rename.mutate({ id: profile.id, name }, { onSuccess: () => setMode('view') });
+          }}
+        >
+          <label className="visually-hidden" htmlFor={`rename-${profile.id}`}>
+            New name for {profile.name}
+          </label>
+          <input
+            id={`rename-${profile.id}`}
+            value={name}
+            autoFocus
+            onChange={(event) => setName(event.target.value)}
+          />
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setMode('view')}>
+            Cancel
+          </button>
+          {rename.error && (
+            <span className="field-error" role="alert">
+              {rename.error.message}
+            </span>
+          )}
+        </form>
+      ) : (
+        <div className="connection-facts">
+          <strong>{profile.name}</strong>
+          <span className="muted mono">{profile.baseUrl}</span>
+          <span className="muted">
+            {profile.authKind === 'client' ? `API key ${profile.clientId ?? ''}` : 'Access token'}
+          </span>
+        </div>
+      )}
+      {mode === 'view' && (
+        <div className="actions">
+          <button type="button" onClick={() => setMode('rename')}>
+            Rename
+          </button>
+          <button type="button" onClick={() => setMode('confirm-remove')}>
+            Remove…
+          </button>
+        </div>
+      )}
+      {mode === 'confirm-remove' && (
+        <div className="confirm" role="group" aria-label={`Remove ${profile.name}`}>
+          <span>Remove {profile.name}, its offline copy and its keychain entry?</span>
+          <button
+            type="button"
+            className="danger"
+            autoFocus
+            onClick={() => remove.mutate({ id: profile.id })}
+          >
+            Remove
+          </button>
+          <button type="button" onClick={() => setMode('view')}>
+            Keep
+          </button>
+          {remove.error && (
+            <span className="field-error" role="alert">
+              {remove.error.message}
+            </span>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function ConnectionsSection() {
+  const profiles = useCommand('profiles.list', {});
+  const keychain = useCommand('keychain.status', {});
+  const [adding, setAdding] = useState(false);
+
+  return (
+    <>
+      <h2>Connected organisations</h2>
+      <p className="muted" data-testid="keychain-status">
+        Keychain:{' '}
+        {keychain.data === undefined
+          ? 'checking…'
+          : keychain.data.available
+            ? 'available'
+            : keychain.data.message}
+      </p>
+      {profiles.data && profiles.data.profiles.length > 0 ? (
+        <ul className="connections">
+          {profiles.data.profiles.map((profile) => (
+            <ConnectionRow key={profile.id} profile={profile} />
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None yet.</p>
+      )}
+      {adding ? (
+        <ConnectForm onConnected={() => setAdding(false)} />
+      ) : (
+        <button type="button" onClick={() => setAdding(true)}>
+          Add an organisation…
+        </button>
+      )}
+    </>
+  );
+}

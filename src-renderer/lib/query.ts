@@ -1,0 +1,26 @@
+import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CommandInput, CommandName, CommandOutput } from '../../src-shared/ipc';
+import { call } from './satchel';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    // Everything is local: no retries against IPC, and data is fresh until an event says otherwise.
+    queries: { retry: false, staleTime: Infinity, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+
+export function useCommand<C extends CommandName>(command: C, input: CommandInput<C>) {
+  return useQuery({ queryKey: [command, input], queryFn: () => call(command, input) });
+}
+
+/** A command that changes something; the listed queries are read again when it succeeds. */
+export function useCommandMutation<C extends CommandName>(command: C, invalidates: CommandName[] = []) {
+  const client = useQueryClient();
+  return useMutation<CommandOutput<C>, Error, CommandInput<C>>({
+    mutationFn: (input) => call(command, input),
+    onSuccess: async () => {
+      await Promise.all(invalidates.map((name) => client.invalidateQueries({ queryKey: [name] })));
+    },
+  });
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * Errors are values a person can act on. Every failure that crosses IPC is one of these codes
+ * with a message that says what happened and what to do, and, where a field is at fault, its name.
+ */
+export const ErrorCode = z.enum([
+  'VALIDATION_ERROR',
+  'UNKNOWN_COMMAND',
+  'NOT_FOUND',
+  'KEYCHAIN_UNAVAILABLE',
+  'KEYCHAIN_LOCKED',
+  'KEYCHAIN_ERROR',
+  /** The API refused the credentials: they must be entered again. */
+  'AUTH_FAILED',
+  /** The credentials work but lack the scope the operation needs. */
+  'FORBIDDEN',
+  /** The API answered 400 for our request; `field` names the public field at fault. */
+  'REMOTE_REJECTED',
+  /** No answer from the API (no network, DNS, refused connection) after retries. */
+  'OFFLINE',
+  'TIMEOUT',
+  /** The API kept failing with 5xx after retries. */
+  'SERVER_ERROR',
+  /** The API answered something that does not match the published interface. */
+  'BAD_RESPONSE',
+  'CANCELLED',
+  'INTERNAL',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const AppErrorShape = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  field: z.string().optional(),
+});
+export type AppErrorShape = z.infer<typeof AppErrorShape>;
+
+/** An error the core raises on purpose; its message is safe to show to the user. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.field = field;
+  }
+
+  toShape(): AppErrorShape {
+    return this.field === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, field: this.field };
+  }
+}
+
+/**
+ * Turns a zod failure into the first issue's message and field path. The message does not
+ * repeat the field: the UI shows it beside the field, the CLI names the field after it.
+ */
+export function validationError(error: z.ZodError): AppError {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
+  return new AppError('VALIDATION_ERROR', issue?.message ?? 'Invalid value.', field);
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { AppErrorShape } from './errors';
+import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl } from './profiles';
+
+/**
+ * The contract between the main process and the renderer. Every command names its input and
+ * output schema; every event its payload schema. The preload exposes exactly this, the
+ * handler table in src-main answers exactly this, and the renderer is typed from it.
+ */
+
+export const API_VERSION = '1.44.0';
+
+/** Channel names used by the Electron shell; the renderer never sees them. */
+export const IPC_INVOKE_CHANNEL = 'satchel:invoke';
+export const IPC_EVENT_CHANNEL = 'satchel:event';
+
+const NoInput = z.object({}).strict();
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  apiVersion: z.literal(API_VERSION),
+  dataDir: z.string(),
+  schemaVersion: z.number().int().nonnegative(),
+  platform: z.string(),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+export const KeychainStatus = z.union([
+  z.object({ available: z.literal(true) }),
+  z.object({ available: z.literal(false), code: z.string(), message: z.string() }),
+]);
+
+const ProfileId = z.object({ id: z.uuid() }).strict();
+
+export const commands = {
+  /** Who the app is and where it keeps its data. */
+  'app.info': { input: NoInput, output: AppInfo },
+  /** Whether the system keychain answers; Settings shows it. */
+  'keychain.status': { input: NoInput, output: KeychainStatus },
+  'profiles.list': { input: NoInput, output: z.object({ profiles: z.array(ProfileSummary) }) },
+  /** Connects an organisation; the secret goes to the keychain and is never returned. */
+  'profiles.add': {
+    input: z.object({ name: ProfileName, baseUrl: BaseUrl, auth: ProfileAuth }).strict(),
+    output: ProfileSummary,
+  },
+  'profiles.rename': {
+    input: z.object({ id: z.uuid(), name: ProfileName }).strict(),
+    output: ProfileSummary,
+  },
+  'profiles.reauthenticate': {
+    input: z.object({ id: z.uuid(), auth: ProfileAuth }).strict(),
+    output: ProfileSummary,
+  },
+  /** Removes the connection, its cache and its keychain entry. */
+  'profiles.remove': { input: ProfileId, output: z.object({ removed: z.literal(true) }) },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export const Notice = z.object({
+  level: z.enum(['info', 'warning', 'error']),
+  message: z.string().min(1),
+  at: z.iso.datetime(),
+});
+export type Notice = z.infer<typeof Notice>;
+
+export const events = {
+  /** Something the user should see in the status bar. */
+  'app.notice': Notice,
+} as const satisfies Record<string, z.ZodType>;
+
+export type CommandName = keyof typeof commands;
+export type CommandInput<C extends CommandName> = z.input<(typeof commands)[C]['input']>;
+export type CommandOutput<C extends CommandName> = z.output<(typeof commands)[C]['output']>;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const commandNames = Object.keys(commands) as CommandName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isCommandName(value: unknown): value is CommandName {
+  return typeof value === 'string' && Object.hasOwn(commands, value);
+}
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && Object.hasOwn(events, value);
+}
+
+/** What travels back over IPC: errors are values, so their code and field survive the trip. */
+export const IpcResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: AppErrorShape }),
+]);
+export type IpcResult = z.infer<typeof IpcResult>;
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppErrorShape };
+
+/**
+ * The API the renderer sees as `window.satchel`. `invoke` resolves to a result instead of
+ * rejecting, because Electron's context bridge strips everything but the message from a thrown
+ * error, and the renderer needs the code and field to show an error where it belongs.
+ */
+export interface SatchelApi {
+  invoke<C extends CommandName>(command: C, input: CommandInput<C>): Promise<Result<CommandOutput<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** A connection to one organisation, as the renderer may see it: nothing secret. */
+export const ProfileSummary = z.object({
+  id: z.uuid(),
+  name: z.string().min(1),
+  baseUrl: z.string(),
+  authKind: z.enum(['client', 'token']),
+  clientId: z.string().optional(),
+  demo: z.boolean(),
+  createdAt: z.string(),
+});
+export type ProfileSummary = z.infer<typeof ProfileSummary>;
+
+/** Credentials as typed by the user; they go straight to the keychain and never come back. */
+export const ProfileAuth = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('client'),
+    clientId: z.string().trim().min(1, 'Enter the API key id.').max(200),
+    clientSecret: z.string().min(1, 'Enter the API key secret.').max(4096),
+  }),
+  z.object({ kind: z.literal('token'), accessToken: z.string().min(1, 'Enter the access token.').max(8192) }),
+]);
+export type ProfileAuth = z.infer<typeof ProfileAuth>;
+
+export const ProfileName = z
+  .string()
+  .trim()
+  .min(1, 'Enter a name.')
+  .max(80, 'Keep the name under 80 characters.');
+
+export const BaseUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i, 'Enter an http(s) address, such as https://api.example.com.')
+  .transform((value) => value.replace(/\/+$/, ''));

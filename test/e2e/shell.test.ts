@@ -1,0 +1,114 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import packageJson from '../../package.json';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp } from './harness';
+
+const tempDir = useTempDirs();
+afterAll(closeBrowser);
+
+describe('app shell in Chromium', () => {
+  it('renders the areas and shows the real app.info', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const core = createCore({ dataDir });
+    const app = await openApp(core);
+    const { page } = app;
+
+    const nav = page.getByRole('navigation', { name: 'Areas' });
+    await expect(nav.getByRole('button').allTextContents()).resolves.toEqual([
+      'Transactions',
+      'Expenses',
+      'Suppliers',
+      'Files',
+      'Sync',
+      'Settings',
+    ]);
+    await page.getByTestId('app-version').getByText(`Satchel ${packageJson.version} · API 1.44.0`).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Welcome to Satchel' }).waitFor();
+    expect(statSync(await app.screenshot('first-run-light')).size).toBeGreaterThan(1000);
+
+    // Keyboard: focus the current area, move down with j and arrows, jump to the end.
+    await nav.getByRole('button', { name: 'Transactions' }).focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('ArrowDown');
+    await expect(nav.locator('[aria-current="page"]').textContent()).resolves.toBe('Suppliers');
+    await page.keyboard.press('End');
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+
+    const facts = page.getByTestId('app-info');
+    await facts.getByText(core.info().dataDir).waitFor();
+    await page.getByTestId('keychain-status').getByText('Keychain: available').waitFor();
+    await expect(facts.locator('dd').allTextContents()).resolves.toEqual([
+      packageJson.version,
+      '1.44.0',
+      String(core.info().schemaVersion),
+      dataDir,
+      process.platform,
+    ]);
+    await app.screenshot('shell-settings-light');
+    await app.close();
+  });
+
+  it('shows events pushed by the core in the status bar, in the dark theme too', async () => {
+    const core = createCore({ dataDir: tempDir() });
+    const app = await openApp(core, { colorScheme: 'dark' });
+    await app.page.getByTestId('app-version').getByText('Satchel').waitFor();
+    core.notify('warning', 'Working offline: 3 edits waiting');
+    await app.page.getByTestId('notice').getByText('Working offline: 3 edits waiting').waitFor();
+    const background = await app.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(22, 22, 21)');
+    await app.page.keyboard.press('Control+6');
+    await app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await app.screenshot('shell-settings-dark');
+    await app.close();
+  });
+});
+
+describe('connecting an organisation', () => {
+  it('shows errors on the field at fault, then connects and keeps the secret only in the keychain', async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    const form = page.getByRole('form', { name: 'Connect an organisation' });
+    await form.getByLabel('Name').fill('Acme GmbH');
+    await form.getByLabel('API address').fill('ftp://api.acme.test');
+    await form.getByLabel('API key id').fill('kid_acme');
+    await form.getByLabel('API key secret').fill('sk_acme_e2e_secret');
+    await form.getByRole('button', { name: 'Connect' }).click();
+    await form
+      .getByRole('alert')
+      .getByText(/http\(s\) address/)
+      .waitFor();
+    await expect(form.getByLabel('API address').getAttribute('aria-invalid')).resolves.toBe('true');
+    await app.screenshot('connect-error-light');
+
+    await form.getByLabel('API address').fill('https://api.acme.test');
+    await form.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+    const [profile] = core.profiles.list();
+    expect(profile).toMatchObject({
+      name: 'Acme GmbH',
+      baseUrl: 'https://api.acme.test',
+      clientId: 'kid_acme',
+    });
+    expect(await secrets.get(`profile:${profile?.id}`)).toBe('sk_acme_e2e_secret');
+    expect(await page.content()).not.toContain('sk_acme_e2e_secret');
+
+    await page.keyboard.press('Control+6');
+    await page.getByRole('listitem', { name: 'Acme GmbH' }).waitFor();
+    await app.screenshot('settings-connections-light');
+    await page.getByRole('button', { name: 'Remove…' }).click();
+    await page
+      .getByRole('group', { name: 'Remove Acme GmbH' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByText('None yet.').waitFor();
+    expect(await secrets.list()).toEqual([]);
+    await app.close();
+  });
+});

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// The real CLI in a child process, the real keychain (scripts/with-keyring.sh).
+const tempDir = useTempDirs();
+
+describe('satchel CLI: connections', () => {
+  it('adds with the secret from standard input, lists, renames and removes', async () => {
+    const dataDir = tempDir();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const added = await runCli(
+      [
+        'profile',
+        'add',
+        '--name',
+        'Acme',
+        '--url',
+        'http://127.0.0.1:4010',
+        '--client-id',
+        'kid_acme',
+        '--client-secret-stdin',
+      ],
+      { env, stdin: 'sk_from_stdin\n' },
+    );
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Connected "Acme"');
+    expect(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).not.toContain('sk_from_stdin');
+
+    const listed = await runCli(['profile', 'list', '--json'], { env });
+    const profiles = JSON.parse(listed.stdout) as Array<{ name: string; id: string }>;
+    expect(profiles.map((profile) => profile.name)).toEqual(['Acme']);
+
+    expect((await runCli(['profile', 'rename', 'Acme', '--name', 'Acme GmbH'], { env })).code).toBe(0);
+    const status = await runCli(['status', '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      keychain: { available: true },
+      profiles: [{ name: 'Acme GmbH' }],
+    });
+
+    const removed = await runCli(['profile', 'remove', 'Acme GmbH'], { env });
+    expect(removed.code).toBe(0);
+    expect((await runCli(['profile', 'list'], { env })).stdout).toContain('No organisation is connected');
+  });
+
+  it('takes the secret from SATCHEL_CLIENT_SECRET and never from an argument', async () => {
+    const env = { SATCHEL_DATA_DIR: tempDir() };
+    const missing = await runCli(
+      ['profile', 'add', '--name', 'A', '--url', 'https://x.test', '--client-id', 'kid'],
+      { env: { ...env, SATCHEL_CLIENT_SECRET: '' } },
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/standard input|SATCHEL_CLIENT_SECRET/);
+    const asArgument = await runCli(
+      [
+        'profile',
+        'add',
+        '--name',
+        'A',
+        '--url',
+        'https://x.test',
+        '--client-id',
+        'kid',
+        '--client-secret',
+        'sk',
+      ],
+      { env },
+    );
+    expect(asArgument.code).toBe(2);
+    const fromEnv = await runCli(
+      ['profile', 'add', '--name', 'A', '--url', 'https://x.test', '--client-id', 'kid'],
+      { env: { ...env, SATCHEL_CLIENT_SECRET: 'sk_env' } },
+    );
+    expect(fromEnv.code).toBe(0);
+  });
+
+  it('exits 2 on usage mistakes and 1 on failures, with a message', async () => {
+    const env = { SATCHEL_DATA_DIR: tempDir() };
+    const unknown = await runCli(['fly'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "fly"');
+    const badUrl = await runCli(['profile', 'add', '--name', 'A', '--url', 'ftp://x', '--client-id', 'kid'], {
+      env: { ...env, SATCHEL_CLIENT_SECRET: 's' },
+    });
+    expect(badUrl.code).toBe(1);
+    expect(badUrl.stderr).toContain('field: baseUrl');
+    const noSuch = await runCli(['profile', 'remove', 'Nobody'], { env });
+    expect(noSuch.code).toBe(1);
+    expect(noSuch.stderr).toContain('No organisation called "Nobody"');
+  });
+});

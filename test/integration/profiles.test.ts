@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProfileStore } from '../../src-main/profiles';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// Real keychain (scripts/with-keyring.sh), real files in a temporary data folder.
+const secrets = createKeychainSecrets({ service: `Satchel-test-${randomUUID()}` });
+const tempDir = useTempDirs();
+
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+function store() {
+  const dataDir = tempDir();
+  return { dataDir, profiles: createProfileStore({ dataDir, secrets }) };
+}
+
+describe('connections (profiles)', () => {
+  it('adds a connection with its secret in the keychain and nothing secret on disk', async () => {
+    const { dataDir, profiles } = store();
+    const profile = await profiles.add({
+      name: 'Acme GmbH',
+      baseUrl: 'https://api.example.test/',
+      auth: { kind: 'client', clientId: 'kid_acme', clientSecret: 'sk_acme_very_secret' },
+    });
+    expect(profile).toMatchObject({
+      name: 'Acme GmbH',
+      baseUrl: 'https://api.example.test',
+      clientId: 'kid_acme',
+    });
+    expect(await secrets.list()).toEqual([`profile:${profile.id}`]);
+    expect(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).not.toContain('sk_acme_very_secret');
+    expect(await profiles.credentials('Acme GmbH')).toEqual({
+      kind: 'client',
+      clientId: 'kid_acme',
+      clientSecret: 'sk_acme_very_secret',
+    });
+  });
+
+  it('renames, re-authenticates and removes with cache and keychain entry', async () => {
+    const { profiles } = store();
+    const profile = await profiles.add({
+      name: 'Beta',
+      baseUrl: 'http://127.0.0.1:4010',
+      auth: { kind: 'token', accessToken: 'tok_1' },
+    });
+    expect(profiles.rename(profile.id, 'Beta Ltd').name).toBe('Beta Ltd');
+    await profiles.reauthenticate(profile.id, {
+      kind: 'client',
+      clientId: 'kid_beta',
+      clientSecret: 'sk_beta',
+    });
+    expect(await profiles.credentials(profile.id)).toEqual({
+      kind: 'client',
+      clientId: 'kid_beta',
+      clientSecret: 'sk_beta',
+    });
+
+    mkdirSync(path.dirname(profiles.cacheFile(profile.id)), { recursive: true });
+    writeFileSync(profiles.cacheFile(profile.id), 'cache');
+    writeFileSync(`${profiles.cacheFile(profile.id)}-wal`, 'wal');
+    await profiles.remove(profile.id);
+    expect(existsSync(profiles.cacheFile(profile.id))).toBe(false);
+    expect(existsSync(`${profiles.cacheFile(profile.id)}-wal`)).toBe(false);
+    expect(await secrets.list()).toEqual([]);
+    expect(profiles.list()).toEqual([]);
+  });
+
+  it('names the field of a bad connection and writes nothing', async () => {
+    const { dataDir, profiles } = store();
+    await expect(
+      profiles.add({ name: ' ', baseUrl: 'https://x.test', auth: { kind: 'token', accessToken: 't' } }),
+    ).rejects.toMatchObject({ field: 'name' });
+    await expect(
+      profiles.add({ name: 'A', baseUrl: 'ftp://x.test', auth: { kind: 'token', accessToken: 't' } }),
+    ).rejects.toMatchObject({ field: 'baseUrl' });
+    await expect(
+      profiles.add({
+        name: 'A',
+        baseUrl: 'https://x.test',
+        auth: { kind: 'client', clientId: '', clientSecret: 's' },
+      }),
+    ).rejects.toMatchObject({ field: 'auth' });
+    expect(existsSync(path.join(dataDir, 'profiles.json'))).toBe(false);
+    expect(await secrets.list()).toEqual([]);
+  });
+
+  it('refuses a second connection with the same name', async () => {
+    const { profiles } = store();
+    await profiles.add({
+      name: 'Acme',
+      baseUrl: 'https://x.test',
+      auth: { kind: 'token', accessToken: 't' },
+    });
+    await expect(
+      profiles.add({ name: 'acme', baseUrl: 'https://y.test', auth: { kind: 'token', accessToken: 'u' } }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'name' });
+  });
+
+  it('says what to do when the keychain lost the secret', async () => {
+    const { profiles } = store();
+    const profile = await profiles.add({
+      name: 'Gone',
+      baseUrl: 'https://x.test',
+      auth: { kind: 'token', accessToken: 't' },
+    });
+    await secrets.delete(`profile:${profile.id}`);
+    await expect(profiles.credentials(profile.id)).rejects.toMatchObject({
+      code: 'AUTH_FAILED',
+      message: expect.stringMatching(/Enter the API key again/),
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../src-main/shell/csp';
+import { isAllowedExternalUrl, isAppNavigation } from '../../src-main/shell/navigation';
+import { isTrustedSender } from '../../src-main/shell/sender';
+import { windowOptions } from '../../src-main/shell/window-options';
+
+describe('window options', () => {
+  it('isolate the renderer from Node and keep web security on', () => {
+    const { webPreferences } = windowOptions('/app/out/preload/index.cjs');
+    expect(webPreferences).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+  });
+});
+
+describe('IPC sender check', () => {
+  const fileApp = 'file:///opt/Satchel/resources/app.asar/out/renderer/index.html';
+
+  it('accepts the app page itself', () => {
+    expect(isTrustedSender(fileApp, true, fileApp)).toBe(true);
+    expect(isTrustedSender('http://localhost:5173/#/settings', true, 'http://localhost:5173/')).toBe(true);
+  });
+
+  it('refuses sub-frames, other files, other origins and garbage', () => {
+    expect(isTrustedSender(fileApp, false, fileApp)).toBe(false);
+    expect(isTrustedSender('file:///tmp/evil.html', true, fileApp)).toBe(false);
+    expect(isTrustedSender('https://example.com/', true, fileApp)).toBe(false);
+    expect(isTrustedSender('http://localhost:5174/', true, 'http://localhost:5173/')).toBe(false);
+    expect(isTrustedSender('not a url', true, fileApp)).toBe(false);
+  });
+});
+
+describe('content security policy', () => {
+  it('allows scripts only from the app and nothing remote', () => {
+    const directives = new Map(
+      CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]),
+    );
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/https?:|\*|unsafe-eval/);
+  });
+
+  it('is the same text as the meta tag of the renderer page', () => {
+    const html = readFileSync(new URL('../../src-renderer/index.html', import.meta.url), 'utf8');
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html);
+    expect(meta?.[1]).toBe(CONTENT_SECURITY_POLICY);
+  });
+});
+
+describe('navigation and external links', () => {
+  it('keeps the window on the app and opens only https links outside', () => {
+    const app = 'file:///opt/Satchel/out/renderer/index.html';
+    expect(isAppNavigation(`${app}#/settings`, app)).toBe(true);
+    expect(isAppNavigation('https://evil.example/', app)).toBe(false);
+    expect(isAllowedExternalUrl('https://help.example.com/satchel')).toBe(true);
+    expect(isAllowedExternalUrl('http://help.example.com/')).toBe(false);
+    expect(isAllowedExternalUrl('file:///etc/passwd')).toBe(false);
+    expect(isAllowedExternalUrl('https://user:pw@example.com/')).toBe(false);
+    expect(isAllowedExternalUrl('javascript:alert(1)')).toBe(false);
+  });
+});

@@ -1,0 +1,40 @@
+import { defineConfig } from 'vitest/config';
+import { summaryReporter } from './test/summary-reporter.ts';
+
+// Three projects, one command (`npm test`). Everything runs in plain Node against real parts:
+// real SQLite files in temporary folders, the real sandbox over HTTP, the real keychain (the
+// test script starts gnome-keyring inside dbus-run-session), Debian's Chromium for e2e.
+export default defineConfig({
+  test: {
+    reporters: ['default', summaryReporter()],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
