@@ -4,12 +4,13 @@
 //   node scripts/native.mjs node       rebuild for Node if loading them fails
 //   node scripts/native.mjs electron   rebuild for the installed Electron (needs its headers)
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const target = process.argv[2];
 const modules = ['better-sqlite3', 'keytar'];
 
-function run(command, args) {
-  const result = spawnSync(command, args, { stdio: 'inherit', shell: process.platform === 'win32' });
+function run(command, args, env = process.env) {
+  const result = spawnSync(command, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -24,7 +25,17 @@ if (target === 'node') {
     run('npm', ['rebuild', ...modules]);
   }
 } else if (target === 'electron') {
-  run('npx', ['electron-rebuild', '--force', '--only', modules.join(',')]);
+  // node-gyp (bundled with npm) builds against Electron's headers when told the runtime.
+  const { version } = JSON.parse(
+    readFileSync(new URL('../node_modules/electron/package.json', import.meta.url), 'utf8'),
+  );
+  run('npm', ['rebuild', ...modules], {
+    ...process.env,
+    npm_config_runtime: 'electron',
+    npm_config_target: version,
+    npm_config_disturl: 'https://electronjs.org/headers',
+    npm_config_build_from_source: 'true',
+  });
 } else {
   console.error('usage: node scripts/native.mjs node|electron');
   process.exit(2);
