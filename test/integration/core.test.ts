@@ -33,6 +33,7 @@ describe('core and handler table', () => {
       dataDir,
     });
     expect(info.schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
+    expect(info.schemaVersion).toBeGreaterThan(0);
     expect(existsSync(dataDir)).toBe(true);
   });
 

@@ -1,0 +1,197 @@
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { CacheOpenError } from './errors';
+import { appliedMigrations, isNewerThanShipped, readJournal } from './migrations';
+import * as schema from './schema';
+
+export { defaultMigrationsDir, shippedSchemaVersion } from './migrations';
+
+export type CacheSchema = typeof schema;
+export type CacheDrizzle = BetterSQLite3Database<CacheSchema>;
+
+/** One organisation's open cache. */
+export interface CacheDb {
+  /** Drizzle over the schema, for typed queries. */
+  readonly db: CacheDrizzle;
+  /** The better-sqlite3 handle, for FTS, pragmas and hand-written SQL. */
+  readonly sqlite: Database.Database;
+  /** Migrations applied to this file; equals shippedSchemaVersion after a successful open. */
+  readonly schemaVersion: number;
+  readonly file: string;
+  /** Closes the file (SQLite checkpoints the WAL on the last close). Safe to call twice. */
+  close(): void;
+}
+
+export interface OpenCacheOptions {
+  /** Folder with the SQL migrations and meta/_journal.json (defaultMigrationsDir() in dev). */
+  migrationsDir: string;
+  /** How long a statement waits for another connection's lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/**
+ * Opens (creating if needed) the cache file and brings its schema up to date.
+ *
+ * Order matters, so that a file we must not touch is never written:
+ * 1. the header is read with plain fs (a non-SQLite file is refused before SQLite opens it);
+ * 2. the file's migration record is read, and a newer schema is refused;
+ * 3. only then pragmas that write (WAL) and the migrations, which run in one transaction.
+ */
+export function openCache(file: string, options: OpenCacheOptions): CacheDb {
+  const resolved = path.resolve(file);
+  const journal = readJournal(options.migrationsDir);
+  if (!journal || journal.length === 0) {
+    throw new CacheOpenError(
+      'NO_MIGRATIONS',
+      `Satchel could not find its database migrations in ${options.migrationsDir}. Reinstall the app.`,
+    );
+  }
+  refuseNonSqlite(resolved);
+  mkdirSync(path.dirname(resolved), { recursive: true });
+
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(resolved);
+  } catch (error) {
+    throw new CacheOpenError(
+      'CANNOT_OPEN',
+      `Satchel could not open the offline copy at ${resolved} (${messageOf(error)}). Check that the folder exists and that you may write to it.`,
+      { cause: error },
+    );
+  }
+
+  try {
+    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    const before = readApplied(sqlite, resolved);
+    if (isNewerThanShipped(before, journal)) {
+      throw new CacheOpenError(
+        'NEWER_SCHEMA',
+        `The offline copy at ${resolved} was written by a newer version of Satchel. Update the app, or remove the organisation and sync again.`,
+      );
+    }
+    configure(sqlite, resolved);
+    const db = drizzle({ client: sqlite, schema });
+    if (before.count < journal.length)
+      runMigrations(db, sqlite, resolved, options.migrationsDir, journal.length);
+    // Foreign keys stay off while migrating (see runMigrations) and are on from here.
+    sqlite.pragma('foreign_keys = ON');
+    const schemaVersion = appliedMigrations(sqlite).count;
+    return {
+      db,
+      sqlite,
+      schemaVersion,
+      file: resolved,
+      close() {
+        if (sqlite.open) sqlite.close();
+      },
+    };
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+/** Refuses a non-empty file that does not start with the SQLite header; reads only. */
+function refuseNonSqlite(file: string): void {
+  if (!existsSync(file)) return;
+  const stats = statSync(file);
+  if (stats.isDirectory()) {
+    throw new CacheOpenError(
+      'NOT_A_DATABASE',
+      `${file} is a folder, not an offline copy. Remove the organisation and sync again.`,
+    );
+  }
+  if (stats.size === 0) return; // SQLite treats an empty file as a new database.
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (header.toString('latin1') !== SQLITE_HEADER) throw notADatabase(file);
+}
+
+function notADatabase(file: string, cause?: unknown): CacheOpenError {
+  return new CacheOpenError(
+    'NOT_A_DATABASE',
+    `${file} is not a Satchel offline copy (it is not an SQLite database, or it is damaged). Satchel left it untouched; remove the organisation and sync again, or restore the file from a backup.`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** The first read of the file: SQLite's own verdict on a damaged file lands here. */
+function readApplied(sqlite: Database.Database, file: string) {
+  try {
+    return appliedMigrations(sqlite);
+  } catch (error) {
+    if (sqliteCode(error)?.match(/^SQLITE_(NOTADB|CORRUPT)/)) throw notADatabase(file, error);
+    throw error;
+  }
+}
+
+function configure(sqlite: Database.Database, file: string): void {
+  // WAL: readers (the UI's searches) never wait for the sync writer, and a crash mid-write
+  // leaves the last committed page intact. NORMAL is durable across application crashes;
+  // only a power loss may drop the last transactions, which the next sync fetches again.
+  const mode = sqlite.pragma('journal_mode = WAL', { simple: true });
+  if (String(mode).toLowerCase() !== 'wal') {
+    throw new CacheOpenError(
+      'CANNOT_OPEN',
+      `Satchel could not switch the offline copy at ${file} to WAL mode (got ${String(mode)}). Keep the data folder on a local disk, not a network share.`,
+    );
+  }
+  sqlite.pragma('synchronous = NORMAL');
+  // REPLACE conflict resolution fires delete triggers only with recursive_triggers on; the FTS
+  // index relies on its delete trigger seeing every removed row.
+  sqlite.pragma('recursive_triggers = ON');
+}
+
+/**
+ * Applies pending migrations (called only when some are pending, so the full-table
+ * foreign_key_check below is paid once per upgrade, not at every start); drizzle runs them all in one transaction, so a failure leaves
+ * the file as it was. Foreign keys are OFF meanwhile: drizzle-kit rebuilds a table by
+ * creating a copy, dropping the original and renaming, and with foreign keys on that DROP
+ * would cascade-delete the children (an expense's lines). `foreign_key_check` afterwards
+ * proves the rebuilt tables still agree.
+ */
+function runMigrations(
+  db: CacheDrizzle,
+  sqlite: Database.Database,
+  file: string,
+  migrationsDir: string,
+  shipped: number,
+): void {
+  sqlite.pragma('foreign_keys = OFF');
+  try {
+    migrate(db, { migrationsFolder: migrationsDir });
+  } catch (error) {
+    // Another process (the CLI beside the app) may have migrated first; then all is well.
+    if (appliedMigrations(sqlite).count === shipped) return;
+    throw new CacheOpenError(
+      'MIGRATION_FAILED',
+      `Satchel could not update the offline copy at ${file} (${messageOf(error)}). Nothing was changed; try again, and if it persists remove the organisation and sync again.`,
+      { cause: error },
+    );
+  }
+  const violations = sqlite.pragma('foreign_key_check') as unknown[];
+  if (violations.length > 0) {
+    throw new CacheOpenError(
+      'MIGRATION_FAILED',
+      `The offline copy at ${file} has ${violations.length} broken references after an update. Remove the organisation and sync again.`,
+    );
+  }
+}
+
+function sqliteCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

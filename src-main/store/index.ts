@@ -1,0 +1,15 @@
+/** The organisation cache: open it, its schema, and the free-text search helpers. */
+export { openCache, defaultMigrationsDir, shippedSchemaVersion } from './database';
+export type { CacheDb, CacheDrizzle, CacheSchema, OpenCacheOptions } from './database';
+export { CacheOpenError, type CacheOpenFailure } from './errors';
+export {
+  FTS_MIN_CHARS,
+  FTS_TABLE,
+  ftsLiteral,
+  isIndexable,
+  likeContains,
+  rebuildTransactionSearch,
+  transactionSearchIsConsistent,
+} from './fts';
+export * from './schema';
+export * as schema from './schema';

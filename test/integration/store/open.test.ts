@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CacheOpenError,
+  defaultMigrationsDir,
+  openCache,
+  shippedSchemaVersion,
+  transactionSearchIsConsistent,
+} from '../../../src-main/store';
+import { bankTransactions } from '../../../src-main/store/schema';
+import { transactionRow, useCaches } from './fixtures';
+
+const caches = useCaches();
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+function openError(file: string, migrationsDir = defaultMigrationsDir()): CacheOpenError {
+  try {
+    openCache(file, { migrationsDir }).close();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CacheOpenError);
+    return error as CacheOpenError;
+  }
+  throw new Error('expected openCache to fail');
+}
+
+describe('openCache', () => {
+  it('ships the init and fts migrations', () => {
+    expect(shippedSchemaVersion(defaultMigrationsDir())).toBeGreaterThanOrEqual(2);
+    expect(existsSync(path.join(defaultMigrationsDir(), 'meta', '_journal.json'))).toBe(true);
+  });
+
+  it('creates and migrates a fresh file, in WAL mode with the expected pragmas', () => {
+    const file = path.join(caches.tempDir(), 'nested', 'org.sqlite');
+    const cache = caches.open(file);
+    expect(cache.file).toBe(file);
+    expect(cache.schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
+    expect(cache.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(cache.sqlite.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(cache.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(cache.sqlite.pragma('recursive_triggers', { simple: true })).toBe(1);
+    expect(Number(cache.sqlite.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(0);
+
+    const names = (
+      cache.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')`).all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
+    for (const expected of [
+      'bank_accounts',
+      'bank_account_balances',
+      'bank_transactions',
+      'bank_transaction_fees',
+      'expenses',
+      'expense_lines',
+      'expense_line_dimensions',
+      'expense_files',
+      'suppliers',
+      'dimensions',
+      'dimension_items',
+      'expense_accounts',
+      'tax_rates',
+      'users',
+      'teams',
+      'departments',
+      'payment_terms',
+      'sync_checkpoints',
+      'sync_runs',
+      'bank_transactions_fts',
+      // A later migration that rebuilds bank_transactions drops these; this guards against it.
+      'bank_transactions_fts_insert',
+      'bank_transactions_fts_update',
+      'bank_transactions_fts_delete',
+    ]) {
+      expect(names).toContain(expected);
+    }
+    expect(cache.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('reopens an up-to-date file without applying anything and keeps its data', () => {
+    const file = caches.file();
+    const first = caches.open(file);
+    first.db
+      .insert(bankTransactions)
+      .values(transactionRow({ id: 'keep-me' }))
+      .run();
+    first.close();
+
+    const second = caches.open(file);
+    const third = caches.open(file); // a second connection at once, as the CLI beside the app
+    expect(second.schemaVersion).toBe(first.schemaVersion);
+    expect(third.schemaVersion).toBe(first.schemaVersion);
+    const migrations = second.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as {
+      n: number;
+    };
+    expect(migrations.n).toBe(shippedSchemaVersion(defaultMigrationsDir()));
+    expect(
+      second.db
+        .select()
+        .from(bankTransactions)
+        .all()
+        .map((r) => r.id),
+    ).toEqual(['keep-me']);
+    expect(transactionSearchIsConsistent(second.sqlite)).toBe(true);
+  });
+
+  it('close() can be called twice', () => {
+    const cache = caches.open(caches.file());
+    cache.close();
+    expect(() => cache.close()).not.toThrow();
+  });
+
+  it('accepts an empty file as a new cache', () => {
+    const file = caches.file();
+    writeFileSync(file, '');
+    expect(caches.open(file).schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
+  });
+
+  it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
+    const file = caches.file();
+    caches.open(file).close();
+    const before = sha(file);
+
+    // This build knows only the first migration: the file is "from the future" for it.
+    const olderApp = path.join(caches.tempDir(), 'migrations');
+    cpSync(defaultMigrationsDir(), olderApp, { recursive: true });
+    const journalFile = path.join(olderApp, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: unknown[] };
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
+
+    const error = openError(file, olderApp);
+    expect(error.reason).toBe('NEWER_SCHEMA');
+    expect(error.message).toMatch(/newer version of Satchel/);
+    expect(error.message).toMatch(/update the app, or remove the organisation and sync again/i);
+    expect(sha(file)).toBe(before);
+    expect(caches.open(file).schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
+  });
+
+  it('refuses a file whose newest migration is later than any this build ships', () => {
+    const file = caches.file();
+    const cache = caches.open(file);
+    cache.sqlite
+      .prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)')
+      .run('future', 9_999_999_999_999);
+    cache.close();
+    expect(openError(file).reason).toBe('NEWER_SCHEMA');
+  });
+
+  it('refuses a file that is not SQLite, without writing to it', () => {
+    const file = caches.file('receipt.pdf');
+    writeFileSync(file, '%PDF-1.7\nnot a database at all, but long enough to have a header\n'.repeat(20));
+    const before = sha(file);
+    const error = openError(file);
+    expect(error.reason).toBe('NOT_A_DATABASE');
+    expect(error.message).toMatch(/not a Satchel offline copy/);
+    expect(error.message).toMatch(/remove the organisation and sync again/);
+    expect(sha(file)).toBe(before);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('refuses a damaged file that only looks like SQLite, without writing to it', () => {
+    const file = caches.file();
+    const junk = Buffer.alloc(8192, 0xa5);
+    junk.write('SQLite format 3\u0000', 0, 'latin1');
+    writeFileSync(file, junk);
+    const before = sha(file);
+    expect(openError(file).reason).toBe('NOT_A_DATABASE');
+    expect(sha(file)).toBe(before);
+  });
+
+  it('refuses a folder and a missing migrations folder with their own reasons', () => {
+    const folder = path.join(caches.tempDir(), 'org.sqlite');
+    mkdirSync(folder);
+    expect(openError(folder).reason).toBe('NOT_A_DATABASE');
+    const error = openError(caches.file(), path.join(caches.tempDir(), 'nowhere'));
+    expect(error.reason).toBe('NO_MIGRATIONS');
+    expect(error.message).toMatch(/Reinstall/);
+  });
+});
