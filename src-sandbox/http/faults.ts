@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * Faults injected per route for tests of a client's resilience: latency, 5xx answers,
+ * dropped connections and forced 429s. A rule matches an operation id (`listSuppliers`), a
+ * path prefix (`/v1/suppliers`) or `*`; it applies to the next `times` matching requests
+ * (all of them when omitted), after skipping `skip`.
+ */
+
+export const FaultRule = z.strictObject({
+  match: z.string().min(1),
+  method: z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']).optional(),
+  latencyMs: z.number().int().min(0).max(60_000).optional(),
+  /** Answer with this status (500, 502, 503, 504) and the standard error body. */
+  status: z.number().int().min(500).max(599).optional(),
+  /** Destroy the connection without answering. */
+  drop: z.boolean().optional(),
+  /** Answer 429 as if the bucket were empty. */
+  rateLimit: z.boolean().optional(),
+  retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+  times: z.number().int().min(1).optional(),
+  skip: z.number().int().min(0).optional(),
+});
+export type FaultRule = z.infer<typeof FaultRule>;
+
+export interface Faults {
+  add(rule: FaultRule): string;
+  clear(): void;
+  list(): (FaultRule & { id: string })[];
+  /** The rules that fire for this request (consuming their counts), in order of addition. */
+  take(operationId: string | undefined, method: string, path: string): FaultRule[];
+}
+
+export function createFaults(): Faults {
+  let next = 1;
+  const rules: (FaultRule & { id: string; seen: number; fired: number })[] = [];
+  return {
+    add(rule) {
+      const id = `fault-${next++}`;
+      rules.push({ ...rule, id, seen: 0, fired: 0 });
+      return id;
+    },
+    clear() {
+      rules.length = 0;
+    },
+    list: () => rules.map(({ seen: _seen, fired: _fired, ...rule }) => rule),
+    take(operationId, method, path) {
+      const fired: FaultRule[] = [];
+      for (const rule of rules) {
+        const matches =
+          rule.match === '*' ||
+          rule.match === operationId ||
+          (rule.match.startsWith('/') && path.startsWith(rule.match));
+        if (!matches || (rule.method && rule.method !== method)) continue;
+        rule.seen++;
+        if (rule.seen <= (rule.skip ?? 0)) continue;
+        if (rule.times !== undefined && rule.fired >= rule.times) continue;
+        rule.fired++;
+        fired.push(rule);
+      }
+      return fired;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { OperationId } from '../src-shared/api';
+import { createControl, registerControlRoutes, type Control } from './control';
+import { DEFAULT_DATA, createState, type State } from './data/state';
+import { createAuth } from './http/auth';
+import { createFaults } from './http/faults';
+import { createRateLimiter } from './http/rate-limit';
+import { buildServer, type Handlers } from './http/server';
+import { openApiDocument } from './openapi';
+import { bankHandlers } from './routes/bank';
+import type { RouteContext } from './routes/context';
+import { dimensionHandlers } from './routes/dimensions';
+import { fileHandlers } from './routes/files';
+import { referenceHandlers } from './routes/reference';
+import { supplierHandlers } from './routes/suppliers';
+
+/**
+ * A faithful local spend API 1.44.0 with deterministic demo data: the app's demo
+ * organisation, the developers' server and the peer of every integration test.
+ */
+
+export interface SandboxOptions {
+  /** 0 (the default here) picks a free port; the CLI defaults to 4010. */
+  port?: number;
+  host?: string;
+  seed?: number;
+  transactions?: number;
+  suppliers?: number;
+  endDate?: string;
+  clientId?: string;
+  clientSecret?: string;
+  readLimit?: number;
+  writeLimit?: number;
+  windowSeconds?: number;
+  tokenTtlSeconds?: number;
+  erpSupplierNumbers?: boolean;
+  /** Serve the /__control routes as well as returning the in-process handle. */
+  control?: boolean;
+  /** Clock in milliseconds; tests pass their own to expire tokens and windows. */
+  now?: () => number;
+}
+
+export interface Sandbox {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** Present when started with `control: true`. */
+  control?: Control;
+  /** The generated data, for tests that compare answers with it. */
+  state: State;
+  stop(): Promise<void>;
+}
+
+export const DEMO_CLIENT_ID = 'kid_demo';
+export const DEMO_CLIENT_SECRET = 'sk_demo_satchel_sandbox';
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const now = options.now ?? Date.now;
+  const clientId = options.clientId ?? DEMO_CLIENT_ID;
+  const clientSecret = options.clientSecret ?? DEMO_CLIENT_SECRET;
+  const state = createState({
+    seed: options.seed ?? DEFAULT_DATA.seed,
+    transactions: options.transactions ?? DEFAULT_DATA.transactions,
+    suppliers: options.suppliers ?? DEFAULT_DATA.suppliers,
+    endDate: options.endDate ?? DEFAULT_DATA.endDate,
+    erpSupplierNumbers: options.erpSupplierNumbers ?? false,
+  });
+  const auth = createAuth({ clientId, clientSecret, tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, now });
+  const limiter = createRateLimiter(
+    {
+      read: options.readLimit ?? 180,
+      write: options.writeLimit ?? 20,
+      windowSeconds: options.windowSeconds ?? 60,
+    },
+    now,
+  );
+  const faults = createFaults();
+  let document: unknown;
+  const context: RouteContext = { state, auth, now, openapi: () => (document ??= openApiDocument()) };
+  const handlers: Handlers = {
+    ...bankHandlers(context),
+    ...fileHandlers(context),
+    ...supplierHandlers(context),
+    ...dimensionHandlers(context),
+    ...referenceHandlers(context),
+  } satisfies Record<OperationId, unknown>;
+  const control = options.control ? createControl(state, { faults, auth, limiter, now }) : undefined;
+  const app = buildServer({
+    auth,
+    limiter,
+    faults,
+    handlers,
+    now,
+    ...(control ? { extraRoutes: (server) => registerControlRoutes(server, control, faults) } : {}),
+  });
+  const address = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const url = address.replace('[::1]', 'localhost');
+  return { url, clientId, clientSecret, state, ...(control ? { control } : {}), stop: () => app.close() };
+}

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TokenResponse } from '../../../src-shared/api';
+import { firstError, startApi, type Api } from './helpers';
+
+let api: Api;
+let clock = Date.parse('2026-11-01T10:00:00Z');
+beforeAll(async () => {
+  api = await startApi({ now: () => clock, tokenTtlSeconds: 3600 });
+});
+afterAll(() => api.sandbox.stop());
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+async function tokenRequest(body: string, contentType = 'application/x-www-form-urlencoded') {
+  const response = await fetch(`${api.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+const credentials = () => ({
+  grant_type: 'client_credentials',
+  client_id: api.sandbox.clientId,
+  client_secret: api.sandbox.clientSecret,
+});
+
+describe('authentication', () => {
+  test('token endpoint answers access_token, Bearer, expires_in 3600 and the scope', async () => {
+    const { status, body } = await tokenRequest(form({ ...credentials(), scope: 'read write' }));
+    expect(status).toBe(200);
+    const parsed = TokenResponse.parse(body);
+    expect(parsed.token_type).toBe('Bearer');
+    expect(parsed.expires_in).toBe(3600);
+    expect(parsed.scope).toBe('read write');
+  });
+
+  test('scope defaults to read', async () => {
+    const { body } = await tokenRequest(form(credentials()));
+    expect(body.scope).toBe('read');
+  });
+
+  test('scope write alone is granted', async () => {
+    const { body } = await tokenRequest(form({ ...credentials(), scope: 'write' }));
+    expect(body.scope).toBe('write');
+  });
+
+  test('wrong secret is 401 invalid_client in the standard error format', async () => {
+    const { status, body } = await tokenRequest(form({ ...credentials(), client_secret: 'sk_wrong' }));
+    expect(status).toBe(401);
+    expect(firstError(body).code).toBe('INVALID_CLIENT');
+    expect(body.error).toBe('invalid_client');
+  });
+
+  test('unknown grant type is 400 naming grant_type', async () => {
+    const { status, body } = await tokenRequest(form({ ...credentials(), grant_type: 'password' }));
+    expect(status).toBe(400);
+    expect(firstError(body)).toMatchObject({ code: 'UNSUPPORTED_GRANT_TYPE', field: 'grant_type' });
+  });
+
+  test('unknown scope is 400 naming scope', async () => {
+    const { status, body } = await tokenRequest(form({ ...credentials(), scope: 'admin' }));
+    expect(status).toBe(400);
+    expect(firstError(body)).toMatchObject({ code: 'INVALID_SCOPE', field: 'scope' });
+  });
+
+  test('missing client_id is 400 naming it', async () => {
+    const { status, body } = await tokenRequest(
+      form({ grant_type: 'client_credentials', client_secret: 'x' }),
+    );
+    expect(status).toBe(400);
+    expect(firstError(body).field).toBe('client_id');
+  });
+
+  test('token endpoint takes form encoding only: JSON is 415', async () => {
+    const { status, body } = await tokenRequest(JSON.stringify(credentials()), 'application/json');
+    expect(status).toBe(415);
+    expect(firstError(body).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test('a call without a token is 401 with a Bearer challenge', async () => {
+    const response = await api.call('GET', '/v1/bank-accounts', { token: null });
+    expect(response.status).toBe(401);
+    expect(firstError(response.body).code).toBe('UNAUTHORIZED');
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  test('a call with an unknown token is 401', async () => {
+    const response = await api.call('GET', '/v1/bank-accounts', { token: 'sbx_made_up' });
+    expect(response.status).toBe(401);
+    expect(firstError(response.body).code).toBe('UNAUTHORIZED');
+  });
+
+  test('a malformed Authorization header is 401', async () => {
+    const response = await api.call('GET', '/v1/bank-accounts', {
+      token: null,
+      headers: { authorization: 'Basic abc' },
+    });
+    expect(response.status).toBe(401);
+  });
+
+  test('an expired token is 401 and a fresh one works', async () => {
+    const { body } = await tokenRequest(form(credentials()));
+    const token = body.access_token as string;
+    expect((await api.call('GET', '/v1/bank-accounts', { token })).status).toBe(200);
+    clock += 3601_000;
+    const expired = await api.call('GET', '/v1/bank-accounts', { token });
+    expect(expired.status).toBe(401);
+    expect(firstError(expired.body).message).toMatch(/expired/);
+    const fresh = (await tokenRequest(form(credentials()))).body.access_token as string;
+    expect((await api.call('GET', '/v1/bank-accounts', { token: fresh })).status).toBe(200);
+  });
+
+  test('a read-only token cannot create: 403', async () => {
+    const read = (await tokenRequest(form(credentials()))).body.access_token as string;
+    const response = await api.call('POST', '/v1/suppliers', {
+      token: read,
+      body: { name: 'Forbidden GmbH', code: 'F-1' },
+    });
+    expect(response.status).toBe(403);
+    expect(firstError(response.body).code).toBe('FORBIDDEN');
+  });
+
+  test('a read-only token cannot update: 403', async () => {
+    const read = (await tokenRequest(form(credentials()))).body.access_token as string;
+    const supplier = api.sandbox.state.suppliers[0]!;
+    const response = await api.call('PATCH', `/v1/suppliers/${supplier.id}`, {
+      token: read,
+      body: { name: 'X' },
+    });
+    expect(response.status).toBe(403);
+  });
+
+  test('a write-only token cannot read: 403', async () => {
+    const write = (await tokenRequest(form({ ...credentials(), scope: 'write' }))).body
+      .access_token as string;
+    const response = await api.call('GET', '/v1/suppliers', { token: write });
+    expect(response.status).toBe(403);
+  });
+
+  test('search-query needs read, not write', async () => {
+    const read = (await tokenRequest(form(credentials()))).body.access_token as string;
+    const response = await api.call('POST', '/v0/bank-transactions/search-query', { token: read, body: {} });
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BankTransaction, Supplier } from '../../../src-shared/api';
+import { firstError, startApi, type Api } from './helpers';
+
+let api: Api;
+let clock = Date.parse('2026-11-10T08:00:00Z');
+beforeAll(async () => {
+  // Tokens outlive the clock jumps below.
+  api = await startApi({ now: () => clock, control: true, tokenTtlSeconds: 90 * 86_400 });
+});
+afterAll(() => api.sandbox.stop());
+
+const control = (method: string, path: string, body?: unknown) =>
+  fetch(`${api.url}/__control${path}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+const v0 = (body: unknown) => api.call('POST', '/v0/bank-transactions/search-query', { body });
+
+describe('control surface', () => {
+  test('control routes are 404 when the sandbox starts without control', async () => {
+    const plain = await startApi({ transactions: 50 });
+    try {
+      const response = await fetch(`${plain.url}/__control/faults`);
+      expect(response.status).toBe(404);
+      expect(plain.sandbox.control).toBeUndefined();
+    } finally {
+      await plain.sandbox.stop();
+    }
+  });
+
+  test('adding a transaction makes it searchable with its update time', async () => {
+    clock += 1000;
+    const response = await control('POST', '/transactions', {
+      bankAccountId: api.sandbox.state.reference.wallets[0]!.id,
+      amount: '-42.50',
+      bookingDate: '2026-11-09',
+      counterparty: 'Zeppelin Café',
+    });
+    expect(response.status).toBe(201);
+    const created = BankTransaction.parse(await response.json());
+    const found = await v0({ freeText: 'zeppelin' });
+    expect(found.body.data.map((r: { id: string }) => r.id)).toEqual([created.id]);
+    expect(created.updateTime).toBe('2026-11-10T08:00:01Z');
+    const newest = await v0({ pagination: { page: 1, pageSize: 1 } });
+    expect(newest.body.data[0].id).toBe(created.id);
+  });
+
+  test('flipping matched is visible to the matched filter', async () => {
+    const target = (await v0({ matched: false, pagination: { page: 1, pageSize: 1 } })).body.data[0];
+    clock += 1000;
+    const response = await control('PUT', `/transactions/${target.id}/matched`, { matched: true });
+    expect(response.status).toBe(200);
+    const after = BankTransaction.parse((await v0({ ids: [target.id] })).body.data[0]);
+    expect(after.matched).toBe(true);
+    expect(after.updateTime > target.updateTime).toBe(true);
+  });
+
+  test('deleting a transaction removes it from both searches', async () => {
+    const target = (
+      await v0({ pagination: { page: 1, pageSize: 1 }, sorting: { field: 'bookingDate', direction: 'ASC' } })
+    ).body.data[0];
+    expect((await control('DELETE', `/transactions/${target.id}`)).status).toBe(204);
+    expect((await v0({ ids: [target.id] })).body.meta.pagination.totalItems).toBe(0);
+    const v1 = await api.call('POST', '/v1/bank-transactions/search-query', {
+      body: {
+        bookingDateFrom: target.bookingDate,
+        bookingDateTo: target.bookingDate,
+        pagination: { pageSize: 100 },
+      },
+    });
+    expect(v1.body.data.map((r: { id: string }) => r.id)).not.toContain(target.id);
+  });
+
+  test('editing a supplier updates updateTime so update_time__gte finds it', async () => {
+    clock = Date.parse('2026-11-20T12:00:00Z');
+    const supplier = api.sandbox.state.suppliers[20]!;
+    const response = await control('PATCH', `/suppliers/${supplier.id}`, { name: 'Edited Outside GmbH' });
+    expect(Supplier.parse(await response.json()).updateTime).toBe('2026-11-20T12:00:00Z');
+    const since = await api.call('GET', '/v1/suppliers?update_time__gte=2026-11-20T00:00:00Z');
+    expect(since.body.data.map((s: { id: string }) => s.id)).toEqual([supplier.id]);
+  });
+
+  test('editing an expense updates updateTime so update_time__gte finds it', async () => {
+    clock = Date.parse('2026-11-21T12:00:00Z');
+    const expense = api.sandbox.state.expenses[3]!;
+    expect((await control('PATCH', `/expenses/${expense.id}`, { status: 'APPROVED' })).status).toBe(200);
+    const since = await api.call('GET', '/v1/expenses?update_time__gte=2026-11-21T00:00:00Z');
+    expect(since.body.data.map((e: { id: string }) => e.id)).toEqual([expense.id]);
+    expect(since.body.data[0].status).toBe('APPROVED');
+  });
+
+  test('invalid control input is 400 in the standard format', async () => {
+    const response = await control('POST', '/transactions', {
+      bankAccountId: api.sandbox.state.reference.wallets[0]!.id,
+      amount: '12,50',
+      bookingDate: '2026-11-09',
+      counterparty: 'X',
+    });
+    expect(response.status).toBe(400);
+    expect(firstError(await response.json()).field).toBe('amount');
+  });
+
+  test('fault: latency delays the matching route', async () => {
+    await control('POST', '/faults', { match: 'listTeams', latencyMs: 300, times: 1 });
+    const started = performance.now();
+    expect((await api.call('GET', '/v1/teams')).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+  });
+
+  test('fault: 503 with Retry-After, then normal service', async () => {
+    await control('POST', '/faults', {
+      match: '/v1/departments',
+      status: 503,
+      retryAfterSeconds: 2,
+      times: 1,
+    });
+    const failed = await api.call('GET', '/v1/departments');
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('retry-after')).toBe('2');
+    expect(firstError(failed.body).code).toBe('SERVICE_UNAVAILABLE');
+    expect((await api.call('GET', '/v1/departments')).status).toBe(200);
+  });
+
+  test('fault: dropped connection makes fetch fail', async () => {
+    await control('POST', '/faults', { match: 'listUsers', drop: true, times: 1 });
+    await expect(
+      fetch(`${api.url}/v1/users`, { headers: { authorization: `Bearer ${await api.token()}` } }),
+    ).rejects.toThrow();
+    expect((await api.call('GET', '/v1/users')).status).toBe(200);
+  });
+
+  test('fault: forced 429 with Retry-After and Remaining 0', async () => {
+    await control('POST', '/faults', { match: 'listPaymentTerms', rateLimit: true, times: 1 });
+    const limited = await api.call('GET', '/v1/payment-terms');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await control('POST', '/rate-limits/reset');
+    expect((await api.call('GET', '/v1/payment-terms')).status).toBe(200);
+  });
+
+  test('faults can be listed and cleared', async () => {
+    await control('POST', '/faults', { match: '*', latencyMs: 1 });
+    expect(
+      ((await (await control('GET', '/faults')).json()) as { data: unknown[] }).data.length,
+    ).toBeGreaterThan(0);
+    expect((await control('DELETE', '/faults')).status).toBe(204);
+    expect(((await (await control('GET', '/faults')).json()) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  test('expiring tokens forces a new sign-in', async () => {
+    const token = await api.token('read');
+    expect((await control('POST', '/tokens/expire')).status).toBe(204);
+    expect((await api.call('GET', '/v1/teams', { token })).status).toBe(401);
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ApiErrorBody } from '../../../src-shared/api';
+import { firstError, startApi, type Api } from './helpers';
+
+let api: Api;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.sandbox.stop());
+
+describe('errors', () => {
+  test('unknown path is 404 in the standard format', async () => {
+    const response = await api.call('GET', '/v1/no-such-thing');
+    expect(response.status).toBe(404);
+    expect(ApiErrorBody.safeParse(response.body).success).toBe(true);
+    expect(firstError(response.body).code).toBe('NOT_FOUND');
+  });
+
+  test('unknown record id is 404', async () => {
+    const response = await api.call('GET', '/v1/suppliers/11111111-2222-4333-8444-555555555555');
+    expect(response.status).toBe(404);
+    expect(firstError(response.body).code).toBe('NOT_FOUND');
+  });
+
+  test('wrong method on a known path is 405 with Allow', async () => {
+    const response = await api.call('GET', '/v0/bank-transactions/search-query');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(firstError(response.body).code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  test('405 Allow lists every method of the path', async () => {
+    const response = await api.call('DELETE', `/v1/suppliers/${api.sandbox.state.suppliers[0]!.id}`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, PATCH');
+  });
+
+  test('an Accept the server cannot meet is 406', async () => {
+    const response = await api.call('GET', '/v1/teams', { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(406);
+    expect(firstError(response.body).code).toBe('NOT_ACCEPTABLE');
+  });
+
+  test('Accept with wildcards and parameters is honoured', async () => {
+    expect(
+      (await api.call('GET', '/v1/teams', { headers: { accept: 'text/html, application/*;q=0.8' } })).status,
+    ).toBe(200);
+    expect((await api.call('GET', '/v1/teams', { headers: { accept: 'application/json;q=0' } })).status).toBe(
+      406,
+    );
+  });
+
+  test('a body that is not JSON is 415', async () => {
+    const response = await api.call('POST', '/v0/bank-transactions/search-query', {
+      body: 'ids=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(415);
+    expect(firstError(response.body).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test('malformed JSON is 400 INVALID_JSON, not 500', async () => {
+    const response = await api.call('POST', '/v0/bank-transactions/search-query', { body: '{"freeText": ' });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).code).toBe('INVALID_JSON');
+  });
+
+  test('a JSON body of the wrong shape is 400, not 500', async () => {
+    for (const body of ['[]', '"text"', '42', 'null']) {
+      const response = await api.call('POST', '/v0/bank-transactions/search-query', { body });
+      expect(response.status, body).toBe(400);
+      expect(firstError(response.body).code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  test('an unknown body member is 400 naming it', async () => {
+    const response = await api.call('POST', '/v0/bank-transactions/search-query', {
+      body: { freetext: 'x' },
+    });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('freetext');
+  });
+
+  test('an unknown query parameter is 400 naming it', async () => {
+    const response = await api.call('GET', '/v1/suppliers?pageSize=5');
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('pageSize');
+  });
+
+  test('a body over 1 MB is 413 in the standard format', async () => {
+    const response = await api.call('POST', '/v0/bank-transactions/search-query', {
+      body: JSON.stringify({ freeText: 'x'.repeat(1_100_000) }),
+    });
+    expect(response.status).toBe(413);
+    expect(firstError(response.body).code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  test('error bodies never carry a stack trace', async () => {
+    const responses = await Promise.all([
+      api.call('POST', '/v0/bank-transactions/search-query', { body: '{' }),
+      api.call('GET', '/v1/suppliers?page=0'),
+      api.call('GET', '/v1/files/not-a-uuid/content'),
+    ]);
+    for (const response of responses) {
+      expect(response.status).toBeLessThan(500);
+      expect(JSON.stringify(response.body)).not.toMatch(/at .*\.ts:\d+|Error:|node_modules/);
+    }
+  });
+
+  test('responses are application/json; charset=utf-8', async () => {
+    const ok = await api.call('GET', '/v1/teams');
+    const error = await api.call('GET', '/v1/none');
+    expect(ok.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(error.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});

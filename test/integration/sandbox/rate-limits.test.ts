@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RATE_HEADERS, firstError, startApi, type Api } from './helpers';
+
+let api: Api;
+let clock = Date.parse('2026-11-01T10:00:05Z');
+beforeAll(async () => {
+  api = await startApi({ now: () => clock, readLimit: 5, writeLimit: 2, windowSeconds: 10, control: true });
+});
+afterAll(() => api.sandbox.stop());
+
+const expectRateHeaders = (headers: Headers) => {
+  for (const name of RATE_HEADERS) expect(headers.get(name), name).not.toBeNull();
+};
+
+describe('rate limits', () => {
+  test('every successful answer carries the four headers with the read scope', async () => {
+    api.sandbox.control!.resetRateLimits();
+    const response = await api.call('GET', '/v1/bank-accounts');
+    expectRateHeaders(response.headers);
+    expect(response.headers.get('x-ratelimit-scope')).toBe('read');
+    expect(response.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  test('error answers carry the headers too (401, 404, 405, 400)', async () => {
+    expectRateHeaders((await api.call('GET', '/v1/bank-accounts', { token: null })).headers);
+    expectRateHeaders((await api.call('GET', '/v1/nowhere')).headers);
+    expectRateHeaders((await api.call('DELETE', '/v1/suppliers')).headers);
+    expectRateHeaders((await api.call('POST', '/v1/bank-transactions/search-query', { body: {} })).headers);
+  });
+
+  test('reset is the end of the fixed window in Unix seconds', async () => {
+    const response = await api.call('GET', '/v1/bank-accounts', { token: null });
+    expect(Number(response.headers.get('x-ratelimit-reset'))).toBe(Math.floor(clock / 10_000) * 10 + 10);
+  });
+
+  test('writes draw on the write bucket', async () => {
+    api.sandbox.control!.resetRateLimits();
+    const response = await api.call('POST', '/v1/dimensions', { body: { name: 'Rate', code: 'RATE-1' } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-ratelimit-scope')).toBe('write');
+    expect(response.headers.get('x-ratelimit-limit')).toBe('2');
+  });
+
+  test('an empty bucket answers 429 with Retry-After and the standard body', async () => {
+    api.sandbox.control!.resetRateLimits();
+    for (let i = 0; i < 5; i++) expect((await api.call('GET', '/v1/teams')).status).toBe(200);
+    const limited = await api.call('GET', '/v1/teams');
+    expect(limited.status).toBe(429);
+    expect(firstError(limited.body).code).toBe('RATE_LIMITED');
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+  });
+
+  test('read and write buckets are separate', async () => {
+    api.sandbox.control!.resetRateLimits();
+    for (let i = 0; i < 5; i++) await api.call('GET', '/v1/teams');
+    expect((await api.call('GET', '/v1/teams')).status).toBe(429);
+    const write = await api.call('POST', '/v1/dimensions', { body: { name: 'Separate', code: 'SEP-1' } });
+    expect(write.status).toBe(201);
+  });
+
+  test('the bucket refills when the window resets', async () => {
+    api.sandbox.control!.resetRateLimits();
+    for (let i = 0; i < 5; i++) await api.call('GET', '/v1/teams');
+    expect((await api.call('GET', '/v1/teams')).status).toBe(429);
+    clock += 10_000;
+    const after = await api.call('GET', '/v1/teams');
+    expect(after.status).toBe(200);
+    expect(after.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  test('limits are per API key, not per token: two tokens of one key share a bucket', async () => {
+    api.sandbox.control!.resetRateLimits();
+    const first = await api.token('read');
+    const second = await api.token('read write');
+    expect(first).not.toBe(second);
+    for (let i = 0; i < 5; i++)
+      expect((await api.call('GET', '/v1/teams', { token: first })).status).toBe(200);
+    expect((await api.call('GET', '/v1/teams', { token: second })).status).toBe(429);
+  });
+
+  test('limits and window are configurable', async () => {
+    const other = await startApi({ readLimit: 1, windowSeconds: 3600, transactions: 100 });
+    try {
+      const ok = await other.call('GET', '/v1/teams');
+      expect(ok.headers.get('x-ratelimit-limit')).toBe('1');
+      expect((await other.call('GET', '/v1/teams')).status).toBe(429);
+    } finally {
+      await other.sandbox.stop();
+    }
+  });
+});

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BankTransactionPage, type BankTransaction } from '../../../src-shared/api';
+import { firstError, startApi, type Api } from './helpers';
+
+let api: Api;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.sandbox.stop());
+
+const PATH = '/v1/bank-transactions/search-query';
+const range = { bookingDateFrom: '2026-01-01', bookingDateTo: '2026-03-31' };
+const search = (body: unknown) => api.call('POST', PATH, { body });
+const wallets = () => api.sandbox.state.reference.wallets;
+
+/** Reference order: bookingDate then id, both descending. */
+function isDescending(records: BankTransaction[]): boolean {
+  return records.every((record, i) => {
+    const next = records[i + 1];
+    return (
+      !next ||
+      record.bookingDate > next.bookingDate ||
+      (record.bookingDate === next.bookingDate && record.id > next.id)
+    );
+  });
+}
+
+describe('v1 bank-transaction search', () => {
+  test('answers a page envelope of bank transactions that parses with the shared schema', async () => {
+    const response = await search(range);
+    expect(response.status).toBe(200);
+    const page = BankTransactionPage.parse(response.body);
+    expect(page.data.length).toBe(20);
+    expect(page.meta.pagination).toMatchObject({ page: 1, pageSize: 20 });
+  });
+
+  test('bookingDateFrom is required: 400 naming it', async () => {
+    const response = await search({ bookingDateTo: '2026-03-31' });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('bookingDateFrom');
+  });
+
+  test('bookingDateTo is required: 400 naming it', async () => {
+    const response = await search({ bookingDateFrom: '2026-01-01' });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('bookingDateTo');
+  });
+
+  test('an empty body is 400 (dates are required)', async () => {
+    const response = await api.call('POST', PATH, {});
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toMatch(/^bookingDate/);
+  });
+
+  test('a malformed or impossible date is 400 naming it', async () => {
+    expect(firstError((await search({ ...range, bookingDateFrom: '01.01.2026' })).body).field).toBe(
+      'bookingDateFrom',
+    );
+    expect(firstError((await search({ ...range, bookingDateTo: '2026-02-30' })).body).field).toBe(
+      'bookingDateTo',
+    );
+  });
+
+  test('from after to is 400 naming bookingDateFrom', async () => {
+    const response = await search({ bookingDateFrom: '2026-04-01', bookingDateTo: '2026-03-01' });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('bookingDateFrom');
+  });
+
+  test('accountIds and bankAccountId together is 400 naming bankAccountId', async () => {
+    const id = wallets()[0]!.id;
+    const response = await search({ ...range, accountIds: [id], bankAccountId: id });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body)).toMatchObject({ code: 'VALIDATION_ERROR', field: 'bankAccountId' });
+  });
+
+  test('dates are inclusive at both ends', async () => {
+    const day = { bookingDateFrom: '2026-02-10', bookingDateTo: '2026-02-10' };
+    const response = await search({ ...day, pagination: { pageSize: 100 } });
+    const records = BankTransactionPage.parse(response.body).data;
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.bookingDate === '2026-02-10')).toBe(true);
+  });
+
+  test('accountIds filters by bank account', async () => {
+    const ids = [wallets()[2]!.id, wallets()[3]!.id];
+    const records = BankTransactionPage.parse(
+      (await search({ ...range, accountIds: ids, pagination: { pageSize: 100 } })).body,
+    ).data;
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => ids.includes(r.bankAccountId))).toBe(true);
+  });
+
+  test('deprecated bankAccountId is still accepted and filters the same way', async () => {
+    const id = wallets()[2]!.id;
+    const byOld = (await search({ ...range, bankAccountId: id, pagination: { pageSize: 100 } })).body;
+    const byNew = (await search({ ...range, accountIds: [id], pagination: { pageSize: 100 } })).body;
+    expect(byOld.meta.pagination.totalItems).toBeGreaterThan(0);
+    expect(byOld).toEqual(byNew);
+  });
+
+  test('default sort is bookingDate descending with ties broken by id', async () => {
+    const records = BankTransactionPage.parse(
+      (await search({ ...range, pagination: { pageSize: 100 } })).body,
+    ).data;
+    expect(records.length).toBe(100);
+    expect(isDescending(records)).toBe(true);
+  });
+
+  test('sorting ASC by amount orders by amount with ties by id', async () => {
+    const records = BankTransactionPage.parse(
+      (
+        await search({
+          ...range,
+          sorting: { field: 'amount', direction: 'ASC' },
+          pagination: { pageSize: 100 },
+        })
+      ).body,
+    ).data;
+    const cents = records.map((r) => Math.round(Number(r.amount.amount) * 100));
+    expect(cents).toEqual([...cents].sort((a, b) => a - b));
+  });
+
+  test('an unknown sort field is 400 naming sorting.field', async () => {
+    const response = await search({ ...range, sorting: { field: 'counterpartyName', direction: 'ASC' } });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('sorting.field');
+  });
+
+  test('pages do not overlap and cover totalItems exactly', async () => {
+    const first = (await search({ ...range, pagination: { page: 1, pageSize: 100 } })).body;
+    const total = first.meta.pagination.totalItems as number;
+    const seen = new Set<string>();
+    for (let page = 1; page <= first.meta.pagination.totalPages; page++) {
+      const body = (await search({ ...range, pagination: { page, pageSize: 100 } })).body;
+      for (const record of body.data) seen.add(record.id);
+      expect(body.meta.pagination.hasMore).toBe(page < first.meta.pagination.totalPages);
+    }
+    expect(seen.size).toBe(total);
+  });
+
+  test('pageSize over 100 is 400 naming pagination.pageSize', async () => {
+    const response = await search({ ...range, pagination: { page: 1, pageSize: 101 } });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('pagination.pageSize');
+  });
+
+  test('page 0 is 400 naming pagination.page', async () => {
+    expect(firstError((await search({ ...range, pagination: { page: 0, pageSize: 10 } })).body).field).toBe(
+      'pagination.page',
+    );
+  });
+
+  test('a page past the end is empty with the right meta', async () => {
+    const body = (await search({ ...range, pagination: { page: 9999, pageSize: 100 } })).body;
+    expect(body.data).toEqual([]);
+    expect(body.meta.pagination.hasMore).toBe(false);
+  });
+
+  test('amounts include fees and fees are typed', async () => {
+    const records = BankTransactionPage.parse(
+      (
+        await search({
+          bookingDateFrom: '2024-01-01',
+          bookingDateTo: '2026-10-31',
+          pagination: { pageSize: 100 },
+        })
+      ).body,
+    ).data;
+    for (const record of records) {
+      for (const fee of record.fees) {
+        expect(['FX_FEE', 'PAYMENT_FEE']).toContain(fee.feeType);
+        expect(fee.amount.currency).toBe(record.amount.currency);
+      }
+    }
+  });
+});

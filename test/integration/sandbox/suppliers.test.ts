@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Supplier, SupplierPage } from '../../../src-shared/api';
+import { firstError, startApi, type Api } from './helpers';
+
+let api: Api;
+let clock = Date.parse('2026-11-01T10:00:00Z');
+beforeAll(async () => {
+  api = await startApi({ now: () => clock, control: true });
+});
+afterAll(() => api.sandbox.stop());
+
+describe('suppliers', () => {
+  test('there are hundreds of suppliers, paged with page and page_size', async () => {
+    const body = SupplierPage.parse((await api.call('GET', '/v1/suppliers?page=2&page_size=50')).body);
+    expect(body.meta.pagination).toMatchObject({
+      page: 2,
+      pageSize: 50,
+      totalItems: 300,
+      totalPages: 6,
+      hasMore: true,
+    });
+    expect(body.data).toHaveLength(50);
+  });
+
+  test('page_size over 100 is 400 naming page_size', async () => {
+    const response = await api.call('GET', '/v1/suppliers?page_size=500');
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('page_size');
+  });
+
+  test('responses have id, name, number and the deprecated supplierId, supplierName, supplierNumber', async () => {
+    const [supplier] = SupplierPage.parse((await api.call('GET', '/v1/suppliers?page_size=1')).body).data;
+    expect(supplier!.supplierId).toBe(supplier!.id);
+    expect(supplier!.supplierName).toBe(supplier!.name);
+    expect(supplier!.supplierNumber).toBe(supplier!.number);
+  });
+
+  test('get by id', async () => {
+    const known = api.sandbox.state.suppliers[5]!;
+    const supplier = Supplier.parse((await api.call('GET', `/v1/suppliers/${known.id}`)).body);
+    expect(supplier.name).toBe(known.name);
+  });
+
+  test('create_date__gte and create_date__lte bound createTime inclusively', async () => {
+    const body = SupplierPage.parse(
+      (
+        await api.call(
+          'GET',
+          '/v1/suppliers?create_date__gte=2025-01-01&create_date__lte=2025-06-30&page_size=100',
+        )
+      ).body,
+    );
+    expect(body.meta.pagination.totalItems).toBeGreaterThan(0);
+    expect(body.data.every((s) => s.createTime >= '2025-01-01' && s.createTime < '2025-07-01')).toBe(true);
+  });
+
+  test('update_time__gte returns only suppliers changed since, ordered by updateTime', async () => {
+    const body = SupplierPage.parse(
+      (await api.call('GET', '/v1/suppliers?update_time__gte=2026-06-01T00:00:00Z&page_size=100')).body,
+    );
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(body.data.every((s) => s.updateTime >= '2026-06-01T00:00:00Z')).toBe(true);
+    expect(body.data.map((s) => s.updateTime)).toEqual([...body.data.map((s) => s.updateTime)].sort());
+  });
+
+  test('update_time__lte bounds from above', async () => {
+    const body = SupplierPage.parse(
+      (await api.call('GET', '/v1/suppliers?update_time__lte=2024-06-01T00:00:00Z&page_size=100')).body,
+    );
+    expect(body.data.every((s) => s.updateTime <= '2024-06-01T00:00:00Z')).toBe(true);
+  });
+
+  test('a malformed temporal filter is 400 naming it', async () => {
+    const response = await api.call('GET', '/v1/suppliers?update_time__gte=yesterday');
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('update_time__gte');
+  });
+
+  test('create: 201, status defaults to ACTIVE, code becomes number', async () => {
+    const response = await api.call('POST', '/v1/suppliers', {
+      body: { name: 'Neu Lieferant GmbH', code: 'N-1001' },
+    });
+    expect(response.status).toBe(201);
+    const supplier = Supplier.parse(response.body);
+    expect(supplier.status).toBe('ACTIVE');
+    expect(supplier.number).toBe('N-1001');
+    expect(supplier.supplierNumber).toBe('N-1001');
+    expect((await api.call('GET', `/v1/suppliers/${supplier.id}`)).body.name).toBe('Neu Lieferant GmbH');
+  });
+
+  test('create without code is 400 naming code when numbers are kept by hand', async () => {
+    const response = await api.call('POST', '/v1/suppliers', { body: { name: 'No Code Ltd' } });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body)).toMatchObject({ code: 'CODE_REQUIRED', field: 'code' });
+  });
+
+  test('create with a duplicate code is 400 naming code', async () => {
+    const taken = api.sandbox.state.suppliers[0]!.number;
+    const response = await api.call('POST', '/v1/suppliers', { body: { name: 'Copy AG', code: taken } });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body)).toMatchObject({ code: 'DUPLICATE_CODE', field: 'code' });
+  });
+
+  test('create with a blank name is 400 naming name', async () => {
+    const response = await api.call('POST', '/v1/suppliers', { body: { name: '  ', code: 'B-1' } });
+    expect(firstError(response.body)).toMatchObject({ code: 'NAME_REQUIRED', field: 'name' });
+  });
+
+  test('when the ERP generates numbers, code is omitted and the name stands as temporary number', async () => {
+    api.sandbox.control!.setErpSupplierNumbers(true);
+    try {
+      const created = Supplier.parse(
+        (await api.call('POST', '/v1/suppliers', { body: { name: 'ERP Numbered GmbH' } })).body,
+      );
+      expect(created.number).toBe('ERP Numbered GmbH');
+      expect(created.status).toBe('ACTIVE');
+      const withCode = await api.call('POST', '/v1/suppliers', {
+        body: { name: 'ERP Coded GmbH', code: 'X-1' },
+      });
+      expect(withCode.status).toBe(400);
+      expect(firstError(withCode.body)).toMatchObject({ code: 'CODE_NOT_ALLOWED', field: 'code' });
+    } finally {
+      api.sandbox.control!.setErpSupplierNumbers(false);
+    }
+  });
+
+  test('PATCH changes the given fields and updateTime', async () => {
+    const target = api.sandbox.state.suppliers[10]!;
+    const before = target.updateTime;
+    clock += 60_000;
+    const response = await api.call('PATCH', `/v1/suppliers/${target.id}`, {
+      body: { name: 'Renamed Supplier SE', status: 'DEACTIVATED' },
+    });
+    expect(response.status).toBe(200);
+    const updated = Supplier.parse(response.body);
+    expect(updated).toMatchObject({
+      name: 'Renamed Supplier SE',
+      supplierName: 'Renamed Supplier SE',
+      status: 'DEACTIVATED',
+      number: target.number,
+    });
+    expect(updated.updateTime > before).toBe(true);
+  });
+
+  test('PATCH with a duplicate code is 400 naming code', async () => {
+    const [a, b] = api.sandbox.state.suppliers;
+    const response = await api.call('PATCH', `/v1/suppliers/${a!.id}`, { body: { code: b!.number } });
+    expect(firstError(response.body)).toMatchObject({ code: 'DUPLICATE_CODE', field: 'code' });
+  });
+
+  test('PATCH with an invalid status is 400 naming status', async () => {
+    const response = await api.call('PATCH', `/v1/suppliers/${api.sandbox.state.suppliers[1]!.id}`, {
+      body: { status: 'GONE' },
+    });
+    expect(firstError(response.body)).toMatchObject({ code: 'INVALID_STATUS', field: 'status' });
+  });
+
+  test('PATCH of an unknown supplier is 404', async () => {
+    expect(
+      (await api.call('PATCH', '/v1/suppliers/11111111-2222-4333-8444-555555555555', { body: { name: 'x' } }))
+        .status,
+    ).toBe(404);
+  });
+});
