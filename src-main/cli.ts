@@ -6,6 +6,7 @@ import { defaultDataDir } from './data-dir';
 import { EXIT, printError, UsageError, type CliIo } from './cli/io';
 import { profileCommand, profileUsage } from './cli/profile';
 import { statusCommand } from './cli/status';
+import { syncCommand, syncUsage } from './cli/sync';
 
 /**
  * Satchel without a window: the same core, for people who script and for servers without a
@@ -15,6 +16,7 @@ import { statusCommand } from './cli/status';
 const usage = `Usage: satchel [--data-dir DIR] COMMAND
 
 ${profileUsage}
+${syncUsage}
 satchel status [--json]
 
 The data folder is --data-dir, else SATCHEL_DATA_DIR, else the app's own folder.
@@ -25,6 +27,7 @@ type Command = (core: Core, args: string[], io: CliIo) => Promise<void>;
 const commands: Record<string, Command> = {
   profile: profileCommand,
   status: statusCommand,
+  sync: syncCommand,
 };
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -59,7 +62,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return printError(io, error);
   } finally {
-    core?.close();
+    await core?.close();
   }
 }
 

@@ -4,6 +4,8 @@ import packageJson from '../package.json';
 import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
 import { createEventBus, type EventBus } from './events';
 import { createProfileStore, type ProfileStore } from './profiles';
+import { openCache, type CacheDb } from './store';
+import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
 import { defaultMigrationsDir, shippedSchemaVersion } from './store/migrations';
 
@@ -17,6 +19,7 @@ export interface CoreOptions {
   secrets?: Secrets;
   /** Folder of the cache's SQL migrations (the packaged app passes its resources path). */
   migrationsDir?: string;
+  fetch?: typeof fetch;
   clock?: () => Date;
   platform?: string;
 }
@@ -25,9 +28,15 @@ export interface Core {
   readonly events: EventBus;
   readonly secrets: Secrets;
   readonly profiles: ProfileStore;
+  readonly sync: SyncService;
+  /** The cache of one organisation, opened (and migrated) on first use. */
+  cacheOf(profileId: string): CacheDb;
+  /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
+  removeProfile(profileId: string): Promise<void>;
   info(): AppInfo;
   notify(level: Notice['level'], message: string): void;
-  close(): void;
+  /** Stops running syncs at a page boundary and closes every cache. */
+  close(): Promise<void>;
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -40,11 +49,42 @@ export function createCore(options: CoreOptions): Core {
   const secrets = options.secrets ?? createKeychainSecrets();
 
   const profiles = createProfileStore({ dataDir, secrets, now: clock });
+  const caches = new Map<string, CacheDb>();
+
+  function cacheOf(profileId: string): CacheDb {
+    const profile = profiles.get(profileId);
+    let cache = caches.get(profile.id);
+    if (!cache) {
+      const file = profiles.cacheFile(profile.id);
+      mkdirSync(path.dirname(file), { recursive: true });
+      cache = openCache(file, { migrationsDir });
+      caches.set(profile.id, cache);
+    }
+    return cache;
+  }
+
+  const sync = createSyncService({
+    profiles,
+    events,
+    cacheOf,
+    now: clock,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
 
   return {
     events,
     secrets,
     profiles,
+    sync,
+    cacheOf,
+    async removeProfile(profileId) {
+      const profile = profiles.get(profileId);
+      await sync.stop(profile.id);
+      caches.get(profile.id)?.close();
+      caches.delete(profile.id);
+      sync.forget(profile.id);
+      await profiles.remove(profile.id);
+    },
     info: () => ({
       name: packageJson.productName,
       version: packageJson.version,
@@ -56,8 +96,10 @@ export function createCore(options: CoreOptions): Core {
     notify(level, message) {
       events.emit('app.notice', { level, message, at: clock().toISOString() });
     },
-    close() {
-      // Nothing is open yet; services that hold files or timers release them here.
+    async close() {
+      await sync.stopAll();
+      for (const cache of caches.values()) cache.close();
+      caches.clear();
     },
   };
 }

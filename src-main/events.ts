@@ -1,4 +1,5 @@
 import { events, type EventName, type EventPayload } from '../src-shared/ipc';
+import { log } from './log';
 
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
@@ -18,7 +19,7 @@ export function createEventBus(): EventBus {
           listener(event, checked);
         } catch (error) {
           // One broken listener (a closed window, say) must not stop the others.
-          console.error(`[satchel] listener for ${event} failed:`, error);
+          log.error(`listener for ${event} failed:`, error);
         }
       }
     },

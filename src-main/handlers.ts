@@ -8,6 +8,7 @@ import {
   type IpcResult,
 } from '../src-shared/ipc';
 import type { Core } from './core';
+import { log } from './log';
 
 type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
 
@@ -23,11 +24,24 @@ export function createHandlers(core: Core): HandlerTable {
     'profiles.list': () => ({ profiles: core.profiles.list() }),
     'profiles.add': (input) => core.profiles.add(input),
     'profiles.rename': ({ id, name }) => core.profiles.rename(id, name),
-    'profiles.reauthenticate': ({ id, auth }) => core.profiles.reauthenticate(id, auth),
     'profiles.remove': async ({ id }) => {
-      await core.profiles.remove(id);
+      await core.removeProfile(id);
       return { removed: true as const };
     },
+    'profiles.reauthenticate': async ({ id, auth }) => {
+      const profile = await core.profiles.reauthenticate(id, auth);
+      core.sync.forget(profile.id);
+      return profile;
+    },
+    'sync.start': ({ profileId, full }) => core.sync.sync(profileId, { full }),
+    'sync.cancel': ({ profileId }) => ({ cancelled: core.sync.cancel(profileId) }),
+    'sync.history': ({ profileId, limit }) => ({
+      runs: core.sync.history(profileId, limit).map((run) => ({
+        ...run,
+        counts: JSON.parse(run.counts) as Record<string, number>,
+        errors: JSON.parse(run.errors) as Array<{ resource: string; code: string; message: string }>,
+      })),
+    }),
   };
 }
 
@@ -53,7 +67,7 @@ export async function dispatch(table: HandlerTable, command: unknown, input: unk
     return { ok: true, value: spec.output.parse(value) };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: error.toShape() };
-    console.error(`[satchel] command ${command} failed:`, error);
+    log.error(`command ${command} failed:`, error);
     return {
       ok: false,
       error: {

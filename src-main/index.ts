@@ -73,7 +73,16 @@ void app.whenReady().then(() => {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
   });
-  app.on('will-quit', () => core.close());
+  // Quitting waits for the current page transaction and closes the caches cleanly.
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void core.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
 });
 
 app.on('window-all-closed', () => {

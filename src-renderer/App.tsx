@@ -16,6 +16,8 @@ export function App() {
   const [info, setInfo] = useState<InfoState>({ status: 'loading' });
   const [notice, setNotice] = useState<Notice | null>(null);
   const profiles = useCommand('profiles.list', {});
+  // The organisation shown: the first connected one (a switcher arrives with the review screens).
+  const profile = profiles.data?.profiles[0] ?? null;
   const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0 && area !== 'settings';
 
   useEffect(() => {
@@ -50,7 +52,11 @@ export function App() {
     <div className="shell">
       <Sidebar current={area} onSelect={setArea} />
       <main className="content" id="content" aria-labelledby="area-title">
-        {firstRun ? <FirstRun /> : <AreaView area={area} info={info.status === 'ready' ? info.info : null} />}
+        {firstRun ? (
+          <FirstRun />
+        ) : (
+          <AreaView area={area} info={info.status === 'ready' ? info.info : null} profile={profile} />
+        )}
       </main>
       <StatusBar info={info} notice={notice} />
     </div>

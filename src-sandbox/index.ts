@@ -1,4 +1,5 @@
 import type { OperationId } from '../src-shared/api';
+import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../src-shared/demo';
 import { createControl, registerControlRoutes, type Control } from './control';
 import { DEFAULT_DATA, createState, type State } from './data/state';
 import { createAuth } from './http/auth';
@@ -50,8 +51,7 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-export const DEMO_CLIENT_ID = 'kid_demo';
-export const DEMO_CLIENT_SECRET = 'sk_demo_satchel_sandbox';
+export { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET };
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? Date.now;

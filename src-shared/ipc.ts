@@ -33,6 +33,33 @@ export const KeychainStatus = z.union([
 
 const ProfileId = z.object({ id: z.uuid() }).strict();
 
+export const RecordErrorShape = z.object({
+  resource: z.string(),
+  recordId: z.string().optional(),
+  field: z.string().optional(),
+  code: z.string(),
+  message: z.string(),
+});
+
+export const SyncSummaryShape = z.object({
+  runId: z.number().int(),
+  outcome: z.enum(['succeeded', 'partial', 'failed', 'cancelled']),
+  counts: z.record(z.string(), z.number().int()),
+  errors: z.array(RecordErrorShape),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+export type SyncSummaryShape = z.infer<typeof SyncSummaryShape>;
+
+export const SyncRunShape = z.object({
+  id: z.number().int(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  outcome: z.enum(['running', 'succeeded', 'partial', 'failed', 'cancelled', 'interrupted']),
+  counts: z.record(z.string(), z.number().int()),
+  errors: z.array(RecordErrorShape),
+});
+
 export const commands = {
   /** Who the app is and where it keeps its data. */
   'app.info': { input: NoInput, output: AppInfo },
@@ -54,6 +81,19 @@ export const commands = {
   },
   /** Removes the connection, its cache and its keychain entry. */
   'profiles.remove': { input: ProfileId, output: z.object({ removed: z.literal(true) }) },
+  /** Brings the organisation's cache up to date; `full` is the repair: read everything again. */
+  'sync.start': {
+    input: z.object({ profileId: z.uuid(), full: z.boolean().default(false) }).strict(),
+    output: SyncSummaryShape,
+  },
+  'sync.cancel': {
+    input: z.object({ profileId: z.uuid() }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
+  },
+  'sync.history': {
+    input: z.object({ profileId: z.uuid(), limit: z.number().int().min(1).max(200).default(20) }).strict(),
+    output: z.object({ runs: z.array(SyncRunShape) }),
+  },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const Notice = z.object({
@@ -63,9 +103,21 @@ export const Notice = z.object({
 });
 export type Notice = z.infer<typeof Notice>;
 
+export const SyncProgressEvent = z.object({
+  profileId: z.uuid(),
+  runId: z.number().int(),
+  resource: z.string(),
+  records: z.number().int().nonnegative(),
+  requests: z.number().int().nonnegative(),
+  waitingUntil: z.string().nullable(),
+});
+export type SyncProgressEvent = z.infer<typeof SyncProgressEvent>;
+
 export const events = {
   /** Something the user should see in the status bar. */
   'app.notice': Notice,
+  'sync.progress': SyncProgressEvent,
+  'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type CommandName = keyof typeof commands;

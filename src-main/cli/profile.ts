@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
 import type { Core } from '../core';
 import { readAll, table, UsageError, type CliIo } from './io';
 
@@ -42,10 +43,10 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
         ? { kind: 'token' as const, accessToken: await secretFrom(io, true, 'SATCHEL_TOKEN', 'token') }
         : {
             kind: 'client' as const,
-            clientId: values['client-id'] ?? (values.demo ? 'kid_demo' : ''),
+            clientId: values['client-id'] ?? (values.demo ? DEMO_CLIENT_ID : ''),
             clientSecret:
               values.demo && !values['client-secret-stdin'] && !io.env['SATCHEL_CLIENT_SECRET']
-                ? 'sk_demo'
+                ? DEMO_CLIENT_SECRET
                 : await secretFrom(
                     io,
                     values['client-secret-stdin'],

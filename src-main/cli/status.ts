@@ -10,7 +10,15 @@ export async function statusCommand(core: Core, args: string[], io: CliIo): Prom
   });
   const info = core.info();
   const keychain = await core.secrets.status();
-  const profiles = core.profiles.list();
+  const profiles = core.profiles.list().map((profile) => {
+    const [last] = core.sync.history(profile.id, 1);
+    return {
+      ...profile,
+      lastSync: last
+        ? { outcome: last.outcome, startedAt: last.startedAt, finishedAt: last.finishedAt }
+        : null,
+    };
+  });
   if (values.json) {
     io.stdout.write(`${JSON.stringify({ app: info, keychain, profiles }, null, 2)}\n`);
     return;

@@ -1,6 +1,8 @@
 import type { AppInfo } from '../../src-shared/ipc';
 import type { AreaId } from '../areas';
+import type { ProfileSummary } from '../../src-shared/profiles';
 import { SettingsView } from './settings/SettingsView';
+import { SyncView } from './sync/SyncView';
 
 const summaries: Record<Exclude<AreaId, 'settings'>, { title: string; text: string }> = {
   transactions: {
@@ -19,8 +21,17 @@ const summaries: Record<Exclude<AreaId, 'settings'>, { title: string; text: stri
   },
 };
 
-export function AreaView({ area, info }: { area: AreaId; info: AppInfo | null }) {
+export function AreaView({
+  area,
+  info,
+  profile,
+}: {
+  area: AreaId;
+  info: AppInfo | null;
+  profile: ProfileSummary | null;
+}) {
   if (area === 'settings') return <SettingsView info={info} />;
+  if (area === 'sync' && profile) return <SyncView profile={profile} />;
   const summary = summaries[area];
   return (
     <section className="area" data-area={area}>

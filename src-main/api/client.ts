@@ -1,0 +1,289 @@
+import type { z } from 'zod';
+import { AppError } from '../../src-shared/errors';
+import { ApiErrorBody, TokenResponse } from '../../src-shared/api';
+import {
+  abortableSleep,
+  createRateGovernor,
+  type RateGovernor,
+  type RateLimitHeaders,
+} from './rate-governor';
+import type { Credentials } from './credentials';
+import { backoffMs, RETRYABLE_STATUS, retryAfterMs } from './retry';
+
+/**
+ * HTTP client of the spend API. Gets and refreshes tokens, paces every request through the
+ * rate governor, retries what is safe to retry, and parses every answer with the shared wire
+ * schemas. Secrets are read from the credentials callback per token request and never kept,
+ * logged or put into an error message.
+ */
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  credentials: () => Promise<Credentials>;
+  /** OAuth scopes to ask for; reading and writing by default. */
+  scope?: string;
+  fetch?: typeof fetch;
+  governor?: RateGovernor;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Each request that reached the server: for progress and the sync history. */
+  onResponse?: (info: { operation: string; status: number; attempt: number }) => void;
+}
+
+export interface RequestOptions<T> {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+  /** Whether a request that may have reached the server can be sent again. Creates are not. */
+  idempotent?: boolean;
+}
+
+export interface ApiClient {
+  request<T>(options: RequestOptions<T>): Promise<T>;
+  /** A raw answer (file content); the caller reads the body. Same pacing, retries and auth. */
+  fetchRaw(path: string, init: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<Response>;
+  readonly governor: RateGovernor;
+  /** Requests that reached the server so far (answers of any status). */
+  stats(): { requests: number };
+  /** Told whenever a request has to wait for the rate limit, and until when. */
+  onWait(listener: (scope: string, until: Date) => void): () => void;
+}
+
+function readRateHeaders(headers: Headers): RateLimitHeaders | null {
+  const limit = Number(headers.get('x-ratelimit-limit'));
+  const remaining = Number(headers.get('x-ratelimit-remaining'));
+  const reset = Number(headers.get('x-ratelimit-reset'));
+  const scope = headers.get('x-ratelimit-scope');
+  if (!scope || !Number.isFinite(limit) || !Number.isFinite(remaining) || !Number.isFinite(reset))
+    return null;
+  return { limit, remaining, reset, scope };
+}
+
+async function errorFrom(response: Response): Promise<{ message: string; field?: string; code?: string }> {
+  const text = await response.text().catch(() => '');
+  try {
+    const parsed = ApiErrorBody.safeParse(JSON.parse(text));
+    const first = parsed.success ? parsed.data.errors[0] : undefined;
+    if (first)
+      return { message: first.message, code: first.code, ...(first.field ? { field: first.field } : {}) };
+  } catch {
+    // Not JSON: fall through to the status line.
+  }
+  return { message: `${response.status} ${response.statusText}`.trim() };
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? abortableSleep;
+  const waitListeners = new Set<(scope: string, until: Date) => void>();
+  const governor =
+    options.governor ??
+    createRateGovernor({
+      now,
+      sleep,
+      onWait: (scope, until) => waitListeners.forEach((listener) => listener(scope, until)),
+    });
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxRetries = options.maxRetries ?? 5;
+  let token: { value: string; expiresAtMs: number } | null = null;
+  let tokenRequest: Promise<string> | null = null;
+  let requests = 0;
+
+  async function fetchToken(signal?: AbortSignal): Promise<string> {
+    const credentials = await options.credentials();
+    if (credentials.kind === 'token') return credentials.accessToken;
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      scope: options.scope ?? 'read write',
+    });
+    const response = await send('POST /oauth2/token', `${base}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+      signal,
+      idempotent: true,
+      authenticated: false,
+    });
+    if (response.status === 400 || response.status === 401) {
+      throw new AppError(
+        'AUTH_FAILED',
+        'The API refused the client id and secret. Enter the API key again in Settings.',
+      );
+    }
+    if (!response.ok)
+      throw new AppError('SERVER_ERROR', `Signing in failed: ${(await errorFrom(response)).message}`);
+    const parsed = TokenResponse.safeParse(await response.json().catch(() => null));
+    if (!parsed.success)
+      throw new AppError('BAD_RESPONSE', 'The sign-in answer did not match the published interface.');
+    token = { value: parsed.data.access_token, expiresAtMs: now() + parsed.data.expires_in * 1000 };
+    return token.value;
+  }
+
+  /** A valid token, refreshed a minute before it expires; one sign-in at a time. */
+  async function accessToken(signal?: AbortSignal, force = false): Promise<string> {
+    if (!force && token && now() < token.expiresAtMs - 60_000) return token.value;
+    tokenRequest ??= fetchToken(signal).finally(() => (tokenRequest = null));
+    return tokenRequest;
+  }
+
+  interface SendInit {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    signal?: AbortSignal | undefined;
+    idempotent: boolean;
+    authenticated: boolean;
+  }
+
+  async function send(operation: string, url: string, init: SendInit): Promise<Response> {
+    let refreshed = false;
+    for (let attempt = 0; ; attempt += 1) {
+      if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
+      const permit = await governor.acquire(operation, init.signal).catch((error: unknown) => {
+        throw init.signal?.aborted ? new AppError('CANCELLED', 'Cancelled.') : error;
+      });
+      const headers = { ...init.headers };
+      if (init.authenticated) headers['authorization'] = `Bearer ${await accessToken(init.signal, false)}`;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+      let response: Response;
+      try {
+        response = await doFetch(url, { method: init.method, headers, body: init.body ?? null, signal });
+      } catch (error) {
+        permit.settle(null);
+        if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
+        const timedOut = timeout.aborted;
+        if (!init.idempotent || attempt >= maxRetries) {
+          throw timedOut
+            ? new AppError(
+                'TIMEOUT',
+                `The API did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
+              )
+            : new AppError(
+                'OFFLINE',
+                `Could not reach ${new URL(url).host}: ${error instanceof Error ? error.message : String(error)}. Check the network; Satchel keeps working offline.`,
+              );
+        }
+        await sleep(backoffMs(attempt, options.random), init.signal);
+        continue;
+      }
+      permit.settle(readRateHeaders(response.headers));
+      requests += 1;
+      options.onResponse?.({ operation, status: response.status, attempt });
+
+      if (response.status === 429) {
+        const wait =
+          retryAfterMs(response.headers.get('retry-after'), now()) ?? backoffMs(attempt, options.random);
+        governor.blockUntil(operation, now() + wait);
+        await response.body?.cancel();
+        if (attempt >= maxRetries * 2)
+          throw new AppError('SERVER_ERROR', 'The API kept answering "too many requests". Try again later.');
+        await sleep(wait, init.signal);
+        continue;
+      }
+      if (response.status === 401 && init.authenticated && !refreshed) {
+        refreshed = true;
+        await response.body?.cancel();
+        await accessToken(init.signal, true);
+        continue;
+      }
+      if (RETRYABLE_STATUS.has(response.status) && init.idempotent && attempt < maxRetries) {
+        const wait =
+          retryAfterMs(response.headers.get('retry-after'), now()) ?? backoffMs(attempt, options.random);
+        await response.body?.cancel();
+        await sleep(wait, init.signal);
+        continue;
+      }
+      return response;
+    }
+  }
+
+  async function failure(response: Response): Promise<AppError> {
+    const error = await errorFrom(response);
+    switch (response.status) {
+      case 401:
+        return new AppError(
+          'AUTH_FAILED',
+          'The API no longer accepts these credentials. Enter the API key again in Settings.',
+        );
+      case 403:
+        return new AppError('FORBIDDEN', `The API key lacks the permission for this: ${error.message}`);
+      case 400:
+        return new AppError('REMOTE_REJECTED', error.message, error.field);
+      case 404:
+        return new AppError('NOT_FOUND', error.message);
+      default:
+        return response.status >= 500
+          ? new AppError(
+              'SERVER_ERROR',
+              `The API failed (${response.status}): ${error.message}. Try again later.`,
+            )
+          : new AppError('REMOTE_REJECTED', `${response.status}: ${error.message}`, error.field);
+    }
+  }
+
+  function urlOf(path: string, query?: RequestOptions<unknown>['query']): string {
+    const url = new URL(`${base}${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  }
+
+  return {
+    governor,
+    stats: () => ({ requests }),
+    onWait(listener) {
+      waitListeners.add(listener);
+      return () => waitListeners.delete(listener);
+    },
+    async request({ method, path, query, body, schema, signal, idempotent }) {
+      const operation = `${method} ${path.replace(/\/[0-9a-f-]{36}(?=\/|$)/gi, '/{id}')}`;
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await send(operation, urlOf(path, query), {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal,
+        idempotent: idempotent ?? (method !== 'POST' || path.endsWith('/search-query')),
+        authenticated: true,
+      });
+      if (!response.ok) throw await failure(response);
+      const json: unknown = await response.json().catch(() => {
+        throw new AppError('BAD_RESPONSE', `${operation} answered with something that is not JSON.`);
+      });
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new AppError(
+          'BAD_RESPONSE',
+          `${operation} answered in an unexpected shape at ${issue?.path.join('.') || 'the top level'}: ${issue?.message ?? ''}`,
+        );
+      }
+      return parsed.data;
+    },
+    async fetchRaw(path, init) {
+      const operation = `GET ${path.replace(/\/[0-9a-f-]{36}(?=\/|$)/gi, '/{id}')}`;
+      const response = await send(operation, urlOf(path), {
+        method: 'GET',
+        headers: init.headers ?? {},
+        signal: init.signal,
+        idempotent: true,
+        authenticated: true,
+      });
+      if (!response.ok && response.status !== 206) throw await failure(response);
+      return response;
+    },
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * One governor per API connection, one bucket per rate-limit scope (`read`, `write`). It is fed
+ * the four X-RateLimit-* headers of every answer and makes callers wait for the next window
+ * instead of spending a request that would earn a 429. Which bucket an operation draws on is
+ * learned from X-RateLimit-Scope, never assumed: until an operation's scope is known, its
+ * requests go one at a time, so the first answer teaches the governor before a burst follows.
+ */
+
+export interface RateLimitHeaders {
+  limit: number;
+  remaining: number;
+  /** Unix seconds, UTC. */
+  reset: number;
+  scope: string;
+}
+
+export interface BucketSnapshot {
+  scope: string;
+  limit: number;
+  remaining: number;
+  resetAt: Date;
+}
+
+export interface Permit {
+  /** Scope the permit was taken from, when it was known. */
+  scope: string | undefined;
+  /** Call once with the answer's headers (or none, if the request never reached the server). */
+  settle(headers: RateLimitHeaders | null): void;
+}
+
+export interface RateGovernorOptions {
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Extra wait after a window's reset, for clock skew between us and the server. */
+  resetMarginMs?: number;
+  /** Called whenever a request has to wait; the UI shows "waiting for the rate limit until …". */
+  onWait?: (scope: string, until: Date) => void;
+}
+
+interface Bucket {
+  limit: number;
+  remaining: number;
+  resetAtMs: number;
+  inFlight: number;
+}
+
+export interface RateGovernor {
+  acquire(operation: string, signal?: AbortSignal): Promise<Permit>;
+  /** A 429 or Retry-After answer: nothing more goes to this scope until then. */
+  blockUntil(operation: string, untilMs: number): void;
+  scopeOf(operation: string): string | undefined;
+  snapshot(): BucketSnapshot[];
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createRateGovernor(options: RateGovernorOptions = {}): RateGovernor {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? abortableSleep;
+  const margin = options.resetMarginMs ?? 250;
+  const buckets = new Map<string, Bucket>();
+  const scopes = new Map<string, string>();
+  /** Operations whose scope is still unknown: one probe at a time. */
+  const probing = new Map<string, Promise<void>>();
+
+  function refresh(bucket: Bucket): void {
+    if (now() >= bucket.resetAtMs + margin) {
+      // A new window: the server's counter started again from the limit.
+      bucket.remaining = bucket.limit;
+      bucket.resetAtMs = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  function learn(operation: string, headers: RateLimitHeaders): void {
+    scopes.set(operation, headers.scope);
+    const resetAtMs = headers.reset * 1000;
+    const bucket = buckets.get(headers.scope);
+    if (!bucket) {
+      buckets.set(headers.scope, {
+        limit: headers.limit,
+        remaining: headers.remaining,
+        resetAtMs,
+        inFlight: 0,
+      });
+      return;
+    }
+    bucket.limit = headers.limit;
+    if (bucket.resetAtMs === Number.POSITIVE_INFINITY || resetAtMs > bucket.resetAtMs) {
+      // First answer of a new window: trust the server, less what we already sent into it.
+      bucket.resetAtMs = resetAtMs;
+      bucket.remaining = Math.max(0, headers.remaining - bucket.inFlight);
+    } else if (resetAtMs === bucket.resetAtMs) {
+      // Answers of one window can arrive out of order: the lower count is the true one.
+      bucket.remaining = Math.min(bucket.remaining, headers.remaining);
+    }
+  }
+
+  async function take(scope: string, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const bucket = buckets.get(scope);
+      if (!bucket) return;
+      refresh(bucket);
+      if (bucket.remaining > 0) {
+        bucket.remaining -= 1;
+        bucket.inFlight += 1;
+        return;
+      }
+      const until = Number.isFinite(bucket.resetAtMs) ? bucket.resetAtMs + margin : now() + 1000;
+      options.onWait?.(scope, new Date(until));
+      await sleep(Math.max(0, until - now()), signal);
+    }
+  }
+
+  return {
+    async acquire(operation, signal) {
+      let scope = scopes.get(operation);
+      if (scope === undefined) {
+        // Wait for any probe of the same operation, then look again.
+        while (probing.has(operation) && scopes.get(operation) === undefined) await probing.get(operation);
+        scope = scopes.get(operation);
+      }
+      if (scope === undefined) {
+        let release!: () => void;
+        probing.set(operation, new Promise<void>((resolve) => (release = resolve)));
+        return {
+          scope: undefined,
+          settle(headers) {
+            if (headers) learn(operation, headers);
+            probing.delete(operation);
+            release();
+          },
+        };
+      }
+      await take(scope, signal);
+      const bucket = buckets.get(scope);
+      let settled = false;
+      return {
+        scope,
+        settle(headers) {
+          if (settled) return;
+          settled = true;
+          if (bucket) bucket.inFlight = Math.max(0, bucket.inFlight - 1);
+          if (headers) learn(operation, headers);
+        },
+      };
+    },
+    blockUntil(operation, untilMs) {
+      const scope = scopes.get(operation);
+      if (scope === undefined) return;
+      const bucket = buckets.get(scope);
+      if (!bucket) return;
+      bucket.remaining = 0;
+      bucket.resetAtMs = Math.max(Number.isFinite(bucket.resetAtMs) ? bucket.resetAtMs : 0, untilMs - margin);
+    },
+    scopeOf: (operation) => scopes.get(operation),
+    snapshot: () =>
+      [...buckets.entries()].map(([scope, bucket]) => {
+        refresh(bucket);
+        return {
+          scope,
+          limit: bucket.limit,
+          remaining: bucket.remaining,
+          resetAt: new Date(Number.isFinite(bucket.resetAtMs) ? bucket.resetAtMs : now()),
+        };
+      }),
+  };
+}

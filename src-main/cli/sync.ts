@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import { AppError } from '../../src-shared/errors';
+import type { SyncProgressEvent } from '../../src-shared/ipc';
+import type { Core } from '../core';
+import { UsageError, type CliIo } from './io';
+
+export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]`;
+
+/** A progress line that rewrites itself on a terminal and prints plain lines otherwise. */
+function progressPrinter(io: CliIo) {
+  const tty = io.stdout.isTTY === true;
+  let lastResource = '';
+  return {
+    update(progress: SyncProgressEvent) {
+      const waiting = progress.waitingUntil
+        ? ` · waiting for the rate limit until ${progress.waitingUntil.slice(11, 19)}`
+        : '';
+      const line = `${progress.resource}: ${progress.records} records · ${progress.requests} requests${waiting}`;
+      if (tty) {
+        io.stdout.write(`\r\x1b[2K${line}`);
+      } else if (progress.resource !== lastResource) {
+        if (lastResource) io.stdout.write('\n');
+        io.stdout.write(`${progress.resource}…`);
+      }
+      lastResource = progress.resource;
+    },
+    end() {
+      if (lastResource) io.stdout.write('\n');
+      lastResource = '';
+    },
+  };
+}
+
+export async function syncCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { profile: { type: 'string' }, full: { type: 'boolean', default: false } },
+  });
+  const targets = values.profile ? [core.profiles.get(values.profile)] : core.profiles.list();
+  if (targets.length === 0)
+    throw new UsageError('no organisation is connected; add one with "satchel profile add"');
+
+  const printer = progressPrinter(io);
+  const stop = core.events.subscribe((event, payload) => {
+    if (event === 'sync.progress') printer.update(payload as SyncProgressEvent);
+  });
+  const failures: string[] = [];
+  try {
+    for (const profile of targets) {
+      io.stdout.write(`Syncing ${profile.name}${values.full ? ' (repair: reading everything again)' : ''}\n`);
+      const summary = await core.sync.sync(profile.id, { full: values.full });
+      printer.end();
+      const total = Object.values(summary.counts).reduce((sum, n) => sum + n, 0);
+      io.stdout.write(`${profile.name}: ${summary.outcome}, ${total} records written\n`);
+      for (const error of summary.errors.slice(0, 20)) {
+        const where = [error.resource, error.recordId, error.field].filter(Boolean).join(' / ');
+        io.stderr.write(`  ${where}: ${error.message}\n`);
+      }
+      if (summary.errors.length > 20) io.stderr.write(`  … and ${summary.errors.length - 20} more\n`);
+      if (summary.outcome !== 'succeeded') failures.push(`${profile.name}: ${summary.outcome}`);
+    }
+  } finally {
+    stop();
+  }
+  if (failures.length > 0)
+    throw new AppError('SERVER_ERROR', `Sync did not complete (${failures.join('; ')}).`);
+}

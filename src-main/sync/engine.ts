@@ -1,0 +1,202 @@
+import { eq, sql } from 'drizzle-orm';
+import { AppError } from '../../src-shared/errors';
+import type { ApiClient } from '../api/client';
+import { log } from '../log';
+import { syncCheckpoints, syncRuns, type CacheDb } from '../store';
+import type {
+  CheckpointState,
+  RecordError,
+  ResourceContext,
+  ResourceSync,
+  SyncOutcome,
+  SyncProgress,
+  SyncSummary,
+} from './types';
+
+/**
+ * Runs one sync: each resource module in order, each page committed with its checkpoint, a
+ * row in sync_runs for the history. A failing record is reported and skipped; a failing
+ * resource is reported and the others still run; losing the network, the credentials or
+ * the user's patience (cancel) ends the run early with what was stored kept.
+ */
+
+export interface SyncOptions {
+  cache: CacheDb;
+  client: ApiClient;
+  resources: readonly ResourceSync[];
+  full?: boolean;
+  signal?: AbortSignal;
+  trailingDays?: number;
+  now?: () => Date;
+  onProgress?: (progress: SyncProgress) => void;
+}
+
+/** Errors after which no other resource can succeed either. */
+const FATAL = new Set(['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'CANCELLED']);
+
+function readCheckpoint(cache: CacheDb, resource: string): CheckpointState | null {
+  const row = cache.db.select().from(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).get();
+  if (!row) return null;
+  return {
+    highWaterMark: row.highWaterMark,
+    cursor: row.cursor === null ? null : JSON.parse(row.cursor),
+    windowState: row.windowState === null ? null : JSON.parse(row.windowState),
+    completedAt: row.completedAt,
+  };
+}
+
+function toCheckpointRow(resource: string, state: CheckpointState) {
+  return {
+    resource,
+    highWaterMark: state.highWaterMark,
+    cursor: state.cursor === null || state.cursor === undefined ? null : JSON.stringify(state.cursor),
+    windowState:
+      state.windowState === null || state.windowState === undefined
+        ? null
+        : JSON.stringify(state.windowState),
+    completedAt: state.completedAt,
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+export async function runSync(options: SyncOptions): Promise<SyncSummary> {
+  const { cache, client, resources } = options;
+  const now = options.now ?? (() => new Date());
+  const signal = options.signal ?? new AbortController().signal;
+  const startedAt = now().toISOString();
+
+  // A run still marked running was cut short (crash, kill, power): say so in the history.
+  cache.db.update(syncRuns).set({ outcome: 'interrupted' }).where(eq(syncRuns.outcome, 'running')).run();
+  const runId = Number(
+    cache.db.insert(syncRuns).values({ startedAt }).returning({ id: syncRuns.id }).get().id,
+  );
+
+  const counts: Record<string, number> = {};
+  const errors: RecordError[] = [];
+  let outcome: SyncOutcome = 'succeeded';
+  const requestsAtStart = client.stats().requests;
+  let currentResource = '';
+  const stopWaitNotes = client.onWait((_scope, until) =>
+    options.onProgress?.({
+      runId,
+      resource: currentResource,
+      records: counts[currentResource] ?? 0,
+      requests: client.stats().requests - requestsAtStart,
+      waitingUntil: until.toISOString(),
+    }),
+  );
+
+  try {
+    for (const module of resources) {
+      if (signal.aborted) {
+        outcome = 'cancelled';
+        break;
+      }
+      const resource = module.resource;
+      currentResource = resource;
+      counts[resource] = 0;
+      const progress = () =>
+        options.onProgress?.({
+          runId,
+          resource,
+          records: counts[resource] ?? 0,
+          requests: client.stats().requests - requestsAtStart,
+          waitingUntil: null,
+        });
+      const reportError = (error: Omit<RecordError, 'resource'>) => errors.push({ resource, ...error });
+
+      const context: ResourceContext = {
+        resource,
+        client,
+        cache,
+        signal,
+        full: options.full ?? false,
+        trailingDays: options.trailingDays ?? 60,
+        now,
+        checkpoint: () => readCheckpoint(cache, resource),
+        commitPage(write, checkpoint) {
+          cache.db.transaction((tx) => {
+            const written = write(tx, cache.sqlite);
+            const current = readCheckpoint(cache, resource) ?? {
+              highWaterMark: null,
+              cursor: null,
+              windowState: null,
+              completedAt: null,
+            };
+            const changes = typeof checkpoint === 'function' ? checkpoint() : checkpoint;
+            const row = toCheckpointRow(resource, { ...current, ...changes });
+            tx.insert(syncCheckpoints)
+              .values(row)
+              .onConflictDoUpdate({ target: syncCheckpoints.resource, set: row })
+              .run();
+            counts[resource] = (counts[resource] ?? 0) + written;
+          });
+          progress();
+        },
+        parseRecord(schema, raw) {
+          const parsed = schema.safeParse(raw);
+          if (parsed.success) return parsed.data;
+          const issue = parsed.error.issues[0];
+          const id =
+            typeof raw === 'object' && raw !== null && 'id' in raw
+              ? String((raw as { id: unknown }).id)
+              : undefined;
+          reportError({
+            ...(id ? { recordId: id } : {}),
+            ...(issue && issue.path.length > 0 ? { field: issue.path.join('.') } : {}),
+            code: 'BAD_RECORD',
+            message: `Skipped a ${resource} record the app cannot read${issue ? `: ${issue.message}` : ''}.`,
+          });
+          return null;
+        },
+        reportError,
+      };
+
+      try {
+        // A repair forgets where the resource stood and reads it all again.
+        if (options.full)
+          cache.db.delete(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).run();
+        progress();
+        await module.pull(context);
+      } catch (error) {
+        const appError = error instanceof AppError ? error : null;
+        if (!appError) log.error(`sync of ${resource} failed:`, error);
+        reportError({
+          code: appError?.code ?? 'INTERNAL',
+          message: appError?.message ?? `Syncing ${resource} failed unexpectedly.`,
+        });
+        if (appError && FATAL.has(appError.code)) {
+          outcome = appError.code === 'CANCELLED' ? 'cancelled' : 'failed';
+          break;
+        }
+        outcome = 'partial';
+      }
+    }
+  } finally {
+    stopWaitNotes();
+  }
+  if (outcome === 'succeeded' && errors.length > 0) outcome = 'partial';
+
+  const finishedAt = now().toISOString();
+  cache.db
+    .update(syncRuns)
+    .set({
+      finishedAt,
+      outcome,
+      counts: JSON.stringify(counts),
+      errors: JSON.stringify(errors.slice(0, 1000)),
+    })
+    .where(eq(syncRuns.id, runId))
+    .run();
+  return { runId, outcome, counts, errors, startedAt, finishedAt };
+}
+
+/** The newest runs first, for the sync screen and `satchel status`. */
+export function syncHistory(cache: CacheDb, limit = 20) {
+  return cache.db
+    .select()
+    .from(syncRuns)
+    .orderBy(sql`${syncRuns.id} desc`)
+    .limit(limit)
+    .all();
+}

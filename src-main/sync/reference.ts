@@ -1,0 +1,178 @@
+import { eq } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { z } from 'zod';
+import {
+  departments,
+  dimensionItems,
+  dimensions,
+  expenseAccounts,
+  paymentTerms,
+  taxRates,
+  teams,
+  users,
+} from '../store';
+import { fetchAllPages } from './paging';
+import type { ResourceContext, ResourceSync } from './types';
+import {
+  WireDepartment,
+  WireDimension,
+  WireDimensionItem,
+  WireExpenseAccount,
+  WirePaymentTerm,
+  WireTaxRate,
+  WireTeam,
+  WireUser,
+} from './wire';
+import { markUnseenDeleted, upsertRows } from './write';
+
+/**
+ * Small reference lists, read in full every sync: a few requests each, and a complete read
+ * is the only way to learn that an entry is gone. The whole list is written in one
+ * transaction, so a kill leaves the previous complete list in place.
+ */
+
+interface ListSpec<T> {
+  resource: string;
+  path: string;
+  schema: z.ZodType<T>;
+  table: SQLiteTable;
+  toRow(record: T): Record<string, unknown>;
+}
+
+const text = (value: unknown) =>
+  typeof value === 'string' ? value : value === undefined || value === null ? null : String(value);
+
+async function pullList<T>(
+  context: ResourceContext,
+  spec: ListSpec<T>,
+  scope?: { column: 'dimensionId'; value: string },
+) {
+  const readStartedAt = context.now().toISOString();
+  const raws = await fetchAllPages(context, spec.path);
+  const records = raws.map((raw) => ({ raw, record: context.parseRecord(spec.schema, raw) }));
+  context.commitPage(
+    (tx, db) => {
+      const syncedAt = context.now().toISOString();
+      const rows = records
+        .filter((entry) => entry.record !== null)
+        .map((entry) => ({
+          ...spec.toRow(entry.record as T),
+          raw: JSON.stringify(entry.raw),
+          syncedAt,
+          deletedAt: null,
+        }));
+      const written = upsertRows(db, spec.table, rows);
+      const where = scope ? eq(dimensionItems.dimensionId, scope.value) : undefined;
+      markUnseenDeleted(tx, spec.table, where, readStartedAt, syncedAt);
+      return written;
+    },
+    { completedAt: context.now().toISOString() },
+  );
+  return records.flatMap((entry) => (entry.record === null ? [] : [entry.record]));
+}
+
+function listSync<T>(spec: ListSpec<T>): ResourceSync {
+  return { resource: spec.resource, pull: async (context) => void (await pullList(context, spec)) };
+}
+
+export const expenseAccountsSync = listSync({
+  resource: 'expenseAccounts',
+  path: '/v1/expense-accounts',
+  schema: WireExpenseAccount,
+  table: expenseAccounts,
+  toRow: (r) => ({ id: r.id, name: text(r.name), code: text(r.number), status: text(r.status) }),
+});
+
+export const taxRatesSync = listSync({
+  resource: 'taxRates',
+  path: '/v1/tax-rates',
+  schema: WireTaxRate,
+  table: taxRates,
+  toRow: (r) => ({
+    id: r.id,
+    name: text(r.name),
+    code: null,
+    type: text(r.type),
+    rate: text(r.rate),
+    status: text(r.status),
+  }),
+});
+
+export const usersSync = listSync({
+  resource: 'users',
+  path: '/v1/users',
+  schema: WireUser,
+  table: users,
+  toRow: (r) => ({
+    id: r.id,
+    name: [r.firstName, r.lastName].filter(Boolean).join(' ') || null,
+    email: text(r.email),
+    status: text(r.status),
+  }),
+});
+
+export const teamsSync = listSync({
+  resource: 'teams',
+  path: '/v1/teams',
+  schema: WireTeam,
+  table: teams,
+  toRow: (r) => ({ id: r.id, name: text(r.name) }),
+});
+
+export const departmentsSync = listSync({
+  resource: 'departments',
+  path: '/v1/departments',
+  schema: WireDepartment,
+  table: departments,
+  toRow: (r) => ({ id: r.id, name: text(r.name), code: text(r.code) }),
+});
+
+export const paymentTermsSync = listSync({
+  resource: 'paymentTerms',
+  path: '/v1/payment-terms',
+  schema: WirePaymentTerm,
+  table: paymentTerms,
+  toRow: (r) => ({ id: r.id, name: text(r.name) }),
+});
+
+/** Dimensions (deleted ones included, as the API lists them) and each dimension's items. */
+export const dimensionsSync: ResourceSync = {
+  resource: 'dimensions',
+  async pull(context) {
+    const list = await pullList(context, {
+      resource: 'dimensions',
+      path: '/v1/dimensions',
+      schema: WireDimension,
+      table: dimensions,
+      toRow: (r) => ({
+        id: r.id,
+        name: text(r.name),
+        code: text(r.code),
+        status: text(r.status),
+        createTime: text(r.createTime),
+        updateTime: text(r.updateTime),
+      }),
+    });
+    for (const dimension of list) {
+      await pullList(
+        context,
+        {
+          resource: 'dimensions',
+          path: `/v1/dimensions/${encodeURIComponent(dimension.id)}/items`,
+          schema: WireDimensionItem,
+          table: dimensionItems,
+          toRow: (r) => ({
+            id: r.id,
+            dimensionId: dimension.id,
+            name: text(r.name),
+            code: text(r.code),
+            status: text(r.status),
+            createTime: text(r.createTime),
+            updateTime: text(r.updateTime),
+          }),
+        },
+        { column: 'dimensionId', value: dimension.id },
+      );
+    }
+  },
+};

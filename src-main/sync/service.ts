@@ -1,0 +1,114 @@
+import { AppError } from '../../src-shared/errors';
+import type { SyncProgressEvent, SyncSummaryShape } from '../../src-shared/ipc';
+import { createApiClient, type ApiClient } from '../api/client';
+import type { EventBus } from '../events';
+import type { ProfileStore } from '../profiles';
+import type { CacheDb } from '../store';
+import { runSync, syncHistory } from './engine';
+import { allResources } from './resources';
+import type { ResourceSync } from './types';
+
+/**
+ * Sync per connected organisation: one run at a time per organisation (asking again while
+ * one runs joins it), cancellable, with progress and the outcome pushed as events. The API
+ * client of each organisation is kept, so its token and rate-limit budget carry over.
+ */
+
+export interface SyncServiceOptions {
+  profiles: ProfileStore;
+  events: EventBus;
+  cacheOf(profileId: string): CacheDb;
+  now(): Date;
+  fetch?: typeof fetch;
+  resources?: readonly ResourceSync[];
+  trailingDays?: number;
+}
+
+export interface SyncService {
+  sync(profileId: string, options?: { full?: boolean }): Promise<SyncSummaryShape>;
+  cancel(profileId: string): boolean;
+  isRunning(profileId: string): boolean;
+  history(profileId: string, limit?: number): ReturnType<typeof syncHistory>;
+  clientOf(profileId: string): ApiClient;
+  /** Forget the client (credentials changed or organisation removed). */
+  forget(profileId: string): void;
+  /** Cancels the organisation's run, if any, and waits for it to stop at a page boundary. */
+  stop(profileId: string): Promise<void>;
+  /** Cancels every run and waits for each to stop at a page boundary. */
+  stopAll(): Promise<void>;
+}
+
+export function createSyncService(options: SyncServiceOptions): SyncService {
+  const clients = new Map<string, ApiClient>();
+  const running = new Map<string, { controller: AbortController; done: Promise<SyncSummaryShape> }>();
+
+  function clientOf(profileId: string): ApiClient {
+    let client = clients.get(profileId);
+    if (!client) {
+      const profile = options.profiles.get(profileId);
+      client = createApiClient({
+        baseUrl: profile.baseUrl,
+        credentials: () => options.profiles.credentials(profile.id),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+      clients.set(profileId, client);
+    }
+    return client;
+  }
+
+  async function start(
+    profileId: string,
+    full: boolean,
+    controller: AbortController,
+  ): Promise<SyncSummaryShape> {
+    const cache = options.cacheOf(profileId);
+    const client = clientOf(profileId);
+    const summary = await runSync({
+      cache,
+      client,
+      resources: options.resources ?? allResources,
+      full,
+      signal: controller.signal,
+      now: options.now,
+      ...(options.trailingDays ? { trailingDays: options.trailingDays } : {}),
+      onProgress: (progress) =>
+        options.events.emit('sync.progress', { profileId, ...progress } satisfies SyncProgressEvent),
+    });
+    options.events.emit('sync.finished', { profileId, ...summary });
+    return summary;
+  }
+
+  return {
+    sync(profileId, { full = false } = {}) {
+      const current = running.get(profileId);
+      if (current) return current.done;
+      options.profiles.get(profileId); // NOT_FOUND before anything starts
+      const controller = new AbortController();
+      const done = start(profileId, full, controller).finally(() => running.delete(profileId));
+      running.set(profileId, { controller, done });
+      return done;
+    },
+    cancel(profileId) {
+      const current = running.get(profileId);
+      current?.controller.abort(new AppError('CANCELLED', 'Sync cancelled.'));
+      return current !== undefined;
+    },
+    isRunning: (profileId) => running.has(profileId),
+    history: (profileId, limit) => syncHistory(options.cacheOf(profileId), limit),
+    clientOf,
+    forget(profileId) {
+      clients.delete(profileId);
+    },
+    async stop(profileId) {
+      const current = running.get(profileId);
+      if (!current) return;
+      current.controller.abort(new AppError('CANCELLED', 'Sync cancelled.'));
+      await current.done.catch(() => undefined);
+    },
+    async stopAll() {
+      for (const current of running.values())
+        current.controller.abort(new AppError('CANCELLED', 'Satchel is closing.'));
+      await Promise.allSettled([...running.values()].map((current) => current.done));
+    },
+  };
+}

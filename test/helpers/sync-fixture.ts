@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createCore, type Core } from '../../src-main/core';
+import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
+import { startSandbox, type SandboxOptions } from '../../src-sandbox';
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** A real sandbox on a random loopback port and a real core connected to it. */
+export async function connectedCore(dataDir: string, sandboxOptions: Partial<SandboxOptions> = {}) {
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: 7,
+    transactions: 600,
+    control: true,
+    ...sandboxOptions,
+  });
+  const secrets: Secrets = createKeychainSecrets({ service: `Satchel-sync-${randomUUID()}` });
+  const core: Core = createCore({ dataDir: path.join(dataDir, 'data'), secrets });
+  const profile = await core.profiles.add({
+    name: 'Sandbox',
+    baseUrl: sandbox.url,
+    auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+  });
+  return {
+    sandbox,
+    core,
+    profile,
+    secrets,
+    async close() {
+      await core.close();
+      for (const account of await secrets.list()) await secrets.delete(account);
+      await sandbox.stop();
+    },
+  };
+}

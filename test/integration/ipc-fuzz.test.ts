@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commandNames, commands, type CommandInput, type CommandName } from '../../src-shared/ipc';
+import { createCore } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// 1,000 malformed payloads per command through the real handler table of a real core: each
+// is refused with a validation error, nothing is written, and the core keeps answering.
+
+const secrets = createKeychainSecrets({ service: `Satchel-fuzz-${randomUUID()}` });
+const tempDir = useTempDirs();
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const uuid = '6f1c2b1e-3c1d-4f7a-9a53-0c8e4b1d2a77';
+
+/** One valid input per command; the compiler asks for a sample when a command is added. */
+const samples: { [C in CommandName]: CommandInput<C> } = {
+  'app.info': {},
+  'keychain.status': {},
+  'profiles.list': {},
+  'profiles.add': {
+    name: 'Acme',
+    baseUrl: 'https://api.acme.test',
+    auth: { kind: 'client', clientId: 'kid_1', clientSecret: 'sk_1' },
+  },
+  'profiles.rename': { id: uuid, name: 'Acme 2' },
+  'profiles.reauthenticate': { id: uuid, auth: { kind: 'token', accessToken: 'tok' } },
+  'profiles.remove': { id: uuid },
+  'sync.start': { profileId: uuid, full: false },
+  'sync.cancel': { profileId: uuid },
+  'sync.history': { profileId: uuid, limit: 5 },
+};
+
+/** A small deterministic PRNG, so a failure can be replayed. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function generator(random: () => number) {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const junk = (): unknown =>
+    pick([
+      () => null,
+      () => undefined,
+      () => Math.floor(random() * 1e9) - 5e8,
+      () => random(),
+      () => Number.NaN,
+      () => 'x'.repeat(Math.floor(random() * 5000)),
+      () => '',
+      () => '../../etc/passwd',
+      () => "'; DROP TABLE suppliers; --",
+      () => true,
+      () => [],
+      () => [1, 'two', null],
+      () => ({ nested: { deeper: [{}] } }),
+      () => ({ __proto__: { polluted: true } }),
+      () => new Array(50).fill('a'),
+    ])();
+  return (sample: Record<string, unknown>): unknown => {
+    const keys = Object.keys(sample);
+    switch (Math.floor(random() * 4)) {
+      case 0:
+        return junk();
+      case 1:
+        return {
+          ...sample,
+          [pick(['extra', '__proto__', 'constructor', 'secret', `k${Math.floor(random() * 99)}`])]: junk(),
+        };
+      case 2: {
+        const key = keys.length > 0 ? pick(keys) : 'extra';
+        return { ...sample, [key]: junk() };
+      }
+      default: {
+        const copy: Record<string, unknown> = { ...sample };
+        delete copy[pick(keys.length > 0 ? keys : ['x'])];
+        copy[pick(['', ' ', 'name ', 'ID'])] = junk();
+        return copy;
+      }
+    }
+  };
+}
+
+function snapshot(dir: string): string {
+  const entries: string[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const full = path.join(folder, name);
+      const info = statSync(full);
+      if (info.isDirectory()) walk(full);
+      else
+        entries.push(
+          `${path.relative(dir, full)}:${info.size}:${readFileSync(full).toString('base64').slice(0, 200)}`,
+        );
+    }
+  };
+  walk(dir);
+  return entries.join('\n');
+}
+
+describe('IPC fuzz', () => {
+  it('refuses 1,000 malformed payloads per command, writes nothing and keeps answering', async () => {
+    const dataDir = tempDir();
+    const core = createCore({ dataDir, secrets });
+    const handlers = createHandlers(core);
+    const before = snapshot(dataDir);
+    const mutate = generator(prng(20261122));
+
+    for (const command of commandNames) {
+      const schema = commands[command].input;
+      let sent = 0;
+      while (sent < 1000) {
+        const payload = mutate(samples[command] as Record<string, unknown>);
+        if (schema.safeParse(payload).success) continue; // only malformed payloads count
+        const result = await dispatch(handlers, command, payload);
+        expect(result.ok, `${command} accepted ${JSON.stringify(payload)?.slice(0, 200)}`).toBe(false);
+        if (!result.ok) expect(result.error.code).toBe('VALIDATION_ERROR');
+        sent += 1;
+      }
+    }
+
+    expect(snapshot(dataDir)).toBe(before);
+    expect(await secrets.list()).toEqual([]);
+    const info = await dispatch(handlers, 'app.info', {});
+    expect(info.ok).toBe(true);
+    expect({} as Record<string, unknown>).not.toHaveProperty('polluted');
+    await core.close();
+  });
+});

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SyncSummaryShape } from '../../../src-shared/ipc';
+import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
+import { connectedCore } from '../../helpers/sync-fixture';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+const tempDir = useTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+type Setup = Awaited<ReturnType<typeof connectedCore>>;
+
+async function expectExact(setup: Setup) {
+  const api = await readApi(setup.sandbox.url, setup.sandbox.clientId, setup.sandbox.clientSecret);
+  const cache = readCache(setup.core.cacheOf(setup.profile.id));
+  for (const [resource, records] of Object.entries(api))
+    expect(cache[resource], resource).toEqual(sortById(records));
+}
+
+/** Transactions of the trailing window, newest first, straight from the API. */
+async function recentTransactions(setup: Setup) {
+  const api = await readApi(setup.sandbox.url, setup.sandbox.clientId, setup.sandbox.clientSecret);
+  return (
+    api.bankTransactions as Array<{
+      id: string;
+      bookingDate: string;
+      matched: boolean;
+      bankAccountId: string;
+    }>
+  )
+    .filter((t) => t.bookingDate >= '2026-10-01')
+    .sort((a, b) => (a.bookingDate < b.bookingDate ? 1 : -1));
+}
+
+describe('later syncs', () => {
+  it('bring new, changed and deleted transactions and supplier and expense edits, and nothing else', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    const control = setup.sandbox.control;
+    if (!control) throw new Error('the sandbox was started without its control surface');
+    await setup.core.sync.sync(setup.profile.id);
+
+    const [flip, gone, account] = await recentTransactions(setup);
+    if (!flip || !gone || !account) throw new Error('the demo data has no recent transactions');
+    const added = control.addTransaction({
+      bankAccountId: account.bankAccountId,
+      amount: '-42.50',
+      bookingDate: '2026-10-30',
+      counterparty: 'Late Night Bakery',
+      paymentFee: '-0.50',
+    });
+    control.setMatched(flip.id, !flip.matched);
+    control.deleteTransaction(gone.id);
+    const supplier = setup.sandbox.state.suppliers[3];
+    const expense = setup.sandbox.state.expenses[5];
+    if (!supplier || !expense) throw new Error('the demo data has too few suppliers or expenses');
+    control.updateSupplier(supplier.id, { name: `${supplier.name} (renamed)` });
+    control.updateExpense(expense.id, { description: 'Corrected description' });
+
+    const summary: SyncSummaryShape = await setup.core.sync.sync(setup.profile.id);
+    expect(summary.outcome).toBe('succeeded');
+    await expectExact(setup);
+
+    const sqlite = setup.core.cacheOf(setup.profile.id).sqlite;
+    const row = (id: string) =>
+      sqlite.prepare('SELECT matched, deleted_at FROM bank_transactions WHERE id = ?').get(id) as
+        { matched: number; deleted_at: string | null } | undefined;
+    expect(row(added.id)).toMatchObject({ deleted_at: null });
+    expect(row(flip.id)?.matched).toBe(flip.matched ? 0 : 1);
+    expect(row(gone.id)?.deleted_at).not.toBeNull();
+    // Incremental: only what changed (plus the ten-minute overlap) comes again.
+    expect(summary.counts['suppliers']).toBeLessThanOrEqual(5);
+    expect(summary.counts['expenses']).toBeLessThanOrEqual(5);
+  });
+
+  it('repair reads everything again and ends equal', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    await setup.core.sync.sync(setup.profile.id);
+    const repair = await setup.core.sync.sync(setup.profile.id, { full: true });
+    expect(repair.outcome).toBe('succeeded');
+    expect(repair.counts['suppliers']).toBe(setup.sandbox.state.suppliers.length);
+    await expectExact(setup);
+  });
+});

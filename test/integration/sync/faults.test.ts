@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../../src-main/api/client';
+import { openCache, defaultMigrationsDir } from '../../../src-main/store';
+import { runSync } from '../../../src-main/sync/engine';
+import { allResources } from '../../../src-main/sync/resources';
+import { startSandbox, type Sandbox } from '../../../src-sandbox';
+import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// The engine and the client against a sandbox that misbehaves on purpose.
+const tempDir = useTempDirs();
+const stops: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+async function setup(options: Parameters<typeof startSandbox>[0] = {}) {
+  const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 800, control: true, ...options });
+  stops.push(() => sandbox.stop());
+  const cache = openCache(path.join(tempDir(), 'cache.sqlite'), { migrationsDir: defaultMigrationsDir() });
+  stops.push(() => cache.close());
+  const statuses: number[] = [];
+  const client = createApiClient({
+    baseUrl: sandbox.url,
+    credentials: async () => ({
+      kind: 'client',
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+    }),
+    onResponse: ({ status }) => statuses.push(status),
+    random: () => 0, // the shortest backoff keeps the test quick; jitter is covered in unit tests
+    timeoutMs: 2_000,
+  });
+  return { sandbox, cache, client, statuses };
+}
+
+async function expectExact(sandbox: Sandbox, cache: Parameters<typeof readCache>[0]) {
+  const api = await readApi(sandbox.url, sandbox.clientId, sandbox.clientSecret);
+  const local = readCache(cache);
+  for (const [resource, records] of Object.entries(api))
+    expect(local[resource], resource).toEqual(sortById(records));
+}
+
+describe('sync under faults', () => {
+  it('ends exact through 5xx answers, dropped connections, slow answers and 429 bursts', async () => {
+    // A forced 429 empties the bucket until the window resets: a short window keeps it brief.
+    const { sandbox, cache, client, statuses } = await setup({ windowSeconds: 2, readLimit: 1000 });
+    const control = sandbox.control!;
+    control.addFault({ match: '/v1/bank-transactions/search-query', status: 503, times: 3, skip: 2 });
+    control.addFault({ match: '/v1/suppliers', drop: true, times: 2 });
+    control.addFault({ match: '/v1/expenses', latencyMs: 3_000, times: 1 }); // beyond the client timeout
+    control.addFault({ match: '/v1/files/search-query', status: 500, times: 2 });
+    control.addFault({ match: '*', rateLimit: true, times: 3, skip: 10 });
+    control.addFault({ match: '*', latencyMs: 20, times: 50 });
+
+    const summary = await runSync({ cache, client, resources: allResources });
+    expect(summary.errors).toEqual([]);
+    expect(summary.outcome).toBe('succeeded');
+    expect(statuses).toContain(503);
+    expect(statuses).toContain(500);
+    expect(statuses).toContain(429);
+    control.clearFaults();
+    await expectExact(sandbox, cache);
+  });
+
+  it('waits for the window instead of earning a 429 when the budget is known', async () => {
+    const { sandbox, cache, client, statuses } = await setup({ readLimit: 25, windowSeconds: 2 });
+    const summary = await runSync({ cache, client, resources: allResources });
+    expect(summary.outcome).toBe('succeeded');
+    expect(statuses.length).toBeGreaterThan(25);
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    await expectExact(sandbox, cache);
+  });
+
+  it('signs in again once when the token is refused, and names bad credentials clearly', async () => {
+    const { sandbox, cache, client } = await setup();
+    await runSync({ cache, client, resources: allResources });
+    sandbox.control!.expireTokens();
+    const again = await runSync({ cache, client, resources: allResources });
+    expect(again.outcome).toBe('succeeded');
+
+    const wrong = createApiClient({
+      baseUrl: sandbox.url,
+      credentials: async () => ({ kind: 'client', clientId: sandbox.clientId, clientSecret: 'sk_wrong' }),
+    });
+    const failed = await runSync({ cache, client: wrong, resources: allResources });
+    expect(failed.outcome).toBe('failed');
+    expect(failed.errors[0]).toMatchObject({ code: 'AUTH_FAILED' });
+    expect(failed.errors[0]?.message).toMatch(/Enter the API key again/);
+    expect(JSON.stringify(failed)).not.toContain('sk_wrong');
+  });
+
+  it('reports an unreachable API as offline and keeps what was stored', async () => {
+    const { sandbox, cache, client } = await setup();
+    await runSync({ cache, client, resources: allResources });
+    await sandbox.stop();
+    const offline = createApiClient({
+      baseUrl: sandbox.url,
+      credentials: async () => ({
+        kind: 'client',
+        clientId: sandbox.clientId,
+        clientSecret: sandbox.clientSecret,
+      }),
+      maxRetries: 1,
+      random: () => 0,
+    });
+    const summary = await runSync({ cache, client: offline, resources: allResources });
+    expect(summary.outcome).toBe('failed');
+    expect(summary.errors[0]?.code).toBe('OFFLINE');
+    const kept = cache.sqlite
+      .prepare('SELECT count(*) AS n FROM bank_transactions WHERE deleted_at IS NULL')
+      .get() as { n: number };
+    expect(kept.n).toBe(800);
+  });
+});

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/core';
+import { createKeychainSecrets } from '../../../src-main/secrets';
+import { startSandbox } from '../../../src-sandbox';
+import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
+import { runCli } from '../../helpers/cli';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// The CLI syncs in a child process that is killed with SIGKILL at ten random moments and
+// restarted each time; the cache must end exactly equal to the API, nothing lost or doubled.
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+function syncUntilKilled(dataDir: string, afterMs: number): Promise<NodeJS.Signals | number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'src-main/cli.ts'), 'sync'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, SATCHEL_DATA_DIR: dataDir },
+        stdio: 'ignore',
+      },
+    );
+    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(signal ?? code);
+    });
+  });
+}
+
+describe('sync killed and restarted', () => {
+  it('ends exact after ten SIGKILLs at random moments', async () => {
+    // Slow answers stretch the sync so that kills land in the middle of pages and windows.
+    const sandbox = await startSandbox({
+      port: 0,
+      seed: 11,
+      transactions: 3000,
+      control: true,
+      readLimit: 100_000,
+    });
+    stops.push(() => sandbox.stop());
+    sandbox.control?.addFault({ match: '*', latencyMs: 40 });
+    const dataDir = path.join(tempDir(), 'data');
+    const core = createCore({ dataDir, secrets });
+    await core.profiles.add({
+      name: 'Killed',
+      baseUrl: sandbox.url,
+      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+    });
+    await core.close();
+
+    let seed = 42;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const outcomes: Array<NodeJS.Signals | number | null> = [];
+    for (let kill = 0; kill < 10; kill += 1)
+      outcomes.push(await syncUntilKilled(dataDir, 700 + Math.floor(random() * 2500)));
+    expect(outcomes.filter((outcome) => outcome === 'SIGKILL').length).toBeGreaterThanOrEqual(8);
+
+    sandbox.control?.clearFaults();
+    const final = await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir }, timeoutMs: 120_000 });
+    expect(final.stderr).toBe('');
+    expect(final.code).toBe(0);
+
+    const check = createCore({ dataDir, secrets });
+    const [profile] = check.profiles.list();
+    const api = await readApi(sandbox.url, sandbox.clientId, sandbox.clientSecret);
+    const cache = readCache(check.cacheOf(profile?.id ?? ''));
+    for (const [resource, records] of Object.entries(api))
+      expect(cache[resource], resource).toEqual(sortById(records));
+    const runs = check.sync.history(profile?.id ?? '', 50).map((run) => run.outcome);
+    expect(runs[0]).toBe('succeeded');
+    expect(runs.filter((outcome) => outcome === 'interrupted').length).toBeGreaterThanOrEqual(8);
+    await check.close();
+  }, 300_000);
+});

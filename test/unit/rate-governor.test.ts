@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { createRateGovernor } from '../../src-main/api/rate-governor';
+
+/** Virtual time: sleeping moves the clock, so the tests are exact and instant. */
+function virtualClock(startMs = 1_700_000_000_000) {
+  let current = startMs;
+  const waits: number[] = [];
+  return {
+    now: () => current,
+    sleep: async (ms: number) => {
+      waits.push(ms);
+      current += ms;
+    },
+    advance: (ms: number) => (current += ms),
+    waits,
+  };
+}
+
+const headers = (scope: string, limit: number, remaining: number, resetMs: number) => ({
+  scope,
+  limit,
+  remaining,
+  reset: Math.ceil(resetMs / 1000),
+});
+
+describe('rate governor', () => {
+  it('sends the first request of an unknown operation alone, then learns its scope', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep });
+    const first = await governor.acquire('GET /v1/suppliers');
+    expect(first.scope).toBeUndefined();
+    let secondStarted = false;
+    const second = governor.acquire('GET /v1/suppliers').then((permit) => {
+      secondStarted = true;
+      return permit;
+    });
+    await Promise.resolve();
+    expect(secondStarted).toBe(false);
+    first.settle(headers('read', 180, 179, clock.now() + 60_000));
+    const permit = await second;
+    expect(permit.scope).toBe('read');
+    expect(governor.scopeOf('GET /v1/suppliers')).toBe('read');
+  });
+
+  it('never spends more than the known budget and waits for the next window', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, resetMarginMs: 100 });
+    const resetMs = clock.now() + 30_000;
+    const probe = await governor.acquire('op');
+    probe.settle(headers('read', 5, 2, resetMs));
+
+    const startedAt: number[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      const permit = await governor.acquire('op');
+      startedAt.push(clock.now());
+      permit.settle(null);
+    }
+    const inFirstWindow = startedAt.filter((t) => t < Math.ceil(resetMs / 1000) * 1000);
+    expect(inFirstWindow).toHaveLength(2);
+    // The next five fit the fresh window of five.
+    expect(startedAt.slice(2).every((t) => t >= Math.ceil(resetMs / 1000) * 1000 + 100)).toBe(true);
+    expect(clock.waits).toHaveLength(1);
+  });
+
+  it('keeps the lower count when answers of one window arrive out of order', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep });
+    const reset = clock.now() + 60_000;
+    (await governor.acquire('op')).settle(headers('write', 20, 10, reset));
+    const a = await governor.acquire('op');
+    const b = await governor.acquire('op');
+    b.settle(headers('write', 20, 3, reset));
+    a.settle(headers('write', 20, 9, reset));
+    expect(governor.snapshot()).toEqual([
+      expect.objectContaining({ scope: 'write', limit: 20, remaining: 3 }),
+    ]);
+  });
+
+  it('shares one bucket between operations of the same scope', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep });
+    const reset = clock.now() + 60_000;
+    (await governor.acquire('GET /v1/expenses')).settle(headers('read', 180, 1, reset));
+    (await governor.acquire('GET /v1/users')).settle(headers('read', 180, 0, reset));
+    const before = clock.now();
+    (await governor.acquire('GET /v1/expenses')).settle(null);
+    expect(clock.now()).toBeGreaterThanOrEqual(Math.ceil(reset / 1000) * 1000);
+    expect(clock.now()).toBeGreaterThan(before);
+  });
+
+  it('blocks a scope until Retry-After has passed and reports the wait', async () => {
+    const clock = virtualClock();
+    const waits: Array<[string, Date]> = [];
+    const governor = createRateGovernor({
+      now: clock.now,
+      sleep: clock.sleep,
+      onWait: (s, u) => waits.push([s, u]),
+    });
+    (await governor.acquire('op')).settle(headers('read', 180, 100, clock.now() + 60_000));
+    const until = clock.now() + 5_000;
+    governor.blockUntil('op', until);
+    (await governor.acquire('op')).settle(null);
+    expect(clock.now()).toBeGreaterThanOrEqual(until);
+    expect(waits[0]?.[0]).toBe('read');
+  });
+
+  it('stops waiting when the caller cancels', async () => {
+    const governor = createRateGovernor();
+    (await governor.acquire('op')).settle(headers('read', 1, 0, Date.now() + 60_000));
+    const controller = new AbortController();
+    const waiting = governor.acquire('op', controller.signal);
+    controller.abort(new Error('cancelled by the user'));
+    await expect(waiting).rejects.toThrow('cancelled by the user');
+  });
+});
