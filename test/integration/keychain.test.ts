@@ -1,4 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,6 +45,36 @@ describe('keychain through keytar and the Secret Service', () => {
   it('refuses empty account names and empty secrets before touching the keychain', async () => {
     await expect(secrets.set('', 'x')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'account' });
     await expect(secrets.set('a', '')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'secret' });
+  });
+
+  it('says the keychain is locked when the Secret Service answers but no keyring is unlocked', () => {
+    // A private bus whose gnome-keyring was started but never unlocked, and has no login keyring.
+    const probe = path.resolve('test/fixtures/keychain-probe.ts');
+    const empty = mkdtempSync(path.join(tmpdir(), 'satchel-locked-'));
+    try {
+      const result = spawnSync(
+        'dbus-run-session',
+        [
+          '--',
+          'bash',
+          '-c',
+          'gnome-keyring-daemon --start --components=secrets >/dev/null 2>&1; exec "$@"',
+          'probe',
+          process.execPath,
+          '--import',
+          'tsx',
+          probe,
+          service,
+        ],
+        { encoding: 'utf8', env: { ...process.env, XDG_DATA_HOME: empty, DISPLAY: '' }, timeout: 30_000 },
+      );
+      const outcome = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}');
+      expect(outcome.ok, result.stderr).toBe(false);
+      expect(outcome.error.code).toBe('KEYCHAIN_LOCKED');
+      expect(outcome.error.message).toMatch(/Unlock it/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('gives a clear, specific error when no Secret Service answers', () => {
