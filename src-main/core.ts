@@ -3,7 +3,10 @@ import path from 'node:path';
 import packageJson from '../package.json';
 import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
 import { createEventBus, type EventBus } from './events';
-import { createProfileStore, type ProfileStore } from './profiles';
+import { AppError } from '../src-shared/errors';
+import type { ProfileAuth } from '../src-shared/profiles';
+import { createApiClient } from './api/client';
+import { createProfileStore, type Profile, type ProfileStore } from './profiles';
 import { openCache, type CacheDb } from './store';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
@@ -31,6 +34,12 @@ export interface Core {
   readonly sync: SyncService;
   /** The cache of one organisation, opened (and migrated) on first use. */
   cacheOf(profileId: string): CacheDb;
+  /**
+   * Connects an organisation: stores it, then checks the credentials with one request. Refused
+   * credentials undo everything and name the field; no network keeps the connection, to be
+   * checked by the first sync.
+   */
+  addProfile(input: { name: string; baseUrl: string; auth: ProfileAuth; demo?: boolean }): Promise<Profile>;
   /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
   removeProfile(profileId: string): Promise<void>;
   info(): AppInfo;
@@ -71,19 +80,41 @@ export function createCore(options: CoreOptions): Core {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 
+  async function removeProfile(profileId: string): Promise<void> {
+    const profile = profiles.get(profileId);
+    await sync.stop(profile.id);
+    caches.get(profile.id)?.close();
+    caches.delete(profile.id);
+    sync.forget(profile.id);
+    await profiles.remove(profile.id);
+  }
+
   return {
     events,
     secrets,
     profiles,
     sync,
     cacheOf,
-    async removeProfile(profileId) {
-      const profile = profiles.get(profileId);
-      await sync.stop(profile.id);
-      caches.get(profile.id)?.close();
-      caches.delete(profile.id);
-      sync.forget(profile.id);
-      await profiles.remove(profile.id);
+    removeProfile,
+    async addProfile(input) {
+      const profile = await profiles.add(input);
+      const probe = createApiClient({
+        baseUrl: profile.baseUrl,
+        credentials: () => profiles.credentials(profile.id),
+        maxRetries: 0,
+        timeoutMs: 15_000,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+      try {
+        await probe.verify();
+      } catch (error) {
+        if (error instanceof AppError && (error.code === 'AUTH_FAILED' || error.code === 'FORBIDDEN')) {
+          await removeProfile(profile.id);
+          throw new AppError(error.code, error.message, 'auth');
+        }
+        // Unreachable now (offline, timeout, 5xx): keep it; the first sync will tell.
+      }
+      return profile;
     },
     info: () => ({
       name: packageJson.productName,

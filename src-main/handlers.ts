@@ -22,7 +22,7 @@ export function createHandlers(core: Core): HandlerTable {
     'app.info': () => core.info(),
     'keychain.status': () => core.secrets.status(),
     'profiles.list': () => ({ profiles: core.profiles.list() }),
-    'profiles.add': (input) => core.profiles.add(input),
+    'profiles.add': (input) => core.addProfile(input),
     'profiles.rename': ({ id, name }) => core.profiles.rename(id, name),
     'profiles.remove': async ({ id }) => {
       await core.removeProfile(id);

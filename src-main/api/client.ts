@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '../../src-shared/errors';
 import { ApiErrorBody, TokenResponse } from '../../src-shared/api';
 import {
@@ -51,6 +51,8 @@ export interface ApiClient {
   readonly governor: RateGovernor;
   /** Requests that reached the server so far (answers of any status). */
   stats(): { requests: number };
+  /** One cheap authenticated read: proves the credentials and the address work. */
+  verify(signal?: AbortSignal): Promise<void>;
   /** Told whenever a request has to wait for the rate limit, and until when. */
   onWait(listener: (scope: string, until: Date) => void): () => void;
 }
@@ -240,9 +242,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return url.toString();
   }
 
-  return {
+  const client: ApiClient = {
     governor,
     stats: () => ({ requests }),
+    async verify(signal) {
+      await client.request({
+        method: 'GET',
+        path: '/v1/bank-accounts',
+        schema: z.unknown(),
+        ...(signal ? { signal } : {}),
+      });
+    },
     onWait(listener) {
       waitListeners.add(listener);
       return () => waitListeners.delete(listener);
@@ -286,4 +296,5 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return response;
     },
   };
+  return client;
 }

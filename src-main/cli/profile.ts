@@ -55,7 +55,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
                   ),
           };
       if (auth.kind === 'client' && !auth.clientId) throw new UsageError('profile add needs --client-id');
-      const profile = await core.profiles.add({
+      const profile = await core.addProfile({
         name: values.name,
         baseUrl: values.url,
         auth,

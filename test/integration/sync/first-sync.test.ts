@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -62,5 +65,47 @@ describe('first sync', () => {
     expect(second.counts['suppliers']).toBeLessThan(5);
     const history = setup.core.sync.history(setup.profile.id);
     expect(history.map((run) => run.outcome)).toEqual(['succeeded', 'succeeded']);
+  });
+});
+
+describe('connecting and secrets', () => {
+  it('refuses wrong credentials when connecting, names the field, and keeps nothing', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    await expect(
+      setup.core.addProfile({
+        name: 'Wrong key',
+        baseUrl: setup.sandbox.url,
+        auth: { kind: 'client', clientId: setup.sandbox.clientId, clientSecret: 'sk_not_the_secret' },
+      }),
+    ).rejects.toMatchObject({ code: 'AUTH_FAILED', field: 'auth' });
+    expect(setup.core.profiles.list().map((profile) => profile.name)).toEqual(['Sandbox']);
+    expect(await setup.secrets.list()).toEqual([`profile:${setup.profile.id}`]);
+  });
+
+  it('keeps the API secret and every access token out of the data folder and the IPC answers', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    await setup.core.sync.sync(setup.profile.id);
+    const handlers = createHandlers(setup.core);
+    const answers = await Promise.all([
+      dispatch(handlers, 'profiles.list', {}),
+      dispatch(handlers, 'sync.history', { profileId: setup.profile.id }),
+      dispatch(handlers, 'app.info', {}),
+      dispatch(handlers, 'sync.start', { profileId: setup.profile.id }),
+    ]);
+    const dataDir = setup.core.info().dataDir;
+    const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    );
+    expect(files.length).toBeGreaterThan(1);
+    const everything = [
+      ...files.map((entry) => readFileSync(path.join(entry.parentPath, entry.name)).toString('latin1')),
+      JSON.stringify(answers),
+    ];
+    for (const text of everything) {
+      expect(text).not.toContain(setup.sandbox.clientSecret);
+      expect(text).not.toMatch(/sbx_[A-Za-z0-9_-]{8,}/);
+    }
   });
 });
