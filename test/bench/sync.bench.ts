@@ -131,7 +131,7 @@ function rawInsertRate(dir: string, records: WireBankTransaction[], schema: 'bar
 }
 
 async function requestRate(dir: string) {
-  const windowSeconds = 2;
+  const windowSeconds = 4;
   const readLimit = 60;
   const sandbox = await startSandbox({ port: 0, seed: 9, transactions: 20_000, readLimit, windowSeconds });
   const cache = openCache(path.join(dir, 'sync.sqlite'), { migrationsDir: defaultMigrationsDir() });
