@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { z } from 'zod';
 import {
@@ -45,7 +45,8 @@ const text = (value: unknown) =>
 async function pullList<T>(
   context: ResourceContext,
   spec: ListSpec<T>,
-  scope?: { column: 'dimensionId'; value: string },
+  /** Which rows the list covers, when it is one part of a table (one dimension's items). */
+  scope?: SQL,
 ) {
   const readStartedAt = context.now().toISOString();
   const raws = await fetchAllPages(context, spec.path);
@@ -62,8 +63,7 @@ async function pullList<T>(
           deletedAt: null,
         }));
       const written = upsertRows(db, spec.table, rows);
-      const where = scope ? eq(dimensionItems.dimensionId, scope.value) : undefined;
-      markUnseenDeleted(tx, spec.table, where, readStartedAt, syncedAt);
+      markUnseenDeleted(tx, spec.table, scope, readStartedAt, syncedAt);
       return written;
     },
     { completedAt: context.now().toISOString() },
@@ -171,7 +171,7 @@ export const dimensionsSync: ResourceSync = {
             updateTime: text(r.updateTime),
           }),
         },
-        { column: 'dimensionId', value: dimension.id },
+        eq(dimensionItems.dimensionId, dimension.id),
       );
     }
   },
