@@ -17,6 +17,7 @@ import { TYPES } from './data/columns';
 import type { State } from './data/state';
 import { dayFromIso, isoFromSeconds } from './data/time';
 import type { Auth } from './http/auth';
+import { Corruption, type Corruptions } from './http/corruptions';
 import { failure, notFound, validationFailure } from './http/errors';
 import { FaultRule, type Faults } from './http/faults';
 import type { RateLimiter } from './http/rate-limit';
@@ -64,6 +65,12 @@ export interface Control {
   updateExpense(id: string, change: z.input<typeof ExpenseChange>): Expense;
   addFault(rule: z.input<typeof FaultRule>): string;
   clearFaults(): void;
+  /**
+   * Serves the record with `patch` merged over it (any JSON, e.g. an amount with too many
+   * decimals or `matched: 'yes'`) every time it is served, until `clearCorruptions`.
+   */
+  corruptRecord(corruption: Corruption): void;
+  clearCorruptions(): void;
   setErpSupplierNumbers(on: boolean): void;
   expireTokens(): void;
   resetRateLimits(): void;
@@ -88,7 +95,13 @@ function minor(value: string | undefined, currency: string, field: string): numb
 
 export function createControl(
   state: State,
-  parts: { faults: Faults; auth: Auth; limiter: RateLimiter; now: () => number },
+  parts: {
+    faults: Faults;
+    corruptions: Corruptions;
+    auth: Auth;
+    limiter: RateLimiter;
+    now: () => number;
+  },
 ): Control {
   const { table } = state;
   const nowSec = () => Math.floor(parts.now() / 1000);
@@ -160,6 +173,19 @@ export function createControl(
     },
     addFault: (rule) => parts.faults.add(parse(FaultRule, rule)),
     clearFaults: () => parts.faults.clear(),
+    corruptRecord(raw) {
+      const corruption = parse(Corruption, raw);
+      const id = corruption.id.toLowerCase();
+      const exists =
+        corruption.resource === 'bankTransactions'
+          ? table.rowOf(id) >= 0
+          : corruption.resource === 'expenses'
+            ? state.expenses.some((e) => e.id === id)
+            : state.suppliers.some((s) => s.id === id);
+      if (!exists) throw notFound('Record');
+      parts.corruptions.add(corruption);
+    },
+    clearCorruptions: () => parts.corruptions.clear(),
     setErpSupplierNumbers: (on) => {
       state.options.erpSupplierNumbers = on;
     },
@@ -201,6 +227,16 @@ export function registerControlRoutes(
     ['PATCH', '/__control/expenses/:id', (p, body) => control.updateExpense(p.id ?? '', body as object), 200],
     ['POST', '/__control/faults', (_p, body) => ({ id: control.addFault(body as FaultRule) }), 201],
     ['GET', '/__control/faults', () => ({ data: faults.list() }), 200],
+    [
+      'POST',
+      '/__control/corruptions',
+      (_p, body) => {
+        control.corruptRecord(body as Corruption);
+        return body;
+      },
+      201,
+    ],
+    ['DELETE', '/__control/corruptions', () => control.clearCorruptions(), 204],
     ['DELETE', '/__control/faults', () => control.clearFaults(), 204],
     ['POST', '/__control/tokens/expire', () => control.expireTokens(), 204],
     ['POST', '/__control/rate-limits/reset', () => control.resetRateLimits(), 204],

@@ -3,6 +3,7 @@ import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../src-shared/demo';
 import { createControl, registerControlRoutes, type Control } from './control';
 import { DEFAULT_DATA, createState, type State } from './data/state';
 import { createAuth } from './http/auth';
+import { createCorruptions } from './http/corruptions';
 import { createFaults } from './http/faults';
 import { createRateLimiter } from './http/rate-limit';
 import { buildServer, type Handlers } from './http/server';
@@ -74,6 +75,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now,
   );
   const faults = createFaults();
+  const corruptions = createCorruptions();
   let document: unknown;
   const context: RouteContext = { state, auth, now, openapi: () => (document ??= openApiDocument()) };
   const handlers: Handlers = {
@@ -83,11 +85,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...dimensionHandlers(context),
     ...referenceHandlers(context),
   } satisfies Record<OperationId, unknown>;
-  const control = options.control ? createControl(state, { faults, auth, limiter, now }) : undefined;
+  const control = options.control
+    ? createControl(state, { faults, corruptions, auth, limiter, now })
+    : undefined;
   const app = buildServer({
     auth,
     limiter,
     faults,
+    corruptions,
     handlers,
     now,
     ...(control ? { extraRoutes: (server) => registerControlRoutes(server, control, faults) } : {}),

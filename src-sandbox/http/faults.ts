@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Faults injected per route for tests of a client's resilience: latency, 5xx answers,
- * dropped connections and forced 429s. A rule matches an operation id (`listSuppliers`), a
+ * dropped connections (before or after the operation ran) and forced 429s. A rule matches an operation id (`listSuppliers`), a
  * path prefix (`/v1/suppliers`) or `*`; it applies to the next `times` matching requests
  * (all of them when omitted), after skipping `skip`.
  */
@@ -15,6 +15,11 @@ export const FaultRule = z.strictObject({
   status: z.number().int().min(500).max(599).optional(),
   /** Destroy the connection without answering. */
   drop: z.boolean().optional(),
+  /**
+   * Run the operation, then destroy the connection instead of sending its answer: a write
+   * that happened although the client saw only a network error.
+   */
+  dropAfterHandling: z.boolean().optional(),
   /** Answer 429 as if the bucket were empty. */
   rateLimit: z.boolean().optional(),
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),

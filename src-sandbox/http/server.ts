@@ -9,6 +9,7 @@ import {
   writeErrorCode,
   type ApiFailure,
 } from './errors';
+import type { Corruptions } from './corruptions';
 import type { Faults } from './faults';
 import { accepts, mediaTypeOf } from './negotiate';
 import { rateHeaders, type RateDecision, type RateLimiter } from './rate-limit';
@@ -35,6 +36,8 @@ export interface ServerParts {
   auth: Auth;
   limiter: RateLimiter;
   faults: Faults;
+  /** Malformed records served on purpose (control surface); none by default. */
+  corruptions?: Corruptions;
   handlers: Handlers;
   now: () => number;
   /** Registers extra, non-API routes (the control surface); their paths join the 405 check. */
@@ -142,8 +145,13 @@ async function run(
     );
   }
   const path = request.url.split('?')[0] ?? '';
+  let dropAfterHandling = false;
   for (const fault of parts.faults.take(id, request.method, path)) {
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.dropAfterHandling) {
+      dropAfterHandling = true;
+      continue;
+    }
     if (fault.drop) {
       reply.hijack();
       request.raw.socket.destroy();
@@ -190,10 +198,16 @@ async function run(
     reply,
   });
   if (reply.sent || result === reply) return reply;
+  if (dropAfterHandling) {
+    // The write happened; the client never learns it (a connection lost on the way back).
+    reply.hijack();
+    request.raw.socket.destroy();
+    return reply;
+  }
   return reply
     .code(operation.status ?? 200)
     .type(JSON_TYPE)
-    .send(result);
+    .send(parts.corruptions ? parts.corruptions.apply(id, result) : result);
 }
 
 function rateLimited(decision: RateDecision, now: () => number): ApiFailure {
