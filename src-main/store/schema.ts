@@ -8,3 +8,5 @@ export * from './tables/bank';
 export * from './tables/expenses';
 export * from './tables/reference';
 export * from './tables/sync';
+export * from './tables/review';
+export * from './tables/outbox';

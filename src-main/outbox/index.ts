@@ -1,0 +1,293 @@
+import { eq } from 'drizzle-orm';
+import { AppError } from '../../src-shared/errors';
+import type { ApiClient } from '../api/client';
+import { dimensionItems, outbox, type CacheDb } from '../store';
+import type { Tx } from '../sync/types';
+import { pushOutbox, type PushSummary } from './push';
+import {
+  chainBase,
+  clearedError,
+  enqueue,
+  itemById,
+  openItems,
+  openItemsOf,
+  rebase,
+  rebuildRow,
+  setItem,
+  setSupplierNumbering,
+  supplierNumbering,
+  type OutboxRow,
+  type OutboxStatus,
+  type SupplierNumbering,
+} from './queue';
+import { specs, type OutboxResource, type Payload, type Raw } from './records';
+import { validateEdit } from './validate';
+
+/**
+ * Offline edits of suppliers, dimensions and dimension items (docs/offline-edits.md): checked
+ * with the API's rules, applied to the cache at once, recorded in the outbox and sent by
+ * `push` when the network is back. Everything is rows in the organisation's SQLite file, so
+ * edits survive restarts and kills.
+ */
+
+export type { PushSummary } from './push';
+export type { OutboxResource } from './records';
+export type { SupplierNumbering } from './queue';
+
+export interface OutboxItem {
+  operationId: string;
+  resource: OutboxResource;
+  operation: 'create' | 'update';
+  /** The record edited: a provisional `local-…` id until a create has been sent. */
+  recordId: string;
+  /** The dimension of a dimension item. */
+  parentId: string | null;
+  payload: Payload;
+  /** The record's `updateTime` the edit was based on (null for a create). */
+  basedOn: string | null;
+  status: Exclude<OutboxStatus, 'done'>;
+  attempts: number;
+  error: { code: string; message: string; field?: string } | null;
+  /** For a conflict: the server's newer record. */
+  server: Raw | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What an edit function returns: the edit's id and the record as the cache now shows it. */
+export interface EditResult {
+  operationId: string;
+  recordId: string;
+  record: Raw;
+}
+
+export type Resolution = 'mine' | 'theirs' | { merged: unknown };
+
+export interface OutboxOptions {
+  cacheOf(profileId: string): CacheDb;
+  clientOf(profileId: string): ApiClient;
+  now?: () => Date;
+}
+
+export interface Outbox {
+  createSupplier(profileId: string, input: unknown): EditResult;
+  updateSupplier(profileId: string, supplierId: string, input: unknown): EditResult;
+  createDimension(profileId: string, input: unknown): EditResult;
+  updateDimension(profileId: string, dimensionId: string, input: unknown): EditResult;
+  createDimensionItem(profileId: string, dimensionId: string, input: unknown): EditResult;
+  updateDimensionItem(profileId: string, dimensionId: string, itemId: string, input: unknown): EditResult;
+  /** Open edits in the order they will be sent: pending, sending, failed and conflicting. */
+  list(profileId: string): OutboxItem[];
+  /** A failed edit goes back to pending (sent by the next push). */
+  retry(profileId: string, operationId: string): OutboxItem;
+  /** Replaces the payload of a pending, failed or conflicting edit (checked like a new edit). */
+  edit(profileId: string, operationId: string, input: unknown): OutboxItem;
+  /** Drops an edit and restores the row without it (a create's record and its items go). */
+  discard(profileId: string, operationId: string): void;
+  /** Settles a conflict: send mine on the new version, take theirs, or send a merged payload. */
+  resolve(profileId: string, operationId: string, resolution: Resolution): OutboxItem | null;
+  /** Sends open edits; one push per organisation at a time (asking again joins it). */
+  push(profileId: string, signal?: AbortSignal): Promise<PushSummary>;
+  isPushing(profileId: string): boolean;
+  /** Who numbers suppliers: `manual` (default; creates need `code`) or `erp`. */
+  supplierNumbering(profileId: string): SupplierNumbering;
+  setSupplierNumbering(profileId: string, numbering: SupplierNumbering): void;
+}
+
+function toItem(row: OutboxRow): OutboxItem {
+  return {
+    operationId: row.operationId,
+    resource: row.resource,
+    operation: row.operation,
+    recordId: row.recordId,
+    parentId: row.parentId,
+    payload: JSON.parse(row.payload) as Payload,
+    basedOn: row.basedOn,
+    status: row.status as OutboxItem['status'],
+    attempts: row.attempts,
+    error:
+      row.errorCode === null
+        ? null
+        : {
+            code: row.errorCode,
+            message: row.errorMessage ?? '',
+            ...(row.errorField === null ? {} : { field: row.errorField }),
+          },
+    server: row.serverRecord === null ? null : (JSON.parse(row.serverRecord) as Raw),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const refuse = (message: string) => new AppError('VALIDATION_ERROR', message);
+
+export function createOutbox(options: OutboxOptions): Outbox {
+  const pushes = new Map<string, Promise<PushSummary>>();
+
+  function edit(
+    profileId: string,
+    target: {
+      resource: OutboxResource;
+      operation: 'create' | 'update';
+      recordId?: string;
+      parentId?: string;
+    },
+    input: unknown,
+  ): EditResult {
+    const cache = options.cacheOf(profileId);
+    return cache.db.transaction((tx) => {
+      if (target.resource === 'dimensionItem' && target.operation === 'update') {
+        const table = specs.dimensionItem.table;
+        const row = tx
+          .select({ dimensionId: dimensionItems.dimensionId })
+          .from(table)
+          .where(eq(table.id, target.recordId ?? ''))
+          .get();
+        if (!row || row.dimensionId !== target.parentId)
+          throw new AppError('NOT_FOUND', 'No item with this id in this dimension in the cache.');
+      }
+      const payload = validateEdit(tx, target, input);
+      return enqueue(tx, { ...target, payload });
+    });
+  }
+
+  function open(tx: Tx, operationId: string): OutboxRow {
+    const row = itemById(tx, operationId);
+    if (row.status === 'done') throw new AppError('NOT_FOUND', 'This edit has already been sent.');
+    return row;
+  }
+
+  /** Removes an edit and, for a create, every edit that needs the record it would make. */
+  function discardIn(tx: Tx, row: OutboxRow): void {
+    if (row.operation === 'create') {
+      // Items of a dimension created here go with it; so do later edits of the record.
+      const children = new Set(
+        openItems(tx)
+          .filter((item) => item.parentId === row.recordId)
+          .map((item) => item.recordId),
+      );
+      for (const child of children) {
+        const first = openItemsOf(tx, child)[0];
+        if (first) discardIn(tx, first);
+      }
+      for (const item of openItemsOf(tx, row.recordId))
+        tx.delete(outbox).where(eq(outbox.seq, item.seq)).run();
+      rebuildRow(tx, row.resource, row.recordId, null);
+      return;
+    }
+    const base =
+      row.serverRecord === null ? chainBase(tx, row.recordId) : (JSON.parse(row.serverRecord) as Raw);
+    tx.delete(outbox).where(eq(outbox.seq, row.seq)).run();
+    if (base) rebase(tx, row.recordId, base);
+    rebuildRow(tx, row.resource, row.recordId, base);
+  }
+
+  return {
+    createSupplier: (profileId, input) =>
+      edit(profileId, { resource: 'supplier', operation: 'create' }, input),
+    updateSupplier: (profileId, supplierId, input) =>
+      edit(profileId, { resource: 'supplier', operation: 'update', recordId: supplierId }, input),
+    createDimension: (profileId, input) =>
+      edit(profileId, { resource: 'dimension', operation: 'create' }, input),
+    updateDimension: (profileId, dimensionId, input) =>
+      edit(profileId, { resource: 'dimension', operation: 'update', recordId: dimensionId }, input),
+    createDimensionItem: (profileId, dimensionId, input) =>
+      edit(profileId, { resource: 'dimensionItem', operation: 'create', parentId: dimensionId }, input),
+    updateDimensionItem: (profileId, dimensionId, itemId, input) =>
+      edit(
+        profileId,
+        { resource: 'dimensionItem', operation: 'update', recordId: itemId, parentId: dimensionId },
+        input,
+      ),
+    list: (profileId) => openItems(options.cacheOf(profileId).db).map(toItem),
+    retry(profileId, operationId) {
+      const cache = options.cacheOf(profileId);
+      return cache.db.transaction((tx) => {
+        const row = open(tx, operationId);
+        if (row.status === 'conflict')
+          throw refuse('Resolve the conflict first: keep yours, take theirs, or merge.');
+        if (row.status === 'failed') setItem(tx, row.seq, { status: 'pending', ...clearedError });
+        return toItem(itemById(tx, operationId));
+      });
+    },
+    edit(profileId, operationId, input) {
+      const cache = options.cacheOf(profileId);
+      return cache.db.transaction((tx) => {
+        const row = open(tx, operationId);
+        if (row.status === 'sending') throw refuse('This edit is being sent; wait for the push to finish.');
+        const payload = validateEdit(
+          tx,
+          {
+            resource: row.resource,
+            operation: row.operation,
+            recordId: row.recordId,
+            parentId: row.parentId,
+          },
+          input,
+        );
+        setItem(tx, row.seq, {
+          payload: JSON.stringify(payload),
+          ...(row.status === 'failed' ? { status: 'pending' as const, ...clearedError } : {}),
+        });
+        rebuildRow(tx, row.resource, row.recordId, chainBase(tx, row.recordId));
+        return toItem(itemById(tx, operationId));
+      });
+    },
+    discard(profileId, operationId) {
+      const cache = options.cacheOf(profileId);
+      cache.db.transaction((tx) => discardIn(tx, open(tx, operationId)));
+    },
+    resolve(profileId, operationId, resolution) {
+      const cache = options.cacheOf(profileId);
+      return cache.db.transaction((tx) => {
+        const row = open(tx, operationId);
+        if (row.status !== 'conflict' || row.serverRecord === null)
+          throw refuse('This edit is not in conflict.');
+        const server = JSON.parse(row.serverRecord) as Raw;
+        const version = typeof server.updateTime === 'string' ? server.updateTime : null;
+        if (resolution === 'theirs') {
+          discardIn(tx, row);
+          return null;
+        }
+        const payload =
+          resolution === 'mine'
+            ? undefined
+            : validateEdit(
+                tx,
+                {
+                  resource: row.resource,
+                  operation: row.operation,
+                  recordId: row.recordId,
+                  parentId: row.parentId,
+                },
+                resolution.merged,
+              );
+        setItem(tx, row.seq, {
+          status: 'pending',
+          serverRecord: null,
+          ...clearedError,
+          ...(payload ? { payload: JSON.stringify(payload) } : {}),
+        });
+        rebase(tx, row.recordId, server, version);
+        rebuildRow(tx, row.resource, row.recordId, server);
+        return toItem(itemById(tx, operationId));
+      });
+    },
+    push(profileId, signal) {
+      const running = pushes.get(profileId);
+      if (running) return running;
+      const done = pushOutbox({
+        cache: options.cacheOf(profileId),
+        client: options.clientOf(profileId),
+        ...(signal ? { signal } : {}),
+        ...(options.now ? { now: options.now } : {}),
+      }).finally(() => pushes.delete(profileId));
+      pushes.set(profileId, done);
+      return done;
+    },
+    isPushing: (profileId) => pushes.has(profileId),
+    supplierNumbering: (profileId) => supplierNumbering(options.cacheOf(profileId).db),
+    setSupplierNumbering: (profileId, numbering) =>
+      setSupplierNumbering(options.cacheOf(profileId).db, numbering),
+  };
+}

@@ -1,0 +1,238 @@
+import { AppError, type AppErrorShape } from '../../src-shared/errors';
+import type { ApiClient } from '../api/client';
+import { log } from '../log';
+import type { CacheDb } from '../store';
+import { listEnvelope } from '../sync/wire';
+import { clearedError, mapLocalId, openItems, rebase, rebuildRow, setItem, type OutboxRow } from './queue';
+import { isLocalId, sameVersion, specs, type Payload, type Raw, type ResourceSpec } from './records';
+
+/**
+ * The pusher: sends open edits in the order they were made, one request at a time through the
+ * API client (which paces writes by the write bucket the governor learned).
+ *
+ * - A create is marked `sending` in its own transaction before the POST. If the answer never
+ *   arrives (network lost, process killed) the item stays `sending`, which means "maybe sent":
+ *   the next push looks the record up by its code and name before sending it again, so it is
+ *   never created twice.
+ * - An update first reads the server's record. If it already holds the edit's values, the edit
+ *   is done (an earlier PATCH landed); if its `updateTime` is not the version the edit was
+ *   based on, the edit is a `conflict` for the user; otherwise it is PATCHed.
+ * - Success writes the server's answer into the cache (and switches a provisional id to the
+ *   real one everywhere), in one transaction with the edit's `done`.
+ * - A 400 (or 404) leaves the edit `failed` with the API's message and field; later edits of
+ *   the same record wait behind it. Losing the network, the credentials or the server ends the
+ *   push; everything not sent stays in the outbox.
+ */
+
+export interface PushSummary {
+  /** Edits the server accepted in this push. */
+  sent: number;
+  /** Edits refused in this push (`failed`, with the field). */
+  failed: number;
+  /** Edits found in conflict in this push. */
+  conflicts: number;
+  /** Open edits not sent: waiting behind a failed or conflicting edit, or left when the push stopped. */
+  remaining: number;
+  /** Why the push stopped early (offline, credentials, server trouble, cancelled). */
+  stoppedBy?: AppErrorShape;
+}
+
+export interface PushOptions {
+  cache: CacheDb;
+  client: ApiClient;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+type Step = 'sent' | 'failed' | 'conflict' | { stop: AppError };
+
+const STOPPING = new Set(['OFFLINE', 'TIMEOUT', 'SERVER_ERROR', 'AUTH_FAILED', 'FORBIDDEN', 'CANCELLED']);
+
+/** The next edit that may be sent: edits of a record (or of its dimension) go in order. */
+function nextItem(items: OutboxRow[], tried: Set<number>): OutboxRow | undefined {
+  const waiting = new Set<string>();
+  for (const item of items) {
+    const blocked =
+      item.status === 'failed' ||
+      item.status === 'conflict' ||
+      waiting.has(item.recordId) ||
+      (item.parentId !== null && (waiting.has(item.parentId) || isLocalId(item.parentId))) ||
+      (item.operation === 'update' && isLocalId(item.recordId)) ||
+      tried.has(item.seq);
+    if (blocked) {
+      waiting.add(item.recordId);
+      continue;
+    }
+    return item;
+  }
+  return undefined;
+}
+
+export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
+  const { cache, client } = options;
+  const now = options.now ?? (() => new Date());
+  const signal = options.signal ?? new AbortController().signal;
+  const summary: PushSummary = { sent: 0, failed: 0, conflicts: 0, remaining: 0 };
+  const tried = new Set<number>();
+
+  const transaction = <T>(run: Parameters<typeof cache.db.transaction<T>>[0]): T => cache.db.transaction(run);
+
+  function succeed(item: OutboxRow, spec: ResourceSpec, record: Raw & { id: string }): 'sent' {
+    transaction((tx) => {
+      const realId = record.id;
+      if (item.recordId !== realId) mapLocalId(tx, spec.resource, item.recordId, realId);
+      setItem(tx, item.seq, {
+        status: 'done',
+        recordId: realId,
+        serverRecord: null,
+        ...clearedError,
+      });
+      // Later edits of this record were made on top of this one: they build on the answer.
+      rebase(tx, realId, record, typeof record.updateTime === 'string' ? record.updateTime : null);
+      rebuildRow(tx, spec.resource, realId, record);
+    });
+    return 'sent';
+  }
+
+  function fail(item: OutboxRow, error: AppError, status: 'failed' | 'pending' | 'sending'): void {
+    transaction((tx) =>
+      setItem(tx, item.seq, {
+        status,
+        errorCode: error.code,
+        errorMessage: error.message,
+        errorField: error.field ?? null,
+      }),
+    );
+  }
+
+  function settle(item: OutboxRow, error: unknown, maybeSent: boolean): Step {
+    const appError =
+      error instanceof AppError ? error : new AppError('INTERNAL', 'Sending the edit failed unexpectedly.');
+    if (!(error instanceof AppError)) log.error('outbox push failed:', error);
+    if (appError.code === 'REMOTE_REJECTED' || appError.code === 'NOT_FOUND') {
+      fail(item, appError, 'failed');
+      return 'failed';
+    }
+    // No verdict on this edit: it stays for the next push ("maybe sent" for a create on its way).
+    fail(item, appError, maybeSent ? 'sending' : 'pending');
+    return { stop: appError };
+  }
+
+  /** A create that may have reached the server: find the record it made, if any. */
+  async function findCreated(item: OutboxRow, spec: ResourceSpec, payload: Payload) {
+    const query: Record<string, string> = { page_size: '100' };
+    if (spec.resource === 'supplier') {
+      // Suppliers can be many: only those changed since a day before the attempt.
+      const since = Date.parse(item.sentAt ?? item.createdAt) - 86_400_000;
+      query['update_time__gte'] = new Date(Number.isNaN(since) ? 0 : since).toISOString();
+    }
+    for (let page = 1; ; page += 1) {
+      const answer = await client.request({
+        method: 'GET',
+        path: spec.collectionPath(item.parentId),
+        query: { ...query, page },
+        schema: listEnvelope,
+        signal,
+      });
+      for (const raw of answer.data) {
+        const parsed = spec.wire.safeParse(raw);
+        if (parsed.success && spec.isCreatedBy(parsed.data, payload)) return parsed.data;
+      }
+      if (!(answer.meta?.pagination.hasMore ?? false)) return null;
+    }
+  }
+
+  async function sendCreate(item: OutboxRow, spec: ResourceSpec, payload: Payload): Promise<Step> {
+    if (item.status === 'sending') {
+      try {
+        const found = await findCreated(item, spec, payload);
+        if (found) return succeed(item, spec, found);
+      } catch (error) {
+        return settle(item, error, true);
+      }
+    }
+    transaction((tx) =>
+      setItem(tx, item.seq, { status: 'sending', attempts: item.attempts + 1, sentAt: now().toISOString() }),
+    );
+    try {
+      const record = await client.request({
+        method: 'POST',
+        path: spec.collectionPath(item.parentId),
+        body: payload,
+        schema: spec.wire,
+        signal,
+        idempotent: false,
+      });
+      return succeed(item, spec, record);
+    } catch (error) {
+      // A 400 is a verdict; anything else may have happened after the server created it.
+      return settle(item, error, true);
+    }
+  }
+
+  async function sendUpdate(item: OutboxRow, spec: ResourceSpec, payload: Payload): Promise<Step> {
+    const path = spec.recordPath(item.recordId, item.parentId);
+    try {
+      const current = await client.request({ method: 'GET', path, schema: spec.wire, signal });
+      if (spec.holds(current, payload)) return succeed(item, spec, current);
+      if (item.basedOn !== null && !sameVersion(current.updateTime, item.basedOn)) {
+        transaction((tx) =>
+          setItem(tx, item.seq, {
+            status: 'conflict',
+            serverRecord: JSON.stringify(current),
+            errorCode: 'CONFLICT',
+            errorMessage: `The ${spec.label} was changed on the server (${current.updateTime ?? 'unknown time'}) after this edit was made. Keep yours, take theirs, or merge.`,
+            errorField: null,
+          }),
+        );
+        return 'conflict';
+      }
+      transaction((tx) =>
+        setItem(tx, item.seq, {
+          status: 'sending',
+          attempts: item.attempts + 1,
+          sentAt: now().toISOString(),
+        }),
+      );
+      const record = await client.request({
+        method: 'PATCH',
+        path,
+        body: payload,
+        schema: spec.wire,
+        signal,
+      });
+      return succeed(item, spec, record);
+    } catch (error) {
+      // PATCH is safe to repeat: the next push reads the record and sees whether it landed.
+      return settle(item, error, false);
+    }
+  }
+
+  for (;;) {
+    if (signal.aborted) {
+      summary.stoppedBy = new AppError('CANCELLED', 'Sending offline edits was cancelled.').toShape();
+      break;
+    }
+    const item = nextItem(openItems(cache.db), tried);
+    if (!item) break;
+    tried.add(item.seq);
+    const spec = specs[item.resource];
+    const payload = JSON.parse(item.payload) as Payload;
+    const step =
+      item.operation === 'create'
+        ? await sendCreate(item, spec, payload)
+        : await sendUpdate(item, spec, payload);
+    if (step === 'sent') summary.sent += 1;
+    else if (step === 'failed') summary.failed += 1;
+    else if (step === 'conflict') summary.conflicts += 1;
+    else {
+      summary.stoppedBy = step.stop.toShape();
+      if (!STOPPING.has(step.stop.code)) log.warn(`outbox push stopped: ${step.stop.code}`);
+      break;
+    }
+  }
+  summary.remaining = openItems(cache.db).filter(
+    (item) => item.status === 'pending' || item.status === 'sending',
+  ).length;
+  return summary;
+}

@@ -1,0 +1,266 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { prepared } from '../search/sql';
+import type { CacheDb } from '../store';
+import {
+  REVIEW_FORMAT,
+  REVIEW_FORMAT_VERSION,
+  ReviewFile,
+  ReviewFileHeader,
+  type ExportedMark,
+} from './format';
+
+/**
+ * Export and import of review state, so a colleague can continue a review (format.ts has
+ * the file format). Import merges facet by facet: the newer `changedAt` wins, an equal or
+ * older one leaves the local facet alone. The whole file is read and validated before the
+ * first write, and the merge runs in one transaction: a bad file changes nothing.
+ */
+
+export type ReviewImportFailure =
+  'UNREADABLE' | 'NOT_JSON' | 'NOT_A_REVIEW_FILE' | 'NEWER_VERSION' | 'INVALID';
+
+export class ReviewImportError extends Error {
+  constructor(
+    readonly code: ReviewImportFailure,
+    message: string,
+    options?: { cause: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ReviewImportError';
+  }
+}
+
+interface MarkRow {
+  kind: 'transaction' | 'expense';
+  record_id: string;
+  reviewed_at: string | null;
+  reviewed_changed_at: string | null;
+  flagged: number;
+  flag_reason: string | null;
+  flag_changed_at: string | null;
+  note: string | null;
+  note_changed_at: string | null;
+  tags_changed_at: string | null;
+  updated_at: string;
+}
+
+/* ---------------------------------------------------------------- export */
+
+export interface ExportOptions {
+  /** Written into the file for the reader's information; imports do not require it to match. */
+  organisationId?: string | null;
+  now?: () => Date;
+}
+
+/** Writes every review mark to `file` (replaced atomically); returns how many marks. */
+export function exportReview(cache: CacheDb, file: string, options: ExportOptions = {}): { marks: number } {
+  const rows = cache.sqlite.prepare('SELECT * FROM review_marks ORDER BY kind, record_id').all() as MarkRow[];
+  const tags = tagsByRecord(cache);
+  const content: z.input<typeof ReviewFile> = {
+    format: REVIEW_FORMAT,
+    version: REVIEW_FORMAT_VERSION,
+    exportedAt: (options.now ?? (() => new Date()))().toISOString(),
+    organisationId: options.organisationId ?? null,
+    marks: rows.map((row) => toExported(row, tags.get(`${row.kind}:${row.record_id}`) ?? [])),
+  };
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, `${JSON.stringify(content, null, 1)}\n`, 'utf8');
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  return { marks: rows.length };
+}
+
+function tagsByRecord(cache: CacheDb): Map<string, string[]> {
+  const rows = cache.sqlite
+    .prepare('SELECT kind, record_id, tag FROM review_tags ORDER BY kind, record_id, tag COLLATE NOCASE')
+    .all() as { kind: string; record_id: string; tag: string }[];
+  const byRecord = new Map<string, string[]>();
+  for (const row of rows) {
+    const key = `${row.kind}:${row.record_id}`;
+    byRecord.set(key, [...(byRecord.get(key) ?? []), row.tag]);
+  }
+  return byRecord;
+}
+
+function toExported(row: MarkRow, tags: string[]): ExportedMark {
+  const mark: ExportedMark = { kind: row.kind, id: row.record_id };
+  if (row.reviewed_changed_at) mark.reviewed = { at: row.reviewed_at, changedAt: row.reviewed_changed_at };
+  if (row.flag_changed_at)
+    mark.flag = { flagged: row.flagged === 1, reason: row.flag_reason, changedAt: row.flag_changed_at };
+  if (row.note_changed_at) mark.note = { text: row.note, changedAt: row.note_changed_at };
+  if (row.tags_changed_at) mark.tags = { values: tags, changedAt: row.tags_changed_at };
+  return mark;
+}
+
+/* ---------------------------------------------------------------- import */
+
+export interface ImportResult {
+  /** Marks in the file. */
+  marks: number;
+  /** Records where at least one facet from the file was newer and was taken. */
+  updated: number;
+  /** The organisation the file says it came from, for the caller to show. */
+  organisationId: string | null;
+}
+
+export function importReview(cache: CacheDb, file: string): ImportResult {
+  const parsed = readReviewFile(file);
+  const updated = cache.sqlite.transaction(
+    () => parsed.marks.filter((mark) => mergeMark(cache, mark)).length,
+  )();
+  return { marks: parsed.marks.length, updated, organisationId: parsed.organisationId };
+}
+
+/** Reads and validates the whole file; every failure is a ReviewImportError saying what to do. */
+export function readReviewFile(file: string): ReviewFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ReviewImportError(
+      'UNREADABLE',
+      `Satchel could not read ${file}. Check the file exists and you may open it.`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ReviewImportError(
+      'NOT_JSON',
+      `${file} is not a review export (it is not JSON). Nothing was imported.`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const header = ReviewFileHeader.safeParse(json);
+  if (!header.success || header.data.format !== REVIEW_FORMAT) {
+    throw new ReviewImportError(
+      'NOT_A_REVIEW_FILE',
+      `${file} is not a Satchel review export. Nothing was imported.`,
+    );
+  }
+  if (header.data.version > REVIEW_FORMAT_VERSION) {
+    throw new ReviewImportError(
+      'NEWER_VERSION',
+      `${file} was written by a newer version of Satchel (format ${header.data.version}). Update Satchel, then import again. Nothing was imported.`,
+    );
+  }
+  const result = ReviewFile.safeParse(json);
+  if (!result.success) {
+    const issues = result.error.issues;
+    const first = issues[0];
+    const where = first
+      ? first.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+      : '';
+    throw new ReviewImportError(
+      'INVALID',
+      `${file} is damaged: ${where.replace(/^\./, '') || 'the file'}: ${first?.message ?? 'invalid'}${
+        issues.length > 1 ? ` (and ${issues.length - 1} more problems)` : ''
+      }. Nothing was imported; ask for a new export.`,
+    );
+  }
+  return result.data;
+}
+
+const newer = (incoming: string, local: string | null) => local === null || incoming > local;
+
+/** Takes each facet of `mark` that is newer than the local one; true when any was taken. */
+function mergeMark(cache: CacheDb, mark: ExportedMark): boolean {
+  const local = prepared(cache.sqlite, 'SELECT * FROM review_marks WHERE kind = ? AND record_id = ?').get(
+    mark.kind,
+    mark.id,
+  ) as MarkRow | undefined;
+  const row: MarkRow = local ?? emptyRow(mark);
+  let changed = false;
+  if (mark.reviewed && newer(mark.reviewed.changedAt, row.reviewed_changed_at)) {
+    Object.assign(row, { reviewed_at: mark.reviewed.at, reviewed_changed_at: mark.reviewed.changedAt });
+    changed = true;
+  }
+  if (mark.flag && newer(mark.flag.changedAt, row.flag_changed_at)) {
+    const reason = mark.flag.flagged ? mark.flag.reason : null;
+    Object.assign(row, {
+      flagged: mark.flag.flagged ? 1 : 0,
+      flag_reason: reason,
+      flag_changed_at: mark.flag.changedAt,
+    });
+    changed = true;
+  }
+  if (mark.note && newer(mark.note.changedAt, row.note_changed_at)) {
+    const text = mark.note.text === null || mark.note.text.trim() === '' ? null : mark.note.text;
+    Object.assign(row, { note: text, note_changed_at: mark.note.changedAt });
+    changed = true;
+  }
+  const tagsTaken = mark.tags !== undefined && newer(mark.tags.changedAt, row.tags_changed_at);
+  if (mark.tags && tagsTaken) row.tags_changed_at = mark.tags.changedAt;
+  if (!changed && !tagsTaken) return false;
+  row.updated_at = [
+    row.updated_at,
+    row.reviewed_changed_at,
+    row.flag_changed_at,
+    row.note_changed_at,
+    row.tags_changed_at,
+  ]
+    .filter((stamp): stamp is string => stamp !== null)
+    .reduce((a, b) => (a > b ? a : b));
+  writeRow(cache, row);
+  if (mark.tags && tagsTaken) replaceTags(cache, mark.kind, mark.id, mark.tags.values, mark.tags.changedAt);
+  return true;
+}
+
+function emptyRow(mark: ExportedMark): MarkRow {
+  return {
+    kind: mark.kind,
+    record_id: mark.id,
+    reviewed_at: null,
+    reviewed_changed_at: null,
+    flagged: 0,
+    flag_reason: null,
+    flag_changed_at: null,
+    note: null,
+    note_changed_at: null,
+    tags_changed_at: null,
+    updated_at: '',
+  };
+}
+
+const MARK_COLUMNS = [
+  'kind',
+  'record_id',
+  'reviewed_at',
+  'reviewed_changed_at',
+  'flagged',
+  'flag_reason',
+  'flag_changed_at',
+  'note',
+  'note_changed_at',
+  'tags_changed_at',
+  'updated_at',
+] as const;
+
+function writeRow(cache: CacheDb, row: MarkRow): void {
+  prepared(
+    cache.sqlite,
+    `INSERT INTO review_marks (${MARK_COLUMNS.join(', ')}) VALUES (${MARK_COLUMNS.map((c) => `@${c}`).join(', ')})
+       ON CONFLICT(kind, record_id) DO UPDATE SET ${MARK_COLUMNS.slice(2)
+         .map((c) => `${c} = excluded.${c}`)
+         .join(', ')}`,
+  ).run(row);
+}
+
+function replaceTags(cache: CacheDb, kind: string, id: string, tags: string[], at: string): void {
+  prepared(cache.sqlite, 'DELETE FROM review_tags WHERE kind = ? AND record_id = ?').run(kind, id);
+  const insert = prepared(
+    cache.sqlite,
+    'INSERT INTO review_tags (kind, record_id, tag, added_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  for (const tag of tags) insert.run(kind, id, tag, at);
+}

@@ -1,0 +1,47 @@
+import type Database from 'better-sqlite3';
+import type { RecordKind, ReviewTarget } from '../../src-shared/search';
+import { expenseWhere } from '../search/expenses';
+import { caseVariants, inList, type SqlPart } from '../search/sql';
+import { transactionWhere } from '../search/transaction-where';
+
+/**
+ * A review target as SQL: a SELECT of the `id`s it names, evaluated inside the statement that
+ * changes the marks. A whole search result (a million rows) is therefore marked by one
+ * INSERT … SELECT in SQLite, never by carrying its ids through JavaScript. Explicit ids are
+ * kept only when the cache holds the record (deleted ones included: they were asked for).
+ */
+
+export interface TargetSql extends SqlPart {
+  kind: RecordKind;
+}
+
+const TABLE: Record<RecordKind, string> = { transaction: 'bank_transactions', expense: 'expenses' };
+
+export function targetSql(sqlite: Database.Database, target: ReviewTarget): TargetSql {
+  switch (target.by) {
+    case 'ids': {
+      const list = inList('g_id', caseVariants(target.ids));
+      return {
+        kind: target.kind,
+        sql: `SELECT id FROM ${TABLE[target.kind]} WHERE id IN ${list.sql}`,
+        params: list.params,
+      };
+    }
+    case 'transactionSearch': {
+      const where = transactionWhere(sqlite, target.filters);
+      return {
+        kind: 'transaction',
+        sql: `SELECT t.id AS id FROM bank_transactions t WHERE ${where.sql}`,
+        params: where.params,
+      };
+    }
+    case 'expenseSearch': {
+      const where = expenseWhere(sqlite, target.filters);
+      return {
+        kind: 'expense',
+        sql: `SELECT e.id AS id FROM expenses e WHERE ${where.sql}`,
+        params: where.params,
+      };
+    }
+  }
+}

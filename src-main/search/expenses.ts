@@ -1,0 +1,140 @@
+import type Database from 'better-sqlite3';
+import {
+  ExpenseSearch,
+  type ExpenseFilters,
+  type ExpenseRow,
+  type ExpenseSearchInput,
+  type ExpenseSearchResult,
+  type ExpenseSortField,
+} from '../../src-shared/search';
+import type { CacheDb } from '../store';
+import { memoized } from './memo';
+import {
+  reviewColumns,
+  reviewConditions,
+  reviewJoin,
+  reviewState,
+  type ReviewColumns,
+} from './review-filters';
+import { allOf, caseVariants, inList, offsetOf, prepared, type SqlPart } from './sql';
+import { containsAny, searchText } from './text';
+
+/**
+ * Expense search: case-insensitive substring of the description, booking text, merchant
+ * name, supplier name or any line's description (kept in the line's raw record), plus the
+ * review filters and "has a file". Expenses number in the tens of thousands, not millions,
+ * so text is a scan (LIKE, or JS folding for non-ASCII text; see text.ts).
+ */
+
+const SORT_KEYS: Record<ExpenseSortField, string[]> = {
+  expenseTime: ['e.expense_time', 'e.id'],
+  updateTime: ['e.update_time', 'e.id'],
+  amount: ['e.amount_minor', 'e.id'],
+  id: ['e.id'],
+};
+
+/** A live file of the expense, attached to the expense itself or to one of its lines. */
+const HAS_FILE = `EXISTS (SELECT 1 FROM expense_files f WHERE f.deleted_at IS NULL AND (f.expense_id = e.id
+  OR f.expense_line_id IN (SELECT l.id FROM expense_lines l WHERE l.expense_id = e.id)))`;
+
+/** The WHERE clause over `expenses e`, shared with bulk review marking. */
+export function expenseWhere(sqlite: Database.Database, filters: ExpenseFilters): SqlPart {
+  const parts: SqlPart[] = [];
+  if (!filters.includeDeleted) parts.push({ sql: 'e.deleted_at IS NULL', params: {} });
+  if (filters.ids) {
+    const list = inList('x_id', caseVariants(filters.ids));
+    parts.push({ sql: `e.id IN ${list.sql}`, params: list.params });
+  }
+  const text = searchText(filters.text);
+  if (text !== '') parts.push(expenseText(sqlite, text));
+  parts.push(...reviewConditions('expense', 'e.id', filters));
+  if (filters.hasFile !== undefined)
+    parts.push({ sql: `${filters.hasFile ? '' : 'NOT '}${HAS_FILE}`, params: {} });
+  return allOf(parts);
+}
+
+function expenseText(sqlite: Database.Database, text: string): SqlPart {
+  const own = containsAny(sqlite, ['e.description', 'e.booking_text', 'e.merchant_name'], text, 'x_text');
+  const supplier = containsAny(sqlite, ['s.name'], text, 'x_text');
+  const line = containsAny(sqlite, [`json_extract(l.raw, '$.description')`], text, 'x_text');
+  return {
+    sql: `${own.sql}
+      OR EXISTS (SELECT 1 FROM suppliers s WHERE s.id = e.supplier_id AND (${supplier.sql}))
+      OR EXISTS (SELECT 1 FROM expense_lines l WHERE l.expense_id = e.id AND (${line.sql}))`,
+    params: own.params,
+  };
+}
+
+const COLUMNS = `e.id AS id, e.type AS type, e.status AS status, e.description AS description,
+  e.booking_text AS bookingText, e.supplier_id AS supplierId, s.name AS supplierName,
+  e.merchant_name AS merchantName, e.amount_minor AS amountMinor, e.amount_currency AS amountCurrency,
+  e.expense_time AS expenseTime, e.deleted_at AS deletedAt,
+  (SELECT count(*) FROM expense_files f WHERE f.deleted_at IS NULL AND (f.expense_id = e.id
+     OR f.expense_line_id IN (SELECT l.id FROM expense_lines l WHERE l.expense_id = e.id))) AS fileCount,
+  ${reviewColumns('expense', 'e.id')}`;
+
+interface RawRow extends ReviewColumns {
+  id: string;
+  type: string | null;
+  status: string | null;
+  description: string | null;
+  bookingText: string | null;
+  supplierId: string | null;
+  supplierName: string | null;
+  merchantName: string | null;
+  amountMinor: number | null;
+  amountCurrency: string | null;
+  expenseTime: string | null;
+  deletedAt: string | null;
+  fileCount: number;
+}
+
+export function searchExpenses(cache: CacheDb, query: ExpenseSearchInput): ExpenseSearchResult {
+  const search = ExpenseSearch.parse(query);
+  const where = expenseWhere(cache.sqlite, search.filters);
+  const order = SORT_KEYS[search.sorting.field].map((key) => `${key} ${search.sorting.direction}`).join(', ');
+  const text = `SELECT ${COLUMNS}
+    FROM (SELECT e.id FROM expenses e WHERE ${where.sql} ORDER BY ${order} LIMIT @limit OFFSET @offset) p
+    JOIN expenses e ON e.id = p.id
+    LEFT JOIN suppliers s ON s.id = e.supplier_id
+    ${reviewJoin('expense', 'e.id')}
+    ORDER BY ${order}`;
+  const rows = prepared(cache.sqlite, text).all({
+    ...where.params,
+    limit: search.pagination.pageSize,
+    offset: offsetOf(search.pagination),
+  }) as RawRow[];
+  const total = expenseCount(cache, search.filters);
+  return { rows: rows.map(toRow), page: search.pagination.page, pageSize: search.pagination.pageSize, total };
+}
+
+/** How many expenses the filters match; memoised per filter set and data version. */
+export function expenseCount(cache: CacheDb, filters: ExpenseFilters): number {
+  return memoized(cache.sqlite, 'expense-count', JSON.stringify(filters), () => {
+    const where = expenseWhere(cache.sqlite, filters);
+    return prepared(cache.sqlite, `SELECT count(*) FROM expenses e WHERE ${where.sql}`)
+      .pluck()
+      .get(where.params) as number;
+  });
+}
+
+function toRow(row: RawRow): ExpenseRow {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    description: row.description,
+    bookingText: row.bookingText,
+    supplierId: row.supplierId,
+    supplierName: row.supplierName,
+    merchantName: row.merchantName,
+    amount:
+      row.amountMinor === null || row.amountCurrency === null
+        ? null
+        : { minor: row.amountMinor, currency: row.amountCurrency },
+    expenseTime: row.expenseTime,
+    fileCount: row.fileCount,
+    deletedAt: row.deletedAt,
+    review: reviewState(row),
+  };
+}

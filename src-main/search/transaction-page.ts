@@ -1,0 +1,165 @@
+import type Database from 'better-sqlite3';
+import type {
+  Pagination,
+  TransactionFilters,
+  TransactionSorting,
+  TransactionSortField,
+} from '../../src-shared/search';
+import { FTS_TABLE } from '../store/fts';
+import { memoized } from './memo';
+import { allOf, offsetOf, prepared, type SqlPart } from './sql';
+import { transactionConditions, type TextConditions } from './transaction-where';
+
+/**
+ * Which rows (row_ids, in order) make up one page of a transaction search. The answer is
+ * always the same (the filters' matches in the total order, sliced); what varies is the plan,
+ * chosen so that a page of a million-row cache costs milliseconds:
+ *
+ * - Every order is a `(col, id)` index (SORT_KEYS), so without free text SQLite walks the
+ *   index in order and stops after the page.
+ * - Free text that is common ("hotel", "DE89", two characters) is answered by a window: walk
+ *   the order without the text filter for a bounded number of rows, test the text on each
+ *   (LIKE), keep the page. If the window holds the page's last match, those are exactly the
+ *   first matches of the whole order, so the answer is the same as the index's.
+ * - Rare free text (fewer than FTS_SAMPLE matches in the trigram index) fetches its few rows
+ *   through the index and sorts them. Text that is common but not in the window (other
+ *   filters exclude most rows) falls back to the same plan.
+ * - Deep pages (OFFSET beyond DEEP_OFFSET) read the whole ordered id list once per filter set
+ *   and data version, index-only, and slice it; later deep pages are a lookup.
+ */
+
+/**
+ * Sort keys per field, ascending; DESC reverses every key, `id` included, so ties fall in
+ * the sort's own direction exactly as in the v0 search. bankAccountId and matched have no
+ * `(col, id)` index but `(col, booking_date, id)`, so they sort by date within a value.
+ */
+const SORT_KEYS: Record<TransactionSortField, string[]> = {
+  bookingDate: ['t.booking_date', 't.id'],
+  valueDate: ['t.value_date', 't.id'],
+  amount: ['t.amount_minor', 't.id'],
+  counterparty: ['t.counterparty', 't.id'],
+  description: ['t.description', 't.id'],
+  transactionType: ['t.transaction_type', 't.id'],
+  bankAccountId: ['t.bank_account_id', 't.booking_date', 't.id'],
+  matched: ['t.matched', 't.booking_date', 't.id'],
+  id: ['t.id'],
+};
+
+export function orderBy(sorting: TransactionSorting, alias = (key: string, _i: number) => key): string {
+  return SORT_KEYS[sorting.field].map((key, i) => `${alias(key, i)} ${sorting.direction}`).join(', ');
+}
+
+const FTS_SAMPLE = 2000;
+const WINDOW_MIN = 1000;
+const WINDOW_MAX = 30_000;
+const DEEP_OFFSET = 20_000;
+
+export function pageRowIds(
+  sqlite: Database.Database,
+  filters: TransactionFilters,
+  sorting: TransactionSorting,
+  page: Pagination,
+): number[] {
+  const { base, text } = transactionConditions(sqlite, filters);
+  if (!text) return ordered(sqlite, base, sorting, page, filters);
+  const density = text.match === null ? null : ftsDensity(sqlite, text.match);
+  if (density !== null && density.sparse)
+    return ordered(sqlite, allOf([base, text.fts as SqlPart]), sorting, page, filters);
+  const budget = windowBudget(page, density?.perRow ?? null);
+  const windowed = budget === null ? null : fromWindow(sqlite, base, text, sorting, page, budget);
+  if (windowed) return windowed;
+  return ordered(sqlite, allOf([base, text.fts ?? text.scan]), sorting, page, filters);
+}
+
+/** The plain plan: the index walk with LIMIT/OFFSET, or the memoised id list for deep pages. */
+function ordered(
+  sqlite: Database.Database,
+  where: SqlPart,
+  sorting: TransactionSorting,
+  page: Pagination,
+  filters: TransactionFilters,
+): number[] {
+  const offset = offsetOf(page);
+  const text = `SELECT t.row_id AS r FROM bank_transactions t WHERE ${where.sql} ORDER BY ${orderBy(sorting)}`;
+  if (offset < DEEP_OFFSET) {
+    const rows = prepared(sqlite, `${text} LIMIT @limit OFFSET @offset`)
+      .pluck()
+      .all({
+        ...where.params,
+        limit: page.pageSize,
+        offset,
+      }) as number[];
+    return rows;
+  }
+  const all = memoized(
+    sqlite,
+    'transaction-order',
+    JSON.stringify([filters, sorting]),
+    () => Float64Array.from(prepared(sqlite, text).pluck().all(where.params) as number[]),
+    4,
+  );
+  return Array.from(all.subarray(offset, offset + page.pageSize));
+}
+
+/**
+ * How dense the text is, from the first FTS_SAMPLE matches in row_id order: fewer than that
+ * in the whole index is "sparse"; otherwise the share of rows up to the last sampled one.
+ */
+function ftsDensity(sqlite: Database.Database, match: string): { sparse: boolean; perRow: number } {
+  const sample = prepared(
+    sqlite,
+    `SELECT count(*) AS n, max(rowid) AS last FROM
+       (SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match LIMIT ${FTS_SAMPLE})`,
+  ).get({ match }) as { n: number; last: number | null };
+  if (sample.n < FTS_SAMPLE || sample.last === null) return { sparse: true, perRow: 0 };
+  const first = prepared(sqlite, 'SELECT min(row_id) AS first FROM bank_transactions').get() as {
+    first: number;
+  };
+  return { sparse: false, perRow: sample.n / Math.max(1, sample.last - first.first + 1) };
+}
+
+/** Rows to walk for a page: three times what the density predicts, or null when too many. */
+function windowBudget(page: Pagination, perRow: number | null): number | null {
+  const needed = offsetOf(page) + page.pageSize;
+  const predicted = perRow === null ? needed * 40 : Math.ceil((needed / perRow) * 3);
+  if (predicted > WINDOW_MAX * 2) return null;
+  return Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, predicted));
+}
+
+/**
+ * The page from the first `budget` rows of the order without the text filter, or null when
+ * that window may not hold the whole page (it came back short and the order goes on).
+ */
+function fromWindow(
+  sqlite: Database.Database,
+  base: SqlPart,
+  text: TextConditions,
+  sorting: TransactionSorting,
+  page: Pagination,
+  budget: number,
+): number[] | null {
+  const keys = SORT_KEYS[sorting.field].map((key, i) => `${key} AS k${i}`).join(', ');
+  const window = `SELECT t.row_id AS r, ${keys}, (${text.scan.sql}) AS hit FROM bank_transactions t
+    WHERE ${base.sql} ORDER BY ${orderBy(sorting)} LIMIT @w_budget`;
+  const rows = prepared(
+    sqlite,
+    `SELECT w.r FROM (${window}) w WHERE w.hit ORDER BY ${orderBy(sorting, (_key, i) => `w.k${i}`)}
+     LIMIT @limit OFFSET @offset`,
+  )
+    .pluck()
+    .all({
+      ...base.params,
+      ...text.scan.params,
+      w_budget: budget,
+      limit: page.pageSize,
+      offset: offsetOf(page),
+    }) as number[];
+  if (rows.length === page.pageSize) return rows;
+  const size = prepared(
+    sqlite,
+    `SELECT count(*) FROM (SELECT 1 FROM bank_transactions t WHERE ${base.sql} ORDER BY ${orderBy(sorting)} LIMIT @w_budget)`,
+  )
+    .pluck()
+    .get({ ...base.params, w_budget: budget }) as number;
+  return size < budget ? rows : null;
+}

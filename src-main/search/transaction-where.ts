@@ -1,0 +1,127 @@
+import type Database from 'better-sqlite3';
+import { parseAmount } from '../../src-shared/money';
+import type { AmountRange, TransactionFilters } from '../../src-shared/search';
+import { FTS_TABLE, ftsLiteral } from '../store/fts';
+import { reviewConditions } from './review-filters';
+import { allOf, caseVariants, inList, type SqlPart } from './sql';
+import { charCount, containsAny, searchText } from './text';
+
+/**
+ * The WHERE clause of a transaction search over `bank_transactions t`, shared by the page
+ * query, the totals and bulk review marking, so the three always agree on what a filter set
+ * means. The semantics are the v0 search's (docs/search-and-review.md):
+ *
+ * - ids and accountIds: exact, case-insensitive (ids are hex, so given, lower and upper case).
+ * - booking dates: inclusive; ISO dates compare correctly as text.
+ * - freeText: trimmed, case-insensitive substring of id, group_id, counterparty or
+ *   bank_account_number. Never description, although the FTS index holds it: the FTS5
+ *   column filter `{…} :` restricts the match to the four v0 columns.
+ * - deleted rows only when asked.
+ */
+
+/** The columns the v0 free text searches, in FTS5 column-filter syntax and as SQL. */
+const V0_TEXT_COLUMNS = ['id', 'group_id', 'counterparty', 'bank_account_number'];
+const FTS_COLUMN_FILTER = `{${V0_TEXT_COLUMNS.join(' ')}}`;
+const TRIGRAM = 3;
+
+/**
+ * The free-text condition in its two equivalent forms: `fts` through the trigram index
+ * (3+ characters only) and `scan` evaluated on the row. `match` is the FTS5 query.
+ */
+export interface TextConditions {
+  fts: SqlPart | null;
+  scan: SqlPart;
+  match: string | null;
+}
+
+/** Every condition but the free text, and the free text on its own (null when blank). */
+export function transactionConditions(
+  sqlite: Database.Database,
+  filters: TransactionFilters,
+): { base: SqlPart; text: TextConditions | null } {
+  const parts: SqlPart[] = [];
+  // Deleted rows are few and indexed (partial index); NOT IN over row_id keeps a walk of a
+  // (col, id) index covering, where `deleted_at IS NULL` would read every row it passes.
+  if (!filters.includeDeleted)
+    parts.push({
+      sql: 't.row_id NOT IN (SELECT d.row_id FROM bank_transactions d WHERE d.deleted_at IS NOT NULL)',
+      params: {},
+    });
+  if (filters.ids) parts.push(inPart('t.id', 'f_id', caseVariants(filters.ids)));
+  if (filters.bookingDateFrom)
+    parts.push({ sql: 't.booking_date >= @f_from', params: { f_from: filters.bookingDateFrom } });
+  if (filters.bookingDateTo)
+    parts.push({ sql: 't.booking_date <= @f_to', params: { f_to: filters.bookingDateTo } });
+  if (filters.accountIds) parts.push(inPart('t.bank_account_id', 'f_acc', caseVariants(filters.accountIds)));
+  if (filters.matched !== undefined)
+    parts.push({ sql: 't.matched = @f_matched', params: { f_matched: filters.matched ? 1 : 0 } });
+  parts.push(...reviewConditions('transaction', 't.id', filters));
+  if (filters.amount) parts.push(amountPart(filters.amount));
+  if (filters.transactionTypes) parts.push(inPart('t.transaction_type', 'f_type', filters.transactionTypes));
+  if (filters.currencies) parts.push(inPart('t.amount_currency', 'f_cur', filters.currencies));
+  const text = searchText(filters.freeText);
+  return { base: allOf(parts), text: text === '' ? null : textConditions(sqlite, text) };
+}
+
+/** The whole filter set as one condition; the index answers free text where it can. */
+export function transactionWhere(sqlite: Database.Database, filters: TransactionFilters): SqlPart {
+  const { base, text } = transactionConditions(sqlite, filters);
+  return text ? allOf([base, text.fts ?? text.scan]) : base;
+}
+
+/**
+ * Three or more characters can go through the trigram index as one quoted phrase
+ * (ftsLiteral: quotes, `*`, NEAR, OR and parentheses mean nothing inside it). Shorter text
+ * has no trigram and can only be scanned. Both forms mean the same substring test.
+ */
+function textConditions(sqlite: Database.Database, text: string): TextConditions {
+  const scan = containsAny(
+    sqlite,
+    V0_TEXT_COLUMNS.map((column) => `t.${column}`),
+    text,
+    'f_text',
+  );
+  if (charCount(text) < TRIGRAM) return { fts: null, scan, match: null };
+  const match = `${FTS_COLUMN_FILTER} : ${ftsLiteral(text)}`;
+  return {
+    fts: {
+      sql: `t.row_id IN (SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @f_fts)`,
+      params: { f_fts: match },
+    },
+    scan,
+    match,
+  };
+}
+
+function inPart(column: string, prefix: string, values: readonly string[]): SqlPart {
+  const list = inList(prefix, values);
+  return { sql: `${column} IN ${list.sql}`, params: list.params };
+}
+
+/** Bounds become integer minor units of the range's currency: never floats. */
+function amountPart(range: AmountRange): SqlPart {
+  const min = range.min === undefined ? undefined : parseAmount(range.min, range.currency);
+  const max = range.max === undefined ? undefined : parseAmount(range.max, range.currency);
+  const params = { f_amount_cur: range.currency, f_min: min ?? null, f_max: max ?? null };
+  const bounded = (column: string) =>
+    [min === undefined ? null : `${column} >= @f_min`, max === undefined ? null : `${column} <= @f_max`]
+      .filter((c) => c !== null)
+      .join(' AND ') || '1';
+  if (!range.ignoreSign) {
+    return { sql: `t.amount_currency = @f_amount_cur AND ${bounded('t.amount_minor')}`, params };
+  }
+  // |amount| in [min, max] is amount in [min, max] or in [-max, -min]: two index ranges.
+  const negative = [
+    max === undefined ? null : 't.amount_minor >= -@f_max',
+    `t.amount_minor <= -${min === undefined ? '0' : '@f_min'}`,
+  ]
+    .filter((c) => c !== null)
+    .join(' AND ');
+  const positive = [
+    `t.amount_minor >= ${min === undefined ? '0' : '@f_min'}`,
+    max === undefined ? null : 't.amount_minor <= @f_max',
+  ]
+    .filter((c) => c !== null)
+    .join(' AND ');
+  return { sql: `t.amount_currency = @f_amount_cur AND ((${positive}) OR (${negative}))`, params };
+}

@@ -1,0 +1,113 @@
+import {
+  TransactionSearch,
+  type SearchTotals,
+  type TransactionFilters,
+  type TransactionRow,
+  type TransactionSearchInput,
+  type TransactionSearchResult,
+} from '../../src-shared/search';
+import type { CacheDb } from '../store';
+import { memoized } from './memo';
+import { reviewColumns, reviewJoin, reviewState, type ReviewColumns } from './review-filters';
+import { inList, prepared, safeNumber } from './sql';
+import { pageRowIds } from './transaction-page';
+import { transactionWhere } from './transaction-where';
+
+/**
+ * Local transaction search: one page of rows in a total order, plus the count and per-currency
+ * sums of the whole result. Which rows form the page is decided in transaction-page.ts (index
+ * walks, a text window, the trigram index); this file reads those rows with their review
+ * state. Totals scan the whole result once per filter set and data version (memo.ts), so
+ * turning pages does not repeat them.
+ */
+
+const COLUMNS = `t.id AS id, t.bank_account_id AS bankAccountId, t.transaction_type AS transactionType,
+  t.amount_minor AS amountMinor, t.amount_currency AS amountCurrency, t.booking_date AS bookingDate,
+  t.value_date AS valueDate, t.description AS description, t.counterparty AS counterparty,
+  t.group_id AS groupId, t.bank_account_number AS bankAccountNumber, t.matched AS matched,
+  t.deleted_at AS deletedAt, t.row_id AS rowId, ${reviewColumns('transaction', 't.id')}`;
+
+interface RawRow extends ReviewColumns {
+  rowId: number;
+  id: string;
+  bankAccountId: string;
+  transactionType: string | null;
+  amountMinor: number;
+  amountCurrency: string;
+  bookingDate: string;
+  valueDate: string | null;
+  description: string | null;
+  counterparty: string | null;
+  groupId: string | null;
+  bankAccountNumber: string | null;
+  matched: number;
+  deletedAt: string | null;
+}
+
+/** Searches the cache; `query` is parsed with the shared schema (defaults filled, input checked). */
+export function searchTransactions(cache: CacheDb, query: TransactionSearchInput): TransactionSearchResult {
+  const search = TransactionSearch.parse(query);
+  const rows = transactionPage(cache, search);
+  const { page, pageSize } = search.pagination;
+  if (!search.withTotals) return { rows, page, pageSize };
+  return { rows, page, pageSize, totals: transactionTotals(cache, search.filters) };
+}
+
+function transactionPage(cache: CacheDb, search: TransactionSearch): TransactionRow[] {
+  const ids = pageRowIds(cache.sqlite, search.filters, search.sorting, search.pagination);
+  if (ids.length === 0) return [];
+  const list = inList('p_row', ids);
+  const text = `SELECT ${COLUMNS} FROM bank_transactions t ${reviewJoin('transaction', 't.id')}
+    WHERE t.row_id IN ${list.sql}`;
+  const byRowId = new Map(
+    (prepared(cache.sqlite, text).all(list.params) as RawRow[]).map((row) => [row.rowId, row]),
+  );
+  return ids.flatMap((id) => {
+    const row = byRowId.get(id);
+    return row ? [toRow(row)] : [];
+  });
+}
+
+function toRow(row: RawRow): TransactionRow {
+  return {
+    id: row.id,
+    bankAccountId: row.bankAccountId,
+    transactionType: row.transactionType,
+    amount: { minor: row.amountMinor, currency: row.amountCurrency },
+    bookingDate: row.bookingDate,
+    valueDate: row.valueDate,
+    description: row.description,
+    counterparty: row.counterparty,
+    groupId: row.groupId,
+    bankAccountNumber: row.bankAccountNumber,
+    matched: row.matched === 1,
+    deletedAt: row.deletedAt,
+    review: reviewState(row),
+  };
+}
+
+/**
+ * Count and per-currency sums of everything the filters match. Sums are read as bigint and
+ * must be safe JS integers (about 90 trillion EUR); anything larger is an error, not a
+ * rounded figure.
+ */
+export function transactionTotals(cache: CacheDb, filters: TransactionFilters): SearchTotals {
+  return memoized(cache.sqlite, 'transaction-totals', JSON.stringify(filters), () => {
+    const where = transactionWhere(cache.sqlite, filters);
+    const text = `SELECT t.amount_currency AS currency, count(*) AS count, sum(t.amount_minor) AS minor
+      FROM bank_transactions t WHERE ${where.sql} GROUP BY t.amount_currency ORDER BY t.amount_currency`;
+    const statement = prepared(cache.sqlite, text);
+    const rows = statement.safeIntegers(true).all(where.params) as {
+      currency: string;
+      count: bigint;
+      minor: bigint;
+    }[];
+    statement.safeIntegers(false);
+    const sums = rows.map((row) => ({
+      currency: row.currency,
+      minor: safeNumber(row.minor),
+      count: safeNumber(row.count),
+    }));
+    return { count: sums.reduce((total, sum) => total + sum.count, 0), sums };
+  });
+}

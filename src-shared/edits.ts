@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import {
+  DimensionCreate,
+  DimensionItemCreate,
+  DimensionItemUpdate,
+  DimensionUpdate,
+  SupplierCreate,
+  SupplierUpdate,
+} from './api';
+import { AppErrorShape } from './errors';
+
+/**
+ * Offline edits over IPC: what the renderer may ask (the API's own request schemas, so a
+ * field is refused in the renderer's words before it reaches the outbox) and what it sees of
+ * the outbox: each open edit with its status, the error on its field, and for a conflict the
+ * server's newer record.
+ */
+
+const Profile = { profileId: z.uuid() };
+const Operation = { profileId: z.uuid(), operationId: z.uuid() };
+const RecordId = z.string().min(1).max(100);
+
+export const EditInputs = {
+  'suppliers.create': z.object({ ...Profile, input: SupplierCreate }).strict(),
+  'suppliers.update': z.object({ ...Profile, id: RecordId, input: SupplierUpdate }).strict(),
+  'dimensions.create': z.object({ ...Profile, input: DimensionCreate }).strict(),
+  'dimensions.update': z.object({ ...Profile, id: RecordId, input: DimensionUpdate }).strict(),
+  'dimensionItems.create': z
+    .object({ ...Profile, dimensionId: RecordId, input: DimensionItemCreate })
+    .strict(),
+  'dimensionItems.update': z
+    .object({ ...Profile, dimensionId: RecordId, id: RecordId, input: DimensionItemUpdate })
+    .strict(),
+};
+
+export const EditResult = z.object({
+  operationId: z.string(),
+  recordId: z.string(),
+  record: z.record(z.string(), z.unknown()),
+});
+
+export const OutboxItemShape = z.object({
+  operationId: z.string(),
+  resource: z.enum(['supplier', 'dimension', 'dimensionItem']),
+  operation: z.enum(['create', 'update']),
+  recordId: z.string(),
+  parentId: z.string().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  basedOn: z.string().nullable(),
+  status: z.enum(['pending', 'sending', 'failed', 'conflict']),
+  attempts: z.number().int(),
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }).nullable(),
+  server: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const PushSummaryShape = z.object({
+  sent: z.number().int(),
+  failed: z.number().int(),
+  conflicts: z.number().int(),
+  remaining: z.number().int(),
+  stoppedBy: AppErrorShape.optional(),
+});
+
+export const OutboxCommandInputs = {
+  list: z.object(Profile).strict(),
+  push: z.object(Profile).strict(),
+  operation: z.object(Operation).strict(),
+  edit: z.object({ ...Operation, input: z.record(z.string(), z.unknown()) }).strict(),
+  resolve: z
+    .object({
+      ...Operation,
+      resolution: z.union([
+        z.enum(['mine', 'theirs']),
+        z.object({ merged: z.record(z.string(), z.unknown()) }).strict(),
+      ]),
+    })
+    .strict(),
+};

@@ -1,0 +1,304 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../src-shared/errors';
+import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
+import { useTempDirs } from '../../helpers/temp-dir';
+import { outboxSetup, row, type OutboxSetup } from './fixture';
+
+// Offline edits against the real sandbox over HTTP and a real SQLite cache.
+const tempDir = useTempDirs();
+const setups: OutboxSetup[] = [];
+afterEach(async () => {
+  for (const setup of setups.splice(0)) await setup.close();
+});
+async function synced() {
+  const setup = await outboxSetup(tempDir());
+  setups.push(setup);
+  expect((await setup.sync()).outcome).toBe('succeeded');
+  return setup;
+}
+
+async function expectCacheEqualsApi(setup: OutboxSetup) {
+  const api = await readApi(setup.sandbox.url, setup.sandbox.clientId, setup.sandbox.clientSecret);
+  const local = readCache(setup.cache);
+  for (const resource of ['suppliers', 'dimensions', 'dimensionItems'] as const)
+    expect(local[resource], resource).toEqual(sortById(api[resource]));
+}
+
+describe('offline edits', () => {
+  it('creates and updates offline, then pushes: server has them, rows replaced, flags cleared', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    setup.online = false;
+    const existing = setup.sandbox.state.suppliers[5]!;
+
+    const created = outbox.createSupplier(profileId, { name: '  Offline Papier GmbH ', code: 'OFF-1' });
+    expect(created.recordId).toMatch(/^local-/);
+    expect(row(setup.cache, 'suppliers', created.recordId)).toMatchObject({
+      name: 'Offline Papier GmbH',
+      number: 'OFF-1',
+      status: 'ACTIVE',
+      local_edit_pending: 1,
+    });
+    outbox.updateSupplier(profileId, created.recordId, { vatIdNo: 'DE999999999' });
+    outbox.updateSupplier(profileId, existing.id, { name: 'Renamed Offline' });
+    const dimension = outbox.createDimension(profileId, { name: 'Projects', code: 'PRJ' });
+    const item = outbox.createDimensionItem(profileId, dimension.recordId, { name: 'Apollo', code: 'P-1' });
+    outbox.updateDimensionItem(profileId, dimension.recordId, item.recordId, { name: 'Apollo 11' });
+    expect(row(setup.cache, 'suppliers', existing.id)).toMatchObject({
+      name: 'Renamed Offline',
+      local_edit_pending: 1,
+    });
+    expect(row(setup.cache, 'dimension_items', item.recordId)).toMatchObject({
+      dimension_id: dimension.recordId,
+      name: 'Apollo 11',
+    });
+    expect(outbox.list(profileId).map((i) => [i.resource, i.operation])).toEqual([
+      ['supplier', 'create'],
+      ['supplier', 'update'],
+      ['supplier', 'update'],
+      ['dimension', 'create'],
+      ['dimensionItem', 'create'],
+      ['dimensionItem', 'update'],
+    ]);
+
+    // Offline: nothing is lost; the create on its way is "maybe sent".
+    const offline = await outbox.push(profileId);
+    expect(offline.stoppedBy?.code).toBe('OFFLINE');
+    expect(offline.sent).toBe(0);
+    expect(outbox.list(profileId).map((i) => i.status)).toEqual([
+      'sending',
+      'pending',
+      'pending',
+      'pending',
+      'pending',
+      'pending',
+    ]);
+
+    setup.online = true;
+    const before = setup.sandbox.state.suppliers.length;
+    const summary = await outbox.push(profileId);
+    expect(summary).toEqual({ sent: 6, failed: 0, conflicts: 0, remaining: 0 });
+    expect(outbox.list(profileId)).toEqual([]);
+    expect(setup.sandbox.state.suppliers.length).toBe(before + 1);
+
+    const server = setup.sandbox.state.suppliers.find((s) => s.number === 'OFF-1')!;
+    expect(server).toMatchObject({ name: 'Offline Papier GmbH', vatIdNo: 'DE999999999' });
+    expect(row(setup.cache, 'suppliers', created.recordId)).toBeUndefined();
+    const local = row(setup.cache, 'suppliers', server.id)!;
+    expect(local.local_edit_pending).toBe(0);
+    expect(local.raw).toEqual(server);
+    expect(setup.sandbox.state.suppliers.find((s) => s.id === existing.id)!.name).toBe('Renamed Offline');
+
+    const serverDimension = setup.sandbox.state.dimensions.find((d) => d.code === 'PRJ')!;
+    const serverItem = setup.sandbox.state.items.find((i) => i.dimensionId === serverDimension.id)!;
+    expect(serverItem).toMatchObject({ name: 'Apollo 11', code: 'P-1' });
+    expect(row(setup.cache, 'dimension_items', serverItem.id)).toMatchObject({
+      dimension_id: serverDimension.id,
+      local_edit_pending: 0,
+    });
+    expect(
+      setup.cache.sqlite.prepare("SELECT count(*) AS n FROM dimension_items WHERE id LIKE 'local-%'").get(),
+    ).toEqual({ n: 0 });
+
+    // A sync after the push agrees with the API record for record.
+    expect((await setup.sync()).outcome).toBe('succeeded');
+    await expectCacheEqualsApi(setup);
+  });
+
+  it('checks edits with the API rules and names the field', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    const field = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).toBeInstanceOf(AppError);
+        return { code: (error as AppError).code, field: (error as AppError).field };
+      }
+      throw new Error('no error');
+    };
+    const taken = setup.sandbox.state.suppliers[0]!;
+    expect(field(() => outbox.createSupplier(profileId, { name: 'No Number' }))).toEqual({
+      code: 'VALIDATION_ERROR',
+      field: 'code',
+    });
+    expect(field(() => outbox.createSupplier(profileId, { name: 'X', code: taken.number }))).toEqual({
+      code: 'VALIDATION_ERROR',
+      field: 'code',
+    });
+    expect(field(() => outbox.createSupplier(profileId, { name: ' ', code: 'A' })).field).toBe('name');
+    expect(field(() => outbox.updateSupplier(profileId, taken.id, { status: 'GONE' })).field).toBe('status');
+    expect(field(() => outbox.updateSupplier(profileId, taken.id, { colour: 'red' })).field).toBe('colour');
+    const dimension = setup.sandbox.state.dimensions.find(
+      (d) => d.status === 'ACTIVE' && !d.id.startsWith('00000000'),
+    )!;
+    const other = setup.sandbox.state.dimensions.find((d) => d.id !== dimension.id)!;
+    expect(field(() => outbox.updateDimension(profileId, dimension.id, { code: other.code })).field).toBe(
+      'code',
+    );
+    expect(field(() => outbox.updateDimension(profileId, dimension.id, { status: 'ACTIVE!' })).field).toBe(
+      'status',
+    );
+    expect(field(() => outbox.createDimensionItem(profileId, dimension.id, { name: 'No code' })).field).toBe(
+      'code',
+    );
+    // Under ERP numbering a supplier create must not carry a code, and needs none.
+    outbox.setSupplierNumbering(profileId, 'erp');
+    expect(outbox.supplierNumbering(profileId)).toBe('erp');
+    expect(field(() => outbox.createSupplier(profileId, { name: 'Y', code: 'Y-1' })).field).toBe('code');
+    expect(outbox.createSupplier(profileId, { name: 'ERP Numbered' }).record.number).toBe('ERP Numbered');
+    expect(outbox.list(profileId)).toHaveLength(1);
+  });
+
+  it('leaves a 400 on the edit as failed with the field; edited, it goes through', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    const created = outbox.createSupplier(profileId, { name: 'Twice GmbH', code: 'DUP-1' });
+    // Someone else takes the code on the server before the push.
+    expect((await setup.api('POST', '/v1/suppliers', { name: 'First', code: 'DUP-1' })).status).toBe(201);
+    const later = outbox.updateSupplier(profileId, created.recordId, { vatIdNo: 'DE1' });
+
+    const summary = await outbox.push(profileId);
+    expect(summary).toMatchObject({ sent: 0, failed: 1, remaining: 1 });
+    const [failed, waiting] = outbox.list(profileId);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { code: 'REMOTE_REJECTED', field: 'code' },
+    });
+    expect(waiting).toMatchObject({ operationId: later.operationId, status: 'pending' });
+    expect(row(setup.cache, 'suppliers', created.recordId)?.local_edit_pending).toBe(1);
+
+    // Retrying unchanged fails the same way; a new code succeeds.
+    outbox.retry(profileId, failed!.operationId);
+    expect((await outbox.push(profileId)).failed).toBe(1);
+    const edited = outbox.edit(profileId, failed!.operationId, { name: 'Twice GmbH', code: 'DUP-2' });
+    expect(edited.status).toBe('pending');
+    expect(row(setup.cache, 'suppliers', created.recordId)?.number).toBe('DUP-2');
+    expect(await outbox.push(profileId)).toEqual({ sent: 2, failed: 0, conflicts: 0, remaining: 0 });
+    expect(setup.sandbox.state.suppliers.filter((s) => s.number === 'DUP-2')).toHaveLength(1);
+  });
+
+  it('reports a missing code the server requires on the field (numbering set wrongly here)', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    outbox.setSupplierNumbering(profileId, 'erp');
+    const created = outbox.createSupplier(profileId, { name: 'Needs A Number' });
+    const summary = await outbox.push(profileId);
+    expect(summary.failed).toBe(1);
+    expect(outbox.list(profileId)[0]).toMatchObject({ status: 'failed', error: { field: 'code' } });
+    // Discarding the create removes the local record.
+    outbox.discard(profileId, outbox.list(profileId)[0]!.operationId);
+    expect(row(setup.cache, 'suppliers', created.recordId)).toBeUndefined();
+    expect(outbox.list(profileId)).toEqual([]);
+  });
+
+  it('turns a newer server version into a conflict, resolved as mine, theirs or merged', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    const control = setup.sandbox.control!;
+    const [a, b, c] = setup.sandbox.state.suppliers.slice(10, 13).map((s) => ({ ...s }));
+    outbox.updateSupplier(profileId, a!.id, { name: 'Mine A' });
+    outbox.updateSupplier(profileId, b!.id, { name: 'Mine B' });
+    outbox.updateSupplier(profileId, c!.id, { name: 'Mine C', vatIdNo: 'DE-MINE' });
+    for (const s of [a, b, c])
+      control.updateSupplier(s!.id, { name: `Theirs ${s!.id.slice(0, 4)}`, vatIdNo: 'DE-THEIRS' });
+
+    const summary = await outbox.push(profileId);
+    expect(summary).toMatchObject({ sent: 0, conflicts: 3, remaining: 0 });
+    const conflicts = outbox.list(profileId);
+    expect(conflicts.map((i) => i.status)).toEqual(['conflict', 'conflict', 'conflict']);
+    expect(conflicts[0]!.server).toMatchObject({ id: a!.id, vatIdNo: 'DE-THEIRS' });
+    // The cache still shows the user's edits meanwhile.
+    expect(row(setup.cache, 'suppliers', a!.id)?.name).toBe('Mine A');
+
+    outbox.resolve(profileId, conflicts[0]!.operationId, 'mine');
+    expect(outbox.resolve(profileId, conflicts[1]!.operationId, 'theirs')).toBeNull();
+    const theirsB = setup.sandbox.state.suppliers.find((s) => s.id === b!.id)!;
+    expect(row(setup.cache, 'suppliers', b!.id)).toMatchObject({ raw: theirsB, local_edit_pending: 0 });
+    outbox.resolve(profileId, conflicts[2]!.operationId, {
+      merged: { name: 'Mine C', vatIdNo: 'DE-THEIRS' },
+    });
+
+    expect(await outbox.push(profileId)).toEqual({ sent: 2, failed: 0, conflicts: 0, remaining: 0 });
+    const server = (id: string) => setup.sandbox.state.suppliers.find((s) => s.id === id)!;
+    expect(server(a!.id)).toMatchObject({ name: 'Mine A', vatIdNo: 'DE-THEIRS' });
+    expect(server(b!.id).name).toMatch(/^Theirs/);
+    expect(server(c!.id)).toMatchObject({ name: 'Mine C', vatIdNo: 'DE-THEIRS' });
+    for (const s of [a, b, c]) expect(row(setup.cache, 'suppliers', s!.id)?.raw).toEqual(server(s!.id));
+  });
+
+  it('discarding an update restores the server row', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    const supplier = setup.sandbox.state.suppliers[30]!;
+    const original = row(setup.cache, 'suppliers', supplier.id)!;
+    const first = outbox.updateSupplier(profileId, supplier.id, { name: 'Edit 1' });
+    outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE42' });
+    expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({ name: 'Edit 1', vat_id_no: 'DE42' });
+    outbox.discard(profileId, first.operationId);
+    expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({
+      name: original.name,
+      vat_id_no: 'DE42',
+    });
+    outbox.discard(profileId, outbox.list(profileId)[0]!.operationId);
+    expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({
+      raw: original.raw,
+      local_edit_pending: 0,
+    });
+  });
+
+  it('a create whose answer was lost is found, not created twice, also after a restart', async () => {
+    const setup = await synced();
+    const control = setup.sandbox.control!;
+    setup.outbox.createSupplier(setup.profileId, { name: 'Exactly Once AG', code: 'ONCE-1' });
+    setup.outbox.createDimension(setup.profileId, { name: 'Once', code: 'ONCE' });
+    control.addFault({ match: 'createSupplier', dropAfterHandling: true, times: 1 });
+
+    const lost = await setup.outbox.push(setup.profileId);
+    expect(lost.stoppedBy?.code).toBe('OFFLINE');
+    expect(setup.sandbox.state.suppliers.filter((s) => s.number === 'ONCE-1')).toHaveLength(1);
+    expect(setup.outbox.list(setup.profileId)[0]).toMatchObject({ status: 'sending', attempts: 1 });
+
+    setup.restart();
+    // Any second POST of the supplier would now fail the push: it must be looked up instead.
+    control.addFault({ match: 'createSupplier', status: 500 });
+    const summary = await setup.outbox.push(setup.profileId);
+    expect(summary).toEqual({ sent: 2, failed: 0, conflicts: 0, remaining: 0 });
+    const server = setup.sandbox.state.suppliers.filter((s) => s.number === 'ONCE-1');
+    expect(server).toHaveLength(1);
+    expect(row(setup.cache, 'suppliers', server[0]!.id)?.raw).toEqual(server[0]);
+  });
+
+  it('edits survive closing and reopening the cache, and sync never overwrites them', async () => {
+    const setup = await synced();
+    const { profileId } = setup;
+    const supplier = setup.sandbox.state.suppliers[40]!;
+    const dimension = setup.sandbox.state.dimensions.find(
+      (d) => d.status === 'ACTIVE' && !d.id.startsWith('00000000'),
+    )!;
+    setup.outbox.updateSupplier(profileId, supplier.id, { name: 'Kept Across Restarts' });
+    setup.outbox.updateDimension(profileId, dimension.id, { name: 'Local Name' });
+    const created = setup.outbox.createSupplier(profileId, { name: 'New Here', code: 'NEW-1' });
+    setup.restart();
+    expect(setup.outbox.list(profileId).map((i) => i.status)).toEqual(['pending', 'pending', 'pending']);
+
+    // The server changes both records; a sync must leave the edited rows alone.
+    setup.sandbox.control!.updateSupplier(supplier.id, { vatIdNo: 'DE-SERVER' });
+    const summary = await setup.sync();
+    expect(summary.outcome).toBe('succeeded');
+    expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({
+      name: 'Kept Across Restarts',
+      local_edit_pending: 1,
+    });
+    expect(row(setup.cache, 'suppliers', supplier.id)?.vat_id_no).not.toBe('DE-SERVER');
+    expect(row(setup.cache, 'dimensions', dimension.id)).toMatchObject({
+      name: 'Local Name',
+      deleted_at: null,
+    });
+    expect(row(setup.cache, 'suppliers', created.recordId)).toMatchObject({
+      name: 'New Here',
+      deleted_at: null,
+    });
+  });
+});

@@ -1,0 +1,173 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  applyReview,
+  exportReview,
+  importReview,
+  ReviewImportError,
+  reviewStates,
+} from '../../../src-main/review';
+import type { CacheDb } from '../../../src-main/store';
+import { demoState, recordsOf, useCaches } from '../search/fixtures';
+import { upsertTransactions } from '../search/load';
+
+const caches = useCaches();
+const records = recordsOf(demoState(300, 5));
+const ids = records.map((r) => r.id);
+
+function loaded(): CacheDb {
+  const cache = caches.open(caches.file());
+  upsertTransactions(cache, records);
+  return cache;
+}
+
+function clock(iso: string) {
+  return { now: () => new Date(iso) };
+}
+
+const byIds = (list: string[]) => ({ by: 'ids' as const, kind: 'transaction' as const, ids: list });
+const snapshot = (cache: CacheDb) => ({
+  marks: cache.sqlite.prepare('SELECT * FROM review_marks ORDER BY kind, record_id').all(),
+  tags: cache.sqlite.prepare('SELECT * FROM review_tags ORDER BY kind, record_id, tag').all(),
+});
+
+function marked(): CacheDb {
+  const cache = loaded();
+  const at = clock('2026-05-01T10:00:00.000Z');
+  applyReview(cache, byIds(ids.slice(0, 10)), { action: 'setReviewed' }, at);
+  applyReview(cache, byIds(ids.slice(5, 8)), { action: 'flag', reason: 'Private use?' }, at);
+  applyReview(
+    cache,
+    byIds([ids[0]!]),
+    { action: 'setNote', note: 'Hotel bill\nwith "quotes" and ümlauts' },
+    at,
+  );
+  applyReview(cache, byIds(ids.slice(0, 3)), { action: 'addTags', tags: ['Q3 audit', 'travel'] }, at);
+  applyReview(cache, byIds([ids[9]!]), { action: 'clearReviewed' }, clock('2026-05-01T11:00:00.000Z'));
+  return cache;
+}
+
+describe('export and import of review state', () => {
+  it('round-trips every mark into a colleague’s cache of the same organisation', () => {
+    const mine = marked();
+    const file = path.join(caches.tempDir(), 'review.json');
+    expect(exportReview(mine, file, { organisationId: 'org-1' }).marks).toBe(10);
+    const exported = JSON.parse(readFileSync(file, 'utf8'));
+    expect(exported).toMatchObject({ format: 'satchel-review', version: 1, organisationId: 'org-1' });
+    const theirs = loaded();
+    expect(importReview(theirs, file)).toEqual({ marks: 10, updated: 10, organisationId: 'org-1' });
+    expect(reviewStates(theirs, 'transaction', ids.slice(0, 12))).toEqual(
+      reviewStates(mine, 'transaction', ids.slice(0, 12)),
+    );
+    // The cleared mark travels as a cleared mark, and importing again changes nothing.
+    expect(reviewStates(theirs, 'transaction', [ids[9]!]).get(ids[9]!)?.reviewedAt).toBeNull();
+    expect(importReview(theirs, file).updated).toBe(0);
+  });
+
+  it('merges facet by facet: the newer change wins, an older one is ignored', () => {
+    const mine = marked();
+    const file = path.join(caches.tempDir(), 'review.json');
+    exportReview(mine, file);
+    const theirs = loaded();
+    // Newer local changes (12:00) on records the file also carries (10:00).
+    applyReview(
+      theirs,
+      byIds([ids[0]!]),
+      { action: 'setNote', note: 'My newer note' },
+      clock('2026-05-01T12:00:00.000Z'),
+    );
+    applyReview(
+      theirs,
+      byIds([ids[5]!]),
+      { action: 'flag', reason: 'Mine' },
+      clock('2026-05-01T11:00:00.000Z'),
+    );
+    applyReview(theirs, byIds([ids[5]!]), { action: 'unflag' }, clock('2026-05-01T12:00:00.000Z'));
+    // An older local change (09:00) the file overrides.
+    applyReview(
+      theirs,
+      byIds([ids[1]!]),
+      { action: 'addTags', tags: ['local'] },
+      clock('2026-05-01T09:00:00.000Z'),
+    );
+    importReview(theirs, file);
+    const states = reviewStates(theirs, 'transaction', [ids[0]!, ids[1]!, ids[5]!]);
+    expect(states.get(ids[0]!)).toMatchObject({ note: 'My newer note', tags: ['Q3 audit', 'travel'] });
+    expect(states.get(ids[0]!)?.reviewedAt).toBe('2026-05-01T10:00:00.000Z');
+    expect(states.get(ids[5]!)).toMatchObject({ flagged: false, flagReason: null });
+    expect(states.get(ids[5]!)?.reviewedAt).toBe('2026-05-01T10:00:00.000Z');
+    expect(states.get(ids[1]!)?.tags).toEqual(['Q3 audit', 'travel']);
+  });
+
+  it('keeps marks for records this cache does not hold yet', () => {
+    const file = path.join(caches.tempDir(), 'review.json');
+    exportReview(marked(), file);
+    const empty = caches.open(caches.file());
+    expect(importReview(empty, file).updated).toBe(10);
+    upsertTransactions(empty, records);
+    expect(reviewStates(empty, 'transaction', [ids[0]!]).get(ids[0]!)?.tags).toEqual(['Q3 audit', 'travel']);
+  });
+});
+
+describe('a bad file changes nothing', () => {
+  function attempt(content: string | null, code: string, message: RegExp) {
+    const cache = marked();
+    const before = snapshot(cache);
+    const file = path.join(caches.tempDir(), 'bad.json');
+    if (content !== null) writeFileSync(file, content);
+    let error: unknown;
+    try {
+      importReview(cache, file);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ReviewImportError);
+    expect((error as ReviewImportError).code).toBe(code);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toMatch(/Nothing was imported|Check the file/);
+    expect(snapshot(cache)).toEqual(before);
+  }
+
+  const good = (marks: unknown[]) =>
+    JSON.stringify({
+      format: 'satchel-review',
+      version: 1,
+      exportedAt: '2026-05-02T00:00:00Z',
+      organisationId: null,
+      marks,
+    });
+  const newer = { changedAt: '2030-01-01T00:00:00.000Z' };
+
+  it('a missing file', () => attempt(null, 'UNREADABLE', /could not read/));
+  it('not JSON (a truncated export)', () => attempt(good([]).slice(0, 40), 'NOT_JSON', /not JSON/));
+  it('some other JSON', () => attempt('{"hello": 1}', 'NOT_A_REVIEW_FILE', /not a Satchel review export/));
+  it('a newer format version', () =>
+    attempt(good([]).replace('"version":1', '"version":2'), 'NEWER_VERSION', /newer version of Satchel/));
+  it('one bad mark among good ones: nothing of the good ones is written', () =>
+    attempt(
+      good([
+        { kind: 'transaction', id: ids[20], reviewed: { at: '2030-01-01T00:00:00Z', ...newer } },
+        { kind: 'transaction', id: ids[0], note: { text: 'overwrite', ...newer } },
+        { kind: 'transaction', id: ids[21], flag: { flagged: true, reason: null, ...newer } },
+      ]),
+      'INVALID',
+      /marks\[2\]\.flag\.reason: A flagged record needs a reason/,
+    ));
+  it('a bad timestamp', () =>
+    attempt(
+      good([{ kind: 'transaction', id: ids[0], note: { text: 'x', changedAt: 'yesterday' } }]),
+      'INVALID',
+      /changedAt/,
+    ));
+  it('an unknown kind', () => attempt(good([{ kind: 'invoice', id: 'x' }]), 'INVALID', /kind/));
+  it('a record twice', () =>
+    attempt(
+      good([
+        { kind: 'expense', id: 'e1' },
+        { kind: 'expense', id: 'e1' },
+      ]),
+      'INVALID',
+      /appears twice/,
+    ));
+});

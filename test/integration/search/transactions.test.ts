@@ -1,0 +1,394 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BankTransaction } from '../../../src-shared/api';
+import { parseMoney } from '../../../src-shared/money';
+import type {
+  TransactionFilters,
+  TransactionSearchInput,
+  TransactionSortField,
+} from '../../../src-shared/search';
+import { searchTransactions } from '../../../src-main/search';
+import { applyReview } from '../../../src-main/review';
+import type { CacheDb } from '../../../src-main/store';
+import { searchRecords } from '../../../src-sandbox/search/v0-records';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defaultMigrationsDir, openCache } from '../../../src-main/store';
+import { demoState, recordsOf, wireTransaction } from './fixtures';
+import { upsertTransactions } from './load';
+
+/**
+ * Local transaction search on a real cache file holding the sandbox's demo data, checked
+ * against the sandbox's plain v0 reference (v0-records.ts) for the v0 filters and against
+ * straightforward JavaScript for the local ones.
+ */
+
+let cache: CacheDb;
+let records: BankTransaction[];
+
+// One cache for the whole file (read-mostly); tests that change it undo their change.
+beforeAll(() => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'satchel-search-'));
+  cache = openCache(path.join(dir, 'org.sqlite'), { migrationsDir: defaultMigrationsDir() });
+  records = recordsOf(demoState(2500));
+  upsertTransactions(cache, records);
+  return () => {
+    cache.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+});
+
+const ids = (input: TransactionSearchInput) => searchTransactions(cache, input).rows.map((row) => row.id);
+
+/** Everything the filters match, in the default order, through the reference. */
+function reference(
+  filters: Omit<TransactionFilters, 'reviewed'>,
+  sorting?: { field: 'bookingDate' | 'valueDate' | 'amount' | 'id'; direction: 'ASC' | 'DESC' },
+) {
+  return searchRecords(records, {
+    filters: filters as never,
+    sorting,
+    pagination: { page: 1, pageSize: 100_000 },
+  }).data.map((r) => r.id);
+}
+
+function all(filters: TransactionFilters, sorting?: TransactionSearchInput['sorting']): string[] {
+  return ids({
+    filters,
+    ...(sorting ? { sorting } : {}),
+    pagination: { page: 1, pageSize: 500 },
+    withTotals: false,
+  }).concat(...pagesAfterFirst(filters, sorting));
+}
+
+function pagesAfterFirst(
+  filters: TransactionFilters,
+  sorting?: TransactionSearchInput['sorting'],
+): string[][] {
+  const pages: string[][] = [];
+  for (let page = 2; ; page++) {
+    const rows = ids({
+      filters,
+      ...(sorting ? { sorting } : {}),
+      pagination: { page, pageSize: 500 },
+      withTotals: false,
+    });
+    if (rows.length === 0) return pages;
+    pages.push(rows);
+  }
+}
+
+describe('v0 filters, one at a time, agree with the sandbox reference', () => {
+  it('no filter: every row, booking date descending', () => {
+    expect(all({})).toEqual(reference({}));
+    expect(all({})).toHaveLength(records.length);
+  });
+
+  it('ids, case-insensitive; unknown ids match nothing; an empty list matches nothing', () => {
+    const wanted = [records[3]!.id, records[700]!.id.toUpperCase(), 'ffffffff-0000-4000-8000-000000000000'];
+    expect(all({ ids: wanted })).toEqual(reference({ ids: wanted }));
+    expect(all({ ids: wanted })).toHaveLength(2);
+    expect(all({ ids: [] })).toEqual([]);
+  });
+
+  it('booking date ranges: both ends inclusive, either end open', () => {
+    const day = records[1200]!.bookingDate;
+    for (const filters of [
+      { bookingDateFrom: day },
+      { bookingDateTo: day },
+      { bookingDateFrom: day, bookingDateTo: day },
+    ]) {
+      expect(all(filters)).toEqual(reference(filters));
+    }
+    expect(all({ bookingDateFrom: day, bookingDateTo: day }).length).toBeGreaterThan(0);
+  });
+
+  it('accounts and matched', () => {
+    const account = records[10]!.bankAccountId;
+    expect(all({ accountIds: [account] })).toEqual(reference({ accountIds: [account] }));
+    expect(all({ accountIds: [account.toUpperCase(), records[11]!.bankAccountId] })).toEqual(
+      reference({ accountIds: [account.toUpperCase(), records[11]!.bankAccountId] }),
+    );
+    expect(all({ matched: true })).toEqual(reference({ matched: true }));
+    expect(all({ matched: false })).toEqual(reference({ matched: false }));
+  });
+
+  it('free text: 3+ characters through the index, any case, trimmed', () => {
+    for (const text of [
+      'lufthansa',
+      'HOTEL',
+      '  Deutsche Bahn ',
+      records[5]!.id.slice(9, 20),
+      records[9]!.groupId.slice(-7),
+      'GB29',
+    ]) {
+      expect(all({ freeText: text }), text).toEqual(reference({ freeText: text }));
+    }
+    expect(all({ freeText: 'lufthansa' }).length).toBeGreaterThan(0);
+  });
+
+  it('free text of one or two characters scans, with the same meaning', () => {
+    for (const text of ['u', 'Ub', '7c', 'DE', 'ü', 'Ü', 'zq']) {
+      expect(all({ freeText: text }), text).toEqual(reference({ freeText: text }));
+    }
+    expect(all({ freeText: 'Ü' }).length).toBeGreaterThan(0); // Büroshop24, Zürich
+  });
+
+  it('free text never looks at the description', () => {
+    const onlyInDescription = 'Wallet top';
+    expect(records.some((r) => r.description.includes(onlyInDescription))).toBe(true);
+    expect(all({ freeText: onlyInDescription })).toEqual([]);
+    expect(all({ freeText: 'Card payment' })).toEqual([]);
+  });
+
+  it('blank free text is no filter', () => {
+    expect(all({ freeText: '   ' })).toHaveLength(records.length);
+  });
+});
+
+describe('text that looks like FTS syntax is searched literally', () => {
+  const odd = [
+    { id: 'aaaaaaaa-0000-4000-8000-000000000001', counterparty: 'Say "hello" OR (bye*)' },
+    { id: 'aaaaaaaa-0000-4000-8000-000000000002', counterparty: 'NEAR(a b) AND NOT c' },
+    { id: 'aaaaaaaa-0000-4000-8000-000000000003', counterparty: '100% _under_ back\\slash' },
+  ];
+  beforeAll(() => {
+    upsertTransactions(
+      cache,
+      odd.map((o) => wireTransaction({ ...o, bookingDate: '2019-01-01' })),
+    );
+    return () => {
+      cache.sqlite.prepare(`DELETE FROM bank_transactions WHERE id LIKE 'aaaaaaaa-%'`).run();
+    };
+  });
+
+  it.each([
+    ['"hello"', [odd[0]!.id]],
+    ['"hello" OR', [odd[0]!.id]],
+    ['(bye*)', [odd[0]!.id]],
+    ['bye*', [odd[0]!.id]],
+    ['*', [odd[0]!.id]],
+    ['"', [odd[0]!.id]],
+    ['NEAR(a', [odd[1]!.id]],
+    ['AND NOT', [odd[1]!.id]],
+    ['100%', [odd[2]!.id]],
+    ['%', [odd[2]!.id]],
+    ['_under_', [odd[2]!.id]],
+    ['k\\s', [odd[2]!.id]],
+    ['OR', [odd[0]!.id]],
+    ['hello OR bye', []],
+  ])('%s', (text, expected) => {
+    expect(all({ freeText: text, bookingDateTo: '2019-12-31' })).toEqual(expected);
+  });
+});
+
+describe('combinations are AND', () => {
+  it('dates, account, matched and text together', () => {
+    const sample = records[1500]!;
+    const filters = {
+      bookingDateFrom: '2025-01-01',
+      bookingDateTo: '2026-06-30',
+      accountIds: [sample.bankAccountId],
+      matched: false,
+      freeText: 'de',
+    };
+    const local = all(filters);
+    expect(local).toEqual(reference(filters));
+    expect(local.length).toBeGreaterThan(0);
+    const hand = records.filter(
+      (r) =>
+        r.bookingDate >= '2025-01-01' &&
+        r.bookingDate <= '2026-06-30' &&
+        r.bankAccountId === sample.bankAccountId &&
+        !r.matched &&
+        [r.id, r.groupId, r.counterparty, r.bankAccountNumber].some((v) => v.toLowerCase().includes('de')),
+    );
+    expect(new Set(local)).toEqual(new Set(hand.map((r) => r.id)));
+  });
+
+  it('types, currencies and an amount range', () => {
+    const filters: TransactionFilters = {
+      transactionTypes: ['CARD', 'WITHDRAWAL'],
+      currencies: ['EUR'],
+      amount: { currency: 'EUR', min: '-100', max: '-10.5' },
+    };
+    const hand = records.filter((r) => {
+      const minor = parseMoney(r.amount).minor;
+      return (
+        ['CARD', 'WITHDRAWAL'].includes(r.transactionType) &&
+        r.amount.currency === 'EUR' &&
+        minor >= -10000 &&
+        minor <= -1050
+      );
+    });
+    expect(new Set(all(filters))).toEqual(new Set(hand.map((r) => r.id)));
+    expect(hand.length).toBeGreaterThan(10);
+    expect(all({ transactionTypes: [] })).toEqual([]);
+  });
+});
+
+describe('amount range', () => {
+  const inRange = (min: number, max: number, ignoreSign = false, currency = 'EUR') =>
+    records
+      .filter((r) => {
+        const m = parseMoney(r.amount);
+        const v = ignoreSign ? Math.abs(m.minor) : m.minor;
+        return m.currency === currency && v >= min && v <= max;
+      })
+      .map((r) => r.id);
+
+  it('compares integer minor units of one currency, bounds inclusive', () => {
+    const edge = records.find((r) => r.amount.currency === 'EUR')!;
+    const minor = parseMoney(edge.amount).minor;
+    const filters = { amount: { currency: 'EUR', min: edge.amount.amount, max: edge.amount.amount } };
+    expect(all(filters)).toContain(edge.id);
+    expect(new Set(all(filters))).toEqual(new Set(inRange(minor, minor)));
+    expect(new Set(all({ amount: { currency: 'USD', min: '-50' } }))).toEqual(
+      new Set(inRange(-5000, Number.MAX_SAFE_INTEGER, false, 'USD')),
+    );
+  });
+
+  it('ignoreSign finds payments and refunds of a size', () => {
+    const local = all({ amount: { currency: 'EUR', min: '20', max: '30.00', ignoreSign: true } });
+    expect(new Set(local)).toEqual(new Set(inRange(2000, 3000, true)));
+    expect(local.length).toBeGreaterThan(0);
+  });
+
+  it('rejects amounts that are not decimal strings, or with too many decimals', () => {
+    expect(() => ids({ filters: { amount: { currency: 'EUR', min: '12,50' } } })).toThrow(/decimal amount/);
+    expect(() => ids({ filters: { amount: { currency: 'EUR', min: '1.234' } } })).toThrow(
+      /more than 2 decimals/,
+    );
+    expect(() => ids({ filters: { amount: { currency: 'EUR', min: '5', max: '1' } } })).toThrow(
+      /above the largest/,
+    );
+  });
+});
+
+describe('sorting and paging', () => {
+  const fields: TransactionSortField[] = [
+    'bookingDate',
+    'valueDate',
+    'amount',
+    'counterparty',
+    'description',
+    'transactionType',
+    'bankAccountId',
+    'matched',
+    'id',
+  ];
+
+  it.each(
+    fields.flatMap((field) => (['ASC', 'DESC'] as const).map((direction) => [field, direction] as const)),
+  )('%s %s: pages concatenate to one total order with no gaps or repeats', (field, direction) => {
+    const filters = { bookingDateFrom: '2025-06-01' };
+    const sorting = { field, direction };
+    const whole = ids({ filters, sorting, pagination: { page: 1, pageSize: 500 }, withTotals: false });
+    const paged: string[] = [];
+    for (let page = 1; page <= 8; page++)
+      paged.push(...ids({ filters, sorting, pagination: { page, pageSize: 37 }, withTotals: false }));
+    expect(paged).toEqual(whole.slice(0, 8 * 37));
+    expect(new Set(whole).size).toBe(whole.length);
+    // Again: the same order every time.
+    expect(ids({ filters, sorting, pagination: { page: 1, pageSize: 500 }, withTotals: false })).toEqual(
+      whole,
+    );
+    if (field === 'bookingDate' || field === 'valueDate' || field === 'amount' || field === 'id') {
+      expect(whole).toEqual(reference(filters, { field, direction }).slice(0, 500));
+    }
+  });
+
+  it('a page past the end is empty', () => {
+    expect(ids({ pagination: { page: 10_000, pageSize: 50 } })).toEqual([]);
+  });
+
+  it('a later page of a long result is the same slice of the reference order', () => {
+    const sorting = { field: 'amount' as const, direction: 'ASC' as const };
+    const whole = reference({}, sorting);
+    expect(whole.length).toBeGreaterThan(2000);
+    const page = ids({ sorting, pagination: { page: 5, pageSize: 500 }, withTotals: false });
+    expect(page).toEqual(whole.slice(2000, 2500));
+  });
+});
+
+describe('totals', () => {
+  it('count and integer sum per currency of the whole result, not just the page', () => {
+    const filters = { matched: false };
+    const result = searchTransactions(cache, { filters, pagination: { page: 1, pageSize: 5 } });
+    const matching = records.filter((r) => !r.matched);
+    const sums = new Map<string, { minor: number; count: number }>();
+    for (const r of matching) {
+      const m = parseMoney(r.amount);
+      const sum = sums.get(m.currency) ?? { minor: 0, count: 0 };
+      sums.set(m.currency, { minor: sum.minor + m.minor, count: sum.count + 1 });
+    }
+    expect(result.rows).toHaveLength(5);
+    expect(result.totals?.count).toBe(matching.length);
+    expect(result.totals?.sums).toEqual(
+      [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, s]) => ({ currency, ...s })),
+    );
+    for (const sum of result.totals?.sums ?? []) expect(Number.isInteger(sum.minor)).toBe(true);
+  });
+
+  it('follow the data: a change to the cache is in the next totals', () => {
+    const before = searchTransactions(cache, { filters: { freeText: 'lufthansa' } }).totals!.count;
+    const extra = wireTransaction({
+      id: 'bbbbbbbb-0000-4000-8000-000000000001',
+      counterparty: 'Lufthansa Cargo',
+    });
+    upsertTransactions(cache, [extra]);
+    expect(searchTransactions(cache, { filters: { freeText: 'lufthansa' } }).totals!.count).toBe(before + 1);
+    cache.sqlite.prepare('DELETE FROM bank_transactions WHERE id = ?').run(extra.id);
+    expect(searchTransactions(cache, { filters: { freeText: 'lufthansa' } }).totals!.count).toBe(before);
+  });
+});
+
+describe('deleted rows', () => {
+  it('are left out unless asked for', () => {
+    const gone = records[42]!;
+    upsertTransactions(cache, [gone], new Set([gone.id]));
+    try {
+      expect(ids({ filters: { ids: [gone.id] } })).toEqual([]);
+      expect(all({ freeText: gone.id })).toEqual([]);
+      const withDeleted = searchTransactions(cache, { filters: { ids: [gone.id], includeDeleted: true } });
+      expect(withDeleted.rows.map((r) => r.id)).toEqual([gone.id]);
+      expect(withDeleted.rows[0]?.deletedAt).not.toBeNull();
+    } finally {
+      upsertTransactions(cache, [gone]);
+    }
+  });
+});
+
+describe('review filters', () => {
+  it('reviewed, flagged, has note and tag, each yes and no', () => {
+    const [a, b, c] = [records[100]!.id, records[200]!.id, records[300]!.id];
+    const window = { bookingDateFrom: '2000-01-01' };
+    applyReview(cache, { by: 'ids', kind: 'transaction', ids: [a, b] }, { action: 'setReviewed' });
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'transaction', ids: [b] },
+      { action: 'flag', reason: 'Missing receipt' },
+    );
+    applyReview(cache, { by: 'ids', kind: 'transaction', ids: [c] }, { action: 'setNote', note: 'Ask Anna' });
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'transaction', ids: [a, c] },
+      { action: 'addTags', tags: ['Q3 audit'] },
+    );
+    try {
+      expect(new Set(all({ ...window, reviewed: true }))).toEqual(new Set([a, b]));
+      expect(all({ ...window, reviewed: false })).toHaveLength(records.length - 2);
+      expect(all({ ...window, flagged: true })).toEqual([b]);
+      expect(all({ ...window, flagged: false })).not.toContain(b);
+      expect(all({ ...window, hasNote: true })).toEqual([c]);
+      expect(all({ ...window, hasNote: false })).toHaveLength(records.length - 1);
+      expect(new Set(all({ ...window, tag: '  q3   AUDIT ' }))).toEqual(new Set([a, c]));
+      expect(all({ ...window, reviewed: true, tag: 'Q3 audit' })).toEqual([a]);
+      const row = searchTransactions(cache, { filters: { ids: [b] } }).rows[0]!;
+      expect(row.review).toMatchObject({ flagged: true, flagReason: 'Missing receipt', tags: [] });
+      expect(row.review.reviewedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    } finally {
+      cache.sqlite.exec('DELETE FROM review_marks; DELETE FROM review_tags;');
+    }
+  });
+});
