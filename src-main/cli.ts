@@ -6,6 +6,7 @@ import { defaultDataDir } from './data-dir';
 import { EXIT, printError, UsageError, type CliIo } from './cli/io';
 import { profileCommand, profileUsage } from './cli/profile';
 import { statusCommand } from './cli/status';
+import { searchCommand, searchUsage } from './cli/search';
 import { syncCommand, syncUsage } from './cli/sync';
 
 /**
@@ -17,6 +18,7 @@ const usage = `Usage: satchel [--data-dir DIR] COMMAND
 
 ${profileUsage}
 ${syncUsage}
+${searchUsage}
 satchel status [--json]
 
 The data folder is --data-dir, else SATCHEL_DATA_DIR, else the app's own folder.
@@ -28,6 +30,7 @@ const commands: Record<string, Command> = {
   profile: profileCommand,
   status: statusCommand,
   sync: syncCommand,
+  search: searchCommand,
 };
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -8,6 +8,7 @@ import type { ProfileAuth } from '../src-shared/profiles';
 import { createApiClient } from './api/client';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
 import { openCache, type CacheDb } from './store';
+import { createOutbox, type Outbox } from './outbox';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
 import { defaultMigrationsDir, shippedSchemaVersion } from './store/migrations';
@@ -32,6 +33,7 @@ export interface Core {
   readonly secrets: Secrets;
   readonly profiles: ProfileStore;
   readonly sync: SyncService;
+  readonly outbox: Outbox;
   /** The cache of one organisation, opened (and migrated) on first use. */
   cacheOf(profileId: string): CacheDb;
   /**
@@ -72,13 +74,20 @@ export function createCore(options: CoreOptions): Core {
     return cache;
   }
 
+  // The outbox needs the sync service's clients and the sync pushes the outbox first; the
+  // closure below runs only after both exist.
   const sync = createSyncService({
     profiles,
     events,
     cacheOf,
     now: clock,
+    beforePull: async (profileId, signal) => {
+      await outbox.push(profileId, signal);
+    },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+
+  const outbox: Outbox = createOutbox({ cacheOf, clientOf: sync.clientOf, now: clock });
 
   async function removeProfile(profileId: string): Promise<void> {
     const profile = profiles.get(profileId);
@@ -94,6 +103,7 @@ export function createCore(options: CoreOptions): Core {
     secrets,
     profiles,
     sync,
+    outbox,
     cacheOf,
     removeProfile,
     async addProfile(input) {

@@ -9,6 +9,8 @@ import {
 } from '../src-shared/ipc';
 import type { Core } from './core';
 import { log } from './log';
+import { applyReview, needsAttention } from './review';
+import { searchExpenses, searchSuppliers, searchTransactions } from './search';
 
 type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
 
@@ -33,6 +35,30 @@ export function createHandlers(core: Core): HandlerTable {
       core.sync.forget(profile.id);
       return profile;
     },
+    'transactions.search': ({ profileId, search }) => searchTransactions(core.cacheOf(profileId), search),
+    'expenses.search': ({ profileId, search }) => searchExpenses(core.cacheOf(profileId), search),
+    'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
+    'review.apply': ({ profileId, target, change }) => applyReview(core.cacheOf(profileId), target, change),
+    'review.attention': ({ profileId }) => ({ groups: needsAttention(core.cacheOf(profileId)) }),
+    'suppliers.create': ({ profileId, input }) => core.outbox.createSupplier(profileId, input),
+    'suppliers.update': ({ profileId, id, input }) => core.outbox.updateSupplier(profileId, id, input),
+    'dimensions.create': ({ profileId, input }) => core.outbox.createDimension(profileId, input),
+    'dimensions.update': ({ profileId, id, input }) => core.outbox.updateDimension(profileId, id, input),
+    'dimensionItems.create': ({ profileId, dimensionId, input }) =>
+      core.outbox.createDimensionItem(profileId, dimensionId, input),
+    'dimensionItems.update': ({ profileId, dimensionId, id, input }) =>
+      core.outbox.updateDimensionItem(profileId, dimensionId, id, input),
+    'edits.list': ({ profileId }) => ({ items: core.outbox.list(profileId) }),
+    'edits.push': ({ profileId }) => core.outbox.push(profileId),
+    'edits.retry': ({ profileId, operationId }) => core.outbox.retry(profileId, operationId),
+    'edits.edit': ({ profileId, operationId, input }) => core.outbox.edit(profileId, operationId, input),
+    'edits.discard': ({ profileId, operationId }) => {
+      core.outbox.discard(profileId, operationId);
+      return { discarded: true as const };
+    },
+    'edits.resolve': ({ profileId, operationId, resolution }) => ({
+      item: core.outbox.resolve(profileId, operationId, resolution),
+    }),
     'sync.start': ({ profileId, full }) => core.sync.sync(profileId, { full }),
     'sync.cancel': ({ profileId }) => ({ cancelled: core.sync.cancel(profileId) }),
     'sync.history': ({ profileId, limit }) => ({

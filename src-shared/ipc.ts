@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
+import { EditInputs, EditResult, OutboxCommandInputs, OutboxItemShape, PushSummaryShape } from './edits';
 import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl } from './profiles';
+import {
+  ExpenseSearch,
+  ExpenseSearchResult,
+  ReviewChange,
+  ReviewTarget,
+  SupplierSearch,
+  SupplierSearchResult,
+  TransactionSearch,
+  TransactionSearchResult,
+} from './search';
 
 /**
  * The contract between the main process and the renderer. Every command names its input and
@@ -89,6 +100,51 @@ export const commands = {
   'sync.cancel': {
     input: z.object({ profileId: z.uuid() }).strict(),
     output: z.object({ cancelled: z.boolean() }),
+  },
+  // Offline search and review over the organisation's cache (docs/search-and-review.md).
+  'transactions.search': {
+    input: z.object({ profileId: z.uuid(), search: TransactionSearch }).strict(),
+    output: TransactionSearchResult,
+  },
+  'expenses.search': {
+    input: z.object({ profileId: z.uuid(), search: ExpenseSearch }).strict(),
+    output: ExpenseSearchResult,
+  },
+  'suppliers.search': {
+    input: z.object({ profileId: z.uuid(), search: SupplierSearch }).strict(),
+    output: SupplierSearchResult,
+  },
+  /** Marks reviewed, flags, notes or tags one record, a selection, or a whole search result. */
+  'review.apply': {
+    input: z.object({ profileId: z.uuid(), target: ReviewTarget, change: ReviewChange }).strict(),
+    output: z.object({ changed: z.number().int() }),
+  },
+  /** The "needs attention" view: each group's count and the search that lists it. */
+  'review.attention': {
+    input: z.object({ profileId: z.uuid() }).strict(),
+    output: z.object({
+      groups: z.array(
+        z.object({ group: z.string(), count: z.number().int(), search: z.record(z.string(), z.unknown()) }),
+      ),
+    }),
+  },
+  // Offline edits: applied to the cache at once, queued, sent by `edits.push` (and by every sync).
+  'suppliers.create': { input: EditInputs['suppliers.create'], output: EditResult },
+  'suppliers.update': { input: EditInputs['suppliers.update'], output: EditResult },
+  'dimensions.create': { input: EditInputs['dimensions.create'], output: EditResult },
+  'dimensions.update': { input: EditInputs['dimensions.update'], output: EditResult },
+  'dimensionItems.create': { input: EditInputs['dimensionItems.create'], output: EditResult },
+  'dimensionItems.update': { input: EditInputs['dimensionItems.update'], output: EditResult },
+  /** Pending, failed and conflicting edits, in the order they will be sent. */
+  'edits.list': { input: OutboxCommandInputs.list, output: z.object({ items: z.array(OutboxItemShape) }) },
+  'edits.push': { input: OutboxCommandInputs.push, output: PushSummaryShape },
+  'edits.retry': { input: OutboxCommandInputs.operation, output: OutboxItemShape },
+  'edits.edit': { input: OutboxCommandInputs.edit, output: OutboxItemShape },
+  'edits.discard': { input: OutboxCommandInputs.operation, output: z.object({ discarded: z.literal(true) }) },
+  /** Settles a conflict: keep mine, take theirs, or a merged record. */
+  'edits.resolve': {
+    input: OutboxCommandInputs.resolve,
+    output: z.object({ item: OutboxItemShape.nullable() }),
   },
   'sync.history': {
     input: z.object({ profileId: z.uuid(), limit: z.number().int().min(1).max(200).default(20) }).strict(),

@@ -22,6 +22,11 @@ export interface SyncServiceOptions {
   fetch?: typeof fetch;
   resources?: readonly ResourceSync[];
   trailingDays?: number;
+  /**
+   * Runs before each pull (the outbox push): edits go out first, so a page read afterwards
+   * already carries them and cannot undo a pushed row.
+   */
+  beforePull?: (profileId: string, signal: AbortSignal) => Promise<void>;
 }
 
 export interface SyncService {
@@ -63,6 +68,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   ): Promise<SyncSummaryShape> {
     const cache = options.cacheOf(profileId);
     const client = clientOf(profileId);
+    await options.beforePull?.(profileId, controller.signal);
     const summary = await runSync({
       cache,
       client,

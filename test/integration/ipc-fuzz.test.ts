@@ -35,6 +35,27 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'sync.start': { profileId: uuid, full: false },
   'sync.cancel': { profileId: uuid },
   'sync.history': { profileId: uuid, limit: 5 },
+  'transactions.search': { profileId: uuid, search: { filters: { freeText: 'hotel' } } },
+  'expenses.search': { profileId: uuid, search: { filters: { text: 'taxi' } } },
+  'suppliers.search': { profileId: uuid, search: {} },
+  'review.apply': {
+    profileId: uuid,
+    target: { by: 'ids', kind: 'transaction', ids: [uuid] },
+    change: { action: 'setReviewed' },
+  },
+  'review.attention': { profileId: uuid },
+  'suppliers.create': { profileId: uuid, input: { name: 'Acme', code: 'S-1' } },
+  'suppliers.update': { profileId: uuid, id: uuid, input: { name: 'Acme 2' } },
+  'dimensions.create': { profileId: uuid, input: { name: 'Region', code: 'REG' } },
+  'dimensions.update': { profileId: uuid, id: uuid, input: { status: 'INACTIVE' } },
+  'dimensionItems.create': { profileId: uuid, dimensionId: uuid, input: { name: 'North', code: 'N' } },
+  'dimensionItems.update': { profileId: uuid, dimensionId: uuid, id: uuid, input: { name: 'South' } },
+  'edits.list': { profileId: uuid },
+  'edits.push': { profileId: uuid },
+  'edits.retry': { profileId: uuid, operationId: uuid },
+  'edits.edit': { profileId: uuid, operationId: uuid, input: { name: 'x' } },
+  'edits.discard': { profileId: uuid, operationId: uuid },
+  'edits.resolve': { profileId: uuid, operationId: uuid, resolution: 'mine' },
 };
 
 /** A small deterministic PRNG, so a failure can be replayed. */

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createKeychainSecrets } from '../../../src-main/secrets';
+import { startSandbox } from '../../../src-sandbox';
+import { runCli } from '../../helpers/cli';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// The CLI end to end: connect the demo organisation, sync, search offline, against the real
+// sandbox and the real keychain.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets();
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+async function v0(url: string, clientId: string, clientSecret: string, body: object) {
+  const token = (await (
+    await fetch(`${url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }),
+    })
+  ).json()) as { access_token: string };
+  const answer = await fetch(`${url}/v0/bank-transactions/search-query`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await answer.json()) as {
+    data: Array<{ id: string }>;
+    meta: { pagination: { totalItems: number } };
+  };
+}
+
+describe('satchel CLI: sync and search', () => {
+  it('connects the demo organisation, syncs with plain progress lines, and searches offline like the API', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 21, transactions: 1200 });
+    stops.push(() => sandbox.stop());
+    const env = { SATCHEL_DATA_DIR: tempDir() };
+
+    const added = await runCli(['profile', 'add', '--name', 'Demo', '--demo', '--url', sandbox.url], { env });
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+
+    const synced = await runCli(['sync'], { env });
+    expect(synced.stderr).toBe('');
+    expect(synced.code).toBe(0);
+    expect(synced.stdout).toContain('bankTransactions…');
+    expect(synced.stdout).toMatch(/Demo: succeeded, \d+ records written/);
+    expect(synced.stdout).not.toContain('\r'); // not a terminal: plain lines
+
+    await sandbox.stop();
+    stops.length = 0;
+    // Offline now: the search answers from the cache alone.
+    const search = await runCli(
+      [
+        'search',
+        '--text',
+        'hotel',
+        '--from',
+        '2025-01-01',
+        '--matched',
+        'false',
+        '--json',
+        '--page-size',
+        '100',
+      ],
+      { env },
+    );
+    expect(search.stderr).toBe('');
+    expect(search.code).toBe(0);
+    const local = JSON.parse(search.stdout) as { rows: Array<{ id: string }>; totals: { count: number } };
+
+    const again = await startSandbox({ port: 0, seed: 21, transactions: 1200 });
+    stops.push(() => again.stop());
+    const remote = await v0(again.url, again.clientId, again.clientSecret, {
+      freeText: 'hotel',
+      bookingDateFrom: '2025-01-01',
+      matched: false,
+      pagination: { page: 1, pageSize: 100 },
+    });
+    expect(remote.data.length).toBeGreaterThan(0);
+    expect(local.rows.map((row) => row.id)).toEqual(remote.data.map((row) => row.id));
+    expect(local.totals.count).toBe(remote.meta.pagination.totalItems);
+
+    const human = await runCli(['search', '--text', 'hotel'], { env });
+    expect(human.stdout).toMatch(/^BOOKED\s+AMOUNT\s+COUNTERPARTY/);
+    expect(human.stdout).toMatch(/\d+ transactions · /);
+    const bad = await runCli(['search', '--from', '2025-13-01'], { env });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('bookingDateFrom');
+  });
+});

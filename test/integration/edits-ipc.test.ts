@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../src-main/handlers';
+import { connectedCore } from '../helpers/sync-fixture';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// The offline edit journey through the handler table the renderer uses: edit while the API
+// is unreachable, see the edit pending, sync when it is back, see it on the server.
+const tempDir = useTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('offline edits over IPC', () => {
+  it('keeps a supplier edit made offline and pushes it with the next sync', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    const handlers = createHandlers(setup.core);
+    const profileId = setup.profile.id;
+    await dispatch(handlers, 'sync.start', { profileId });
+    const supplier = setup.sandbox.state.suppliers[7];
+    if (!supplier) throw new Error('the demo data has too few suppliers');
+
+    setup.sandbox.control?.addFault({ match: '*', drop: true }); // the network is gone
+    const edited = await dispatch(handlers, 'suppliers.update', {
+      profileId,
+      id: supplier.id,
+      input: { name: 'Müller & Söhne GmbH' },
+    });
+    expect(edited).toMatchObject({
+      ok: true,
+      value: { recordId: supplier.id, record: { name: 'Müller & Söhne GmbH' } },
+    });
+    const refused = await dispatch(handlers, 'suppliers.create', {
+      profileId,
+      input: { name: 'No code Ltd' },
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', field: 'code' } });
+
+    const offline = await dispatch(handlers, 'sync.start', { profileId });
+    expect(offline).toMatchObject({ ok: true, value: { outcome: 'failed' } });
+    const pending = await dispatch(handlers, 'edits.list', { profileId });
+    expect(pending).toMatchObject({
+      ok: true,
+      value: { items: [{ recordId: supplier.id, status: 'pending', operation: 'update' }] },
+    });
+
+    setup.sandbox.control?.clearFaults(); // back online
+    const online = await dispatch(handlers, 'sync.start', { profileId });
+    expect(online).toMatchObject({ ok: true, value: { outcome: 'succeeded' } });
+    expect(await dispatch(handlers, 'edits.list', { profileId })).toEqual({ ok: true, value: { items: [] } });
+    expect(setup.sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Müller & Söhne GmbH');
+    const row = setup.core
+      .cacheOf(profileId)
+      .sqlite.prepare('SELECT name, local_edit_pending FROM suppliers WHERE id = ?')
+      .get(supplier.id);
+    expect(row).toEqual({ name: 'Müller & Söhne GmbH', local_edit_pending: 0 });
+  });
+});
