@@ -6,7 +6,11 @@ import { defaultDataDir } from './data-dir';
 import { EXIT, printError, UsageError, type CliIo } from './cli/io';
 import { profileCommand, profileUsage } from './cli/profile';
 import { statusCommand } from './cli/status';
+import { editsCommand, editsUsage } from './cli/edits';
+import { exportCommand, exportUsage } from './cli/export';
+import { reviewCommand, reviewUsage } from './cli/review';
 import { searchCommand, searchUsage } from './cli/search';
+import { supplierCommand, supplierUsage } from './cli/supplier';
 import { syncCommand, syncUsage } from './cli/sync';
 
 /**
@@ -19,6 +23,10 @@ const usage = `Usage: satchel [--data-dir DIR] COMMAND
 ${profileUsage}
 ${syncUsage}
 ${searchUsage}
+${exportUsage}
+${reviewUsage}
+${supplierUsage}
+${editsUsage}
 satchel status [--json]
 
 The data folder is --data-dir, else SATCHEL_DATA_DIR, else the app's own folder.
@@ -31,6 +39,10 @@ const commands: Record<string, Command> = {
   status: statusCommand,
   sync: syncCommand,
   search: searchCommand,
+  export: exportCommand,
+  review: reviewCommand,
+  supplier: supplierCommand,
+  edits: editsCommand,
 };
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -8,6 +8,7 @@ import {
   type IpcResult,
 } from '../src-shared/ipc';
 import type { Core } from './core';
+import { exportReviewFile, exportTransactions, importReviewFile } from './export';
 import { log } from './log';
 import { applyReview, needsAttention } from './review';
 import { searchExpenses, searchSuppliers, searchTransactions } from './search';
@@ -40,6 +41,12 @@ export function createHandlers(core: Core): HandlerTable {
     'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
     'review.apply': ({ profileId, target, change }) => applyReview(core.cacheOf(profileId), target, change),
     'review.attention': ({ profileId }) => ({ groups: needsAttention(core.cacheOf(profileId)) }),
+    'transactions.exportCsv': ({ profileId, ...input }) =>
+      exportTransactions(core.cacheOf(profileId), input, (written, total) =>
+        core.events.emit('export.progress', { profileId, written, total }),
+      ),
+    'review.export': ({ profileId, file }) => exportReviewFile(core.cacheOf(profileId), { file }),
+    'review.import': ({ profileId, file }) => importReviewFile(core.cacheOf(profileId), { file }),
     'suppliers.create': ({ profileId, input }) => core.outbox.createSupplier(profileId, input),
     'suppliers.update': ({ profileId, id, input }) => core.outbox.updateSupplier(profileId, id, input),
     'dimensions.create': ({ profileId, input }) => core.outbox.createDimension(profileId, input),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
+import { CsvExportResult, ReviewFileInput, TransactionCsvExport } from './export';
 import { EditInputs, EditResult, OutboxCommandInputs, OutboxItemShape, PushSummaryShape } from './edits';
 import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl } from './profiles';
 import {
@@ -128,6 +129,21 @@ export const commands = {
       ),
     }),
   },
+  /** The whole result of a transaction search as CSV (docs/search-and-review.md, "CSV export"). */
+  'transactions.exportCsv': { input: TransactionCsvExport, output: CsvExportResult },
+  /** Review state as a file a colleague can import to continue the review. */
+  'review.export': {
+    input: ReviewFileInput,
+    output: z.object({ file: z.string(), marks: z.number().int() }),
+  },
+  'review.import': {
+    input: ReviewFileInput,
+    output: z.object({
+      marks: z.number().int(),
+      updated: z.number().int(),
+      organisationId: z.string().nullable(),
+    }),
+  },
   // Offline edits: applied to the cache at once, queued, sent by `edits.push` (and by every sync).
   'suppliers.create': { input: EditInputs['suppliers.create'], output: EditResult },
   'suppliers.update': { input: EditInputs['suppliers.update'], output: EditResult },
@@ -173,6 +189,7 @@ export const events = {
   /** Something the user should see in the status bar. */
   'app.notice': Notice,
   'sync.progress': SyncProgressEvent,
+  'export.progress': z.object({ profileId: z.uuid(), written: z.number().int(), total: z.number().int() }),
   'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid() }),
 } as const satisfies Record<string, z.ZodType>;
 

@@ -4,10 +4,16 @@ import { TransactionSearch, type TransactionSearchInput } from '../../src-shared
 import { validationError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { searchTransactions } from '../search';
-import { table, UsageError, type CliIo } from './io';
+import {
+  chooseProfile,
+  transactionFilterOptions,
+  transactionFilters,
+  transactionFilterUsage,
+} from './filters';
+import { table, type CliIo } from './io';
 
-export const searchUsage = `satchel search [--profile NAME_OR_ID] [--text T] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-               [--account ID]... [--matched true|false] [--page N] [--page-size N] [--json]`;
+export const searchUsage = `satchel search [--profile NAME_OR_ID] ${transactionFilterUsage}
+               [--page N] [--page-size N] [--json]`;
 
 /** Bank transactions of the cache, offline, with the same filters as the app. */
 export async function searchCommand(core: Core, args: string[], io: CliIo): Promise<void> {
@@ -16,33 +22,15 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
     strict: true,
     options: {
       profile: { type: 'string' },
-      text: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      account: { type: 'string', multiple: true },
-      matched: { type: 'string' },
+      ...transactionFilterOptions,
       page: { type: 'string', default: '1' },
       'page-size': { type: 'string', default: '50' },
       json: { type: 'boolean', default: false },
     },
   });
-  if (values.matched !== undefined && !['true', 'false'].includes(values.matched)) {
-    throw new UsageError('--matched takes true or false');
-  }
-  const profiles = core.profiles.list();
-  const profile = values.profile ? core.profiles.get(values.profile) : profiles[0];
-  if (!profile) throw new UsageError('no organisation is connected; add one with "satchel profile add"');
-  if (!values.profile && profiles.length > 1)
-    throw new UsageError('several organisations are connected; choose one with --profile');
-
+  const profile = chooseProfile(core, values.profile);
   const input: TransactionSearchInput = {
-    filters: {
-      ...(values.text !== undefined ? { freeText: values.text } : {}),
-      ...(values.from !== undefined ? { bookingDateFrom: values.from } : {}),
-      ...(values.to !== undefined ? { bookingDateTo: values.to } : {}),
-      ...(values.account ? { accountIds: values.account } : {}),
-      ...(values.matched !== undefined ? { matched: values.matched === 'true' } : {}),
-    },
+    filters: transactionFilters(values),
     pagination: { page: Number(values.page), pageSize: Number(values['page-size']) },
   };
   const parsed = TransactionSearch.safeParse(input);

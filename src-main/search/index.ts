@@ -1,5 +1,5 @@
 /** Offline search over the organisation cache (docs/search-and-review.md). */
-export { searchTransactions, transactionTotals } from './transactions';
+export { searchTransactions, transactionTotals, transactionsByRowId } from './transactions';
 export { transactionWhere } from './transaction-where';
 export { searchExpenses, expenseCount, expenseWhere } from './expenses';
 export { searchSuppliers } from './suppliers';

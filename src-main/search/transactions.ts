@@ -54,7 +54,14 @@ export function searchTransactions(cache: CacheDb, query: TransactionSearchInput
 }
 
 function transactionPage(cache: CacheDb, search: TransactionSearch): TransactionRow[] {
-  const ids = pageRowIds(cache.sqlite, search.filters, search.sorting, search.pagination);
+  return transactionsByRowId(
+    cache,
+    pageRowIds(cache.sqlite, search.filters, search.sorting, search.pagination),
+  );
+}
+
+/** The rows of these row_ids with their review state, in the order given (up to 1,000 ids). */
+export function transactionsByRowId(cache: CacheDb, ids: readonly number[]): TransactionRow[] {
   if (ids.length === 0) return [];
   const list = inList('p_row', ids);
   const text = `SELECT ${COLUMNS} FROM bank_transactions t ${reviewJoin('transaction', 't.id')}

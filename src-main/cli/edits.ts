@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import { AppError } from '../../src-shared/errors';
+import type { Core } from '../core';
+import { chooseProfile } from './filters';
+import { table, UsageError, type CliIo } from './io';
+
+export const editsUsage = `satchel edits list [--profile NAME_OR_ID] [--json]
+satchel edits push [--profile NAME_OR_ID]
+satchel edits retry|discard OPERATION_ID [--profile NAME_OR_ID]`;
+
+/** Offline edits waiting in the outbox: list them, send them, retry or drop one. */
+export async function editsCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    strict: true,
+    allowPositionals: true,
+    options: { profile: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const profile = chooseProfile(core, values.profile);
+  switch (action) {
+    case 'list': {
+      const items = core.outbox.list(profile.id);
+      if (values.json) {
+        io.stdout.write(`${JSON.stringify({ items }, null, 2)}\n`);
+        return;
+      }
+      if (items.length === 0) {
+        io.stdout.write('No edits are waiting.\n');
+        return;
+      }
+      io.stdout.write(
+        table([
+          ['OPERATION', 'EDIT', 'STATUS', 'PROBLEM'],
+          ...items.map((item) => [
+            item.operationId,
+            `${item.operation} ${item.resource} ${item.recordId}`,
+            item.status === 'sending' ? 'maybe sent (checked before sending again)' : item.status,
+            item.error ? `${item.error.field ? `${item.error.field}: ` : ''}${item.error.message}` : '',
+          ]),
+        ]),
+      );
+      return;
+    }
+    case 'push': {
+      const summary = await core.outbox.push(profile.id);
+      io.stdout.write(
+        `${summary.sent} sent, ${summary.failed} failed, ${summary.conflicts} conflicts, ${summary.remaining} waiting\n`,
+      );
+      if (summary.stoppedBy) throw new AppError(summary.stoppedBy.code, summary.stoppedBy.message);
+      if (summary.failed > 0 || summary.conflicts > 0)
+        throw new AppError('REMOTE_REJECTED', 'Some edits need your attention; see "satchel edits list".');
+      return;
+    }
+    case 'retry':
+    case 'discard': {
+      const [operationId] = positionals;
+      if (!operationId) throw new UsageError(`edits ${action} needs an operation id (see "edits list")`);
+      if (action === 'retry') core.outbox.retry(profile.id, operationId);
+      else core.outbox.discard(profile.id, operationId);
+      io.stdout.write(`${action === 'retry' ? 'Will send again' : 'Discarded'}: ${operationId}\n`);
+      return;
+    }
+    default:
+      throw new UsageError(`edits takes list, push, retry or discard${action ? `, not "${action}"` : ''}`);
+  }
+}

@@ -1,0 +1,74 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { ProfileSummary } from '../../src-shared/profiles';
+import type { TransactionSearchInput } from '../../src-shared/search';
+import type { Core } from '../core';
+import { UsageError } from './io';
+
+/** The organisation a command works on: the one named, or the only one connected. */
+export function chooseProfile(core: Core, nameOrId: string | undefined): ProfileSummary {
+  if (nameOrId) return core.profiles.get(nameOrId);
+  const profiles = core.profiles.list();
+  const [profile] = profiles;
+  if (!profile) throw new UsageError('no organisation is connected; add one with "satchel profile add"');
+  if (profiles.length > 1)
+    throw new UsageError('several organisations are connected; choose one with --profile');
+  return profile;
+}
+
+/** Transaction search filters as command-line options, shared by `search` and `export`. */
+export const transactionFilterOptions = {
+  text: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  account: { type: 'string', multiple: true },
+  matched: { type: 'string' },
+  reviewed: { type: 'string' },
+  flagged: { type: 'string' },
+  tag: { type: 'string' },
+  type: { type: 'string', multiple: true },
+  currency: { type: 'string', multiple: true },
+} as const satisfies ParseArgsConfig['options'];
+
+export const transactionFilterUsage = `[--text T] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--account ID]...
+               [--matched true|false] [--reviewed true|false] [--flagged true|false] [--tag T]
+               [--type TYPE]... [--currency CUR]...`;
+
+function yesNo(option: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new UsageError(`--${option} takes true or false`);
+  return value === 'true';
+}
+
+interface FilterValues {
+  text?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  account?: string[] | undefined;
+  matched?: string | undefined;
+  reviewed?: string | undefined;
+  flagged?: string | undefined;
+  tag?: string | undefined;
+  type?: string[] | undefined;
+  currency?: string[] | undefined;
+}
+
+/** Options to filters; the shared schema checks the values themselves. */
+export function transactionFilters(values: FilterValues): NonNullable<TransactionSearchInput['filters']> {
+  const flags = {
+    matched: yesNo('matched', values.matched),
+    reviewed: yesNo('reviewed', values.reviewed),
+    flagged: yesNo('flagged', values.flagged),
+  };
+  return {
+    ...(values.text !== undefined ? { freeText: values.text } : {}),
+    ...(values.from !== undefined ? { bookingDateFrom: values.from } : {}),
+    ...(values.to !== undefined ? { bookingDateTo: values.to } : {}),
+    ...(values.account ? { accountIds: values.account } : {}),
+    ...(flags.matched !== undefined ? { matched: flags.matched } : {}),
+    ...(flags.reviewed !== undefined ? { reviewed: flags.reviewed } : {}),
+    ...(flags.flagged !== undefined ? { flagged: flags.flagged } : {}),
+    ...(values.tag !== undefined ? { tag: values.tag } : {}),
+    ...(values.type ? { transactionTypes: values.type } : {}),
+    ...(values.currency ? { currencies: values.currency.map((code) => code.toUpperCase()) } : {}),
+  } as NonNullable<TransactionSearchInput['filters']>;
+}

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { validationError } from '../../src-shared/errors';
+import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
+import type { Core } from '../core';
+import { exportReviewFile, importReviewFile } from '../export';
+import { applyReview, needsAttention } from '../review';
+import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
+import { table, UsageError, type CliIo } from './io';
+
+export const reviewUsage = `satchel review mark (--reviewed | --unreviewed | --flag REASON | --unflag | --note TEXT | --clear-note
+               | --tag T... | --untag T...) [--profile NAME_OR_ID]
+               (--id ID... [--expenses] | search filters as for search, with --is-reviewed true|false
+               for the review filter and no tag filter)
+satchel review attention [--profile NAME_OR_ID] [--json]
+satchel review export --out FILE.json [--profile NAME_OR_ID]
+satchel review import FILE.json [--profile NAME_OR_ID]`;
+
+/** Review marks from the command line: mark, "needs attention", and the exchange file. */
+export async function reviewCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'mark':
+      return mark(core, rest, io);
+    case 'attention':
+      return attention(core, rest, io);
+    case 'export':
+      return exchange(core, rest, io, 'export');
+    case 'import':
+      return exchange(core, rest, io, 'import');
+    default:
+      throw new UsageError(
+        `review takes mark, attention, export or import${action ? `, not "${action}"` : ''}`,
+      );
+  }
+}
+
+function mark(core: Core, args: string[], io: CliIo): void {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      profile: { type: 'string' },
+      ...transactionFilterOptions,
+      id: { type: 'string', multiple: true },
+      expenses: { type: 'boolean', default: false },
+      reviewed: { type: 'boolean' },
+      unreviewed: { type: 'boolean' },
+      flag: { type: 'string' },
+      unflag: { type: 'boolean' },
+      note: { type: 'string' },
+      'clear-note': { type: 'boolean' },
+      tag: { type: 'string', multiple: true },
+      untag: { type: 'string', multiple: true },
+      // `--reviewed` is an action here; the review-state filter is spelled --is-reviewed.
+      'is-reviewed': { type: 'string' },
+    },
+  });
+  const changes: Change[] = [];
+  if (values.reviewed) changes.push({ action: 'setReviewed' });
+  if (values.unreviewed) changes.push({ action: 'clearReviewed' });
+  if (values.flag !== undefined) changes.push({ action: 'flag', reason: values.flag });
+  if (values.unflag) changes.push({ action: 'unflag' });
+  if (values.note !== undefined) changes.push({ action: 'setNote', note: values.note });
+  if (values['clear-note']) changes.push({ action: 'setNote', note: null });
+  if (values.tag) changes.push({ action: 'addTags', tags: values.tag });
+  if (values.untag) changes.push({ action: 'removeTags', tags: values.untag });
+  if (changes.length !== 1)
+    throw new UsageError('review mark takes exactly one change (--reviewed, --flag, --note, …)');
+  const change = ReviewChange.safeParse(changes[0]);
+  if (!change.success) throw validationError(change.error);
+
+  const profile = chooseProfile(core, values.profile);
+  const { tag: _tag, reviewed: _reviewed, ...filterValues } = values;
+  const filters = transactionFilters({ ...filterValues, reviewed: values['is-reviewed'] });
+  const target = ReviewTarget.safeParse(
+    values.id
+      ? { by: 'ids', kind: values.expenses ? 'expense' : 'transaction', ids: values.id }
+      : { by: 'transactionSearch', filters },
+  );
+  if (!target.success) throw validationError(target.error);
+  if (!values.id && Object.keys(filters).length === 0)
+    throw new UsageError(
+      'give --id or at least one filter; marking every transaction needs --from or similar',
+    );
+  const { changed } = applyReview(core.cacheOf(profile.id), target.data, change.data);
+  io.stdout.write(`${changed} ${changed === 1 ? 'record' : 'records'} changed\n`);
+}
+
+function attention(core: Core, args: string[], io: CliIo): void {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { profile: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const groups = needsAttention(core.cacheOf(chooseProfile(core, values.profile).id));
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ groups }, null, 2)}\n`);
+    return;
+  }
+  const labels: Record<string, string> = {
+    unmatchedTransactions: 'Unmatched transactions not yet reviewed',
+    flaggedTransactions: 'Flagged transactions',
+    expensesWithoutFile: 'Expenses without a receipt not yet reviewed',
+    flaggedExpenses: 'Flagged expenses',
+  };
+  io.stdout.write(
+    table([
+      ['NEEDS ATTENTION', 'COUNT'],
+      ...groups.map((g) => [labels[g.group] ?? g.group, String(g.count)]),
+    ]),
+  );
+}
+
+function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | 'import'): void {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: direction === 'import',
+    options: { profile: { type: 'string' }, out: { type: 'string' } },
+  });
+  const given = direction === 'export' ? values.out : positionals[0];
+  if (!given)
+    throw new UsageError(direction === 'export' ? '--out FILE.json is required' : 'name the file to import');
+  const file = path.resolve(given);
+  const cache = core.cacheOf(chooseProfile(core, values.profile).id);
+  if (direction === 'export') {
+    const result = exportReviewFile(cache, { file });
+    io.stdout.write(`${result.marks} review marks written to ${result.file}\n`);
+  } else {
+    const result = importReviewFile(cache, { file });
+    io.stdout.write(`${result.marks} review marks read, ${result.updated} records updated\n`);
+  }
+}

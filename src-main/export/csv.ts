@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { CsvFormat, CsvFormatInput } from '../../src-shared/export';
+import { AppError } from '../../src-shared/errors';
+import { formatAmount } from '../../src-shared/money';
+import type { TransactionRow, TransactionSearchInput } from '../../src-shared/search';
+import { TransactionSearch } from '../../src-shared/search';
+import { orderBy } from '../search/transaction-page';
+import { prepared } from '../search/sql';
+import { transactionWhere } from '../search/transaction-where';
+import { transactionsByRowId } from '../search/transactions';
+import type { CacheDb } from '../store';
+
+/**
+ * CSV of a whole transaction search result with its review columns, for Excel and for
+ * auditors (docs/search-and-review.md, "CSV export"):
+ *
+ * - UTF-8 with a byte-order mark, so Excel reads umlauts right; CRLF line ends (RFC 4180).
+ * - Delimiter and decimal separator follow the user's locale: where the decimal separator is
+ *   a comma (German, French, …) the delimiter is `;`, as Excel there expects.
+ * - Dates as ISO 8601; amounts exact from integer minor units, with no grouping and the
+ *   currency in its own column, so a spreadsheet reads them as numbers.
+ * - Text that a spreadsheet would run as a formula (starting with = + - @, tab or CR) is
+ *   prefixed with `'`; amounts are numbers and are never touched.
+ * - Written to a temporary file beside the target and renamed when complete, so a failed or
+ *   cancelled export never leaves a half-written file under the chosen name.
+ */
+
+export const TRANSACTION_CSV_COLUMNS = [
+  'id',
+  'booking_date',
+  'value_date',
+  'account_id',
+  'account_number',
+  'counterparty',
+  'description',
+  'type',
+  'amount',
+  'currency',
+  'matched',
+  'group_id',
+  'reviewed',
+  'reviewed_at',
+  'flagged',
+  'flag_reason',
+  'note',
+  'tags',
+  'deleted_at',
+] as const;
+
+/** The separators a locale's spreadsheet expects; explicit choices win. */
+export function csvFormat(input: CsvFormatInput = {}): CsvFormat {
+  const locale = input.locale ?? 'en-US';
+  let decimal = '.';
+  try {
+    decimal =
+      new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  } catch {
+    throw new AppError('VALIDATION_ERROR', `"${locale}" is not a locale.`, 'locale');
+  }
+  const decimalSeparator = input.decimalSeparator ?? (decimal === ',' ? ',' : '.');
+  const delimiter = input.delimiter ?? (decimalSeparator === ',' ? ';' : ',');
+  if (delimiter === decimalSeparator) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      'The delimiter and the decimal separator must differ.',
+      'delimiter',
+    );
+  }
+  return { delimiter, decimalSeparator };
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One text field: formula guard, then RFC 4180 quoting when needed. */
+export function csvText(value: string | null, delimiter: string): string {
+  if (value === null || value === '') return '';
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return safe.includes(delimiter) || /["\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+function amountField(minor: number, currency: string, decimalSeparator: string): string {
+  const text = formatAmount(minor, currency);
+  return decimalSeparator === '.' ? text : text.replace('.', decimalSeparator);
+}
+
+function transactionLine(row: TransactionRow, format: CsvFormat): string {
+  const { delimiter } = format;
+  const text = (value: string | null) => csvText(value, delimiter);
+  const review = row.review;
+  return [
+    text(row.id),
+    row.bookingDate,
+    row.valueDate ?? '',
+    text(row.bankAccountId),
+    text(row.bankAccountNumber),
+    text(row.counterparty),
+    text(row.description),
+    text(row.transactionType),
+    amountField(row.amount.minor, row.amount.currency, format.decimalSeparator),
+    row.amount.currency,
+    String(row.matched),
+    text(row.groupId),
+    String(review.reviewedAt !== null),
+    review.reviewedAt ?? '',
+    String(review.flagged),
+    text(review.flagReason),
+    text(review.note),
+    text(review.tags.join(', ')),
+    row.deletedAt ?? '',
+  ].join(delimiter);
+}
+
+export interface CsvExportOptions {
+  /** Absolute path of the CSV to write. */
+  file: string;
+  format: CsvFormat;
+  /** Replace an existing file (after the user confirmed); refused otherwise. */
+  overwrite?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (written: number, total: number) => void;
+}
+
+export interface CsvExportResult {
+  file: string;
+  rows: number;
+  bytes: number;
+}
+
+const BATCH = 1000;
+const BOM = '\uFEFF';
+
+function checkTarget(file: string, overwrite: boolean): void {
+  if (!path.isAbsolute(file))
+    throw new AppError('VALIDATION_ERROR', 'Choose a full path for the export.', 'file');
+  let directory;
+  try {
+    directory = statSync(path.dirname(file));
+  } catch {
+    throw new AppError('VALIDATION_ERROR', `The folder ${path.dirname(file)} does not exist.`, 'file');
+  }
+  if (!directory.isDirectory())
+    throw new AppError('VALIDATION_ERROR', `${path.dirname(file)} is not a folder.`, 'file');
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) throw new AppError('VALIDATION_ERROR', `${file} is a folder.`, 'file');
+  if (existing && !overwrite)
+    throw new AppError(
+      'ALREADY_EXISTS',
+      `${file} already exists; choose another name or replace it.`,
+      'file',
+    );
+}
+
+/**
+ * Writes every row of the search (filters and order; the page is ignored) as CSV. The
+ * order is fixed once, from the ids the search matches when the export starts; rows are
+ * then read a thousand at a time, yielding between batches so the app stays responsive.
+ */
+export async function exportTransactionsCsv(
+  cache: CacheDb,
+  query: TransactionSearchInput,
+  options: CsvExportOptions,
+): Promise<CsvExportResult> {
+  const search = TransactionSearch.parse(query);
+  checkTarget(options.file, options.overwrite ?? false);
+  const where = transactionWhere(cache.sqlite, search.filters);
+  const ids = prepared(
+    cache.sqlite,
+    `SELECT t.row_id FROM bank_transactions t WHERE ${where.sql} ORDER BY ${orderBy(search.sorting)}`,
+  )
+    .pluck()
+    .all(where.params) as number[];
+
+  const temporary = path.join(
+    path.dirname(options.file),
+    `.${path.basename(options.file)}.${randomBytes(4).toString('hex')}.partial`,
+  );
+  const fd = openSync(temporary, 'wx');
+  let bytes = 0;
+  const write = (text: string) => {
+    bytes += writeSync(fd, text);
+  };
+  try {
+    write(`${BOM}${TRANSACTION_CSV_COLUMNS.join(options.format.delimiter)}\r\n`);
+    let written = 0;
+    for (let start = 0; start < ids.length; start += BATCH) {
+      if (options.signal?.aborted)
+        throw new AppError('CANCELLED', 'The export was cancelled; no file was written.');
+      const rows = transactionsByRowId(cache, ids.slice(start, start + BATCH));
+      if (rows.length > 0) write(rows.map((row) => `${transactionLine(row, options.format)}\r\n`).join(''));
+      written += rows.length;
+      options.onProgress?.(written, ids.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    fsyncSync(fd);
+    closeSync(fd);
+    if (options.signal?.aborted)
+      throw new AppError('CANCELLED', 'The export was cancelled; no file was written.');
+    checkTarget(options.file, options.overwrite ?? false);
+    renameSync(temporary, options.file);
+    return { file: options.file, rows: written, bytes };
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}

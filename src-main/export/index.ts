@@ -1,0 +1,50 @@
+import { AppError } from '../../src-shared/errors';
+import type { z } from 'zod';
+import type { ReviewFileInput, TransactionCsvExport } from '../../src-shared/export';
+import type { CacheDb } from '../store';
+import { exportReview, importReview, ReviewImportError, type ImportResult } from '../review';
+import { csvFormat, exportTransactionsCsv, type CsvExportResult } from './csv';
+
+export { csvFormat, csvText, exportTransactionsCsv, TRANSACTION_CSV_COLUMNS } from './csv';
+
+/** A transaction CSV export as the IPC command and the CLI ask for it. */
+export function exportTransactions(
+  cache: CacheDb,
+  input: Omit<z.output<typeof TransactionCsvExport>, 'profileId'>,
+  onProgress?: (written: number, total: number) => void,
+): Promise<CsvExportResult> {
+  return exportTransactionsCsv(cache, input.search, {
+    file: input.file,
+    format: csvFormat(input.format),
+    overwrite: input.overwrite,
+    ...(onProgress ? { onProgress } : {}),
+  });
+}
+
+export function exportReviewFile(
+  cache: CacheDb,
+  input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
+): { file: string; marks: number } {
+  try {
+    return { file: input.file, ...exportReview(cache, input.file) };
+  } catch (error) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `Could not write ${input.file}: ${(error as Error).message}`,
+      'file',
+    );
+  }
+}
+
+/** Imports a colleague's review file; a bad file is a clear error and changes nothing. */
+export function importReviewFile(
+  cache: CacheDb,
+  input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
+): ImportResult {
+  try {
+    return importReview(cache, input.file);
+  } catch (error) {
+    if (error instanceof ReviewImportError) throw new AppError('VALIDATION_ERROR', error.message, 'file');
+    throw error;
+  }
+}

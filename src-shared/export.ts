@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { TransactionFilters, TransactionSorting } from './search';
+
+/** How a CSV separates fields and decimals; left out, both follow the locale. */
+export const CsvFormatInput = z
+  .object({
+    /** A BCP 47 locale such as "de-DE"; its decimal separator decides both. Default "en-US". */
+    locale: z.string().min(2).max(35).optional(),
+    delimiter: z.enum([',', ';', '\t']).optional(),
+    decimalSeparator: z.enum(['.', ',']).optional(),
+  })
+  .strict();
+export type CsvFormatInput = z.infer<typeof CsvFormatInput>;
+
+export interface CsvFormat {
+  delimiter: ',' | ';' | '\t';
+  decimalSeparator: '.' | ',';
+}
+
+/** An absolute path, chosen by the user; checked again by the main process before writing. */
+const FilePath = z.string().min(1).max(4096);
+
+export const TransactionCsvExport = z
+  .object({
+    profileId: z.uuid(),
+    /** The search whose whole result is exported, in its order; the page is not used. */
+    search: z
+      .object({
+        filters: TransactionFilters.default({}),
+        sorting: TransactionSorting.default({ field: 'bookingDate', direction: 'DESC' }),
+      })
+      .strict(),
+    file: FilePath.refine((file) => /\.csv$/i.test(file), 'The file name must end in .csv.'),
+    format: CsvFormatInput.default({}),
+    overwrite: z.boolean().default(false),
+  })
+  .strict();
+
+export const CsvExportResult = z.object({
+  file: z.string(),
+  rows: z.number().int(),
+  bytes: z.number().int(),
+});
+
+export const ReviewFileInput = z
+  .object({
+    profileId: z.uuid(),
+    file: FilePath.refine((file) => /\.json$/i.test(file), 'The file name must end in .json.'),
+  })
+  .strict();

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createKeychainSecrets } from '../../../src-main/secrets';
+import { startSandbox } from '../../../src-sandbox';
+import { runCli } from '../../helpers/cli';
+import { parseCsv } from '../../helpers/csv';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// Review, CSV export and offline edits from the command line, against the real sandbox and
+// the real keychain: what an accountant scripts, and what a colleague continues.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets();
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+async function ok(args: string[], env: NodeJS.ProcessEnv) {
+  const result = await runCli(args, { env });
+  expect(result.stderr, args.join(' ')).toBe('');
+  expect(result.code, args.join(' ')).toBe(0);
+  return result.stdout;
+}
+
+async function connectAndSync(url: string) {
+  const env = { SATCHEL_DATA_DIR: tempDir() };
+  await ok(['profile', 'add', '--name', 'Demo', '--demo', '--url', url], env);
+  await ok(['sync'], env);
+  return env;
+}
+
+describe('satchel CLI: review, export and offline edits', () => {
+  it('marks, exports a German CSV, and hands the review to a colleague', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 22, transactions: 900 });
+    stops.push(() => sandbox.stop());
+    const mine = await connectAndSync(sandbox.url);
+
+    const unmatched = JSON.parse(await ok(['search', '--matched', 'false', '--json'], mine)) as {
+      rows: Array<{ id: string }>;
+      totals: { count: number };
+    };
+    const [first, second] = unmatched.rows as [{ id: string }, { id: string }];
+    expect(
+      await ok(['review', 'mark', '--flag', 'Receipt missing', '--id', first.id, '--id', second.id], mine),
+    ).toBe('2 records changed\n');
+    expect(await ok(['review', 'mark', '--note', 'Asked the client', '--id', first.id], mine)).toBe(
+      '1 record changed\n',
+    );
+    expect(
+      await ok(['review', 'mark', '--reviewed', '--matched', 'true', '--from', '2026-01-01'], mine),
+    ).toMatch(/^\d+ records changed\n$/);
+    const attention = JSON.parse(await ok(['review', 'attention', '--json'], mine)) as {
+      groups: Array<{ group: string; count: number }>;
+    };
+    expect(attention.groups.find((group) => group.group === 'flaggedTransactions')?.count).toBe(2);
+
+    const csv = path.join(tempDir(), 'unmatched.csv');
+    expect(await ok(['export', '--out', csv, '--matched', 'false', '--locale', 'de-DE'], mine)).toMatch(
+      new RegExp(`^${unmatched.totals.count} transactions written to `),
+    );
+    const rows = parseCsv(readFileSync(csv, 'utf8').slice(1), ';');
+    expect(rows).toHaveLength(unmatched.totals.count + 1);
+    const header = rows[0]!;
+    const flagged = rows.find((row) => row[0] === first.id)!;
+    expect(flagged[header.indexOf('flag_reason')]).toBe('Receipt missing');
+    expect(flagged[header.indexOf('note')]).toBe('Asked the client');
+    expect(flagged[header.indexOf('amount')]).toMatch(/^-?\d+(,\d+)?$/);
+    const again = await runCli(['export', '--out', csv, '--matched', 'false'], { env: mine });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+
+    const handover = path.join(tempDir(), 'review.json');
+    expect(await ok(['review', 'export', '--out', handover], mine)).toMatch(/^\d+ review marks written to /);
+    const colleague = await connectAndSync(sandbox.url);
+    expect(await ok(['review', 'import', handover], colleague)).toMatch(
+      /^\d+ review marks read, \d+ records updated\n$/,
+    );
+    const theirs = JSON.parse(await ok(['search', '--flagged', 'true', '--json'], colleague)) as {
+      rows: Array<{ id: string; review: { note: string | null } }>;
+    };
+    expect(theirs.rows.map((row) => row.id).sort()).toEqual([first.id, second.id].sort());
+    expect(theirs.rows.find((row) => row.id === first.id)?.review.note).toBe('Asked the client');
+
+    const broken = path.join(tempDir(), 'broken.json');
+    await import('node:fs').then((fs) => fs.writeFileSync(broken, '{"format":"something else"}'));
+    const refused = await runCli(['review', 'import', broken], { env: colleague });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Nothing was imported');
+  });
+
+  it('creates a supplier offline, keeps it while the API is away, and pushes it when it is back', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 23, transactions: 200 });
+    stops.push(() => sandbox.stop());
+    const port = Number(new URL(sandbox.url).port);
+    const env = await connectAndSync(sandbox.url);
+    await sandbox.stop();
+    stops.length = 0;
+
+    const missing = await runCli(['supplier', 'create', '--name', 'Kaffeerösterei Nord'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('code');
+    expect(
+      await ok(['supplier', 'create', '--name', 'Kaffeerösterei Nord', '--code', 'CLI-7001'], env),
+    ).toMatch(/created offline; edit [0-9a-f-]{36} waits to be sent/);
+    const listed = JSON.parse(await ok(['edits', 'list', '--json'], env)) as {
+      items: Array<{ status: string; operation: string; resource: string }>;
+    };
+    expect(listed.items).toMatchObject([{ status: 'pending', operation: 'create', resource: 'supplier' }]);
+
+    const offline = await runCli(['edits', 'push'], { env });
+    expect(offline.code).toBe(1);
+    expect(offline.stderr).toMatch(/satchel: .+/);
+    // The POST may have gone out before the connection failed: the edit is kept as "maybe
+    // sent", and the next push looks the supplier up before sending it again.
+    expect(JSON.parse(await ok(['edits', 'list', '--json'], env))).toMatchObject({
+      items: [{ status: 'sending', error: { code: 'OFFLINE' } }],
+    });
+    expect(await ok(['edits', 'list'], env)).toContain('maybe sent');
+
+    const back = await startSandbox({ port, seed: 23, transactions: 200 });
+    stops.push(() => back.stop());
+    expect(await ok(['edits', 'push'], env)).toBe('1 sent, 0 failed, 0 conflicts, 0 waiting\n');
+    expect(await ok(['edits', 'list'], env)).toBe('No edits are waiting.\n');
+    const token = (await (
+      await fetch(`${back.url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: back.clientId,
+          client_secret: back.clientSecret,
+        }),
+      })
+    ).json()) as { access_token: string };
+    const created: Array<{ name: string; number: string }> = [];
+    for (let page = 1; ; page += 1) {
+      const answer = await fetch(`${back.url}/v1/suppliers?page=${page}&page_size=100`, {
+        headers: { authorization: `Bearer ${token.access_token}` },
+      });
+      expect(answer.status).toBe(200);
+      const body = (await answer.json()) as { data: Array<{ name: string; number: string }> };
+      created.push(...body.data.filter((supplier) => supplier.number === 'CLI-7001'));
+      if (body.data.length < 100) break;
+    }
+    expect(created).toEqual([expect.objectContaining({ name: 'Kaffeerösterei Nord' })]); // once, not twice
+  });
+});

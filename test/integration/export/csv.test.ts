@@ -1,0 +1,181 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { csvFormat, exportTransactions, TRANSACTION_CSV_COLUMNS } from '../../../src-main/export';
+import { applyReview } from '../../../src-main/review';
+import { searchTransactions } from '../../../src-main/search';
+import { parseAmount } from '../../../src-shared/money';
+import { parseCsv } from '../../helpers/csv';
+import { demoState, loadedCache, recordsOf, useCaches, wireTransaction } from '../search/fixtures';
+
+const caches = useCaches();
+const column = (name: (typeof TRANSACTION_CSV_COLUMNS)[number]) => TRANSACTION_CSV_COLUMNS.indexOf(name);
+
+function read(file: string, delimiter: string) {
+  const bytes = readFileSync(file);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 byte-order mark
+  const text = bytes.toString('utf8').slice(1);
+  expect(text.endsWith('\r\n')).toBe(true);
+  const [header, ...rows] = parseCsv(text, delimiter);
+  expect(header).toEqual([...TRANSACTION_CSV_COLUMNS]);
+  for (const row of rows) expect(row).toHaveLength(TRANSACTION_CSV_COLUMNS.length);
+  return rows;
+}
+
+describe('CSV export of a search result', () => {
+  it('writes the whole result in the search order with exact amounts and the review columns', async () => {
+    const records = recordsOf(demoState(9000, 5));
+    const cache = loadedCache(caches, records);
+    const filters = { matched: false, bookingDateFrom: '2024-01-01' };
+    const unmatched = searchTransactions(cache, { filters, pagination: { page: 1, pageSize: 500 } });
+    const first = unmatched.rows[0]!;
+    applyReview(cache, { by: 'ids', kind: 'transaction', ids: [first.id] }, { action: 'setReviewed' });
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'transaction', ids: [first.id] },
+      { action: 'flag', reason: 'No receipt' },
+    );
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'transaction', ids: [first.id] },
+      { action: 'addTags', tags: ['audit', 'q1'] },
+    );
+
+    const file = path.join(caches.tempDir(), 'unmatched.csv');
+    const progress: number[] = [];
+    const result = await exportTransactions(
+      cache,
+      {
+        search: { filters, sorting: { field: 'amount', direction: 'ASC' } },
+        file,
+        format: {},
+        overwrite: false,
+      },
+      (written) => progress.push(written),
+    );
+    const totals = unmatched.totals!;
+    expect(totals.count).toBeGreaterThan(1000); // more than one batch
+    expect(result.rows).toBe(totals.count);
+    expect(progress.at(-1)).toBe(totals.count);
+
+    const rows = read(file, ',');
+    expect(rows).toHaveLength(totals.count);
+    // Same ids in the same order as the search itself, page after page.
+    const ids: string[] = [];
+    for (let page = 1; ids.length < totals.count; page += 1) {
+      const next = searchTransactions(cache, {
+        filters,
+        sorting: { field: 'amount', direction: 'ASC' },
+        pagination: { page, pageSize: 500 },
+        withTotals: false,
+      });
+      ids.push(...next.rows.map((row) => row.id));
+    }
+    expect(rows.map((row) => row[column('id')])).toEqual(ids);
+    // Amounts parse back to exactly the totals, per currency, as integers.
+    for (const sum of totals.sums) {
+      const minor = rows
+        .filter((row) => row[column('currency')] === sum.currency)
+        .reduce((total, row) => total + parseAmount(row[column('amount')]!, sum.currency), 0);
+      expect(minor).toBe(sum.minor);
+    }
+    const marked = rows.find((row) => row[column('id')] === first.id)!;
+    expect(marked[column('reviewed')]).toBe('true');
+    expect(marked[column('reviewed_at')]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(marked[column('flagged')]).toBe('true');
+    expect(marked[column('flag_reason')]).toBe('No receipt');
+    expect(marked[column('tags')]).toBe('audit, q1');
+    expect(rows.every((row) => /^\d{4}-\d\d-\d\d$/.test(row[column('booking_date')]!))).toBe(true);
+    expect(readdirSync(path.dirname(file))).toEqual(['unmatched.csv']); // no temporary left
+  });
+
+  it('uses ; and a decimal comma for German Excel, and quotes or guards awkward text', async () => {
+    const records = [
+      wireTransaction({
+        id: 'a0000000-0000-4000-8000-000000000001',
+        amount: { amount: '-1234.50', currency: 'EUR' },
+        counterparty: 'Müller; Söhne "Büro"',
+        description: 'Zeile eins\nZeile zwei',
+      }),
+      wireTransaction({
+        id: 'a0000000-0000-4000-8000-000000000002',
+        amount: { amount: '1500', currency: 'JPY' },
+        counterparty: '=HYPERLINK("http://example.test")',
+        description: '+49 30 123456',
+      }),
+    ];
+    const cache = loadedCache(caches, records);
+    const file = path.join(caches.tempDir(), 'de.csv');
+    await exportTransactions(cache, {
+      search: { filters: {}, sorting: { field: 'id', direction: 'ASC' } },
+      file,
+      format: { locale: 'de-DE' },
+      overwrite: false,
+    });
+    const rows = read(file, ';');
+    expect(rows).toHaveLength(2);
+    const [eur, jpy] = rows as [string[], string[]];
+    expect(eur[column('amount')]).toBe('-1234,50');
+    expect(eur[column('counterparty')]).toBe('Müller; Söhne "Büro"');
+    expect(eur[column('description')]).toBe('Zeile eins\nZeile zwei');
+    expect(jpy[column('amount')]).toBe('1500'); // no minor unit, nothing invented
+    expect(jpy[column('counterparty')]).toBe(`'=HYPERLINK("http://example.test")`);
+    expect(jpy[column('description')]).toBe(`'+49 30 123456`);
+    expect(readFileSync(file, 'utf8')).toContain('"Müller; Söhne ""Büro"""');
+  });
+
+  it('chooses separators by locale and refuses a delimiter equal to the decimal separator', () => {
+    expect(csvFormat({ locale: 'de-DE' })).toEqual({ delimiter: ';', decimalSeparator: ',' });
+    expect(csvFormat({ locale: 'fr-FR' })).toEqual({ delimiter: ';', decimalSeparator: ',' });
+    expect(csvFormat({ locale: 'en-GB' })).toEqual({ delimiter: ',', decimalSeparator: '.' });
+    expect(csvFormat({})).toEqual({ delimiter: ',', decimalSeparator: '.' });
+    expect(csvFormat({ locale: 'de-DE', delimiter: '\t' })).toEqual({
+      delimiter: '\t',
+      decimalSeparator: ',',
+    });
+    expect(() => csvFormat({ decimalSeparator: ',', delimiter: ',' })).toThrow(/must differ/);
+    expect(() => csvFormat({ locale: 'not a locale!' })).toThrow(/is not a locale/);
+  });
+
+  it('never replaces a file unless asked, and leaves nothing behind when cancelled or refused', async () => {
+    const cache = loadedCache(caches, recordsOf(demoState(3000, 6)));
+    const dir = caches.tempDir();
+    const file = path.join(dir, 'existing.csv');
+    writeFileSync(file, 'keep me');
+    const search = { filters: {}, sorting: { field: 'bookingDate' as const, direction: 'DESC' as const } };
+    await expect(
+      exportTransactions(cache, { search, file, format: {}, overwrite: false }),
+    ).rejects.toMatchObject({
+      code: 'ALREADY_EXISTS',
+      field: 'file',
+    });
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    await expect(
+      exportTransactions(cache, {
+        search,
+        file: path.join(dir, 'missing', 'x.csv'),
+        format: {},
+        overwrite: false,
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'file' });
+
+    // Cancelled after the first batch: the old file is untouched and no temporary remains.
+    const controller = new AbortController();
+    const { exportTransactionsCsv } = await import('../../../src-main/export');
+    await expect(
+      exportTransactionsCsv(cache, search, {
+        file,
+        format: csvFormat({}),
+        overwrite: true,
+        signal: controller.signal,
+        onProgress: () => controller.abort(),
+      }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    expect(readdirSync(dir)).toEqual(['existing.csv']);
+
+    const replaced = await exportTransactions(cache, { search, file, format: {}, overwrite: true });
+    expect(replaced.rows).toBe(3000);
+    expect(existsSync(file) && readFileSync(file, 'utf8').length).toBeGreaterThan(1000);
+  });
+});
