@@ -64,6 +64,8 @@ export interface Control {
   updateSupplier(id: string, change: z.input<typeof SupplierChange>): Supplier;
   updateExpense(id: string, change: z.input<typeof ExpenseChange>): Expense;
   addFault(rule: z.input<typeof FaultRule>): string;
+  /** How many requests the fault rule has hit: a test waits for a request to arrive. */
+  faultFired(id: string): number;
   clearFaults(): void;
   /**
    * Serves the record with `patch` merged over it (any JSON, e.g. an amount with too many
@@ -172,6 +174,7 @@ export function createControl(
       return expense;
     },
     addFault: (rule) => parts.faults.add(parse(FaultRule, rule)),
+    faultFired: (id) => parts.faults.fired(id),
     clearFaults: () => parts.faults.clear(),
     corruptRecord(raw) {
       const corruption = parse(Corruption, raw);

@@ -32,6 +32,8 @@ export interface Faults {
   add(rule: FaultRule): string;
   clear(): void;
   list(): (FaultRule & { id: string })[];
+  /** How many requests the rule has hit so far (0 for an unknown id). */
+  fired(id: string): number;
   /** The rules that fire for this request (consuming their counts), in order of addition. */
   take(operationId: string | undefined, method: string, path: string): FaultRule[];
 }
@@ -49,6 +51,7 @@ export function createFaults(): Faults {
       rules.length = 0;
     },
     list: () => rules.map(({ seen: _seen, fired: _fired, ...rule }) => rule),
+    fired: (id) => rules.find((rule) => rule.id === id)?.fired ?? 0,
     take(operationId, method, path) {
       const fired: FaultRule[] = [];
       for (const rule of rules) {
