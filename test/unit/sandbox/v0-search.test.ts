@@ -83,4 +83,24 @@ describe('v0 search module', () => {
     expect(result.rows).toEqual([]);
     expect(result.total).toBeGreaterThan(0);
   });
+
+  test('hex text in ids and group ids: every digit pair, with dashes, and a single digit', () => {
+    // Each of the 256 digit pairs is one bit of an id's bigram set; pairs like "ff" and "3f"
+    // are the top bit of a 32-bit word and must compare as unsigned.
+    const digits = '0123456789abcdef';
+    const queries = [...digits].flatMap((a) => [...digits].map((b) => `${a}${b}`));
+    const id = records[17]!.id;
+    queries.push(
+      id.slice(6, 12),
+      id.slice(20, 27).toUpperCase(),
+      records[5]!.groupId.slice(3, 9),
+      'f',
+      '-4',
+      'a-',
+    );
+    for (const freeText of queries) {
+      const { fast, slow } = both({ filters: { freeText }, pagination: { page: 1, pageSize: 100 } });
+      expect(fast, freeText).toEqual(slow);
+    }
+  });
 });
