@@ -65,7 +65,7 @@ export function pageRowIds(
   const density = text.match === null ? null : ftsDensity(sqlite, text.match);
   if (density !== null && density.sparse)
     return ordered(sqlite, allOf([base, text.fts as SqlPart]), sorting, page, filters);
-  const budget = windowBudget(page, density?.perRow ?? null);
+  const budget = windowBudget(page, density, narrowed(filters));
   const windowed = budget === null ? null : fromWindow(sqlite, base, text, sorting, page, budget);
   if (windowed) return windowed;
   return ordered(sqlite, allOf([base, text.fts ?? text.scan]), sorting, page, filters);
@@ -103,27 +103,60 @@ function ordered(
 
 /**
  * How dense the text is, from the first FTS_SAMPLE matches in row_id order: fewer than that
- * in the whole index is "sparse"; otherwise the share of rows up to the last sampled one.
+ * in the whole index is "sparse"; otherwise the share of rows up to the last sampled one,
+ * and from it the estimated number of matches in the whole table.
  */
-function ftsDensity(sqlite: Database.Database, match: string): { sparse: boolean; perRow: number } {
+interface Density {
+  sparse: boolean;
+  perRow: number;
+  matches: number;
+}
+
+function ftsDensity(sqlite: Database.Database, match: string): Density {
   const sample = prepared(
     sqlite,
     `SELECT count(*) AS n, max(rowid) AS last FROM
        (SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match LIMIT ${FTS_SAMPLE})`,
   ).get({ match }) as { n: number; last: number | null };
-  if (sample.n < FTS_SAMPLE || sample.last === null) return { sparse: true, perRow: 0 };
-  const first = prepared(sqlite, 'SELECT min(row_id) AS first FROM bank_transactions').get() as {
+  if (sample.n < FTS_SAMPLE || sample.last === null) return { sparse: true, perRow: 0, matches: sample.n };
+  const span = prepared(
+    sqlite,
+    `SELECT (SELECT min(row_id) FROM bank_transactions) AS first,
+            (SELECT max(row_id) FROM bank_transactions) AS last`,
+  ).get() as {
     first: number;
+    last: number;
   };
-  return { sparse: false, perRow: sample.n / Math.max(1, sample.last - first.first + 1) };
+  const perRow = sample.n / Math.max(1, sample.last - span.first + 1);
+  return { sparse: false, perRow, matches: Math.ceil(perRow * Math.max(1, span.last - span.first + 1)) };
 }
 
-/** Rows to walk for a page: three times what the density predicts, or null when too many. */
-function windowBudget(page: Pagination, perRow: number | null): number | null {
+/** Whether filters other than the text narrow the rows (the text's density there is unknown). */
+function narrowed(filters: TransactionFilters): boolean {
+  return Object.entries(filters).some(
+    ([key, value]) => value !== undefined && key !== 'freeText' && key !== 'includeDeleted',
+  );
+}
+
+/**
+ * Rows to walk for a page: three times what the density predicts, or null when too many.
+ * With other filters the text may be much rarer among their rows than overall, and a failed
+ * window is wasted work; the window is then capped at a quarter of the trigram index's
+ * matches (the cost of answering through the index instead), or skipped when the page is not
+ * expected within that.
+ */
+function windowBudget(page: Pagination, density: Density | null, isNarrowed: boolean): number | null {
   const needed = offsetOf(page) + page.pageSize;
-  const predicted = perRow === null ? needed * 40 : Math.ceil((needed / perRow) * 3);
+  const expected = density === null ? needed * 13 : needed / density.perRow;
+  const predicted = Math.ceil(expected * 3);
   if (predicted > WINDOW_MAX * 2) return null;
-  return Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, predicted));
+  let budget = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, predicted));
+  if (isNarrowed && density !== null) {
+    const cap = Math.floor(density.matches / 4);
+    if (expected * 1.5 > cap) return null;
+    budget = Math.min(budget, cap);
+  }
+  return budget;
 }
 
 /**
@@ -138,28 +171,28 @@ function fromWindow(
   page: Pagination,
   budget: number,
 ): number[] | null {
-  const keys = SORT_KEYS[sorting.field].map((key, i) => `${key} AS k${i}`).join(', ');
-  const window = `SELECT t.row_id AS r, ${keys}, (${text.scan.sql}) AS hit FROM bank_transactions t
-    WHERE ${base.sql} ORDER BY ${orderBy(sorting)} LIMIT @w_budget`;
-  const rows = prepared(
+  // The window is read in order and tested row by row, stopping as soon as the page is full,
+  // so a common text costs only the rows up to its page's last match.
+  const statement = prepared(
     sqlite,
-    `SELECT w.r FROM (${window}) w WHERE w.hit ORDER BY ${orderBy(sorting, (_key, i) => `w.k${i}`)}
-     LIMIT @limit OFFSET @offset`,
-  )
-    .pluck()
-    .all({
-      ...base.params,
-      ...text.scan.params,
-      w_budget: budget,
-      limit: page.pageSize,
-      offset: offsetOf(page),
-    }) as number[];
-  if (rows.length === page.pageSize) return rows;
-  const size = prepared(
-    sqlite,
-    `SELECT count(*) FROM (SELECT 1 FROM bank_transactions t WHERE ${base.sql} ORDER BY ${orderBy(sorting)} LIMIT @w_budget)`,
-  )
-    .pluck()
-    .get({ ...base.params, w_budget: budget }) as number;
-  return size < budget ? rows : null;
+    `SELECT t.row_id AS r, (${text.scan.sql}) AS hit FROM bank_transactions t
+     WHERE ${base.sql} ORDER BY ${orderBy(sorting)} LIMIT @w_budget`,
+  ).raw(true);
+  const offset = offsetOf(page);
+  const rows: number[] = [];
+  let seen = 0;
+  let hits = 0;
+  for (const [row, hit] of statement.iterate({
+    ...base.params,
+    ...text.scan.params,
+    w_budget: budget,
+  }) as Iterable<[number, number]>) {
+    seen += 1;
+    if (!hit) continue;
+    hits += 1;
+    if (hits > offset) rows.push(row);
+    if (rows.length === page.pageSize) return rows; // ends the statement early
+  }
+  // Short of a page: the whole result if the window held every row of the order, else unknown.
+  return seen < budget ? rows : null;
 }
