@@ -93,7 +93,7 @@ function hits(bytes: Buffer, sets: Uint32Array, count: number, query: string): U
     const base = i * WORDS;
     for (const w of words) {
       const want = wanted[w] as number;
-      if ((((sets[base + w] as number) & want) >>> 0) !== want) continue outer;
+      if (((sets[base + w] as number) & want) >>> 0 !== want) continue outer;
     }
     if (bytes.subarray(i * ROW_WIDTH, i * ROW_WIDTH + ROW_WIDTH - 1).includes(needle)) marks[i] = 1;
   }
