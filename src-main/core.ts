@@ -8,6 +8,8 @@ import type { ProfileAuth } from '../src-shared/profiles';
 import { createApiClient } from './api/client';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
 import { openCache, type CacheDb } from './store';
+import type { SandboxOptions } from '../src-sandbox';
+import { createDemo, type DemoService } from './demo';
 import { createOutbox, type Outbox } from './outbox';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
@@ -26,6 +28,8 @@ export interface CoreOptions {
   fetch?: typeof fetch;
   clock?: () => Date;
   platform?: string;
+  /** Options of the in-app demo sandbox (tests make it small). */
+  demoSandbox?: SandboxOptions;
 }
 
 export interface Core {
@@ -34,6 +38,8 @@ export interface Core {
   readonly profiles: ProfileStore;
   readonly sync: SyncService;
   readonly outbox: Outbox;
+  /** The demo organisation: the sandbox inside the app (docs/shell.md). */
+  readonly demo: DemoService;
   /** The cache of one organisation, opened (and migrated) on first use. */
   cacheOf(profileId: string): CacheDb;
   /**
@@ -87,6 +93,12 @@ export function createCore(options: CoreOptions): Core {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 
+  const demo = createDemo({
+    profiles,
+    onMoved: (profileId) => sync.forget(profileId),
+    ...(options.demoSandbox ? { sandbox: options.demoSandbox } : {}),
+  });
+
   const outbox: Outbox = createOutbox({ cacheOf, clientOf: sync.clientOf, now: clock });
 
   async function removeProfile(profileId: string): Promise<void> {
@@ -104,6 +116,7 @@ export function createCore(options: CoreOptions): Core {
     profiles,
     sync,
     outbox,
+    demo,
     cacheOf,
     removeProfile,
     async addProfile(input) {
@@ -139,6 +152,7 @@ export function createCore(options: CoreOptions): Core {
     },
     async close() {
       await sync.stopAll();
+      await demo.stop();
       for (const cache of caches.values()) cache.close();
       caches.clear();
     },

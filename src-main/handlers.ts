@@ -56,7 +56,10 @@ export function createHandlers(core: Core): HandlerTable {
     'dimensionItems.update': ({ profileId, dimensionId, id, input }) =>
       core.outbox.updateDimensionItem(profileId, dimensionId, id, input),
     'edits.list': ({ profileId }) => ({ items: core.outbox.list(profileId) }),
-    'edits.push': ({ profileId }) => core.outbox.push(profileId),
+    'edits.push': async ({ profileId }) => {
+      await core.demo.ensureFor(profileId);
+      return core.outbox.push(profileId);
+    },
     'edits.retry': ({ profileId, operationId }) => core.outbox.retry(profileId, operationId),
     'edits.edit': ({ profileId, operationId, input }) => core.outbox.edit(profileId, operationId, input),
     'edits.discard': ({ profileId, operationId }) => {
@@ -66,7 +69,12 @@ export function createHandlers(core: Core): HandlerTable {
     'edits.resolve': ({ profileId, operationId, resolution }) => ({
       item: core.outbox.resolve(profileId, operationId, resolution),
     }),
-    'sync.start': ({ profileId, full }) => core.sync.sync(profileId, { full }),
+    'demo.open': () => core.demo.open(),
+    // The demo organisation's sandbox runs inside the app: started before it is used.
+    'sync.start': async ({ profileId, full }) => {
+      await core.demo.ensureFor(profileId);
+      return core.sync.sync(profileId, { full });
+    },
     'sync.cancel': ({ profileId }) => ({ cancelled: core.sync.cancel(profileId) }),
     'sync.history': ({ profileId, limit }) => ({
       runs: core.sync.history(profileId, limit).map((run) => ({

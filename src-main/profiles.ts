@@ -22,6 +22,8 @@ export interface ProfileStore {
   get(idOrName: string): Profile;
   add(input: { name: string; baseUrl: string; auth: ProfileAuth; demo?: boolean }): Promise<Profile>;
   rename(id: string, name: string): Profile;
+  /** Points a connection at another address (the demo organisation's port changes per start). */
+  moveTo(id: string, baseUrl: string): Profile;
   reauthenticate(id: string, auth: ProfileAuth): Promise<Profile>;
   remove(id: string): Promise<void>;
   credentials(id: string): Promise<Credentials>;
@@ -118,6 +120,12 @@ export function createProfileStore(options: {
       const renamed = { ...profile, name };
       write(read().map((candidate) => (candidate.id === profile.id ? renamed : candidate)));
       return renamed;
+    },
+    moveTo(id, newUrl) {
+      const baseUrl = parseOrThrow(BaseUrl, newUrl, 'baseUrl');
+      const moved = { ...find(id), baseUrl };
+      write(read().map((candidate) => (candidate.id === moved.id ? moved : candidate)));
+      return moved;
     },
     async reauthenticate(id, input) {
       const auth = parseOrThrow(ProfileAuth, input, 'auth');

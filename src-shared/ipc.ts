@@ -94,6 +94,8 @@ export const commands = {
   /** Removes the connection, its cache and its keychain entry. */
   'profiles.remove': { input: ProfileId, output: z.object({ removed: z.literal(true) }) },
   /** Brings the organisation's cache up to date; `full` is the repair: read everything again. */
+  /** Starts the demo organisation inside the app and returns its connection (docs/shell.md). */
+  'demo.open': { input: NoInput, output: ProfileSummary },
   'sync.start': {
     input: z.object({ profileId: z.uuid(), full: z.boolean().default(false) }).strict(),
     output: SyncSummaryShape,

@@ -32,6 +32,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'profiles.rename': { id: uuid, name: 'Acme 2' },
   'profiles.reauthenticate': { id: uuid, auth: { kind: 'token', accessToken: 'tok' } },
   'profiles.remove': { id: uuid },
+  'demo.open': {},
   'sync.start': { profileId: uuid, full: false },
   'sync.cancel': { profileId: uuid },
   'sync.history': { profileId: uuid, limit: 5 },

@@ -1,7 +1,18 @@
+import { useCommandMutation } from '../../lib/query';
+import { call } from '../../lib/satchel';
 import { ConnectForm } from './ConnectForm';
 
 /** Shown until an organisation is connected. */
 export function FirstRun() {
+  const demo = useCommandMutation('demo.open', ['profiles.list']);
+  const openDemo = () =>
+    demo.mutate(
+      {},
+      {
+        // The first sync starts at once; the Sync area shows its progress.
+        onSuccess: (profile) => void call('sync.start', { profileId: profile.id }).catch(() => undefined),
+      },
+    );
   return (
     <section className="area first-run" data-area="first-run">
       <h1 id="area-title">Welcome to Satchel</h1>
@@ -10,6 +21,17 @@ export function FirstRun() {
         receipts with you, offline. You need an API key (key id and secret) or an access token from the
         organisation’s administrator.
       </p>
+      <div className="demo-offer">
+        <p>No account at hand? Explore a demo organisation with three years of made-up data.</p>
+        <button type="button" onClick={openDemo} disabled={demo.isPending}>
+          {demo.isPending ? 'Starting the demo…' : 'Try the demo organisation'}
+        </button>
+        {demo.error ? (
+          <p role="alert" className="form-error">
+            {demo.error.message}
+          </p>
+        ) : null}
+      </div>
       <ConnectForm />
     </section>
   );
