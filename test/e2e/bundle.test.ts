@@ -23,4 +23,24 @@ describe('the built app', () => {
     expect(html).toMatch(/script-src 'self'/);
     expect(existsSync(out('renderer/index.html'))).toBe(true);
   });
+
+  it('wires the shell: one instance, permissions and new windows refused, links confirmed, quit closes the core', () => {
+    const main = readFileSync(out('main/index.js'), 'utf8');
+    for (const call of [
+      'requestSingleInstanceLock',
+      'setPermissionRequestHandler',
+      'setPermissionCheckHandler',
+      'setWindowOpenHandler',
+      'will-navigate',
+      'will-attach-webview',
+      'showMessageBox', // the confirmation before a link opens in the browser, the About box
+      'openExternal',
+      'showOpenDialog', // the folder picker handed to the core
+      'setApplicationMenu',
+      'isOnline',
+      'will-quit',
+    ])
+      expect(main, call).toContain(call);
+    expect(main).toMatch(/action:\s*["']deny["']/);
+  });
 });

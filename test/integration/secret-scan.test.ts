@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import type { EventName } from '../../src-shared/ipc';
+import { startSandbox } from '../../src-sandbox';
+import { runCli } from '../helpers/cli';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// After a full sync, a search, an edit push and an export through the CLI, and the same work
+// through the IPC handler table, neither the API secret nor any access token is found in the
+// data folder, the exported file, the logs and output, or any IPC answer or event. The secret
+// is only in the keychain. (Bulk receipt downloads join this scan when they land.)
+
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+/** Every access token the sandbox issues: `sbx_` and 32 base64url characters. */
+const TOKEN = /sbx_[A-Za-z0-9_-]{20,}/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+async function ok(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {
+  const result = await runCli(args, { env, ...(stdin === undefined ? {} : { stdin }) });
+  expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+  return `${result.stdout}\n${result.stderr}`;
+}
+
+describe('secret scan', () => {
+  it('finds neither the API secret nor a token anywhere but the keychain', async () => {
+    const clientSecret = `sk_scan_${randomUUID().replaceAll('-', '')}`;
+    const sandbox = await startSandbox({
+      port: 0,
+      seed: 31,
+      transactions: 600,
+      clientId: 'kid_scan',
+      clientSecret,
+      readLimit: 100_000,
+    });
+    stops.push(() => sandbox.stop());
+    const dataDir = path.join(tempDir(), 'data');
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const outputs: string[] = [];
+
+    // The command line: connect (secret on standard input), sync, search, edit, push, export.
+    outputs.push(
+      await ok(
+        [
+          'profile',
+          'add',
+          '--name',
+          'Scan',
+          '--url',
+          sandbox.url,
+          '--client-id',
+          'kid_scan',
+          '--client-secret-stdin',
+        ],
+        env,
+        `${clientSecret}\n`,
+      ),
+    );
+    outputs.push(await ok(['sync', '--full'], env));
+    outputs.push(await ok(['search', '--text', 'rewe', '--json'], env));
+    outputs.push(await ok(['supplier', 'create', '--name', 'Scan Supplies Ltd', '--code', 'SCAN-1'], env));
+    outputs.push(await ok(['edits', 'push'], env));
+    const csv = path.join(tempDir(), 'export.csv');
+    outputs.push(await ok(['export', '--out', csv, '--matched', 'false'], env));
+    outputs.push(await ok(['status', '--json'], env));
+    outputs.push(await ok(['profile', 'list', '--json'], env));
+
+    // The same data folder through the IPC handler table, with the core's log captured.
+    const logged: string[] = [];
+    const console_ = { error: console.error, warn: console.warn, log: console.log, info: console.info };
+    for (const level of ['error', 'warn', 'log', 'info'] as const)
+      console[level] = (...args: unknown[]) => logged.push(args.map(String).join(' '));
+    const answers: unknown[] = [];
+    const events: Array<{ name: EventName; payload: unknown }> = [];
+    try {
+      const core = createCore({ dataDir, secrets });
+      core.events.subscribe((name, payload) => events.push({ name, payload }));
+      const handlers = createHandlers(core);
+      const ask = async (command: string, input: unknown) => {
+        const answer = await dispatch(handlers, command, input);
+        answers.push(answer);
+        return answer;
+      };
+      const profiles = (await ask('profiles.list', {})) as {
+        ok: true;
+        value: { profiles: Array<{ id: string }> };
+      };
+      const profileId = profiles.value.profiles[0]!.id;
+      stops.push(async () => void (await secrets.delete(`profile:${profileId}`))); // only this test's entry
+      expect(await ask('sync.start', { profileId, full: true })).toMatchObject({
+        ok: true,
+        value: { outcome: 'succeeded' },
+      });
+      for (const [command, input] of [
+        ['app.info', {}],
+        ['app.online', {}],
+        ['keychain.status', {}],
+        ['transactions.search', { profileId, search: { filters: { freeText: 'a' } } }],
+        ['expenses.search', { profileId, search: {} }],
+        ['suppliers.search', { profileId, search: {} }],
+        ['review.attention', { profileId }],
+        ['suppliers.create', { profileId, input: { name: 'Scan Two GmbH', code: 'SCAN-2' } }],
+        ['edits.list', { profileId }],
+        ['edits.push', { profileId }],
+        ['sync.history', { profileId, limit: 50 }],
+        [
+          'profiles.reauthenticate',
+          { id: profileId, auth: { kind: 'client', clientId: 'kid_scan', clientSecret } },
+        ],
+        ['sync.start', { profileId, full: false }],
+        ['profiles.list', {}],
+      ] as const)
+        expect(await ask(command, input), command).toMatchObject({ ok: true });
+      await core.close();
+    } finally {
+      Object.assign(console, console_);
+    }
+
+    // The secret is where it belongs, and the token pattern does match a real token.
+    const connected = (
+      JSON.parse(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')) as {
+        profiles: Array<{ id: string }>;
+      }
+    ).profiles[0]!.id;
+    expect(await secrets.get(`profile:${connected}`)).toBe(clientSecret);
+    const token = (await (
+      await fetch(`${sandbox.url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'kid_scan',
+          client_secret: clientSecret,
+          scope: 'read',
+        }),
+      })
+    ).json()) as { access_token: string };
+    expect(token.access_token).toMatch(TOKEN);
+
+    const places: Array<[string, string]> = [
+      ...[...filesUnder(dataDir), csv].map((file): [string, string] => [
+        file,
+        readFileSync(file).toString('latin1'),
+      ]),
+      ['CLI output and log', outputs.join('\n')],
+      ['core log', logged.join('\n')],
+      ['IPC answers', JSON.stringify(answers)],
+      ['IPC events', JSON.stringify(events)],
+    ];
+    expect(places.some(([where]) => where.endsWith('.sqlite') || where.includes('caches'))).toBe(true);
+    expect(events.some((event) => event.name === 'sync.finished')).toBe(true);
+    for (const [where, text] of places) {
+      expect(text.includes(clientSecret), `the secret in ${where}`).toBe(false);
+      expect(TOKEN.exec(text)?.[0], `a token in ${where}`).toBeUndefined();
+    }
+  }, 120_000);
+});
