@@ -3,6 +3,8 @@ import path from 'node:path';
 import packageJson from '../package.json';
 import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
 import { createEventBus, type EventBus } from './events';
+import { createConnectivity, observeFetch, type Connectivity } from './connectivity';
+import { createFolderChooser, type FolderPicker } from './folders';
 import { AppError } from '../src-shared/errors';
 import type { ProfileAuth } from '../src-shared/profiles';
 import { createApiClient } from './api/client';
@@ -30,6 +32,8 @@ export interface CoreOptions {
   platform?: string;
   /** Options of the in-app demo sandbox (tests make it small). */
   demoSandbox?: SandboxOptions;
+  /** The system's folder dialog, given by the Electron shell (tests give their own). */
+  pickFolder?: FolderPicker;
 }
 
 export interface Core {
@@ -40,6 +44,10 @@ export interface Core {
   readonly outbox: Outbox;
   /** The demo organisation: the sandbox inside the app (docs/shell.md). */
   readonly demo: DemoService;
+  /** Online or not, from the network signal and from every API request (docs/shell.md). */
+  readonly connectivity: Connectivity;
+  /** Asks for a folder to download into (the shell's dialog); null when cancelled. */
+  pickFolder(title?: string): Promise<string | null>;
   /** The cache of one organisation, opened (and migrated) on first use. */
   cacheOf(profileId: string): CacheDb;
   /**
@@ -52,7 +60,10 @@ export interface Core {
   removeProfile(profileId: string): Promise<void>;
   info(): AppInfo;
   notify(level: Notice['level'], message: string): void;
-  /** Stops running syncs at a page boundary and closes every cache. */
+  /**
+   * Stops running syncs and edit pushes at a page boundary (each page is one transaction, so
+   * what is written is whole), stops the demo sandbox and closes every cache.
+   */
   close(): Promise<void>;
 }
 
@@ -64,6 +75,11 @@ export function createCore(options: CoreOptions): Core {
   const schemaVersion = shippedSchemaVersion(migrationsDir);
   const events = createEventBus();
   const secrets = options.secrets ?? createKeychainSecrets();
+  const connectivity = createConnectivity({ now: clock });
+  connectivity.subscribe((state) => events.emit('app.online', state));
+  // Every API request reports whether it got an answer: that is the "failed requests" signal.
+  const apiFetch = observeFetch(options.fetch ?? ((input, init) => fetch(input, init)), connectivity);
+  const closing = new AbortController();
 
   const profiles = createProfileStore({ dataDir, secrets, now: clock });
   const caches = new Map<string, CacheDb>();
@@ -90,7 +106,7 @@ export function createCore(options: CoreOptions): Core {
     beforePull: async (profileId, signal) => {
       await outbox.push(profileId, signal);
     },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: apiFetch,
   });
 
   const demo = createDemo({
@@ -99,7 +115,13 @@ export function createCore(options: CoreOptions): Core {
     ...(options.demoSandbox ? { sandbox: options.demoSandbox } : {}),
   });
 
-  const outbox: Outbox = createOutbox({ cacheOf, clientOf: sync.clientOf, now: clock });
+  const edits = createOutbox({ cacheOf, clientOf: sync.clientOf, now: clock });
+  // A push started from the UI has no signal of its own; closing the app still stops it.
+  const outbox: Outbox = {
+    ...edits,
+    push: (profileId, signal) =>
+      edits.push(profileId, signal ? AbortSignal.any([signal, closing.signal]) : closing.signal),
+  };
 
   async function removeProfile(profileId: string): Promise<void> {
     const profile = profiles.get(profileId);
@@ -117,6 +139,8 @@ export function createCore(options: CoreOptions): Core {
     sync,
     outbox,
     demo,
+    connectivity,
+    pickFolder: createFolderChooser(options.pickFolder),
     cacheOf,
     removeProfile,
     async addProfile(input) {
@@ -126,7 +150,7 @@ export function createCore(options: CoreOptions): Core {
         credentials: () => profiles.credentials(profile.id),
         maxRetries: 0,
         timeoutMs: 15_000,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        fetch: apiFetch,
       });
       try {
         await probe.verify();
@@ -151,7 +175,11 @@ export function createCore(options: CoreOptions): Core {
       events.emit('app.notice', { level, message, at: clock().toISOString() });
     },
     async close() {
+      closing.abort(new AppError('CANCELLED', 'Satchel is closing.'));
       await sync.stopAll();
+      // Pushes started outside a sync: joining one waits for it to stop at an edit boundary.
+      for (const profileId of caches.keys())
+        if (outbox.isPushing(profileId)) await outbox.push(profileId).catch(() => undefined);
       await demo.stop();
       for (const cache of caches.values()) cache.close();
       caches.clear();

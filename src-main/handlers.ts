@@ -23,6 +23,8 @@ export type HandlerTable = {
 export function createHandlers(core: Core): HandlerTable {
   return {
     'app.info': () => core.info(),
+    'app.online': () => core.connectivity.state(),
+    'dialog.pickFolder': async ({ title }) => ({ folder: await core.pickFolder(title) }),
     'keychain.status': () => core.secrets.status(),
     'profiles.list': () => ({ profiles: core.profiles.list() }),
     'profiles.add': (input) => core.addProfile(input),

@@ -1,29 +1,74 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  powerMonitor,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../src-shared/ipc';
+import { createBackground } from './background';
 import { createCore } from './core';
 import { createHandlers, dispatch } from './handlers';
+import { log } from './log';
+import { aboutBox } from './shell/about';
 import { CONTENT_SECURITY_POLICY } from './shell/csp';
+import { confirmed, externalLinkDecision } from './shell/external-links';
+import { menuTemplate, type MenuCommand } from './shell/menu';
 import { isAppNavigation } from './shell/navigation';
+import { createQuitSequence } from './shell/quit';
 import { isTrustedSender } from './shell/sender';
 import { windowOptions } from './shell/window-options';
 
-// The thin Electron shell: everything it wires lives in modules that run without Electron.
+// The thin Electron shell: everything it decides lives in modules that run without Electron
+// (src-main/shell/, background.ts, connectivity.ts); this file only wires them to Electron.
+//
+// Files preview: src-main/shell/file-route.ts (satchel-file://<profileId>/<fileId>, confined to
+// the organisation's file cache) is registered here once it exists: the scheme as privileged
+// before `ready`, then `protocol.handle` with it (docs/shell.md, "Files preview route").
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const appUrl = devServerUrl ?? pathToFileURL(path.join(here, '../renderer/index.html')).href;
+/** How often the system's network state is read; it has no change event on every platform. */
+const NETWORK_POLL_MS = 5_000;
 
 let mainWindow: BrowserWindow | null = null;
+
+/** https links only, in the system browser, after the user said yes. */
+function openExternally(url: string, contents: WebContents): void {
+  const decision = externalLinkDecision(url);
+  if (!decision.open) return;
+  const owner = BrowserWindow.fromWebContents(contents);
+  const asked = owner
+    ? dialog.showMessageBox(owner, decision.confirm)
+    : dialog.showMessageBox(decision.confirm);
+  void asked.then(({ response }) => {
+    if (confirmed(response)) void shell.openExternal(decision.url);
+  });
+}
 
 function createWindow(): BrowserWindow {
   const window = new BrowserWindow(windowOptions(path.join(here, '../preload/index.cjs')));
   window.once('ready-to-show', () => window.show());
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    openExternally(url, window.webContents);
+    return { action: 'deny' };
+  });
   window.webContents.on('will-navigate', (event, url) => {
+    if (isAppNavigation(url, appUrl)) return;
+    event.preventDefault();
+    openExternally(url, window.webContents);
+  });
+  window.webContents.on('will-redirect', (event, url) => {
     if (!isAppNavigation(url, appUrl)) event.preventDefault();
   });
   void window.loadURL(appUrl);
@@ -54,6 +99,17 @@ void app.whenReady().then(() => {
     migrationsDir: app.isPackaged
       ? path.join(process.resourcesPath, 'migrations', 'cache')
       : path.join(app.getAppPath(), 'resources', 'migrations', 'cache'),
+    async pickFolder({ title, defaultPath }) {
+      const options = {
+        title,
+        ...(defaultPath ? { defaultPath } : {}),
+        properties: ['openDirectory' as const, 'createDirectory' as const],
+      };
+      const result = mainWindow
+        ? await dialog.showOpenDialog(mainWindow, options)
+        : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
   });
   const handlers = createHandlers(core);
 
@@ -69,19 +125,61 @@ void app.whenReady().then(() => {
       window.webContents.send(IPC_EVENT_CHANNEL, name, payload);
   });
 
+  // Online state: the system's signal, read now and then and after a wake-up; failed and
+  // answered requests feed the same state from inside the core.
+  const readNetwork = () => core.connectivity.setNetwork(net.isOnline());
+  readNetwork();
+  const networkTimer = setInterval(readNetwork, NETWORK_POLL_MS);
+  const background = createBackground({ core });
+  powerMonitor.on('resume', () => {
+    readNetwork();
+    background.wake();
+  });
+
+  const runMenu = (command: MenuCommand) => {
+    if ('page' in command) {
+      core.events.emit('app.menu', { action: command.page });
+    } else if (command.shell === 'about') {
+      const box = aboutBox(core.info(), {
+        electron: process.versions.electron,
+        chrome: process.versions.chrome,
+        node: process.versions.node,
+      });
+      void (mainWindow ? dialog.showMessageBox(mainWindow, box) : dialog.showMessageBox(box));
+    } else if (core.connectivity.state().online) {
+      background.wake();
+    } else {
+      core.notify('info', 'Offline: Satchel syncs as soon as the network is back.');
+    }
+  };
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        platform: process.platform,
+        productName: app.getName(),
+        isPackaged: app.isPackaged,
+        run: runMenu,
+      }),
+    ),
+  );
+
   mainWindow = createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
   });
+  background.start();
+
   // Quitting waits for the current page transaction and closes the caches cleanly.
-  let closed = false;
+  const quitting = createQuitSequence({
+    async close() {
+      clearInterval(networkTimer);
+      await background.stop();
+      await core.close();
+    },
+    onError: (error) => log.error('closing failed:', error),
+  });
   app.on('will-quit', (event) => {
-    if (closed) return;
-    event.preventDefault();
-    void core.close().finally(() => {
-      closed = true;
-      app.quit();
-    });
+    if (!quitting.willQuit(() => app.quit())) event.preventDefault();
   });
 });
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AppInfo, Notice } from '../src-shared/ipc';
+import type { AppInfo, Notice, OnlineState } from '../src-shared/ipc';
 import { areas, type AreaId } from './areas';
 import { Sidebar } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
@@ -15,6 +15,7 @@ export function App() {
   const [area, setArea] = useState<AreaId>('transactions');
   const [info, setInfo] = useState<InfoState>({ status: 'loading' });
   const [notice, setNotice] = useState<Notice | null>(null);
+  const [online, setOnline] = useState<OnlineState | null>(null);
   const profiles = useCommand('profiles.list', {});
   // The organisation shown: the first connected one (a switcher arrives with the review screens).
   const profile = profiles.data?.profiles[0] ?? null;
@@ -28,10 +29,22 @@ export function App() {
         live &&
         setInfo({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
-    const stop = window.satchel.on('app.notice', setNotice);
+    call('app.online', {}).then(
+      (value) => live && setOnline(value),
+      () => undefined,
+    );
+    const stops = [
+      window.satchel.on('app.notice', setNotice),
+      window.satchel.on('app.online', setOnline),
+      // The native menu's Go items (on macOS Cmd+1…6 arrive this way, not as key presses).
+      window.satchel.on('app.menu', ({ action }) => {
+        const target = areas.find((candidate) => `go.${candidate.id}` === action);
+        if (target) setArea(target.id);
+      }),
+    ];
     return () => {
       live = false;
-      stop();
+      for (const stop of stops) stop();
     };
   }, []);
 
@@ -58,7 +71,7 @@ export function App() {
           <AreaView area={area} info={info.status === 'ready' ? info.info : null} profile={profile} />
         )}
       </main>
-      <StatusBar info={info} notice={notice} />
+      <StatusBar info={info} notice={notice} online={online} />
     </div>
   );
 }

@@ -72,9 +72,37 @@ export const SyncRunShape = z.object({
   errors: z.array(RecordErrorShape),
 });
 
+/** Whether Satchel is online, and if not why: no network, or the API does not answer (docs/shell.md). */
+export const OnlineState = z.object({
+  online: z.boolean(),
+  reason: z.enum(['network', 'unreachable']).nullable(),
+  since: z.iso.datetime(),
+});
+export type OnlineState = z.infer<typeof OnlineState>;
+
+/** What a native menu item asks the page to do (the shell runs the rest itself; docs/shell.md). */
+export const MenuAction = z.enum([
+  'go.transactions',
+  'go.expenses',
+  'go.suppliers',
+  'go.files',
+  'go.sync',
+  'go.settings',
+  'search.focus',
+  'help.shortcuts',
+]);
+export type MenuAction = z.infer<typeof MenuAction>;
+
 export const commands = {
   /** Who the app is and where it keeps its data. */
   'app.info': { input: NoInput, output: AppInfo },
+  /** The online state now; `app.online` events tell its changes. */
+  'app.online': { input: NoInput, output: OnlineState },
+  /** The system's folder picker (bulk downloads); null when the user cancels. */
+  'dialog.pickFolder': {
+    input: z.object({ title: z.string().min(1).max(120).optional() }).strict(),
+    output: z.object({ folder: z.string().nullable() }),
+  },
   /** Whether the system keychain answers; Settings shows it. */
   'keychain.status': { input: NoInput, output: KeychainStatus },
   'profiles.list': { input: NoInput, output: z.object({ profiles: z.array(ProfileSummary) }) },
@@ -93,9 +121,9 @@ export const commands = {
   },
   /** Removes the connection, its cache and its keychain entry. */
   'profiles.remove': { input: ProfileId, output: z.object({ removed: z.literal(true) }) },
-  /** Brings the organisation's cache up to date; `full` is the repair: read everything again. */
   /** Starts the demo organisation inside the app and returns its connection (docs/shell.md). */
   'demo.open': { input: NoInput, output: ProfileSummary },
+  /** Brings the organisation's cache up to date; `full` is the repair: read everything again. */
   'sync.start': {
     input: z.object({ profileId: z.uuid(), full: z.boolean().default(false) }).strict(),
     output: SyncSummaryShape,
@@ -190,6 +218,10 @@ export type SyncProgressEvent = z.infer<typeof SyncProgressEvent>;
 export const events = {
   /** Something the user should see in the status bar. */
   'app.notice': Notice,
+  /** The app went online or offline; background sync follows it. */
+  'app.online': OnlineState,
+  /** A native menu item for the page (Go to an area, search, shortcuts help). */
+  'app.menu': z.object({ action: MenuAction }),
   'sync.progress': SyncProgressEvent,
   'export.progress': z.object({ profileId: z.uuid(), written: z.number().int(), total: z.number().int() }),
   'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid() }),

@@ -22,6 +22,8 @@ const uuid = '6f1c2b1e-3c1d-4f7a-9a53-0c8e4b1d2a77';
 /** One valid input per command; the compiler asks for a sample when a command is added. */
 const samples: { [C in CommandName]: CommandInput<C> } = {
   'app.info': {},
+  'app.online': {},
+  'dialog.pickFolder': { title: 'Download receipts to…' },
   'keychain.status': {},
   'profiles.list': {},
   'profiles.add': {

@@ -1,0 +1,89 @@
+import type { OnlineState } from '../src-shared/ipc';
+
+/**
+ * Whether Satchel is online, from two sources: the operating system's network signal (fed by
+ * the Electron shell from `net.isOnline()`) and what actually happens to requests (every
+ * request of the API client goes through `observeFetch`). Offline when the system says so, or
+ * when every API the app talked to lately failed to answer at all. One API server being down
+ * while another answers is that server's problem, shown in its sync history, not "offline".
+ */
+
+export interface Connectivity {
+  state(): OnlineState;
+  /** The operating system's view: false means no network at all. */
+  setNetwork(online: boolean): void;
+  /** A request to this origin got an answer (of any status). */
+  reached(origin: string): void;
+  /** A request to this origin failed without an answer: refused, reset, no route, DNS. */
+  unreachable(origin: string): void;
+  subscribe(listener: (state: OnlineState, previous: OnlineState) => void): () => void;
+}
+
+export function createConnectivity(options: { now?: () => Date } = {}): Connectivity {
+  const now = options.now ?? (() => new Date());
+  const listeners = new Set<(state: OnlineState, previous: OnlineState) => void>();
+  const origins = new Map<string, boolean>();
+  let network = true;
+  let current: OnlineState = { online: true, reason: null, since: now().toISOString() };
+
+  function reason(): OnlineState['reason'] {
+    if (!network) return 'network';
+    const known = [...origins.values()];
+    return known.length > 0 && known.every((reachable) => !reachable) ? 'unreachable' : null;
+  }
+
+  function update(): void {
+    const why = reason();
+    if (why === current.reason) return;
+    const previous = current;
+    current = { online: why === null, reason: why, since: now().toISOString() };
+    for (const listener of listeners) listener(current, previous);
+  }
+
+  return {
+    state: () => current,
+    setNetwork(online) {
+      if (online && !network) origins.clear(); // back on the network: every API gets a new chance
+      network = online;
+      update();
+    },
+    reached(origin) {
+      origins.set(origin, true);
+      update();
+    },
+    unreachable(origin) {
+      origins.set(origin, false);
+      update();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function originOf(input: Parameters<typeof fetch>[0]): string {
+  try {
+    return new URL(input instanceof Request ? input.url : String(input)).origin;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * A fetch that reports to `connectivity`: an answer means reachable, a failure without one
+ * means unreachable. A request aborted on purpose (cancelled, timed out) says nothing.
+ */
+export function observeFetch(fetchImpl: typeof fetch, connectivity: Connectivity): typeof fetch {
+  return async (input, init) => {
+    const origin = originOf(input);
+    try {
+      const response = await fetchImpl(input, init);
+      connectivity.reached(origin);
+      return response;
+    } catch (error) {
+      if (!init?.signal?.aborted) connectivity.unreachable(origin);
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,204 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBackground, type Timers } from '../../src-main/background';
+import type { Core } from '../../src-main/core';
+import type { EventName, EventPayload, OnlineState } from '../../src-shared/ipc';
+import { connectedCore } from '../helpers/sync-fixture';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// Background work against a real core and the real sandbox, with a fake clock for the
+// schedule: sync on start, on the interval while online, the outbox pushed on reconnect,
+// offline from the system's signal and from requests that get no answer, one run per
+// organisation at a time, and a clean stop.
+
+const tempDir = useTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+const INTERVAL = 15 * 60_000;
+const RETRY = 60_000;
+
+/** A clock the test moves by hand: only the schedule is fake, the work is real. */
+function fakeTimers() {
+  let now = 0;
+  let nextId = 1;
+  const pending = new Map<number, { at: number; run: () => void }>();
+  const timers: Timers = {
+    setTimeout(run, ms) {
+      const id = nextId++;
+      pending.set(id, { at: now + ms, run });
+      return id;
+    },
+    clearTimeout(handle) {
+      pending.delete(handle as number);
+    },
+  };
+  return {
+    timers,
+    /** Delays of the timers set now, from the current fake time. */
+    pending: () => [...pending.values()].map((timer) => timer.at - now),
+    advance(ms: number) {
+      now += ms;
+      const due = [...pending.entries()].filter(([, timer]) => timer.at <= now);
+      due.sort((a, b) => a[1].at - b[1].at);
+      for (const [id, timer] of due) {
+        pending.delete(id);
+        timer.run();
+      }
+    },
+  };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function setup(sandboxOptions: Parameters<typeof connectedCore>[1] = {}) {
+  const fixture = await connectedCore(tempDir(), {
+    transactions: 300,
+    readLimit: 100_000,
+    ...sandboxOptions,
+  });
+  const clock = fakeTimers();
+  const background = createBackground({
+    core: fixture.core,
+    timers: clock.timers,
+    intervalMs: INTERVAL,
+    retryMs: RETRY,
+  });
+  cleanups.push(async () => {
+    await background.stop();
+    await fixture.close();
+  });
+  const seen: Array<{ name: EventName; payload: unknown }> = [];
+  fixture.core.events.subscribe((name, payload) => seen.push({ name, payload }));
+  const of = <E extends EventName>(name: E) =>
+    seen.filter((event) => event.name === name).map((event) => event.payload as EventPayload<E>);
+  return { ...fixture, clock, background, seen, of };
+}
+
+const runs = (core: Core, profileId: string) => core.sync.history(profileId, 100);
+
+describe('background sync and online state', () => {
+  it('syncs on start and on the interval while online, and not while the system is offline', async () => {
+    const { core, profile, clock, background, of } = await setup();
+    background.start();
+    await background.idle();
+    expect(runs(core, profile.id).map((run) => run.outcome)).toEqual(['succeeded']);
+    expect(clock.pending()).toEqual([INTERVAL]);
+
+    clock.advance(INTERVAL);
+    await background.idle();
+    expect(runs(core, profile.id)).toHaveLength(2);
+
+    core.connectivity.setNetwork(false);
+    expect(of('app.online')).toMatchObject([{ online: false, reason: 'network' }]);
+    expect(clock.pending()).toEqual([]); // offline by the system: nothing scheduled, no probe
+    clock.advance(INTERVAL * 3);
+    background.wake();
+    await background.idle();
+    expect(runs(core, profile.id)).toHaveLength(2);
+  });
+
+  it('pushes the offline edits first when the network comes back, then syncs', async () => {
+    const { core, profile, sandbox, background, of, clock } = await setup();
+    core.connectivity.setNetwork(false);
+    background.start();
+    await background.idle();
+    expect(runs(core, profile.id)).toEqual([]); // started offline: nothing to do yet
+
+    // The cache needs the supplier before it can be edited: one sync by hand, as if earlier.
+    core.connectivity.setNetwork(true);
+    await background.idle();
+    const supplier = sandbox.state.suppliers[12]!;
+    core.connectivity.setNetwork(false);
+    core.outbox.updateSupplier(profile.id, supplier.id, { name: 'Back Online GmbH' });
+    expect(core.outbox.list(profile.id)).toHaveLength(1);
+
+    const before = runs(core, profile.id).length;
+    core.connectivity.setNetwork(true);
+    await background.idle();
+    expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Back Online GmbH');
+    expect(core.outbox.list(profile.id)).toEqual([]);
+    expect(runs(core, profile.id)).toHaveLength(before + 1);
+    expect(of('app.online').map((state) => [state.online, state.reason])).toEqual([
+      [false, 'network'],
+      [true, null],
+      [false, 'network'],
+      [true, null],
+    ]);
+    expect(clock.pending()).toEqual([INTERVAL]);
+  });
+
+  it('goes offline when the API does not answer although the network is up, checks back, and resumes', async () => {
+    const { core, profile, sandbox, clock, background, of } = await setup();
+    background.start();
+    await background.idle();
+
+    sandbox.control!.addFault({ match: '*', drop: true }); // every connection cut, no answer
+    clock.advance(INTERVAL);
+    await until(() => !core.connectivity.state().online, 'the failed requests to take the app offline');
+    expect(core.connectivity.state()).toMatchObject({ online: false, reason: 'unreachable' });
+    await background.idle(); // the sync gives up after its retries
+    expect(runs(core, profile.id)[0]?.outcome).toBe('failed');
+    expect(clock.pending()).toEqual([RETRY]); // a check now and then, not a full sync
+
+    sandbox.control!.clearFaults();
+    clock.advance(RETRY);
+    await until(() => core.connectivity.state().online, 'the check to find the API again');
+    await background.idle();
+    expect(runs(core, profile.id)[0]?.outcome).toBe('succeeded'); // the reconnect sync
+    const states: OnlineState[] = of('app.online');
+    expect(states.map((state) => state.reason)).toEqual(['unreachable', null]);
+  }, 60_000);
+
+  it('never runs two syncs of one organisation at once, whoever asks', async () => {
+    const { core, profile, sandbox, clock, background } = await setup();
+    sandbox.control!.addFault({ match: '*', latencyMs: 15 });
+    const active = new Set<number>();
+    let most = 0;
+    core.events.subscribe((name, payload) => {
+      if (name === 'sync.progress') {
+        active.add((payload as EventPayload<'sync.progress'>).runId);
+        most = Math.max(most, active.size);
+      }
+      if (name === 'sync.finished') active.delete((payload as EventPayload<'sync.finished'>).runId);
+    });
+
+    background.start();
+    const byHand = core.sync.sync(profile.id); // the user presses "Sync now" at the same moment
+    background.wake();
+    clock.advance(INTERVAL);
+    core.connectivity.setNetwork(false);
+    core.connectivity.setNetwork(true); // a reconnect while the round runs: one more round after it
+    background.wake();
+    await byHand;
+    await background.idle();
+    expect(most).toBe(1);
+    // The user's run, joined by the start round; then one round for the reconnect. The wake-ups
+    // and the interval during the first round were covered by it.
+    expect(runs(core, profile.id).map((run) => run.outcome)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('stops cleanly: the running sync ends at a page boundary and nothing runs afterwards', async () => {
+    const { core, profile, sandbox, clock, background, of } = await setup({ transactions: 3000 });
+    sandbox.control!.addFault({ match: '*', latencyMs: 40 });
+    background.start();
+    await until(() => of('sync.progress').some((progress) => progress.records > 0), 'the first page');
+    await background.stop();
+    expect(runs(core, profile.id)[0]?.outcome).toBe('cancelled');
+    expect(clock.pending()).toEqual([]);
+    clock.advance(INTERVAL * 10);
+    core.connectivity.setNetwork(false);
+    core.connectivity.setNetwork(true);
+    background.wake();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(core.sync.isRunning(profile.id)).toBe(false);
+    expect(runs(core, profile.id)).toHaveLength(1);
+  });
+});
