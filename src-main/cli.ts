@@ -6,6 +6,7 @@ import { defaultDataDir } from './data-dir';
 import { EXIT, printError, UsageError, type CliIo } from './cli/io';
 import { profileCommand, profileUsage } from './cli/profile';
 import { statusCommand } from './cli/status';
+import { downloadCommand, downloadUsage } from './cli/download';
 import { editsCommand, editsUsage } from './cli/edits';
 import { exportCommand, exportUsage } from './cli/export';
 import { reviewCommand, reviewUsage } from './cli/review';
@@ -24,6 +25,7 @@ ${profileUsage}
 ${syncUsage}
 ${searchUsage}
 ${exportUsage}
+${downloadUsage}
 ${reviewUsage}
 ${supplierUsage}
 ${editsUsage}
@@ -40,6 +42,7 @@ const commands: Record<string, Command> = {
   sync: syncCommand,
   search: searchCommand,
   export: exportCommand,
+  download: downloadCommand,
   review: reviewCommand,
   supplier: supplierCommand,
   edits: editsCommand,

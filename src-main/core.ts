@@ -12,6 +12,8 @@ import { createProfileStore, type Profile, type ProfileStore } from './profiles'
 import { openCache, type CacheDb } from './store';
 import type { SandboxOptions } from '../src-sandbox';
 import { createDemo, type DemoService } from './demo';
+import { createFileService, type FileService } from './files/service';
+import { log } from './log';
 import { createOutbox, type Outbox } from './outbox';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
@@ -42,6 +44,8 @@ export interface Core {
   readonly profiles: ProfileStore;
   readonly sync: SyncService;
   readonly outbox: Outbox;
+  /** Expense files: bulk downloads and the offline file cache (docs/files.md). */
+  readonly files: FileService;
   /** The demo organisation: the sandbox inside the app (docs/shell.md). */
   readonly demo: DemoService;
   /** Online or not, from the network signal and from every API request (docs/shell.md). */
@@ -115,6 +119,22 @@ export function createCore(options: CoreOptions): Core {
     ...(options.demoSandbox ? { sandbox: options.demoSandbox } : {}),
   });
 
+  const files = createFileService({
+    dataDir,
+    cacheOf,
+    clientOf: sync.clientOf,
+    syncing: (profileId) => sync.isRunning(profileId),
+    events,
+    now: clock,
+  });
+  // After each sync, the offline file cache catches up with its scope (a no-op when it is none).
+  events.subscribe((event, payload) => {
+    if (event !== 'sync.finished') return;
+    const { profileId, outcome } = payload as { profileId: string; outcome: string };
+    if (outcome === 'succeeded' || outcome === 'partial')
+      void files.fillOffline(profileId).catch((error: unknown) => log.warn('offline file cache:', error));
+  });
+
   const edits = createOutbox({ cacheOf, clientOf: sync.clientOf, now: clock });
   // A push started from the UI has no signal of its own; closing the app still stops it.
   const outbox: Outbox = {
@@ -126,6 +146,7 @@ export function createCore(options: CoreOptions): Core {
   async function removeProfile(profileId: string): Promise<void> {
     const profile = profiles.get(profileId);
     await sync.stop(profile.id);
+    await files.removeCache(profile.id);
     caches.get(profile.id)?.close();
     caches.delete(profile.id);
     sync.forget(profile.id);
@@ -138,6 +159,7 @@ export function createCore(options: CoreOptions): Core {
     profiles,
     sync,
     outbox,
+    files,
     demo,
     connectivity,
     pickFolder: createFolderChooser(options.pickFolder),
@@ -177,6 +199,7 @@ export function createCore(options: CoreOptions): Core {
     async close() {
       closing.abort(new AppError('CANCELLED', 'Satchel is closing.'));
       await sync.stopAll();
+      await files.stopAll();
       // Pushes started outside a sync: joining one waits for it to stop at an edit boundary.
       for (const profileId of caches.keys())
         if (outbox.isPushing(profileId)) await outbox.push(profileId).catch(() => undefined);

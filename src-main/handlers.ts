@@ -10,6 +10,7 @@ import {
 import type { Core } from './core';
 import { exportReviewFile, exportTransactions, importReviewFile } from './export';
 import { log } from './log';
+import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
 import { applyReview, needsAttention } from './review';
 import { searchExpenses, searchSuppliers, searchTransactions } from './search';
 
@@ -39,6 +40,9 @@ export function createHandlers(core: Core): HandlerTable {
       return profile;
     },
     'transactions.search': ({ profileId, search }) => searchTransactions(core.cacheOf(profileId), search),
+    'transactions.get': ({ profileId, id }) => transactionDetail(core.cacheOf(profileId), id),
+    'expenses.get': ({ profileId, id }) => expenseDetail(core.cacheOf(profileId), id),
+    'bankAccounts.list': ({ profileId }) => ({ accounts: bankAccountSummaries(core.cacheOf(profileId)) }),
     'expenses.search': ({ profileId, search }) => searchExpenses(core.cacheOf(profileId), search),
     'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
     'review.apply': ({ profileId, target, change }) => applyReview(core.cacheOf(profileId), target, change),
@@ -78,6 +82,34 @@ export function createHandlers(core: Core): HandlerTable {
       return core.sync.sync(profileId, { full });
     },
     'sync.cancel': ({ profileId }) => ({ cancelled: core.sync.cancel(profileId) }),
+    'downloads.start': async ({ profileId, ...request }) => {
+      await core.demo.ensureFor(profileId);
+      return core.files.start(profileId, request);
+    },
+    'downloads.pause': ({ profileId, jobId }) => core.files.pause(profileId, jobId),
+    'downloads.resume': async ({ profileId, jobId }) => {
+      await core.demo.ensureFor(profileId);
+      return core.files.resume(profileId, jobId);
+    },
+    'downloads.cancel': ({ profileId, jobId }) => core.files.cancel(profileId, jobId),
+    'downloads.retry': async ({ profileId, jobId, fileIds }) => {
+      await core.demo.ensureFor(profileId);
+      return core.files.retry(profileId, jobId, fileIds);
+    },
+    'downloads.status': ({ profileId, jobId }) => ({
+      jobs: jobId ? [core.files.status(profileId, jobId)] : core.files.list(profileId),
+    }),
+    'files.fetch': async ({ profileId, fileId }) => {
+      await core.demo.ensureFor(profileId);
+      return core.files.fetch(profileId, fileId);
+    },
+    'files.offlineScope.get': ({ profileId }) => core.files.offlineScope(profileId),
+    'files.offlineScope.set': async ({ profileId, scope }) => {
+      const usage = core.files.setOfflineScope(profileId, scope);
+      await core.demo.ensureFor(profileId);
+      void core.files.fillOffline(profileId).catch(() => undefined);
+      return usage;
+    },
     'sync.history': ({ profileId, limit }) => ({
       runs: core.sync.history(profileId, limit).map((run) => ({
         ...run,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  type OperationId,
   CurrencyCode,
   ExpenseStatus,
   Id,
@@ -21,6 +22,7 @@ import { Corruption, type Corruptions } from './http/corruptions';
 import { failure, notFound, validationFailure } from './http/errors';
 import { FaultRule, type Faults } from './http/faults';
 import type { RateLimiter } from './http/rate-limit';
+import type { RequestLogEntry } from './http/server';
 
 /**
  * The test-control surface: changes data as time passes and injects faults. It is an
@@ -74,8 +76,36 @@ export interface Control {
   corruptRecord(corruption: Corruption): void;
   clearCorruptions(): void;
   setErpSupplierNumbers(on: boolean): void;
+  /**
+   * Every API request that passed authentication, the rate limit and the scope check, oldest
+   * first (the last 200,000), optionally only those of one operation.
+   */
+  requests(operationId?: OperationId): RequestLogEntry[];
+  clearRequests(): void;
   expireTokens(): void;
   resetRateLimits(): void;
+}
+
+export interface RequestLog {
+  add(entry: RequestLogEntry): void;
+  entries(): RequestLogEntry[];
+  clear(): void;
+}
+
+const REQUEST_LOG_SIZE = 200_000;
+
+export function createRequestLog(): RequestLog {
+  let log: RequestLogEntry[] = [];
+  return {
+    add(entry) {
+      log.push(entry);
+      if (log.length > REQUEST_LOG_SIZE * 1.25) log = log.slice(-REQUEST_LOG_SIZE);
+    },
+    entries: () => log.slice(-REQUEST_LOG_SIZE),
+    clear: () => {
+      log = [];
+    },
+  };
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -103,6 +133,7 @@ export function createControl(
     auth: Auth;
     limiter: RateLimiter;
     now: () => number;
+    requestLog: RequestLog;
   },
 ): Control {
   const { table } = state;
@@ -184,7 +215,9 @@ export function createControl(
           ? table.rowOf(id) >= 0
           : corruption.resource === 'expenses'
             ? state.expenses.some((e) => e.id === id)
-            : state.suppliers.some((s) => s.id === id);
+            : corruption.resource === 'files'
+              ? state.files.some((f) => f.id === id)
+              : state.suppliers.some((s) => s.id === id);
       if (!exists) throw notFound('Record');
       parts.corruptions.add(corruption);
     },
@@ -192,6 +225,11 @@ export function createControl(
     setErpSupplierNumbers: (on) => {
       state.options.erpSupplierNumbers = on;
     },
+    requests: (operationId) =>
+      operationId
+        ? parts.requestLog.entries().filter((entry) => entry.operationId === operationId)
+        : parts.requestLog.entries(),
+    clearRequests: () => parts.requestLog.clear(),
     expireTokens: () => parts.auth.expireAll(),
     resetRateLimits: () => parts.limiter.reset(),
   };
@@ -230,6 +268,8 @@ export function registerControlRoutes(
     ['PATCH', '/__control/expenses/:id', (p, body) => control.updateExpense(p.id ?? '', body as object), 200],
     ['POST', '/__control/faults', (_p, body) => ({ id: control.addFault(body as FaultRule) }), 201],
     ['GET', '/__control/faults', () => ({ data: faults.list() }), 200],
+    ['GET', '/__control/requests', () => ({ data: control.requests() }), 200],
+    ['DELETE', '/__control/requests', () => control.clearRequests(), 204],
     [
       'POST',
       '/__control/corruptions',

@@ -1,6 +1,6 @@
 import type { OperationId } from '../src-shared/api';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../src-shared/demo';
-import { createControl, registerControlRoutes, type Control } from './control';
+import { createControl, createRequestLog, registerControlRoutes, type Control } from './control';
 import { DEFAULT_DATA, createState, type State } from './data/state';
 import { createAuth } from './http/auth';
 import { createCorruptions } from './http/corruptions';
@@ -76,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   const faults = createFaults();
   const corruptions = createCorruptions();
+  const requestLog = createRequestLog();
   let document: unknown;
   const context: RouteContext = { state, auth, now, openapi: () => (document ??= openApiDocument()) };
   const handlers: Handlers = {
@@ -86,7 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...referenceHandlers(context),
   } satisfies Record<OperationId, unknown>;
   const control = options.control
-    ? createControl(state, { faults, corruptions, auth, limiter, now })
+    ? createControl(state, { faults, corruptions, auth, limiter, now, requestLog })
     : undefined;
   const app = buildServer({
     auth,
@@ -95,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     corruptions,
     handlers,
     now,
+    ...(control ? { onRequest: (entry) => requestLog.add(entry) } : {}),
     ...(control ? { extraRoutes: (server) => registerControlRoutes(server, control, faults) } : {}),
   });
   const address = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });

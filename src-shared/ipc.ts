@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
+import { BankAccountSummary, ExpenseDetail, TransactionDetail } from './details';
 import { CsvExportResult, ReviewFileInput, TransactionCsvExport } from './export';
 import { EditInputs, EditResult, OutboxCommandInputs, OutboxItemShape, PushSummaryShape } from './edits';
+import {
+  CachedFile,
+  DownloadJobShape,
+  DownloadProgress,
+  DownloadRequest,
+  OfflineScope,
+  OfflineUsage,
+} from './files';
 import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl } from './profiles';
 import {
   ExpenseSearch,
@@ -93,6 +102,8 @@ export const MenuAction = z.enum([
 ]);
 export type MenuAction = z.infer<typeof MenuAction>;
 
+const DownloadJobRef = z.object({ profileId: z.uuid(), jobId: z.uuid() }).strict();
+
 export const commands = {
   /** Who the app is and where it keeps its data. */
   'app.info': { input: NoInput, output: AppInfo },
@@ -136,6 +147,21 @@ export const commands = {
   'transactions.search': {
     input: z.object({ profileId: z.uuid(), search: TransactionSearch }).strict(),
     output: TransactionSearchResult,
+  },
+  /** One transaction with its fees, group, account and linked expenses (the detail pane). */
+  'transactions.get': {
+    input: z.object({ profileId: z.uuid(), id: z.string().min(1).max(100) }).strict(),
+    output: TransactionDetail,
+  },
+  /** One expense with its lines and files. */
+  'expenses.get': {
+    input: z.object({ profileId: z.uuid(), id: z.string().min(1).max(100) }).strict(),
+    output: ExpenseDetail,
+  },
+  /** The organisation's bank accounts (filter choices and account names). */
+  'bankAccounts.list': {
+    input: z.object({ profileId: z.uuid() }).strict(),
+    output: z.object({ accounts: z.array(BankAccountSummary) }),
   },
   'expenses.search': {
     input: z.object({ profileId: z.uuid(), search: ExpenseSearch }).strict(),
@@ -196,6 +222,39 @@ export const commands = {
     input: z.object({ profileId: z.uuid(), limit: z.number().int().min(1).max(200).default(20) }).strict(),
     output: z.object({ runs: z.array(SyncRunShape) }),
   },
+  // Expense files: bulk downloads to a folder and the offline file cache (docs/files.md).
+  /** Queues a download (or continues the unfinished one with the same request); progress as events. */
+  'downloads.start': {
+    input: DownloadRequest.extend({ profileId: z.uuid() }).strict(),
+    output: z.object({ job: DownloadJobShape, resumed: z.boolean() }),
+  },
+  'downloads.pause': { input: DownloadJobRef, output: DownloadJobShape },
+  'downloads.resume': { input: DownloadJobRef, output: DownloadJobShape },
+  /** Stops the download and removes its partial files; the finished files stay. */
+  'downloads.cancel': { input: DownloadJobRef, output: DownloadJobShape },
+  /** Failed files (all, or those named) go back to the queue. */
+  'downloads.retry': {
+    input: DownloadJobRef.extend({
+      fileIds: z.array(z.string().min(1).max(100)).min(1).max(10_000).optional(),
+    }).strict(),
+    output: DownloadJobShape,
+  },
+  /** One download, or the organisation's recent downloads when no job is named. */
+  'downloads.status': {
+    input: z.object({ profileId: z.uuid(), jobId: z.uuid().optional() }).strict(),
+    output: z.object({ jobs: z.array(DownloadJobShape) }),
+  },
+  /** A file on disk for preview (fetched now if needed), served at its satchel-file: URL. */
+  'files.fetch': {
+    input: z.object({ profileId: z.uuid(), fileId: z.string().min(1).max(100) }).strict(),
+    output: CachedFile,
+  },
+  'files.offlineScope.get': { input: z.object({ profileId: z.uuid() }).strict(), output: OfflineUsage },
+  /** Sets what stays offline without being opened, and starts filling the cache in the background. */
+  'files.offlineScope.set': {
+    input: z.object({ profileId: z.uuid(), scope: OfflineScope }).strict(),
+    output: OfflineUsage,
+  },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const Notice = z.object({
@@ -225,6 +284,8 @@ export const events = {
   'sync.progress': SyncProgressEvent,
   'export.progress': z.object({ profileId: z.uuid(), written: z.number().int(), total: z.number().int() }),
   'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid() }),
+  /** A bulk download's files, bytes, rate and time left (rate-limit waits included). */
+  'downloads.progress': DownloadProgress,
 } as const satisfies Record<string, z.ZodType>;
 
 export type CommandName = keyof typeof commands;

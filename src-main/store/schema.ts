@@ -10,3 +10,4 @@ export * from './tables/reference';
 export * from './tables/sync';
 export * from './tables/review';
 export * from './tables/outbox';
+export * from './tables/files';

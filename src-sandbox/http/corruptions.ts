@@ -7,7 +7,7 @@ import { Id, type OperationId } from '../../src-shared/api';
  * never changed; only the answer is, so clearing the corruption serves the record intact.
  */
 
-export const CorruptedResource = z.enum(['bankTransactions', 'expenses', 'suppliers']);
+export const CorruptedResource = z.enum(['bankTransactions', 'expenses', 'suppliers', 'files']);
 export type CorruptedResource = z.infer<typeof CorruptedResource>;
 
 export const Corruption = z.strictObject({
@@ -23,6 +23,7 @@ const SERVED_BY: Record<CorruptedResource, readonly OperationId[]> = {
   bankTransactions: ['searchBankTransactionsV1', 'searchBankTransactionsV0'],
   expenses: ['listExpenses'],
   suppliers: ['listSuppliers', 'getSupplier', 'createSupplier', 'updateSupplier'],
+  files: ['searchFiles'],
 };
 
 export interface Corruptions {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Faults injected per route for tests of a client's resilience: latency, 5xx answers,
- * dropped connections (before or after the operation ran) and forced 429s. A rule matches an operation id (`listSuppliers`), a
+ * dropped connections (before or after the operation ran), forced 429s, and file bodies cut
+ * short or corrupted. A rule matches an operation id (`listSuppliers`), a
  * path prefix (`/v1/suppliers`) or `*`; it applies to the next `times` matching requests
  * (all of them when omitted), after skipping `skip`.
  */
@@ -20,6 +21,13 @@ export const FaultRule = z.strictObject({
    * that happened although the client saw only a network error.
    */
   dropAfterHandling: z.boolean().optional(),
+  /**
+   * File content only: send the headers of the whole file (its full Content-Length), then
+   * this many bytes of the body, then destroy the connection — a download cut off midway.
+   */
+  truncateBodyAt: z.number().int().min(0).optional(),
+  /** File content only: the whole body with one byte flipped (right length, wrong sha256). */
+  corruptBody: z.boolean().optional(),
   /** Answer 429 as if the bucket were empty. */
   rateLimit: z.boolean().optional(),
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),

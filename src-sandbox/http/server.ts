@@ -28,6 +28,22 @@ export interface HandlerInput {
   grant: Grant | null;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** A fault rule's damage to a file body (truncated or corrupted); file content only. */
+  bodyFault?: BodyFault;
+}
+export interface BodyFault {
+  truncateAt?: number;
+  corrupt?: boolean;
+}
+/** One API request as it arrived (after authentication), for tests that count requests. */
+export interface RequestLogEntry {
+  operationId: OperationId;
+  method: string;
+  path: string;
+  /** The Range header, when the request had one. */
+  range?: string;
+  /** When it arrived, by the sandbox clock (milliseconds). */
+  at: number;
 }
 export type Handler = (input: HandlerInput) => unknown;
 export type Handlers = Record<OperationId, Handler>;
@@ -40,6 +56,8 @@ export interface ServerParts {
   corruptions?: Corruptions;
   handlers: Handlers;
   now: () => number;
+  /** Told of every authenticated API request (the control surface's request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
   /** Registers extra, non-API routes (the control surface); their paths join the 405 check. */
   extraRoutes?: (app: FastifyInstance) => { method: string; path: string }[];
 }
@@ -145,9 +163,28 @@ async function run(
     );
   }
   const path = request.url.split('?')[0] ?? '';
+  if (grant) {
+    const range = request.headers.range;
+    parts.onRequest?.({
+      operationId: id,
+      method: request.method,
+      path,
+      at: parts.now(),
+      ...(range ? { range } : {}),
+    });
+  }
   let dropAfterHandling = false;
+  let bodyFault: BodyFault | undefined;
   for (const fault of parts.faults.take(id, request.method, path)) {
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.truncateBodyAt !== undefined || fault.corruptBody) {
+      bodyFault = {
+        ...bodyFault,
+        ...(fault.truncateBodyAt !== undefined ? { truncateAt: fault.truncateBodyAt } : {}),
+        ...(fault.corruptBody ? { corrupt: true } : {}),
+      };
+      continue;
+    }
     if (fault.dropAfterHandling) {
       dropAfterHandling = true;
       continue;
@@ -196,6 +233,7 @@ async function run(
     grant,
     request,
     reply,
+    ...(bodyFault ? { bodyFault } : {}),
   });
   if (reply.sent || result === reply) return reply;
   if (dropAfterHandling) {

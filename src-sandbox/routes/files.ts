@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import { DEFAULT_PAGE_SIZE, type FileSearchRequest } from '../../src-shared/api';
 import { failure, notFound } from '../http/errors';
 import { accepts } from '../http/negotiate';
-import type { Handler } from '../http/server';
+import type { BodyFault, Handler } from '../http/server';
 import { meta, type RouteContext } from './context';
 
 /**
@@ -31,7 +32,7 @@ export function fileHandlers(context: RouteContext): Record<'searchFiles' | 'get
         meta: meta(page, pageSize, found.length),
       };
     },
-    getFileContent: ({ params, request, reply }) => {
+    getFileContent: ({ params, request, reply, bodyFault }) => {
       const spec = state.files.find((file) => file.id === params.fileId?.toLowerCase());
       if (!spec) throw notFound('File');
       if (!accepts(request.headers.accept, spec.mimeType)) {
@@ -53,15 +54,42 @@ export function fileHandlers(context: RouteContext): Record<'searchFiles' | 'get
           'content-range': `bytes */${content.length}`,
         });
       }
-      if (range === null) return reply.code(200).header('content-length', content.length).send(content);
+      if (range === null)
+        return reply.code(200).header('content-length', content.length).send(damaged(content, bodyFault));
       const [start, end] = range;
       return reply
         .code(206)
         .header('content-range', `bytes ${start}-${end}/${content.length}`)
         .header('content-length', end - start + 1)
-        .send(content.subarray(start, end + 1));
+        .send(damaged(content.subarray(start, end + 1), bodyFault));
     },
   };
+}
+
+/**
+ * The body as a fault rule wants it: one byte flipped in the middle (same length), and/or cut
+ * after `truncateAt` bytes — a stream that then fails, so the server destroys the connection
+ * with the full Content-Length already promised.
+ */
+function damaged(body: Buffer, fault: BodyFault | undefined): Buffer | Readable {
+  if (!fault) return body;
+  let bytes = body;
+  if (fault.corrupt && bytes.length > 0) {
+    bytes = Buffer.from(bytes);
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = (bytes[at] ?? 0) ^ 0xff;
+  }
+  if (fault.truncateAt === undefined || fault.truncateAt >= bytes.length) return bytes;
+  const head = bytes.subarray(0, fault.truncateAt);
+  let sent = false;
+  return new Readable({
+    read() {
+      if (sent) return;
+      sent = true;
+      if (head.length > 0) this.push(head);
+      setTimeout(() => this.destroy(new Error('Injected fault: body cut short.')), 10);
+    },
+  });
 }
 
 /** One `bytes=` range as [start, end] inclusive; null means send everything. */

@@ -39,6 +39,9 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'sync.cancel': { profileId: uuid },
   'sync.history': { profileId: uuid, limit: 5 },
   'transactions.search': { profileId: uuid, search: { filters: { freeText: 'hotel' } } },
+  'transactions.get': { profileId: uuid, id: 'tx-1' },
+  'expenses.get': { profileId: uuid, id: 'ex-1' },
+  'bankAccounts.list': { profileId: uuid },
   'expenses.search': { profileId: uuid, search: { filters: { text: 'taxi' } } },
   'suppliers.search': { profileId: uuid, search: {} },
   'review.apply': {
@@ -67,6 +70,21 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'edits.edit': { profileId: uuid, operationId: uuid, input: { name: 'x' } },
   'edits.discard': { profileId: uuid, operationId: uuid },
   'edits.resolve': { profileId: uuid, operationId: uuid, resolution: 'mine' },
+  'downloads.start': {
+    profileId: uuid,
+    scope: { by: 'transactionSearch', filters: { matched: true } },
+    destination: '/tmp/satchel-fuzz-never-written',
+    template: '{bookingDate}_{counterparty}',
+    layout: 'month',
+  },
+  'downloads.pause': { profileId: uuid, jobId: uuid },
+  'downloads.resume': { profileId: uuid, jobId: uuid },
+  'downloads.cancel': { profileId: uuid, jobId: uuid },
+  'downloads.retry': { profileId: uuid, jobId: uuid, fileIds: [uuid] },
+  'downloads.status': { profileId: uuid, jobId: uuid },
+  'files.fetch': { profileId: uuid, fileId: uuid },
+  'files.offlineScope.get': { profileId: uuid },
+  'files.offlineScope.set': { profileId: uuid, scope: { mode: 'recent', days: 90, budgetBytes: 1_000_000 } },
 };
 
 /** A small deterministic PRNG, so a failure can be replayed. */

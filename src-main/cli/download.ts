@@ -1,0 +1,177 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { AppError } from '../../src-shared/errors';
+import {
+  DEFAULT_TEMPLATE,
+  DownloadLayout,
+  type DownloadProgress,
+  type DownloadScope,
+} from '../../src-shared/files';
+import type { Core } from '../core';
+import {
+  chooseProfile,
+  transactionFilterOptions,
+  transactionFilters,
+  transactionFilterUsage,
+} from './filters';
+import { UsageError, type CliIo } from './io';
+
+// `--to` is the folder here, so the booking-date range is `--from … --until …`.
+const { to: _dateTo, ...filterOptions } = transactionFilterOptions;
+const filterUsage = transactionFilterUsage.replace('[--to YYYY-MM-DD]', '[--until YYYY-MM-DD]');
+
+export const downloadUsage = `satchel download --to DIR [--profile NAME_OR_ID] ${filterUsage}
+               [--transaction ID]... [--expense ID]... [--file ID]...
+               [--template "${DEFAULT_TEMPLATE}"] [--layout flat|month|account|supplier]`;
+
+const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+function formatEta(seconds: number | null): string {
+  if (seconds === null) return '';
+  if (seconds < 60) return ` · about ${seconds} s left`;
+  if (seconds < 3600) return ` · about ${Math.round(seconds / 60)} min left`;
+  return ` · about ${(seconds / 3600).toFixed(1)} h left`;
+}
+
+export function progressLine(progress: DownloadProgress): string {
+  const { files, bytes } = progress;
+  const waiting = progress.waitingUntil
+    ? ` · waiting for the rate limit until ${progress.waitingUntil.slice(11, 19)}`
+    : '';
+  return (
+    `${files.done + files.failed}/${files.total} files · ${formatBytes(bytes.done)} of ${formatBytes(bytes.total)}` +
+    ` · ${formatBytes(progress.bytesPerSecond)}/s${formatEta(progress.etaSeconds)}` +
+    `${files.failed > 0 ? ` · ${files.failed} failed` : ''}${waiting}`
+  );
+}
+
+/** The scope the options describe: ids, else the search filters, else a date range, else everything. */
+function scopeOf(values: Record<string, unknown>): DownloadScope {
+  const ids = (name: string) => (values[name] as string[] | undefined) ?? [];
+  const chosen = [
+    ['transaction', ids('transaction')],
+    ['expense', ids('expense')],
+    ['file', ids('file')],
+  ].filter(([, list]) => (list?.length ?? 0) > 0) as Array<['transaction' | 'expense' | 'file', string[]]>;
+  if (chosen.length > 1) throw new UsageError('give ids of one kind: --transaction, --expense or --file');
+  const [selection] = chosen;
+  const filters = transactionFilters({ ...values, to: values['until'] as string | undefined });
+  const filterNames = Object.keys(filters);
+  if (selection) {
+    if (filterNames.length > 0) throw new UsageError('give either ids or search filters, not both');
+    return { by: 'ids', kind: selection[0], ids: selection[1] };
+  }
+  if (filterNames.length === 0) return { by: 'all' };
+  // Dates alone: every file of the period, those of expenses without a transaction included.
+  if (filterNames.every((name) => name === 'bookingDateFrom' || name === 'bookingDateTo'))
+    return {
+      by: 'dateRange',
+      ...(filters.bookingDateFrom ? { from: filters.bookingDateFrom } : {}),
+      ...(filters.bookingDateTo ? { to: filters.bookingDateTo } : {}),
+    };
+  return {
+    by: 'transactionSearch',
+    filters: filters as Extract<DownloadScope, { by: 'transactionSearch' }>['filters'],
+  };
+}
+
+/**
+ * Downloads the receipts of a search, a selection, a period or everything into a folder,
+ * with a manifest. Run again with the same options after an interruption, it continues the
+ * same download: finished files are not fetched again.
+ */
+export async function downloadCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      profile: { type: 'string' },
+      to: { type: 'string' },
+      template: { type: 'string' },
+      layout: { type: 'string', default: 'flat' },
+      transaction: { type: 'string', multiple: true },
+      expense: { type: 'string', multiple: true },
+      file: { type: 'string', multiple: true },
+      until: { type: 'string' },
+      ...filterOptions,
+    },
+  });
+  if (!values.to) throw new UsageError('--to DIR is required');
+  const layout = DownloadLayout.safeParse(values.layout);
+  if (!layout.success) throw new UsageError(`--layout takes one of ${DownloadLayout.options.join(', ')}`);
+  const profile = chooseProfile(core, values.profile);
+  const scope = scopeOf(values);
+
+  const tty = io.stdout.isTTY === true;
+  let lastLine = 0;
+  let lastDecile = -1;
+  let lastWaiting: string | null = null;
+  let jobId: string | null = null;
+  const stop = core.events.subscribe((event, payload) => {
+    if (event !== 'downloads.progress') return;
+    const progress = payload as DownloadProgress;
+    if (progress.jobId !== jobId || progress.status !== 'running') return;
+    if (tty) {
+      if (Date.now() - lastLine < 100) return;
+      lastLine = Date.now();
+      io.stdout.write(`\r\x1b[2K${progressLine(progress)}`);
+      return;
+    }
+    // Not a terminal: a plain line at every tenth of the files and when a wait begins.
+    const { files } = progress;
+    const decile = files.total > 0 ? Math.floor(((files.done + files.failed) * 10) / files.total) : 0;
+    const waiting = progress.waitingUntil;
+    if (decile !== lastDecile || (waiting !== null && waiting !== lastWaiting)) {
+      lastDecile = decile;
+      io.stdout.write(`${progressLine(progress)}\n`);
+    }
+    lastWaiting = waiting;
+  });
+  try {
+    const started = await core.files.start(profile.id, {
+      scope,
+      destination: path.resolve(values.to),
+      template: values.template ?? DEFAULT_TEMPLATE,
+      layout: layout.data,
+    });
+    jobId = started.job.id;
+    const { files } = started.job;
+    io.stdout.write(
+      started.resumed
+        ? `Continuing the download to ${started.job.destination}: ${files.done} of ${files.total} files already done\n`
+        : `Downloading ${files.total} files to ${started.job.destination}\n`,
+    );
+    const result = await core.files.wait(profile.id, started.job.id);
+    if (tty) io.stdout.write('\n');
+    const job = core.files.status(profile.id, started.job.id);
+    const counts = job.files;
+    io.stdout.write(
+      `${counts.done} of ${counts.total} files in ${job.destination} (${counts.fetched} fetched, ${counts.copied} copied from the offline cache, ${counts.present} already there)` +
+        `${counts.failed > 0 ? `, ${counts.failed} failed` : ''}${job.manifest && job.status === 'completed' ? `; manifest: ${job.manifest}` : ''}\n`,
+    );
+    for (const error of job.errors.slice(0, 20)) io.stderr.write(`  ${error.relativePath}: ${error.error}\n`);
+    if (counts.failed > 20) io.stderr.write(`  … and ${counts.failed - 20} more\n`);
+    if (result.error) throw result.error;
+    if (job.status !== 'completed')
+      throw new AppError(
+        'CANCELLED',
+        `The download stopped (${job.status}); run the same command again to continue.`,
+      );
+    if (counts.failed > 0)
+      throw new AppError(
+        'SERVER_ERROR',
+        `${counts.failed} files could not be downloaded; run the same command again to retry them.`,
+      );
+  } finally {
+    stop();
+  }
+}

@@ -1,0 +1,256 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../src-shared/errors';
+import { OfflineScope, type CachedFile, type OfflineUsage } from '../../src-shared/files';
+import type { ApiClient } from '../api/client';
+import { log } from '../log';
+import { prepared } from '../search/sql';
+import type { CacheDb } from '../store';
+import { FILE_SCHEME } from '../shell/file-route';
+import { fetchFile } from './fetch';
+import { FILE_DATE_SQL, SCOPED_FILES_FROM } from './scope';
+import type { ReadShare } from './share';
+import { cacheExtension } from './template';
+
+/**
+ * The offline file cache of one organisation: `<dataDir>/files/<profileId>/<fileId>.<ext>`.
+ * A file gets there when it is opened for preview, or in the background for the organisation's
+ * "keep offline" scope (the last N days, or everything) within a disk budget. The file's row
+ * in `expense_files` records the copy: `local_path` (the name inside the folder),
+ * `local_sha256` (what it hashed to; a copy whose hash differs from the record's `sha256` is
+ * stale and fetched again) and `downloaded_at`.
+ */
+
+const SETTING_KEY = 'files.offlineScope';
+const FILE_ID = /^[0-9A-Za-z][0-9A-Za-z-]{0,99}$/;
+
+export function fileUrl(profileId: string, localName: string): string {
+  return `${FILE_SCHEME}://${profileId}/${localName}`;
+}
+
+interface FileRecord {
+  id: string;
+  name: string | null;
+  mimeType: string | null;
+  size: number | null;
+  sha256: string | null;
+  localPath: string | null;
+  localSha256: string | null;
+}
+
+function fileRecord(cache: CacheDb, fileId: string): FileRecord | undefined {
+  return prepared(
+    cache.sqlite,
+    `SELECT id, name, mime_type AS mimeType, size, sha256, local_path AS localPath, local_sha256 AS localSha256
+     FROM expense_files WHERE id = ? AND deleted_at IS NULL`,
+  ).get(fileId) as FileRecord | undefined;
+}
+
+function isGood(record: FileRecord, root: string): string | null {
+  if (!record.localPath || !FILE_ID.test(record.localPath.split('.')[0] ?? '')) return null;
+  if (record.sha256 && record.localSha256 !== record.sha256) return null;
+  const full = path.join(root, record.localPath);
+  return existsSync(full) ? full : null;
+}
+
+/** Every good cached copy, by file id. */
+export function cachedCopies(cache: CacheDb, root: string): Map<string, string> {
+  const rows = prepared(
+    cache.sqlite,
+    `SELECT id, name, mime_type AS mimeType, size, sha256, local_path AS localPath, local_sha256 AS localSha256
+     FROM expense_files WHERE local_path IS NOT NULL AND deleted_at IS NULL`,
+  ).all() as FileRecord[];
+  const found = new Map<string, string>();
+  for (const row of rows) {
+    const good = isGood(row, root);
+    if (good) found.set(row.id, good);
+  }
+  return found;
+}
+
+export function readOfflineScope(cache: CacheDb): OfflineScope {
+  const row = prepared(cache.sqlite, `SELECT value FROM organisation_settings WHERE key = ?`).get(
+    SETTING_KEY,
+  ) as { value: string } | undefined;
+  const parsed = OfflineScope.safeParse(row ? JSON.parse(row.value) : { mode: 'none' });
+  return parsed.success ? parsed.data : OfflineScope.parse({ mode: 'none' });
+}
+
+export function writeOfflineScope(cache: CacheDb, scope: OfflineScope, now: string): void {
+  prepared(
+    cache.sqlite,
+    `INSERT INTO organisation_settings (key, value, updated_at) VALUES (@key, @value, @now)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  ).run({ key: SETTING_KEY, value: JSON.stringify(scope), now });
+}
+
+export interface OfflineDeps {
+  cache: CacheDb;
+  client: ApiClient;
+  /** The organisation's folder of cached files. */
+  root: string;
+  profileId: string;
+  now: () => Date;
+}
+
+/** A file on disk for preview: the cached copy, or fetched now (the user is waiting: no share). */
+export async function ensureCached(
+  deps: OfflineDeps,
+  fileId: string,
+  signal?: AbortSignal,
+  share?: ReadShare,
+): Promise<CachedFile> {
+  const record = fileRecord(deps.cache, fileId);
+  if (!record) throw new AppError('NOT_FOUND', 'This file is not in the offline copy; sync first.');
+  if (!FILE_ID.test(record.id))
+    throw new AppError('BAD_RESPONSE', 'The file has an id Satchel cannot store.');
+  const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
+  if (!isGood(record, deps.root)) {
+    await mkdir(deps.root, { recursive: true });
+    const finalPath = path.join(deps.root, localName);
+    await fetchFile({
+      client: deps.client,
+      file: { id: record.id, size: record.size, sha256: record.sha256 },
+      partPath: path.join(deps.root, `${record.id}.part`),
+      finalPath,
+      ...(signal ? { signal } : {}),
+      ...(share ? { delayBeforeRequest: () => share.delayMs() } : {}),
+    });
+    prepared(
+      deps.cache.sqlite,
+      `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
+    ).run({ id: record.id, localName, sha: record.sha256, now: deps.now().toISOString() });
+  }
+  const size = record.size ?? statSync(path.join(deps.root, localName)).size;
+  return {
+    fileId: record.id,
+    url: fileUrl(deps.profileId, localName),
+    mimeType: record.mimeType,
+    size,
+    name: record.name,
+  };
+}
+
+interface Candidate {
+  id: string;
+  size: number | null;
+  localPath: string | null;
+  good: number;
+}
+
+/** Files the scope asks for, newest first: those that fit the budget, in that order. */
+function wantedFiles(cache: CacheDb, scope: OfflineScope, today: string): Candidate[] {
+  if (scope.mode === 'none') return [];
+  const since =
+    scope.mode === 'recent'
+      ? new Date(Date.parse(`${today}T00:00:00Z`) - scope.days * 86_400_000).toISOString().slice(0, 10)
+      : null;
+  const rows = prepared(
+    cache.sqlite,
+    `SELECT f.id AS id, f.size AS size, f.local_path AS localPath,
+       (f.local_path IS NOT NULL AND (f.sha256 IS NULL OR f.local_sha256 = f.sha256)) AS good
+     ${SCOPED_FILES_FROM}
+     WHERE f.deleted_at IS NULL AND (@since IS NULL OR ${FILE_DATE_SQL} >= @since)
+     ORDER BY ${FILE_DATE_SQL} DESC, f.id`,
+  ).all({ since }) as Candidate[];
+  const fitting: Candidate[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    if (bytes + (row.size ?? 0) > scope.budgetBytes) break;
+    bytes += row.size ?? 0;
+    fitting.push(row);
+  }
+  return fitting;
+}
+
+function cachedRows(
+  cache: CacheDb,
+): Array<{ id: string; size: number | null; localPath: string; downloadedAt: string | null }> {
+  return prepared(
+    cache.sqlite,
+    `SELECT id, size, local_path AS localPath, downloaded_at AS downloadedAt FROM expense_files
+     WHERE local_path IS NOT NULL ORDER BY downloaded_at, id`,
+  ).all() as Array<{ id: string; size: number | null; localPath: string; downloadedAt: string | null }>;
+}
+
+async function evict(deps: OfflineDeps, row: { id: string; localPath: string }): Promise<void> {
+  if (FILE_ID.test(row.localPath.split('.')[0] ?? ''))
+    await rm(path.join(deps.root, row.localPath), { force: true });
+  prepared(
+    deps.cache.sqlite,
+    `UPDATE expense_files SET local_path = NULL, local_sha256 = NULL, downloaded_at = NULL WHERE id = ?`,
+  ).run(row.id);
+}
+
+export function offlineUsage(deps: Pick<OfflineDeps, 'cache' | 'now'>, filling: boolean): OfflineUsage {
+  const scope = readOfflineScope(deps.cache);
+  const cached = cachedRows(deps.cache);
+  const wanted = wantedFiles(deps.cache, scope, deps.now().toISOString().slice(0, 10));
+  return {
+    scope,
+    cachedFiles: cached.length,
+    cachedBytes: cached.reduce((sum, row) => sum + (row.size ?? 0), 0),
+    wantedFiles: wanted.length,
+    wantedCached: wanted.filter((row) => row.good).length,
+    filling,
+  };
+}
+
+export interface FillResult {
+  fetched: number;
+  evicted: number;
+  failed: number;
+}
+
+/**
+ * Brings the cache to the scope: files outside it go first when room is needed (oldest copies
+ * first), then the wanted files that are missing are fetched, newest first, two at a time,
+ * through the read share. A file that fails is skipped until the next fill.
+ */
+export async function fillOffline(
+  deps: OfflineDeps,
+  share: ReadShare,
+  signal: AbortSignal,
+): Promise<FillResult> {
+  const scope = readOfflineScope(deps.cache);
+  const wanted = wantedFiles(deps.cache, scope, deps.now().toISOString().slice(0, 10));
+  const wantedIds = new Set(wanted.map((row) => row.id));
+  const missing = wanted.filter((row) => !row.good);
+  const result: FillResult = { fetched: 0, evicted: 0, failed: 0 };
+  const cached = cachedRows(deps.cache);
+  let used = cached.reduce((sum, row) => sum + (row.size ?? 0), 0);
+  const need = missing.reduce((sum, row) => sum + (row.size ?? 0), 0);
+  for (const row of cached) {
+    if (used + need <= scope.budgetBytes) break;
+    if (wantedIds.has(row.id)) continue;
+    await evict(deps, row);
+    used -= row.size ?? 0;
+    result.evicted += 1;
+  }
+  let next = 0;
+  const worker = async () => {
+    while (!signal.aborted) {
+      const row = missing[next];
+      next += 1;
+      if (!row) return;
+      try {
+        await ensureCached(deps, row.id, signal, share);
+        result.fetched += 1;
+      } catch (error) {
+        if (signal.aborted) return;
+        if (
+          error instanceof AppError &&
+          ['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'FORBIDDEN'].includes(error.code)
+        )
+          throw error;
+        result.failed += 1;
+        log.warn(
+          `offline copy of file ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return result;
+}

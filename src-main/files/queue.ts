@@ -1,0 +1,257 @@
+import type { DownloadJobShape, DownloadJobStatus, DownloadLayout } from '../../src-shared/files';
+import { prepared } from '../search/sql';
+import type { CacheDb } from '../store';
+import type { ScopedFile } from './scope';
+
+/**
+ * The persisted download queue (tables `download_jobs` and `download_items`): a job and all
+ * its items are written in one transaction, and each item's outcome is written as soon as
+ * the file is in place, so a kill at any moment loses at most the files in flight.
+ */
+
+export interface JobRow {
+  id: string;
+  destination: string;
+  template: string;
+  layout: DownloadLayout;
+  scope: string;
+  status: DownloadJobStatus;
+  manifest: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+export interface ItemRow {
+  jobId: string;
+  fileId: string;
+  position: number;
+  relativePath: string;
+  size: number | null;
+  sha256: string | null;
+  status: 'pending' | 'done' | 'failed';
+  source: 'fetched' | 'copied' | 'present' | null;
+  attempts: number;
+  error: string | null;
+  originalName: string | null;
+  mimeType: string | null;
+  expenseId: string | null;
+  expenseLineId: string | null;
+  transactionId: string | null;
+  bookingDate: string | null;
+  counterparty: string | null;
+  amountMinor: number | null;
+  amountCurrency: string | null;
+  account: string | null;
+  supplier: string | null;
+}
+
+const JOB_COLUMNS = `id, destination, template, layout, scope, status, manifest,
+  created_at AS createdAt, updated_at AS updatedAt, finished_at AS finishedAt`;
+const ITEM_COLUMNS = `job_id AS jobId, file_id AS fileId, position, relative_path AS relativePath, size,
+  sha256, status, source, attempts, error, original_name AS originalName, mime_type AS mimeType,
+  expense_id AS expenseId, expense_line_id AS expenseLineId, transaction_id AS transactionId,
+  booking_date AS bookingDate, counterparty, amount_minor AS amountMinor,
+  amount_currency AS amountCurrency, account, supplier`;
+
+export interface NewJob {
+  id: string;
+  destination: string;
+  template: string;
+  layout: DownloadLayout;
+  scope: string;
+  manifest: string;
+  now: string;
+  items: Array<{ file: ScopedFile; relativePath: string }>;
+}
+
+export function insertJob(cache: CacheDb, job: NewJob): void {
+  const insertItem = cache.sqlite.prepare(
+    `INSERT INTO download_items (job_id, file_id, position, relative_path, size, sha256, original_name,
+       mime_type, expense_id, expense_line_id, transaction_id, booking_date, counterparty, amount_minor,
+       amount_currency, account, supplier)
+     VALUES (@jobId, @fileId, @position, @relativePath, @size, @sha256, @originalName, @mimeType,
+       @expenseId, @expenseLineId, @transactionId, @bookingDate, @counterparty, @amountMinor,
+       @currency, @account, @supplier)`,
+  );
+  cache.sqlite.transaction(() => {
+    cache.sqlite
+      .prepare(
+        `INSERT INTO download_jobs (id, destination, template, layout, scope, status, manifest, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      )
+      .run(job.id, job.destination, job.template, job.layout, job.scope, job.manifest, job.now, job.now);
+    job.items.forEach(({ file, relativePath }, position) => {
+      const money = file.amountMinor !== null && file.currency !== null;
+      insertItem.run({
+        jobId: job.id,
+        fileId: file.fileId,
+        position,
+        relativePath,
+        size: file.size,
+        sha256: file.sha256,
+        originalName: file.originalName,
+        mimeType: file.mimeType,
+        expenseId: file.expenseId,
+        expenseLineId: file.expenseLineId,
+        transactionId: file.transactionId,
+        bookingDate: file.bookingDate,
+        counterparty: file.counterparty,
+        amountMinor: money ? file.amountMinor : null,
+        currency: money ? file.currency : null,
+        account: file.account,
+        supplier: file.supplier,
+      });
+    });
+  })();
+}
+
+export function jobRow(cache: CacheDb, jobId: string): JobRow | undefined {
+  return prepared(cache.sqlite, `SELECT ${JOB_COLUMNS} FROM download_jobs WHERE id = ?`).get(jobId) as
+    JobRow | undefined;
+}
+
+export function jobRows(cache: CacheDb, limit: number): JobRow[] {
+  return prepared(
+    cache.sqlite,
+    `SELECT ${JOB_COLUMNS} FROM download_jobs ORDER BY created_at DESC, id LIMIT ?`,
+  ).all(limit) as JobRow[];
+}
+
+export function setJobStatus(cache: CacheDb, jobId: string, status: DownloadJobStatus, now: string): void {
+  prepared(
+    cache.sqlite,
+    `UPDATE download_jobs SET status = @status, updated_at = @now,
+       finished_at = CASE WHEN @status IN ('completed', 'cancelled') THEN @now ELSE NULL END
+     WHERE id = @id`,
+  ).run({ id: jobId, status, now });
+}
+
+export function pendingItems(cache: CacheDb, jobId: string): ItemRow[] {
+  return prepared(
+    cache.sqlite,
+    `SELECT ${ITEM_COLUMNS} FROM download_items WHERE job_id = ? AND status = 'pending' ORDER BY position`,
+  ).all(jobId) as ItemRow[];
+}
+
+export function allItems(cache: CacheDb, jobId: string): ItemRow[] {
+  return prepared(
+    cache.sqlite,
+    `SELECT ${ITEM_COLUMNS} FROM download_items WHERE job_id = ? ORDER BY position`,
+  ).all(jobId) as ItemRow[];
+}
+
+export function markDone(
+  cache: CacheDb,
+  jobId: string,
+  fileId: string,
+  source: 'fetched' | 'copied' | 'present',
+  now: string,
+): void {
+  prepared(
+    cache.sqlite,
+    `UPDATE download_items SET status = 'done', source = @source, error = NULL, finished_at = @now,
+       attempts = attempts + (@source = 'fetched')
+     WHERE job_id = @jobId AND file_id = @fileId`,
+  ).run({ jobId, fileId, source, now });
+}
+
+/** Several outcomes in one transaction (the runner batches them: one commit per batch). */
+export function markDoneMany(
+  cache: CacheDb,
+  jobId: string,
+  done: Array<{ fileId: string; source: 'fetched' | 'copied' | 'present'; at: string }>,
+): void {
+  cache.sqlite.transaction(() => {
+    for (const item of done) markDone(cache, jobId, item.fileId, item.source, item.at);
+  })();
+}
+
+export function markFailed(
+  cache: CacheDb,
+  jobId: string,
+  fileId: string,
+  error: string,
+  attempts: number,
+): void {
+  prepared(
+    cache.sqlite,
+    `UPDATE download_items SET status = 'failed', error = @error, attempts = @attempts
+     WHERE job_id = @jobId AND file_id = @fileId`,
+  ).run({ jobId, fileId, error, attempts });
+}
+
+export function recordAttempt(cache: CacheDb, jobId: string, fileId: string, error: string): void {
+  prepared(
+    cache.sqlite,
+    `UPDATE download_items SET attempts = attempts + 1, error = @error WHERE job_id = @jobId AND file_id = @fileId`,
+  ).run({ jobId, fileId, error });
+}
+
+/** Failed items (all, or those named) back to pending; returns how many. */
+export function resetFailed(cache: CacheDb, jobId: string, fileIds?: string[]): number {
+  if (!fileIds)
+    return prepared(
+      cache.sqlite,
+      `UPDATE download_items SET status = 'pending', error = NULL, attempts = 0 WHERE job_id = ? AND status = 'failed'`,
+    ).run(jobId).changes;
+  const statement = prepared(
+    cache.sqlite,
+    `UPDATE download_items SET status = 'pending', error = NULL, attempts = 0
+     WHERE job_id = ? AND file_id = ? AND status = 'failed'`,
+  );
+  return cache.sqlite.transaction(() =>
+    fileIds.reduce((sum, fileId) => sum + statement.run(jobId, fileId).changes, 0),
+  )();
+}
+
+export interface JobCounts {
+  files: DownloadJobShape['files'];
+  bytes: DownloadJobShape['bytes'];
+}
+
+export function jobCounts(cache: CacheDb, jobId: string): JobCounts {
+  const row = prepared(
+    cache.sqlite,
+    `SELECT count(*) AS total,
+       sum(status = 'done') AS done, sum(status = 'failed') AS failed, sum(status = 'pending') AS pending,
+       sum(source = 'fetched') AS fetched, sum(source = 'copied') AS copied, sum(source = 'present') AS present,
+       coalesce(sum(size), 0) AS bytesTotal, coalesce(sum(CASE WHEN status = 'done' THEN size END), 0) AS bytesDone
+     FROM download_items WHERE job_id = ?`,
+  ).get(jobId) as Record<string, number | null>;
+  const n = (key: string) => Number(row[key] ?? 0);
+  return {
+    files: {
+      total: n('total'),
+      done: n('done'),
+      failed: n('failed'),
+      pending: n('pending'),
+      fetched: n('fetched'),
+      copied: n('copied'),
+      present: n('present'),
+    },
+    bytes: { total: n('bytesTotal'), done: n('bytesDone') },
+  };
+}
+
+export function failedItems(cache: CacheDb, jobId: string, limit = 100): DownloadJobShape['errors'] {
+  return prepared(
+    cache.sqlite,
+    `SELECT file_id AS fileId, relative_path AS relativePath, attempts, coalesce(error, '') AS error
+     FROM download_items WHERE job_id = ? AND status = 'failed' ORDER BY position LIMIT ?`,
+  ).all(jobId, limit) as DownloadJobShape['errors'];
+}
+
+/** The newest unfinished job with the same request (the CLI run again continues it). */
+export function findUnfinishedJob(
+  cache: CacheDb,
+  match: { destination: string; template: string; layout: string; scope: string },
+): JobRow | undefined {
+  return prepared(
+    cache.sqlite,
+    `SELECT ${JOB_COLUMNS} FROM download_jobs
+     WHERE destination = @destination AND template = @template AND layout = @layout AND scope = @scope
+       AND status IN ('pending', 'running', 'paused')
+     ORDER BY created_at DESC LIMIT 1`,
+  ).get(match) as JobRow | undefined;
+}

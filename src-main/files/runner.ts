@@ -1,0 +1,351 @@
+import { setMaxListeners } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../src-shared/errors';
+import type { DownloadJobStatus, DownloadProgress } from '../../src-shared/files';
+import type { ApiClient } from '../api/client';
+import { abortableSleep } from '../api/rate-governor';
+import { backoffMs } from '../api/retry';
+import type { CacheDb } from '../store';
+import { createRateMeter, estimateSeconds } from './eta';
+import { copyVerified, fetchFile, IntegrityError, matches, TransferError } from './fetch';
+import { writeManifest } from './manifest';
+import {
+  allItems,
+  jobCounts,
+  jobRow,
+  markDoneMany,
+  markFailed,
+  pendingItems,
+  recordAttempt,
+  setJobStatus,
+  type ItemRow,
+} from './queue';
+import type { ReadShare } from './share';
+
+/**
+ * Runs one download job until every item is done or failed, or until it is stopped: paused
+ * (`.part` files kept for Range requests), cancelled (they are removed; finished files stay),
+ * or interrupted because the app closes (the job stays pending and continues next time).
+ * Workers take items in order; each request waits for the read share (share.ts), so the
+ * number of requests in flight follows the rate limit rather than a fixed number alone.
+ */
+
+export type StopReason = 'pause' | 'cancel' | 'close';
+
+export interface RunJobOptions {
+  cache: CacheDb;
+  client: ApiClient;
+  share: ReadShare;
+  profileId: string;
+  jobId: string;
+  signal: AbortSignal;
+  /** Why the signal was aborted. */
+  stopReason: () => StopReason | null;
+  now: () => Date;
+  /** Requests in flight at most; the rate limit may allow fewer. */
+  concurrency?: number;
+  /** Attempts per file before it is marked failed (a retry starts the count again). */
+  maxAttempts?: number;
+  /** Good copies in the offline cache, by file id (asked once when the job starts). */
+  cachedCopies?: () => Map<string, string>;
+  onProgress?: (progress: DownloadProgress) => void;
+  durable?: boolean;
+  /** Between progress events at most; the last one is always sent. */
+  progressIntervalMs?: number;
+}
+
+export interface RunJobResult {
+  status: DownloadJobStatus;
+  /** What stopped the job early (offline, credentials refused), if anything did. */
+  error?: AppError;
+}
+
+export const PARTIAL_FOLDER_PREFIX = '.satchel-download-';
+
+/** The folder of a job's `.part` files, inside its destination (one file system: atomic renames). */
+export function partialFolder(destination: string, jobId: string): string {
+  return path.join(destination, `${PARTIAL_FOLDER_PREFIX}${jobId}`);
+}
+
+/** `relative` (slash-separated) inside `root`, or an error: never a path outside it. */
+export function inside(root: string, relative: string): string {
+  const full = path.resolve(root, ...relative.split('/'));
+  const rel = path.relative(root, full);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
+    throw new AppError('INTERNAL', `Refused to write outside the download folder: ${relative}`);
+  return full;
+}
+
+/** Failures that end the whole job rather than one file: no network, credentials refused. */
+function isFatal(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    !(error instanceof IntegrityError) &&
+    !(error instanceof TransferError) &&
+    ['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'FORBIDDEN'].includes(error.code)
+  );
+}
+
+/** Files already in the destination (two levels: a layout folder and its files), NFC. */
+async function existingFiles(destination: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  const entries = await readdir(destination, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      if (entry.name.startsWith(PARTIAL_FOLDER_PREFIX)) continue;
+      const inner = await readdir(path.join(destination, entry.name)).catch(() => []);
+      for (const name of inner) found.add(`${entry.name}/${name}`.normalize('NFC'));
+    } else found.add(entry.name.normalize('NFC'));
+  }
+  return found;
+}
+
+export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
+  const { cache, client, share, jobId, signal } = options;
+  const job = jobRow(cache, jobId);
+  if (!job) throw new AppError('NOT_FOUND', 'This download no longer exists.');
+  if (job.status === 'completed' || job.status === 'cancelled') return { status: job.status };
+  const nowIso = () => options.now().toISOString();
+  const maxAttempts = options.maxAttempts ?? 3;
+  setJobStatus(cache, jobId, 'running', nowIso());
+
+  const partial = partialFolder(job.destination, jobId);
+  await mkdir(partial, { recursive: true });
+  // Asked once, not per file: what is already in place, which .part files exist, what the
+  // offline cache holds, which folders are made.
+  const existing = await existingFiles(job.destination);
+  const parts = new Set(await readdir(partial));
+  const cachedCopies = options.cachedCopies?.() ?? new Map<string, string>();
+  const madeFolders = new Set<string>([job.destination]);
+  const items = pendingItems(cache, jobId);
+  const counts = jobCounts(cache, jobId);
+  const meter = createRateMeter();
+  let inFlightBytes = 0;
+  let fetchedFiles = 0;
+  let activeMs = 0;
+  let activeSince: number | null = null;
+  let inFlight = 0;
+  let fetchedBytes = 0;
+  let waitingUntil: number | null = null;
+  let windowMs = 60_000;
+  let lastReset: number | null = null;
+  let lastEmit = 0;
+  let fatal: AppError | undefined;
+  const internal = new AbortController();
+  const stop = AbortSignal.any([signal, internal.signal]);
+  // Every request and wait of every worker listens to these signals for a while.
+  setMaxListeners(0, signal, internal.signal, stop);
+
+  const stopWatching = client.onWait((scope, until) => {
+    if (scope === 'read') waitingUntil = until.getTime();
+  });
+
+  function progress(status: DownloadJobStatus): DownloadProgress {
+    const nowMs = options.now().getTime();
+    const bucket = share.bucket();
+    if (bucket) {
+      const reset = bucket.resetAt.getTime();
+      if (lastReset !== null && reset > lastReset + 1000) windowMs = reset - lastReset;
+      if (lastReset === null || reset > lastReset) lastReset = reset;
+    }
+    const seconds = (activeMs + (activeSince === null ? 0 : nowMs - activeSince)) / 1000;
+    const bytesLeft = Math.max(0, counts.bytes.total - counts.bytes.done - inFlightBytes);
+    const eta = estimateSeconds({
+      filesLeft: counts.files.pending,
+      bytesLeft,
+      bytesPerSecond: seconds > 0.5 ? fetchedBytes / seconds : 0,
+      filesPerSecond: seconds > 0.5 ? fetchedFiles / seconds : 0,
+      nowMs,
+      bucket: bucket
+        ? {
+            limit: bucket.limit,
+            remaining: bucket.remaining,
+            resetAtMs: bucket.resetAt.getTime(),
+            reserve: bucket.reserve,
+          }
+        : null,
+      windowMs,
+    });
+    return {
+      profileId: options.profileId,
+      jobId,
+      status,
+      files: { ...counts.files },
+      bytes: {
+        total: counts.bytes.total,
+        done: Math.min(counts.bytes.total, counts.bytes.done + inFlightBytes),
+      },
+      bytesPerSecond: meter.perSecond(),
+      etaSeconds: eta,
+      waitingUntil:
+        waitingUntil !== null && waitingUntil > nowMs ? new Date(waitingUntil).toISOString() : null,
+    };
+  }
+
+  function emit(status: DownloadJobStatus = 'running', force = false): void {
+    const at = Date.now();
+    if (!force && at - lastEmit < (options.progressIntervalMs ?? 200)) return;
+    lastEmit = at;
+    options.onProgress?.(progress(status));
+  }
+
+  // Outcomes are written in batches. A kill before a batch is written loses nothing: the
+  // files are in place, and the next run finds them there and checks them (source `present`).
+  const doneQueue: Array<{ fileId: string; source: 'fetched' | 'copied' | 'present'; at: string }> = [];
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const flushDone = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (doneQueue.length > 0) markDoneMany(cache, jobId, doneQueue.splice(0));
+  };
+
+  function finished(item: ItemRow, source: 'fetched' | 'copied' | 'present'): void {
+    doneQueue.push({ fileId: item.fileId, source, at: nowIso() });
+    if (doneQueue.length >= 200) flushDone();
+    else flushTimer ??= setTimeout(flushDone, 100);
+    counts.files.pending -= 1;
+    counts.files.done += 1;
+    counts.files[source] += 1;
+    counts.bytes.done += item.size ?? 0;
+    emit();
+  }
+
+  function failed(item: ItemRow, message: string, attempts: number): void {
+    markFailed(cache, jobId, item.fileId, message, attempts);
+    counts.files.pending -= 1;
+    counts.files.failed += 1;
+    emit();
+  }
+
+  async function fetchOne(item: ItemRow, partPath: string, finalPath: string): Promise<void> {
+    let attempts = item.attempts;
+    let noPartFile = !parts.has(path.basename(partPath));
+    for (;;) {
+      let received = 0;
+      inFlight += 1;
+      if (activeSince === null) activeSince = Date.now();
+      try {
+        await fetchFile({
+          client,
+          file: { id: item.fileId, size: item.size, sha256: item.sha256 },
+          partPath,
+          finalPath,
+          signal: stop,
+          ...(options.durable !== undefined ? { durable: options.durable } : {}),
+          noPartFile,
+          delayBeforeRequest: () => {
+            const delay = share.delayMs();
+            if (delay > 0) {
+              waitingUntil = Date.now() + delay;
+              emit();
+            }
+            return delay;
+          },
+          onBytes: (bytes) => {
+            received += bytes;
+            inFlightBytes += bytes;
+            fetchedBytes += bytes;
+            meter.add(bytes);
+            emit();
+          },
+        });
+        inFlightBytes -= received;
+        fetchedFiles += 1;
+        finished(item, 'fetched');
+        return;
+      } catch (error) {
+        inFlightBytes -= received;
+        noPartFile = false; // a cut body left one
+        if (stop.aborted) return; // left pending; a resume continues it
+        if (isFatal(error)) {
+          fatal ??= error as AppError;
+          internal.abort(error);
+          return;
+        }
+        attempts += 1;
+        const message = error instanceof Error ? error.message : String(error);
+        const retryable =
+          error instanceof IntegrityError ||
+          error instanceof TransferError ||
+          (error instanceof AppError && error.code === 'SERVER_ERROR');
+        if (!retryable || attempts >= maxAttempts) {
+          failed(item, message, attempts);
+          return;
+        }
+        recordAttempt(cache, jobId, item.fileId, message);
+        await abortableSleep(backoffMs(attempts - 1, Math.random, 200, 5000), stop).catch(() => undefined);
+        if (stop.aborted) return;
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0 && activeSince !== null) {
+          activeMs += Date.now() - activeSince;
+          activeSince = null;
+        }
+      }
+    }
+  }
+
+  async function processItem(item: ItemRow): Promise<void> {
+    const finalPath = inside(job!.destination, item.relativePath);
+    const partPath = path.join(partial, `${item.position}.part`);
+    const expected = { id: item.fileId, size: item.size, sha256: item.sha256 };
+    const folder = path.dirname(finalPath);
+    if (!madeFolders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      madeFolders.add(folder);
+    }
+    // Already in place (a kill before its outcome was written, or a re-run).
+    if (existing.has(item.relativePath.normalize('NFC')) && existsSync(finalPath)) {
+      if (await matches(finalPath, expected)) return finished(item, 'present');
+      return failed(
+        item,
+        `A different file is already at ${item.relativePath}; move it away, then retry.`,
+        item.attempts,
+      );
+    }
+    const cached = cachedCopies.get(item.fileId);
+    if (cached && (await copyVerified(cached, partPath, finalPath, expected)))
+      return finished(item, 'copied');
+    await fetchOne(item, partPath, finalPath);
+  }
+
+  let next = 0;
+  const worker = async () => {
+    while (!stop.aborted) {
+      const item = items[next];
+      next += 1;
+      if (!item) return;
+      try {
+        await processItem(item);
+      } catch (error) {
+        if (stop.aborted) return;
+        failed(item, error instanceof Error ? error.message : String(error), item.attempts);
+      }
+    }
+  };
+  emit('running', true);
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
+  } finally {
+    stopWatching();
+    flushDone();
+  }
+
+  let status: DownloadJobStatus;
+  const reason = signal.aborted ? options.stopReason() : null;
+  if (reason === 'cancel') status = 'cancelled';
+  else if (reason === 'pause') status = 'paused';
+  else if (reason === 'close' || fatal) status = fatal ? 'paused' : 'pending';
+  else status = 'completed';
+
+  if (status === 'completed' || status === 'cancelled') {
+    if (job.manifest) await writeManifest(job.destination, job.manifest, allItems(cache, jobId));
+    await rm(partial, { recursive: true, force: true });
+  }
+  setJobStatus(cache, jobId, status, nowIso());
+  waitingUntil = null;
+  emit(status, true);
+  return fatal ? { status, error: fatal } : { status };
+}

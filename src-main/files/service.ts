@@ -1,0 +1,457 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../src-shared/errors';
+import {
+  DownloadRequest,
+  OfflineScope,
+  type CachedFile,
+  type DownloadJobShape,
+  type DownloadRequestInput,
+  type OfflineScopeInput,
+  type OfflineUsage,
+} from '../../src-shared/files';
+import type { ApiClient } from '../api/client';
+import type { EventBus } from '../events';
+import { checkWritableFolder } from '../folders';
+import { log } from '../log';
+import type { CacheDb } from '../store';
+import { matches } from './fetch';
+import { MANIFEST_COLUMNS } from './manifest';
+import { createNameAllocator } from './naming';
+import {
+  cachedCopies,
+  ensureCached,
+  fillOffline,
+  offlineUsage,
+  writeOfflineScope,
+  type FillResult,
+} from './offline';
+import {
+  failedItems,
+  findUnfinishedJob,
+  insertJob,
+  jobCounts,
+  jobRow,
+  jobRows,
+  resetFailed,
+  setJobStatus,
+  type JobRow,
+} from './queue';
+import { PARTIAL_FOLDER_PREFIX, partialFolder, runJob, type RunJobResult, type StopReason } from './runner';
+import { scopedFiles } from './scope';
+import { createReadShare, type ReadShare } from './share';
+import { layoutFolders, renderFileName } from './template';
+
+/**
+ * Expense files of every organisation: bulk downloads (a persisted queue, one job running at
+ * a time per organisation, the others waiting their turn) and the offline file cache. Jobs
+ * run in the background and report `downloads.progress` events; `wait` lets the CLI follow
+ * one to its end. docs/files.md has the rules.
+ */
+
+export interface FileServiceOptions {
+  dataDir: string;
+  cacheOf(profileId: string): CacheDb;
+  clientOf(profileId: string): ApiClient;
+  /** Whether the organisation is syncing now: downloads then leave half of each window to it. */
+  syncing(profileId: string): boolean;
+  events: EventBus;
+  now: () => Date;
+  /** Requests in flight per job at most (the rate limit may allow fewer); 8 by default. */
+  concurrency?: number;
+  /** fsync each file before its rename; on by default. */
+  durable?: boolean;
+}
+
+export interface FileService {
+  /**
+   * Creates a download job and starts it (after the organisation's running job, if any). The
+   * same request as an unfinished job continues that job instead (`resume: true` in the
+   * answer), so a command run again after a kill picks up where it stopped.
+   */
+  start(
+    profileId: string,
+    request: DownloadRequestInput,
+  ): Promise<{ job: DownloadJobShape; resumed: boolean }>;
+  pause(profileId: string, jobId: string): DownloadJobShape;
+  resume(profileId: string, jobId: string): DownloadJobShape;
+  cancel(profileId: string, jobId: string): Promise<DownloadJobShape>;
+  /** Failed files (all, or those named) go back to the queue and the job runs again. */
+  retry(profileId: string, jobId: string, fileIds?: string[]): DownloadJobShape;
+  status(profileId: string, jobId: string): DownloadJobShape;
+  list(profileId: string, limit?: number): DownloadJobShape[];
+  /** Resolves when the job stops running (completed, paused, cancelled, or stopped by an error). */
+  wait(profileId: string, jobId: string): Promise<RunJobResult>;
+  /** The file on disk for preview, fetched now if it is not cached. */
+  fetch(profileId: string, fileId: string, signal?: AbortSignal): Promise<CachedFile>;
+  offlineScope(profileId: string): OfflineUsage;
+  setOfflineScope(profileId: string, scope: OfflineScopeInput): OfflineUsage;
+  /** Brings the offline cache to its scope (after a sync, or when the scope changed). */
+  fillOffline(profileId: string): Promise<FillResult>;
+  /** The organisation's folder of cached files (the preview route serves only from it). */
+  filesRoot(profileId: string): string;
+  /** Stops the organisation's jobs and fills (interrupted, not cancelled) and forgets them. */
+  stop(profileId: string): Promise<void>;
+  /** Removes the organisation's cached files (the organisation is being removed). */
+  removeCache(profileId: string): Promise<void>;
+  stopAll(): Promise<void>;
+}
+
+interface Running {
+  controller: AbortController;
+  reason: StopReason | null;
+  done: Promise<RunJobResult>;
+}
+
+/** Whether the file is a manifest Satchel wrote (its first line is the manifest header). */
+function isManifest(file: string): boolean {
+  try {
+    const head = readFileSync(file, { encoding: 'utf8' }).slice(0, 400);
+    return head.startsWith(`\uFEFF${MANIFEST_COLUMNS.join(',')}\r\n`);
+  } catch {
+    return false;
+  }
+}
+
+export function createFileService(options: FileServiceOptions): FileService {
+  const filesDir = path.join(options.dataDir, 'files');
+  const running = new Map<string, Running>();
+  /** The tail of each organisation's chain of jobs: one runs at a time. */
+  const chains = new Map<string, Promise<unknown>>();
+  const shares = new Map<string, ReadShare>();
+  const fills = new Map<string, { controller: AbortController; done: Promise<FillResult> }>();
+  const nowIso = () => options.now().toISOString();
+  const key = (profileId: string, jobId: string) => `${profileId}/${jobId}`;
+
+  const filesRoot = (profileId: string) => path.join(filesDir, profileId);
+
+  function shareOf(profileId: string): ReadShare {
+    let share = shares.get(profileId);
+    if (!share) {
+      share = createReadShare({
+        client: options.clientOf(profileId),
+        busy: () => options.syncing(profileId),
+      });
+      shares.set(profileId, share);
+    }
+    return share;
+  }
+
+  function job(profileId: string, jobId: string): JobRow {
+    const row = jobRow(options.cacheOf(profileId), jobId);
+    if (!row) throw new AppError('NOT_FOUND', 'This download no longer exists.');
+    return row;
+  }
+
+  function shape(profileId: string, row: JobRow): DownloadJobShape {
+    const cache = options.cacheOf(profileId);
+    const counts = jobCounts(cache, row.id);
+    return {
+      id: row.id,
+      destination: row.destination,
+      template: row.template,
+      layout: row.layout,
+      status: row.status,
+      active: running.has(key(profileId, row.id)),
+      files: counts.files,
+      bytes: counts.bytes,
+      manifest: row.manifest,
+      errors: failedItems(cache, row.id),
+      createdAt: row.createdAt,
+      finishedAt: row.finishedAt,
+    };
+  }
+
+  function launch(profileId: string, jobId: string): void {
+    const id = key(profileId, jobId);
+    if (running.has(id)) return;
+    const entry: Running = {
+      controller: new AbortController(),
+      reason: null,
+      done: Promise.resolve({ status: 'pending' }),
+    };
+    const previous = chains.get(profileId) ?? Promise.resolve();
+    entry.done = previous
+      .catch(() => undefined)
+      .then(async (): Promise<RunJobResult> => {
+        if (entry.controller.signal.aborted) {
+          const status =
+            entry.reason === 'cancel' ? 'cancelled' : entry.reason === 'pause' ? 'paused' : 'pending';
+          setJobStatus(options.cacheOf(profileId), jobId, status, nowIso());
+          return { status };
+        }
+        return runJob({
+          cache: options.cacheOf(profileId),
+          client: options.clientOf(profileId),
+          share: shareOf(profileId),
+          profileId,
+          jobId,
+          signal: entry.controller.signal,
+          stopReason: () => entry.reason,
+          now: options.now,
+          concurrency: options.concurrency ?? 8,
+          ...(options.durable !== undefined ? { durable: options.durable } : {}),
+          cachedCopies: () => cachedCopies(options.cacheOf(profileId), filesRoot(profileId)),
+          onProgress: (progress) => options.events.emit('downloads.progress', progress),
+        });
+      })
+      .catch((error: unknown) => {
+        log.error(`download ${jobId} failed:`, error);
+        return {
+          status: 'paused' as const,
+          error:
+            error instanceof AppError
+              ? error
+              : new AppError('INTERNAL', 'The download stopped unexpectedly.'),
+        };
+      })
+      .finally(() => running.delete(id));
+    chains.set(profileId, entry.done);
+    running.set(id, entry);
+  }
+
+  function stopJob(profileId: string, jobId: string, reason: StopReason): Running | undefined {
+    const entry = running.get(key(profileId, jobId));
+    if (entry) {
+      entry.reason = reason;
+      entry.controller.abort(new AppError('CANCELLED', 'The download was stopped.'));
+    }
+    return entry;
+  }
+
+  /** Names already in the destination (two levels: files, and files in layout folders). */
+  function existingNames(destination: string): Set<string> {
+    const names = new Set<string>();
+    const walk = (folder: string, prefix: string, depth: number) => {
+      let entries;
+      try {
+        entries = readdirSync(folder, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith(PARTIAL_FOLDER_PREFIX)) continue;
+        const relative = `${prefix}${entry.name}`;
+        names.add(relative);
+        if (entry.isDirectory() && depth > 0) walk(path.join(folder, entry.name), `${relative}/`, depth - 1);
+      }
+    };
+    walk(destination, '', 1);
+    return names;
+  }
+
+  async function create(profileId: string, request: DownloadRequest): Promise<JobRow> {
+    const cache = options.cacheOf(profileId);
+    const files = scopedFiles(cache, request.scope);
+    if (files.length === 0)
+      throw new AppError('VALIDATION_ERROR', 'There are no files to download in this selection.', 'scope');
+    const destination = request.destination;
+    const onDisk = new Set(
+      [...existingNames(destination)].map((name) => name.normalize('NFC').toLowerCase()),
+    );
+    const taken = (relative: string) => onDisk.has(relative.normalize('NFC').toLowerCase());
+    const allocate = createNameAllocator();
+    const manifest = (() => {
+      for (;;) {
+        const name = allocate([], 'manifest.csv');
+        // An earlier download's manifest is rewritten; anyone else's file is left alone.
+        if (!taken(name) || isManifest(path.join(destination, name))) return name;
+      }
+    })();
+    const items: Array<{ file: (typeof files)[number]; relativePath: string }> = [];
+    for (const file of files) {
+      const folders = layoutFolders(request.layout, file);
+      const name = renderFileName(request.template, file);
+      for (;;) {
+        const relative = allocate(folders, name);
+        // A file of the same name already there is reused only when it is this very file.
+        if (
+          !taken(relative) ||
+          (await matches(path.join(destination, ...relative.split('/')), {
+            id: file.fileId,
+            size: file.size,
+            sha256: file.sha256,
+          }))
+        ) {
+          items.push({ file, relativePath: relative });
+          break;
+        }
+      }
+    }
+    const row: JobRow = {
+      id: randomUUID(),
+      destination,
+      template: request.template,
+      layout: request.layout,
+      scope: JSON.stringify(request.scope),
+      status: 'pending',
+      manifest,
+      createdAt: nowIso(),
+      updatedAt: nowIso(),
+      finishedAt: null,
+    };
+    insertJob(cache, { ...row, manifest, now: row.createdAt, items });
+    return row;
+  }
+
+  const service: FileService = {
+    async start(profileId, input) {
+      const parsed = DownloadRequest.safeParse(input);
+      if (!parsed.success)
+        throw new AppError('VALIDATION_ERROR', parsed.error.issues[0]?.message ?? 'Invalid download.');
+      const request = parsed.data;
+      if (!path.isAbsolute(request.destination))
+        throw new AppError(
+          'VALIDATION_ERROR',
+          'Choose the destination folder by its full path.',
+          'destination',
+        );
+      const destination = path.resolve(request.destination);
+      await mkdir(destination, { recursive: true }).catch(() => {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `Satchel cannot create the folder ${destination}.`,
+          'destination',
+        );
+      });
+      checkWritableFolder(destination);
+      const normalized = { ...request, destination };
+      const cache = options.cacheOf(profileId);
+      const unfinished = findUnfinishedJob(cache, {
+        destination,
+        template: normalized.template,
+        layout: normalized.layout,
+        scope: JSON.stringify(normalized.scope),
+      });
+      const row = unfinished ?? (await create(profileId, normalized));
+      if (unfinished && unfinished.status === 'running' && !running.has(key(profileId, unfinished.id)))
+        setJobStatus(cache, unfinished.id, 'pending', nowIso());
+      launch(profileId, row.id);
+      return { job: shape(profileId, job(profileId, row.id)), resumed: unfinished !== undefined };
+    },
+    pause(profileId, jobId) {
+      const row = job(profileId, jobId);
+      if (row.status === 'completed' || row.status === 'cancelled')
+        throw new AppError('VALIDATION_ERROR', `This download is already ${row.status}.`);
+      if (!stopJob(profileId, jobId, 'pause'))
+        setJobStatus(options.cacheOf(profileId), jobId, 'paused', nowIso());
+      return shape(profileId, job(profileId, jobId));
+    },
+    resume(profileId, jobId) {
+      const row = job(profileId, jobId);
+      if (row.status === 'completed' || row.status === 'cancelled')
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `This download is ${row.status}; start a new one, or retry its failed files.`,
+        );
+      const current = running.get(key(profileId, jobId));
+      if (current && current.reason === 'pause') {
+        // Paused a moment ago and still winding down: run it again once it stopped.
+        void current.done.then(() => launch(profileId, jobId));
+      } else {
+        if (row.status !== 'running') setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
+        launch(profileId, jobId);
+      }
+      return shape(profileId, job(profileId, jobId));
+    },
+    async cancel(profileId, jobId) {
+      const row = job(profileId, jobId);
+      if (row.status === 'completed' || row.status === 'cancelled') return shape(profileId, row);
+      const entry = stopJob(profileId, jobId, 'cancel');
+      if (entry) await entry.done;
+      else {
+        setJobStatus(options.cacheOf(profileId), jobId, 'cancelled', nowIso());
+        await rm(partialFolder(row.destination, jobId), { recursive: true, force: true });
+      }
+      return shape(profileId, job(profileId, jobId));
+    },
+    retry(profileId, jobId, fileIds) {
+      const row = job(profileId, jobId);
+      if (row.status === 'cancelled')
+        throw new AppError('VALIDATION_ERROR', 'This download was cancelled; start a new one.');
+      const reset = resetFailed(options.cacheOf(profileId), jobId, fileIds);
+      if (reset > 0 || row.status !== 'completed') {
+        if (!running.has(key(profileId, jobId)))
+          setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
+        launch(profileId, jobId);
+      }
+      return shape(profileId, job(profileId, jobId));
+    },
+    status: (profileId, jobId) => shape(profileId, job(profileId, jobId)),
+    list: (profileId, limit = 20) =>
+      jobRows(options.cacheOf(profileId), limit).map((row) => shape(profileId, row)),
+    async wait(profileId, jobId) {
+      const entry = running.get(key(profileId, jobId));
+      if (entry) return entry.done;
+      return { status: job(profileId, jobId).status };
+    },
+    fetch: (profileId, fileId, signal) =>
+      ensureCached(
+        {
+          cache: options.cacheOf(profileId),
+          client: options.clientOf(profileId),
+          root: filesRoot(profileId),
+          profileId,
+          now: options.now,
+        },
+        fileId,
+        signal,
+      ),
+    offlineScope: (profileId) =>
+      offlineUsage({ cache: options.cacheOf(profileId), now: options.now }, fills.has(profileId)),
+    setOfflineScope(profileId, input) {
+      const scope = OfflineScope.parse(input);
+      writeOfflineScope(options.cacheOf(profileId), scope, nowIso());
+      return offlineUsage({ cache: options.cacheOf(profileId), now: options.now }, fills.has(profileId));
+    },
+    fillOffline(profileId) {
+      const current = fills.get(profileId);
+      if (current) return current.done;
+      const controller = new AbortController();
+      const done = fillOffline(
+        {
+          cache: options.cacheOf(profileId),
+          client: options.clientOf(profileId),
+          root: filesRoot(profileId),
+          profileId,
+          now: options.now,
+        },
+        shareOf(profileId),
+        controller.signal,
+      ).finally(() => fills.delete(profileId));
+      fills.set(profileId, { controller, done });
+      return done;
+    },
+    filesRoot,
+    async stop(profileId) {
+      const stopping: Promise<unknown>[] = [];
+      for (const [id, entry] of running) {
+        if (!id.startsWith(`${profileId}/`)) continue;
+        entry.reason = 'close';
+        entry.controller.abort(new AppError('CANCELLED', 'Satchel is closing.'));
+        stopping.push(entry.done);
+      }
+      const fill = fills.get(profileId);
+      if (fill) {
+        fill.controller.abort(new AppError('CANCELLED', 'Satchel is closing.'));
+        stopping.push(fill.done.catch(() => undefined));
+      }
+      await Promise.allSettled(stopping);
+      shares.delete(profileId);
+      chains.delete(profileId);
+    },
+    async removeCache(profileId) {
+      await service.stop(profileId);
+      const root = filesRoot(profileId);
+      if (existsSync(root)) await rm(root, { recursive: true, force: true });
+    },
+    async stopAll() {
+      const profiles = new Set([...running.keys()].map((id) => id.split('/')[0] ?? ''));
+      for (const profileId of fills.keys()) profiles.add(profileId);
+      await Promise.allSettled([...profiles].map((profileId) => service.stop(profileId)));
+    },
+  };
+  return service;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { ExpenseRow, MinorAmount, TransactionRow } from './search';
+
+/**
+ * What the detail pane of a record shows: the record as the lists show it (with its review
+ * state) plus what only opening it needs — fees, the rest of its group, the linked expense
+ * and its files, an expense's lines. Read-only, from the organisation's cache.
+ */
+
+export const BankAccountSummary = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    currency: z.string().nullable(),
+    accountNumber: z.string().nullable(),
+    status: z.string().nullable(),
+  })
+  .strict();
+export type BankAccountSummary = z.infer<typeof BankAccountSummary>;
+
+export const ExpenseFileSummary = z
+  .object({
+    id: z.string(),
+    expenseId: z.string().nullable(),
+    expenseLineId: z.string().nullable(),
+    name: z.string().nullable(),
+    mimeType: z.string().nullable(),
+    size: z.number().int().nullable(),
+    /** Whether a good local copy exists (downloaded and its hash checked). */
+    downloaded: z.boolean(),
+  })
+  .strict();
+export type ExpenseFileSummary = z.infer<typeof ExpenseFileSummary>;
+
+export const ExpenseLineSummary = z
+  .object({
+    id: z.string(),
+    type: z.string().nullable(),
+    description: z.string().nullable(),
+    parentLineId: z.string().nullable(),
+    net: MinorAmount.nullable(),
+    vat: MinorAmount.nullable(),
+    gross: MinorAmount.nullable(),
+  })
+  .strict();
+export type ExpenseLineSummary = z.infer<typeof ExpenseLineSummary>;
+
+export const ExpenseDetail = z
+  .object({
+    expense: ExpenseRow,
+    bankTransactionId: z.string().nullable(),
+    lines: z.array(ExpenseLineSummary),
+    files: z.array(ExpenseFileSummary),
+  })
+  .strict();
+export type ExpenseDetail = z.infer<typeof ExpenseDetail>;
+
+export const TransactionDetail = z
+  .object({
+    transaction: TransactionRow,
+    account: BankAccountSummary.nullable(),
+    fees: z.array(z.object({ feeType: z.string(), amount: MinorAmount }).strict()),
+    /** The other transactions of its group (a payment and its fees, a split), up to 50. */
+    group: z.array(TransactionRow),
+    /** Expenses that document this transaction (card payments), with their lines and files. */
+    expenses: z.array(ExpenseDetail),
+  })
+  .strict();
+export type TransactionDetail = z.infer<typeof TransactionDetail>;

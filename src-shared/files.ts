@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { ExpenseFilters, IsoDate, TransactionFilters } from './search';
+
+/**
+ * Expense files: bulk downloads into a folder and the offline file cache (docs/files.md).
+ * Shapes shared by the IPC contract, the CLI and the download service.
+ */
+
+/* ---------------------------------------------------------------- naming template */
+
+/**
+ * The tokens of a naming template. Booking date, counterparty and amount are the bank
+ * transaction's the expense documents (the expense's own date and amount when it has none).
+ */
+export const TEMPLATE_TOKENS = [
+  'bookingDate',
+  'counterparty',
+  'amount',
+  'currency',
+  'expenseId',
+  'originalName',
+  'transactionId',
+  'fileId',
+  'supplier',
+  'account',
+] as const;
+export type TemplateToken = (typeof TEMPLATE_TOKENS)[number];
+
+export const DEFAULT_TEMPLATE = '{bookingDate}_{counterparty}_{amount}_{currency}_{originalName}';
+
+const TOKEN_PATTERN = /\{([^{}]*)\}/g;
+
+/** The tokens a template names, in order; unknown ones included (validation reports them). */
+export function templateTokens(template: string): string[] {
+  return [...template.matchAll(TOKEN_PATTERN)].map((match) => match[1] ?? '');
+}
+
+export const NamingTemplate = z
+  .string()
+  .trim()
+  .min(1, 'A naming template cannot be empty.')
+  .max(200, 'Keep the naming template under 200 characters.')
+  .superRefine((template, ctx) => {
+    const unknown = templateTokens(template).filter(
+      (token) => !(TEMPLATE_TOKENS as readonly string[]).includes(token),
+    );
+    if (unknown.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        message: `Unknown token {${unknown[0]}}; use ${TEMPLATE_TOKENS.map((t) => `{${t}}`).join(', ')}.`,
+      });
+    if (templateTokens(template).length === 0)
+      ctx.addIssue({ code: 'custom', message: 'Use at least one token, such as {originalName}.' });
+    if (/[{}]/.test(template.replace(TOKEN_PATTERN, '')))
+      ctx.addIssue({ code: 'custom', message: 'A brace without its pair; write tokens as {name}.' });
+  });
+
+export const DownloadLayout = z.enum(['flat', 'month', 'account', 'supplier']);
+export type DownloadLayout = z.infer<typeof DownloadLayout>;
+
+/* ---------------------------------------------------------------- scope */
+
+const Ids = z.array(z.string().min(1).max(100)).min(1).max(10_000);
+
+/**
+ * Which files a download takes: those of some transactions, expenses or files by id (a
+ * selection), of every transaction or expense a search finds, of a date range (booking date,
+ * or the expense's date when it has no transaction; both ends included), or all of them.
+ */
+export const DownloadScope = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('ids'), kind: z.enum(['transaction', 'expense', 'file']), ids: Ids }).strict(),
+  z.object({ by: z.literal('transactionSearch'), filters: TransactionFilters }).strict(),
+  z.object({ by: z.literal('expenseSearch'), filters: ExpenseFilters }).strict(),
+  z
+    .object({ by: z.literal('dateRange'), from: IsoDate.optional(), to: IsoDate.optional() })
+    .strict()
+    .refine((range) => !range.from || !range.to || range.from <= range.to, {
+      message: 'The start date is after the end date.',
+      path: ['from'],
+    }),
+  z.object({ by: z.literal('all') }).strict(),
+]);
+export type DownloadScope = z.infer<typeof DownloadScope>;
+
+export const DownloadRequest = z
+  .object({
+    scope: DownloadScope,
+    /** Absolute path of the destination folder; created if missing. */
+    destination: z.string().min(1).max(4096),
+    template: NamingTemplate.default(DEFAULT_TEMPLATE),
+    layout: DownloadLayout.default('flat'),
+  })
+  .strict();
+export type DownloadRequest = z.infer<typeof DownloadRequest>;
+export type DownloadRequestInput = z.input<typeof DownloadRequest>;
+
+/* ---------------------------------------------------------------- progress and status */
+
+export const DownloadJobStatus = z.enum(['pending', 'running', 'paused', 'completed', 'cancelled']);
+export type DownloadJobStatus = z.infer<typeof DownloadJobStatus>;
+
+const Count = z.number().int().nonnegative();
+
+export const DownloadCounts = z
+  .object({
+    total: Count,
+    done: Count,
+    failed: Count,
+    pending: Count,
+    /** How the done files arrived: over the network, from the offline cache, found in place. */
+    fetched: Count,
+    copied: Count,
+    present: Count,
+  })
+  .strict();
+
+export const DownloadProgress = z
+  .object({
+    profileId: z.uuid(),
+    jobId: z.uuid(),
+    status: DownloadJobStatus,
+    files: DownloadCounts,
+    bytes: z.object({ total: Count, done: Count }).strict(),
+    /** Bytes a second over the last few seconds. */
+    bytesPerSecond: Count,
+    /** Seconds left, counting the rate limit's waits; null until there is a measure. */
+    etaSeconds: Count.nullable(),
+    /** Set while the downloader waits for the API's rate-limit window. */
+    waitingUntil: z.iso.datetime().nullable(),
+  })
+  .strict();
+export type DownloadProgress = z.infer<typeof DownloadProgress>;
+
+export const DownloadFileError = z
+  .object({ fileId: z.string(), relativePath: z.string(), attempts: Count, error: z.string() })
+  .strict();
+
+export const DownloadJobShape = z
+  .object({
+    id: z.uuid(),
+    destination: z.string(),
+    template: z.string(),
+    layout: DownloadLayout,
+    status: DownloadJobStatus,
+    /** Whether a runner is working on it in this process (a `pending` job without one waits). */
+    active: z.boolean(),
+    files: DownloadCounts,
+    bytes: z.object({ total: Count, done: Count }).strict(),
+    /** Relative to the destination. */
+    manifest: z.string().nullable(),
+    errors: z.array(DownloadFileError),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .strict();
+export type DownloadJobShape = z.infer<typeof DownloadJobShape>;
+
+/* ---------------------------------------------------------------- offline file cache */
+
+/**
+ * What an organisation keeps offline without being asked: nothing, the files of the last
+ * `days` days, or everything — never more than `budgetBytes` on disk.
+ */
+export const OfflineScope = z
+  .object({
+    mode: z.enum(['none', 'recent', 'all']),
+    days: z.number().int().min(1).max(36_600).default(90),
+    budgetBytes: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 50)
+      .default(2 * 1024 ** 3),
+  })
+  .strict();
+export type OfflineScope = z.infer<typeof OfflineScope>;
+export type OfflineScopeInput = z.input<typeof OfflineScope>;
+
+export const OfflineUsage = z
+  .object({
+    scope: OfflineScope,
+    cachedFiles: Count,
+    cachedBytes: Count,
+    /** Files the scope asks for, and how many of them are on disk. */
+    wantedFiles: Count,
+    wantedCached: Count,
+    /** The fill running now, if any. */
+    filling: z.boolean(),
+  })
+  .strict();
+export type OfflineUsage = z.infer<typeof OfflineUsage>;
+
+/** A file on disk for preview, served through `url` (the satchel-file: route). */
+export const CachedFile = z
+  .object({
+    fileId: z.string(),
+    url: z.string(),
+    mimeType: z.string().nullable(),
+    size: Count,
+    name: z.string().nullable(),
+  })
+  .strict();
+export type CachedFile = z.infer<typeof CachedFile>;

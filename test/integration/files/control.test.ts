@@ -1,0 +1,183 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { partialFolder } from '../../../src-main/files/runner';
+import { resolveFileRoute } from '../../../src-main/shell/file-route';
+import type { DownloadProgress } from '../../../src-shared/files';
+import { connectedCore } from '../../helpers/sync-fixture';
+import { contentRequests, listFiles, readManifest, sha256Of } from '../../helpers/files';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// Pause, resume and cancel through the IPC handler table; progress events; the offline file
+// cache (preview fetch, keep-offline scope within a budget) and copies from it into a download.
+
+const tempDir = useTempDirs();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function synced(options: { readLimit?: number } = {}) {
+  const dir = tempDir();
+  const fixture = await connectedCore(dir, { readLimit: options.readLimit ?? 100_000 });
+  closers.push(() => fixture.close());
+  expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
+  fixture.sandbox.control?.clearRequests();
+  return { ...fixture, dir, handlers: createHandlers(fixture.core) };
+}
+
+async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('download control', () => {
+  it('pauses, resumes and reports progress; a paused file is continued, a finished one never fetched again', async () => {
+    const { core, profile, sandbox, dir, handlers } = await synced();
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 20 });
+    const events: DownloadProgress[] = [];
+    core.events.subscribe((event, payload) => {
+      if (event === 'downloads.progress') events.push(payload as DownloadProgress);
+    });
+    const destination = path.join(dir, 'out');
+    const started = await dispatch(handlers, 'downloads.start', {
+      profileId: profile.id,
+      scope: { by: 'all' },
+      destination,
+      layout: 'month',
+    });
+    if (!started.ok) throw new Error(started.error.message);
+    const jobId = (started.value as { job: { id: string } }).job.id;
+    await until(() => (events.at(-1)?.files.done ?? 0) >= 60);
+
+    const paused = await dispatch(handlers, 'downloads.pause', { profileId: profile.id, jobId });
+    expect(paused.ok).toBe(true);
+    expect((await core.files.wait(profile.id, jobId)).status).toBe('paused');
+    const atPause = core.files.status(profile.id, jobId);
+    expect(atPause).toMatchObject({ status: 'paused', active: false });
+    expect(atPause.files.pending).toBeGreaterThan(0);
+    expect(events.at(-1)?.status).toBe('paused');
+    const doneAtPause = new Set(listFiles(destination).filter((name) => !name.startsWith('.')));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(core.files.status(profile.id, jobId).files.done).toBe(atPause.files.done); // really stopped
+
+    sandbox.control?.clearRequests();
+    const resumed = await dispatch(handlers, 'downloads.resume', { profileId: profile.id, jobId });
+    expect(resumed.ok).toBe(true);
+    expect((await core.files.wait(profile.id, jobId)).status).toBe('completed');
+    const final = core.files.status(profile.id, jobId);
+    expect(final.files).toMatchObject({ done: final.files.total, failed: 0 });
+    const manifest = readManifest(path.join(destination, 'manifest.csv'));
+    const requested = contentRequests(sandbox);
+    for (const row of manifest)
+      if (doneAtPause.has(row['file'] ?? '')) expect(requested.has(row['file_id'] ?? '')).toBe(false);
+
+    // Progress: files and bytes never go backwards while running, and the last event is the end.
+    const running = events.filter((event) => event.jobId === jobId && event.status === 'running');
+    for (let i = 1; i < running.length; i += 1) {
+      expect(running[i]!.files.done).toBeGreaterThanOrEqual(running[i - 1]!.files.done);
+    }
+    expect(running.some((event) => event.bytesPerSecond > 0)).toBe(true);
+    expect(running.some((event) => event.etaSeconds !== null && event.etaSeconds > 0)).toBe(true);
+    expect(events.at(-1)).toMatchObject({ status: 'completed', etaSeconds: 0 });
+    const status = await dispatch(handlers, 'downloads.status', { profileId: profile.id });
+    expect(status.ok && (status.value as { jobs: unknown[] }).jobs).toHaveLength(1);
+  });
+
+  it('cancels: partial files are removed, finished files and the manifest stay', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 30 });
+    const destination = path.join(dir, 'out');
+    const { job } = await core.files.start(profile.id, { scope: { by: 'all' }, destination });
+    await until(() => core.files.status(profile.id, job.id).files.done >= 20);
+    const cancelled = await core.files.cancel(profile.id, job.id);
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.files.pending).toBeGreaterThan(0);
+    expect(existsSync(partialFolder(destination, job.id))).toBe(false);
+    const rows = readManifest(path.join(destination, 'manifest.csv'));
+    const done = rows.filter((row) => row['status'] === 'done');
+    expect(done.length).toBe(cancelled.files.done);
+    for (const row of done) expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(row['sha256']);
+    expect(listFiles(destination)).toHaveLength(done.length + 1);
+    expect(() => core.files.resume(profile.id, job.id)).toThrow(/cancelled/);
+  });
+
+  it('fetches a file for preview once, behind a route confined to the organisation', async () => {
+    const { core, profile, sandbox } = await synced();
+    const file = sandbox.state.files.find((f) => f.mimeType === 'application/pdf')!;
+    const first = await core.files.fetch(profile.id, file.id);
+    expect(first).toMatchObject({
+      fileId: file.id,
+      mimeType: 'application/pdf',
+      url: `satchel-file://${profile.id}/${file.id}.pdf`,
+    });
+    const again = await core.files.fetch(profile.id, file.id);
+    expect(again).toEqual(first);
+    expect(contentRequests(sandbox).get(file.id)).toBe(1);
+    const route = resolveFileRoute(first.url, {
+      filesRoot: (id) => core.files.filesRoot(id),
+      allowed: (id) => id === profile.id,
+    });
+    if (!route.ok) throw new Error(route.reason);
+    expect(route.path).toBe(path.join(core.files.filesRoot(profile.id), `${file.id}.pdf`));
+    expect(sha256Of(route.path)).toBe(sandbox.state.fileRecord(file).sha256);
+  });
+
+  it('keeps the recent files offline within the budget, and a download copies them instead of fetching', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const all = core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 2 ** 40 });
+    const budget = 60_000; // about a hundred receipts, far fewer than the organisation has
+    expect(all.wantedFiles).toBe(sandbox.state.files.length);
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: budget });
+    const fill = await core.files.fillOffline(profile.id);
+    expect(fill.failed).toBe(0);
+    const usage = core.files.offlineScope(profile.id);
+    expect(usage.cachedBytes).toBeLessThanOrEqual(budget);
+    expect(usage.cachedFiles).toBe(fill.fetched);
+    expect(usage.wantedCached).toBe(usage.wantedFiles);
+    expect(usage.cachedFiles).toBeGreaterThan(50);
+    expect(usage.cachedFiles).toBeLessThan(sandbox.state.files.length);
+    // The newest files are the ones kept.
+    const cache = core.cacheOf(profile.id).sqlite;
+    const newestUncached = cache
+      .prepare(
+        `SELECT max(e.expense_time) FROM expense_files f JOIN expenses e ON e.id = f.expense_id WHERE f.local_path IS NULL`,
+      )
+      .pluck()
+      .get() as string;
+    const oldestCached = cache
+      .prepare(
+        `SELECT min(e.expense_time) FROM expense_files f JOIN expenses e ON e.id = f.expense_id WHERE f.local_path IS NOT NULL`,
+      )
+      .pluck()
+      .get() as string;
+    expect(oldestCached.slice(0, 7) >= newestUncached.slice(0, 7)).toBe(true);
+
+    // A smaller budget evicts; a second fill with nothing missing fetches nothing.
+    sandbox.control?.clearRequests();
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: budget / 2 });
+    const smaller = await core.files.fillOffline(profile.id);
+    expect(smaller.fetched).toBe(0);
+    expect(core.files.offlineScope(profile.id).cachedBytes).toBeLessThanOrEqual(budget / 2 + 1000);
+    expect(contentRequests(sandbox).size).toBe(0);
+
+    const cached = cache
+      .prepare(`SELECT id FROM expense_files WHERE local_path IS NOT NULL`)
+      .pluck()
+      .all() as string[];
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'all' },
+      destination: path.join(dir, 'out'),
+    });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const status = core.files.status(profile.id, job.id);
+    expect(status.files.copied).toBe(cached.length);
+    expect(status.files.fetched).toBe(status.files.total - cached.length);
+    const requested = contentRequests(sandbox);
+    for (const id of cached) expect(requested.has(id)).toBe(false);
+  });
+});

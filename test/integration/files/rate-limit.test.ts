@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reserveOf } from '../../../src-main/files/share';
+import { connectedCore } from '../../helpers/sync-fixture';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// Downloads share the read bucket with sync. Under a small real limit (40 requests per 2 s
+// window) a download never spends the reserve it leaves, and a sync started in its middle
+// finishes while the download still runs: it is not starved.
+
+const tempDir = useTempDirs();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+describe('downloads and the rate limit', () => {
+  it('leaves room in every window, so a sync in the middle of a download is not starved', async () => {
+    const dir = tempDir();
+    const limit = 40;
+    const windowMs = 2000;
+    const fixture = await connectedCore(dir, { readLimit: limit, windowSeconds: windowMs / 1000 });
+    closers.push(() => fixture.close());
+    const { core, profile, sandbox } = fixture;
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    sandbox.control?.resetRateLimits();
+    sandbox.control?.clearRequests();
+
+    const ids = sandbox.state.files.slice(0, 160).map((file) => file.id);
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination: path.join(dir, 'out'),
+    });
+    const download = core.files.wait(profile.id, job.id);
+    let downloadDone = false;
+    void download.then(() => (downloadDone = true));
+    await new Promise((resolve) => setTimeout(resolve, windowMs * 1.5));
+    const sync = await core.sync.sync(profile.id);
+    expect(sync.outcome).toBe('succeeded');
+    expect(downloadDone).toBe(false); // the sync finished first
+    expect((await download).status).toBe('completed');
+
+    // Per window: the download never took the whole bucket.
+    const perWindow = new Map<number, { files: number; other: number }>();
+    for (const entry of sandbox.control?.requests() ?? []) {
+      const window = Math.floor(entry.at / windowMs);
+      const counts = perWindow.get(window) ?? { files: 0, other: 0 };
+      if (entry.operationId === 'getFileContent') counts.files += 1;
+      else counts.other += 1;
+      perWindow.set(window, counts);
+    }
+    for (const counts of perWindow.values()) {
+      expect(counts.files).toBeLessThanOrEqual(limit - reserveOf(limit, false));
+      expect(counts.files + counts.other).toBeLessThanOrEqual(limit);
+    }
+    // While the sync ran, the download kept to half of the window.
+    const syncWindows = [...perWindow.values()].filter((counts) => counts.other > 0);
+    expect(syncWindows.length).toBeGreaterThan(0);
+    expect(Math.min(...syncWindows.map((counts) => counts.files))).toBeLessThanOrEqual(
+      limit - reserveOf(limit, true),
+    );
+  }, 60_000);
+});
