@@ -1,10 +1,14 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { AppInfo, Notice, OnlineState } from '../src-shared/ipc';
 import { areas, type AreaId } from './areas';
 import { Sidebar } from './components/Sidebar';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { StatusBar } from './components/StatusBar';
 import { AreaView } from './features/AreaView';
 import { FirstRun } from './features/connect/FirstRun';
+import { focusSearch, isPlainKey } from './lib/keys';
+import { invalidateOnEvents } from './lib/live';
 import { useCommand } from './lib/query';
 import { call } from './lib/satchel';
 
@@ -16,6 +20,8 @@ export function App() {
   const [info, setInfo] = useState<InfoState>({ status: 'loading' });
   const [notice, setNotice] = useState<Notice | null>(null);
   const [online, setOnline] = useState<OnlineState | null>(null);
+  const [help, setHelp] = useState(false);
+  const client = useQueryClient();
   const profiles = useCommand('profiles.list', {});
   // The organisation shown: the first connected one (a switcher arrives with the review screens).
   const profile = profiles.data?.profiles[0] ?? null;
@@ -40,17 +46,28 @@ export function App() {
       window.satchel.on('app.menu', ({ action }) => {
         const target = areas.find((candidate) => `go.${candidate.id}` === action);
         if (target) setArea(target.id);
+        if (action === 'search.focus') focusSearch();
+        if (action === 'help.shortcuts') setHelp(true);
       }),
+      invalidateOnEvents(client),
     ];
     return () => {
       live = false;
       for (const stop of stops) stop();
     };
-  }, []);
+  }, [client]);
 
   useEffect(() => {
     // Ctrl/Cmd + 1…6 jumps to an area from anywhere.
     const onKey = (event: KeyboardEvent) => {
+      // "/" searches and "?" lists the shortcuts, unless the user is typing.
+      if (isPlainKey(event) && (event.key === '/' || event.key === '?')) {
+        if (document.querySelector('dialog[open]')) return;
+        event.preventDefault();
+        if (event.key === '/') focusSearch();
+        else setHelp(true);
+        return;
+      }
       if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
       const target = areas.find((candidate) => candidate.key === event.key);
       if (!target) return;
@@ -71,7 +88,8 @@ export function App() {
           <AreaView area={area} info={info.status === 'ready' ? info.info : null} profile={profile} />
         )}
       </main>
-      <StatusBar info={info} notice={notice} online={online} />
+      <StatusBar info={info} notice={notice} online={online} profile={profile} />
+      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
     </div>
   );
 }

@@ -1,33 +1,112 @@
-import type { AppInfo, Notice, OnlineState } from '../../src-shared/ipc';
+import { useEffect, useState } from 'react';
+import type { AppInfo, EventPayload, Notice, OnlineState } from '../../src-shared/ipc';
+import type { ProfileSummary } from '../../src-shared/profiles';
+import { formatCount, formatTime } from '../lib/format';
+import { useCommand } from '../lib/query';
 
 interface StatusBarProps {
   info: { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
   notice: Notice | null;
   online?: OnlineState | null;
+  profile?: ProfileSummary | null;
 }
 
-export function StatusBar({ info, notice, online = null }: StatusBarProps) {
+const resourceNames: Record<string, string> = {
+  bankTransactions: 'bank transactions',
+  expenses: 'expenses',
+  suppliers: 'suppliers',
+  expenseFiles: 'files',
+};
+
+/** Running work as the core reports it: a sync in progress (until it finishes), an export. */
+function useRunningWork(profileId: string | undefined) {
+  const [sync, setSync] = useState<EventPayload<'sync.progress'> | null>(null);
+  const [exporting, setExporting] = useState<EventPayload<'export.progress'> | null>(null);
+  useEffect(() => {
+    const stops = [
+      window.satchel.on('sync.progress', (event) => {
+        if (event.profileId === profileId) setSync(event);
+      }),
+      window.satchel.on('sync.finished', (event) => {
+        if (event.profileId === profileId) setSync(null);
+      }),
+      window.satchel.on('export.progress', (event) => {
+        if (event.profileId !== profileId) return;
+        setExporting(event.written >= event.total ? null : event);
+      }),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [profileId]);
+  return { sync, exporting };
+}
+
+function ProfileStatus({ profile }: { profile: ProfileSummary }) {
+  const history = useCommand('sync.history', { profileId: profile.id, limit: 5 });
+  const edits = useCommand('edits.list', { profileId: profile.id });
+  const { sync, exporting } = useRunningWork(profile.id);
+  const last = history.data?.runs.find((run) => run.finishedAt && run.outcome !== 'running');
+  const pending = edits.data?.items.length ?? 0;
+  const problems =
+    edits.data?.items.filter((item) => item.status === 'failed' || item.status === 'conflict').length ?? 0;
+  return (
+    <>
+      <span className="status-item" data-testid="last-synced">
+        {last
+          ? `Last synced ${formatTime(last.finishedAt)}${last.outcome === 'succeeded' ? '' : ` (${last.outcome})`}`
+          : 'Not synced yet'}
+      </span>
+      <span
+        className={problems > 0 ? 'status-item notice-warning' : 'status-item'}
+        data-testid="pending-edits"
+      >
+        {pending === 0
+          ? 'No edits waiting'
+          : `${formatCount(pending)} ${pending === 1 ? 'edit' : 'edits'} waiting${problems > 0 ? `, ${formatCount(problems)} need you` : ''}`}
+      </span>
+      {sync && (
+        <span className="status-item" data-testid="running-work">
+          Syncing {resourceNames[sync.resource] ?? sync.resource}: {formatCount(sync.records)} records
+          {sync.waitingUntil ? ' · waiting for the rate limit' : ''}
+        </span>
+      )}
+      {exporting && (
+        <span className="status-item" data-testid="running-export">
+          Exporting {formatCount(exporting.written)} of {formatCount(exporting.total)}
+        </span>
+      )}
+    </>
+  );
+}
+
+export function StatusBar({ info, notice, online = null, profile = null }: StatusBarProps) {
   return (
     <footer className="status-bar" role="status" aria-live="polite">
-      <span className="status-item" data-testid="app-version">
+      <span
+        className={online && !online.online ? 'status-item notice-warning' : 'status-item'}
+        data-testid={online && !online.online ? 'offline' : 'online'}
+      >
+        <span aria-hidden="true" className={online && !online.online ? 'dot dot-off' : 'dot dot-on'} />
+        {online && !online.online
+          ? online.reason === 'network'
+            ? 'Offline: no network. Everything stays searchable; edits wait.'
+            : 'Offline: the API does not answer. Satchel checks again every minute.'
+          : 'Online'}
+      </span>
+      {profile && <ProfileStatus profile={profile} />}
+      {notice && (
+        <span className={`status-item notice notice-${notice.level}`} data-testid="notice">
+          {notice.message}
+        </span>
+      )}
+      <span className="status-item end" data-testid="app-version">
         {info.status === 'ready'
           ? `${info.info.name} ${info.info.version} · API ${info.info.apiVersion}`
           : info.status === 'loading'
             ? 'Starting…'
             : `Could not reach the app core: ${info.message}`}
       </span>
-      {online && !online.online && (
-        <span className="status-item notice notice-warning" data-testid="offline">
-          {online.reason === 'network'
-            ? 'Offline: no network. Everything stays searchable; edits wait.'
-            : 'Offline: the API does not answer. Satchel checks again every minute.'}
-        </span>
-      )}
-      {notice && (
-        <span className={`status-item notice notice-${notice.level}`} data-testid="notice">
-          {notice.message}
-        </span>
-      )}
     </footer>
   );
 }

@@ -1,8 +1,12 @@
 import type { AppInfo } from '../../src-shared/ipc';
 import type { AreaId } from '../areas';
 import type { ProfileSummary } from '../../src-shared/profiles';
+import { ExpensesView } from './expenses/ExpensesView';
+import { FilesView } from './files/FilesView';
 import { SettingsView } from './settings/SettingsView';
+import { SuppliersView } from './suppliers/SuppliersView';
 import { SyncView } from './sync/SyncView';
+import { TransactionsView } from './transactions/TransactionsView';
 
 const summaries: Record<Exclude<AreaId, 'settings'>, { title: string; text: string }> = {
   transactions: {
@@ -31,7 +35,14 @@ export function AreaView({
   profile: ProfileSummary | null;
 }) {
   if (area === 'settings') return <SettingsView info={info} />;
-  if (area === 'sync' && profile) return <SyncView profile={profile} />;
+  if (profile) {
+    // Keyed by organisation: switching starts each screen afresh.
+    if (area === 'sync') return <SyncView key={profile.id} profile={profile} />;
+    if (area === 'transactions') return <TransactionsView key={profile.id} profile={profile} />;
+    if (area === 'expenses') return <ExpensesView key={profile.id} profile={profile} />;
+    if (area === 'suppliers') return <SuppliersView key={profile.id} profile={profile} />;
+    if (area === 'files') return <FilesView key={profile.id} profile={profile} />;
+  }
   const summary = summaries[area];
   return (
     <section className="area" data-area={area}>

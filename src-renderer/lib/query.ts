@@ -10,8 +10,12 @@ export const queryClient = new QueryClient({
   },
 });
 
-export function useCommand<C extends CommandName>(command: C, input: CommandInput<C>) {
-  return useQuery({ queryKey: [command, input], queryFn: () => call(command, input) });
+export function useCommand<C extends CommandName>(
+  command: C,
+  input: CommandInput<C>,
+  options: { enabled?: boolean; refetchInterval?: number } = {},
+) {
+  return useQuery({ queryKey: [command, input], queryFn: () => call(command, input), ...options });
 }
 
 /** A command that changes something; the listed queries are read again when it succeeds. */

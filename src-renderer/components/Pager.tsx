@@ -1,0 +1,30 @@
+import { formatCount } from '../lib/format';
+
+export function Pager({
+  page,
+  pageSize,
+  total,
+  onPage,
+  label,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage(page: number): void;
+  label: string;
+}) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {formatCount(page)} of {formatCount(pages)} · {formatCount(total)} {label.toLowerCase()}
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}

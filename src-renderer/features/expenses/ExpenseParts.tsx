@@ -1,0 +1,77 @@
+import type { ExpenseDetail, ExpenseFileSummary, ExpenseLineSummary } from '../../../src-shared/details';
+import { formatBytes, formatMoney, humanize } from '../../lib/format';
+
+export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
+  if (lines.length === 0) return <p className="muted">No lines.</p>;
+  return (
+    <table className="plain">
+      <caption className="visually-hidden">Lines</caption>
+      <thead>
+        <tr>
+          <th scope="col">Line</th>
+          <th scope="col">Type</th>
+          <th scope="col" className="number">
+            Net
+          </th>
+          <th scope="col" className="number">
+            VAT
+          </th>
+          <th scope="col" className="number">
+            Gross
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((line) => (
+          <tr key={line.id}>
+            <td>{line.description || '—'}</td>
+            <td>{humanize(line.type)}</td>
+            <td className="number">{formatMoney(line.net)}</td>
+            <td className="number">{formatMoney(line.vat)}</td>
+            <td className="number">{formatMoney(line.gross)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ExpenseFiles({ files }: { files: ExpenseFileSummary[] }) {
+  if (files.length === 0) return <p className="muted">No receipt or invoice.</p>;
+  return (
+    <ul className="files" aria-label="Receipts and invoices">
+      {files.map((file) => (
+        <li key={file.id} className="file">
+          <span className="file-name">{file.name ?? file.id}</span>
+          <span className="muted">
+            {file.mimeType ?? 'unknown type'} · {formatBytes(file.size)}
+          </span>
+          <span className={file.downloaded ? 'badge badge-ok' : 'badge'}>
+            {file.downloaded ? 'Kept offline' : 'Not downloaded yet'}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** An expense as the transaction pane shows it: headline facts, lines and files. */
+export function ExpenseSummary({ detail }: { detail: ExpenseDetail }) {
+  const { expense } = detail;
+  return (
+    <article className="linked-expense" aria-label={`Expense ${expense.description ?? expense.id}`}>
+      <dl className="facts">
+        <dt>Expense</dt>
+        <dd>{expense.description || expense.merchantName || expense.id}</dd>
+        <dt>Status</dt>
+        <dd>{humanize(expense.status)}</dd>
+        <dt>Supplier</dt>
+        <dd>{expense.supplierName ?? '—'}</dd>
+        <dt>Amount</dt>
+        <dd className="amount">{formatMoney(expense.amount)}</dd>
+      </dl>
+      <ExpenseLines lines={detail.lines} />
+      <ExpenseFiles files={detail.files} />
+    </article>
+  );
+}

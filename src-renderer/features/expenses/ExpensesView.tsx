@@ -1,0 +1,293 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { ProfileSummary } from '../../../src-shared/profiles';
+import type { ExpenseFilters, ExpenseSortField } from '../../../src-shared/search';
+import { TriState } from '../../components/fields';
+import { Pager } from '../../components/Pager';
+import { useListKeys } from '../../components/useListKeys';
+import { formatDate, formatMoney, humanize } from '../../lib/format';
+import { isPlainKey } from '../../lib/keys';
+import { useCommand } from '../../lib/query';
+import { ReviewControls, type ReviewFocus } from '../review/ReviewControls';
+import { byIds, useReview } from '../review/useReview';
+import { ExpenseFiles, ExpenseLines } from './ExpenseParts';
+
+const PAGE_SIZE = 50;
+
+/** Expenses with their lines and files: a page at a time, a detail pane, the same review keys. */
+export function ExpensesView({ profile }: { profile: ProfileSummary }) {
+  const id = useId();
+  const profileId = profile.id;
+  const [text, setText] = useState('');
+  const [debounced, setDebounced] = useState('');
+  const [filters, setFilters] = useState<Omit<ExpenseFilters, 'text'>>({});
+  const [sort, setSort] = useState<{ field: ExpenseSortField; direction: 'ASC' | 'DESC' }>({
+    field: 'expenseTime',
+    direction: 'DESC',
+  });
+  const [page, setPage] = useState(1);
+  const [paneOpen, setPaneOpen] = useState(false);
+  const [focus, setFocus] = useState<ReviewFocus>(null);
+  const grid = useRef<HTMLTableElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setDebounced(text.trim());
+      setPage(1);
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [text]);
+  const filter = (next: Omit<ExpenseFilters, 'text'>) => {
+    setFilters(next);
+    setPage(1);
+  };
+
+  const search = useCommand('expenses.search', {
+    profileId,
+    search: {
+      filters: { ...filters, ...(debounced ? { text: debounced } : {}) },
+      sorting: sort,
+      pagination: { page, pageSize: PAGE_SIZE },
+    },
+  });
+  const rows = search.data?.rows ?? [];
+  const review = useReview(profileId);
+  const open = (index: number, withFocus: ReviewFocus = null) => {
+    if (!rows[index]) return;
+    setPaneOpen(true);
+    setFocus(withFocus);
+    if (!withFocus) requestAnimationFrame(() => heading.current?.focus());
+  };
+  const reviewKey = (event: KeyboardEvent<HTMLElement>, index: number) => {
+    const row = rows[index];
+    if (!row || !isPlainKey(event)) return;
+    const target = byIds('expense', [row.id]);
+    if (event.key === ' ') {
+      event.preventDefault();
+      review.mutate({ target, change: { action: row.review.reviewedAt ? 'clearReviewed' : 'setReviewed' } });
+    } else if (event.key === 'f') {
+      event.preventDefault();
+      if (row.review.flagged) review.mutate({ target, change: { action: 'unflag' } });
+      else open(index, 'flag');
+    } else if (event.key === 'n') {
+      event.preventDefault();
+      open(index, 'note');
+    } else if (event.key === 'Escape') setPaneOpen(false);
+  };
+  const keys = useListKeys(rows.length, open, (event, index) => reviewKey(event, index));
+  const activeRow = rows[keys.active];
+  // The pane shows the active row while it is open.
+  const openId = paneOpen && activeRow ? activeRow.id : null;
+
+  const detail = useCommand('expenses.get', { profileId, id: openId ?? '-' }, { enabled: openId !== null });
+  const close = () => {
+    setPaneOpen(false);
+    grid.current?.focus();
+  };
+  const sortBy = (field: ExpenseSortField) => {
+    setPage(1);
+    setSort((current) => ({
+      field,
+      direction: current.field === field && current.direction === 'DESC' ? 'ASC' : 'DESC',
+    }));
+  };
+  const ariaSort = (field: ExpenseSortField) =>
+    sort.field === field ? (sort.direction === 'ASC' ? 'ascending' : 'descending') : undefined;
+
+  return (
+    <section className="area area-fill" data-area="expenses">
+      <div className="area-head">
+        <h1 id="area-title">Expenses</h1>
+        <p className="muted">{profile.name}</p>
+      </div>
+      <form
+        role="search"
+        aria-label="Filter expenses"
+        className="filter-bar"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <div className="filter-row">
+          <div className="field compact grow">
+            <label htmlFor={`${id}-text`}>Search</label>
+            <input
+              id={`${id}-text`}
+              type="search"
+              data-search-input
+              placeholder="Description, merchant, supplier or line  (/)"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </div>
+          <TriState
+            id={`${id}-reviewed`}
+            label="Reviewed"
+            value={filters.reviewed}
+            onChange={(v) => filter({ ...filters, reviewed: v })}
+          />
+          <TriState
+            id={`${id}-flagged`}
+            label="Flagged"
+            value={filters.flagged}
+            onChange={(v) => filter({ ...filters, flagged: v })}
+          />
+          <TriState
+            id={`${id}-note`}
+            label="Has a note"
+            value={filters.hasNote}
+            onChange={(v) => filter({ ...filters, hasNote: v })}
+          />
+          <TriState
+            id={`${id}-file`}
+            label="Has a receipt"
+            value={filters.hasFile}
+            onChange={(v) => filter({ ...filters, hasFile: v })}
+          />
+        </div>
+      </form>
+      {search.error && (
+        <p className="form-error" role="alert">
+          {search.error.message}
+        </p>
+      )}
+      <div className={openId ? 'split open' : 'split'}>
+        <div className="list-column">
+          <table
+            ref={grid}
+            className="list-grid"
+            role="grid"
+            aria-label="Expenses"
+            tabIndex={0}
+            aria-activedescendant={activeRow ? `ex-row-${keys.active}` : undefined}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape' && openId) {
+                event.preventDefault();
+                setPaneOpen(false);
+              } else keys.onKeyDown(event);
+            }}
+            data-testid="expenses-grid"
+          >
+            <thead>
+              <tr>
+                <th scope="col" aria-sort={ariaSort('expenseTime')}>
+                  <button type="button" className="sort" tabIndex={-1} onClick={() => sortBy('expenseTime')}>
+                    Date
+                  </button>
+                </th>
+                <th scope="col">Description</th>
+                <th scope="col">Supplier or merchant</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="number" aria-sort={ariaSort('amount')}>
+                  <button type="button" className="sort" tabIndex={-1} onClick={() => sortBy('amount')}>
+                    Amount
+                  </button>
+                </th>
+                <th scope="col" className="number">
+                  Files
+                </th>
+                <th scope="col">Review</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, index) => (
+                <tr
+                  key={row.id}
+                  id={`ex-row-${index}`}
+                  data-active={index === keys.active || undefined}
+                  aria-selected={index === keys.active}
+                  onClick={() => {
+                    keys.setActive(index);
+                    grid.current?.focus();
+                  }}
+                  onDoubleClick={() => {
+                    keys.setActive(index);
+                    open(index);
+                  }}
+                >
+                  <td>{formatDate(row.expenseTime)}</td>
+                  <td>{row.description || row.bookingText || '—'}</td>
+                  <td>{row.supplierName ?? row.merchantName ?? '—'}</td>
+                  <td>{humanize(row.status)}</td>
+                  <td className="number">
+                    <span className="amount">{formatMoney(row.amount)}</span>
+                  </td>
+                  <td className="number">{row.fileCount}</td>
+                  <td>
+                    {row.review.reviewedAt ? <span className="badge badge-ok">✓ Reviewed</span> : '—'}
+                    {row.review.flagged && <span className="badge badge-flag"> Flag</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {search.data && search.data.total === 0 && <p className="empty">No expense matches.</p>}
+          {search.data && (
+            <Pager
+              page={page}
+              pageSize={PAGE_SIZE}
+              total={search.data.total}
+              onPage={setPage}
+              label="Expenses"
+            />
+          )}
+        </div>
+        {openId && (
+          <aside
+            className="pane"
+            aria-labelledby="expense-pane-title"
+            data-testid="expense-pane"
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                close();
+              }
+            }}
+          >
+            <header className="pane-header">
+              <h2 id="expense-pane-title" tabIndex={-1} ref={heading}>
+                {detail.data?.expense.description || detail.data?.expense.merchantName || 'Expense'}
+              </h2>
+              <button type="button" aria-label="Close details (Esc)" onClick={close}>
+                ×
+              </button>
+            </header>
+            {detail.data ? (
+              <>
+                <p className="pane-amount amount">{formatMoney(detail.data.expense.amount)}</p>
+                <dl className="facts">
+                  <dt>Date</dt>
+                  <dd>{formatDate(detail.data.expense.expenseTime)}</dd>
+                  <dt>Type</dt>
+                  <dd>{humanize(detail.data.expense.type)}</dd>
+                  <dt>Status</dt>
+                  <dd>{humanize(detail.data.expense.status)}</dd>
+                  <dt>Supplier</dt>
+                  <dd>{detail.data.expense.supplierName ?? '—'}</dd>
+                  <dt>Merchant</dt>
+                  <dd>{detail.data.expense.merchantName ?? '—'}</dd>
+                  <dt>Booking text</dt>
+                  <dd>{detail.data.expense.bookingText || '—'}</dd>
+                  <dt>Bank transaction</dt>
+                  <dd className="mono">{detail.data.bankTransactionId ?? '—'}</dd>
+                </dl>
+                <h3>Lines</h3>
+                <ExpenseLines lines={detail.data.lines} />
+                <h3>Receipts and invoices</h3>
+                <ExpenseFiles files={detail.data.files} />
+                <ReviewControls
+                  profileId={profileId}
+                  kind="expense"
+                  id={detail.data.expense.id}
+                  review={detail.data.expense.review}
+                  focus={focus}
+                  onFocused={() => setFocus(null)}
+                />
+              </>
+            ) : (
+              <p className="muted">{detail.error ? detail.error.message : 'Loading…'}</p>
+            )}
+          </aside>
+        )}
+      </div>
+    </section>
+  );
+}

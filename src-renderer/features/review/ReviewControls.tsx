@@ -1,0 +1,177 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { RecordKind, ReviewState } from '../../../src-shared/search';
+import { formatTime } from '../../lib/format';
+import { byIds, useReview } from './useReview';
+
+export type ReviewFocus = 'flag' | 'note' | null;
+
+/**
+ * Reviewed, flag with a reason, note and tags of one record. `focus` asks for the flag reason
+ * or the note field (the f and n shortcuts); Enter saves a reason or a tag, Ctrl+Enter a note.
+ */
+export function ReviewControls({
+  profileId,
+  kind,
+  id,
+  review,
+  focus,
+  onFocused,
+}: {
+  profileId: string;
+  kind: RecordKind;
+  id: string;
+  review: ReviewState;
+  focus: ReviewFocus;
+  onFocused(): void;
+}) {
+  const uid = useId();
+  const apply = useReview(profileId);
+  const target = byIds(kind, [id]);
+  const [reason, setReason] = useState('');
+  const [note, setNote] = useState(review.note ?? '');
+  const [tag, setTag] = useState('');
+  const reasonRef = useRef<HTMLInputElement>(null);
+  const noteRef = useRef<HTMLTextAreaElement>(null);
+
+  // A note changed elsewhere (another row, a sync of marks) replaces the text being shown.
+  const [shownNote, setShownNote] = useState({ id, note: review.note });
+  if (shownNote.id !== id || shownNote.note !== review.note) {
+    setShownNote({ id, note: review.note });
+    setNote(review.note ?? '');
+  }
+  useEffect(() => {
+    if (focus === 'flag') reasonRef.current?.focus();
+    if (focus === 'note') noteRef.current?.focus();
+    if (focus) onFocused();
+  }, [focus, onFocused]);
+
+  const error = apply.error?.message;
+  const noteChanged = note !== (review.note ?? '');
+  return (
+    <section className="review-controls" aria-labelledby={`${uid}-title`}>
+      <h3 id={`${uid}-title`}>Review</h3>
+      <div className="actions">
+        <button
+          type="button"
+          aria-pressed={review.reviewedAt !== null}
+          className={review.reviewedAt ? 'toggle on' : 'toggle'}
+          onClick={() =>
+            apply.mutate({ target, change: { action: review.reviewedAt ? 'clearReviewed' : 'setReviewed' } })
+          }
+        >
+          {review.reviewedAt ? '✓ Reviewed' : 'Mark reviewed'}
+        </button>
+        {review.reviewedAt && <span className="muted">{formatTime(review.reviewedAt)}</span>}
+      </div>
+
+      {review.flagged ? (
+        <div className="actions flag-line">
+          <span className="badge badge-flag">Flagged: {review.flagReason}</span>
+          <button type="button" onClick={() => apply.mutate({ target, change: { action: 'unflag' } })}>
+            Remove flag
+          </button>
+        </div>
+      ) : (
+        <form
+          className="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            apply.mutate({ target, change: { action: 'flag', reason } }, { onSuccess: () => setReason('') });
+          }}
+        >
+          <label htmlFor={`${uid}-reason`}>Flag reason</label>
+          <input
+            id={`${uid}-reason`}
+            ref={reasonRef}
+            value={reason}
+            placeholder="e.g. Receipt missing"
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <button type="submit" disabled={reason.trim() === ''}>
+            Flag
+          </button>
+        </form>
+      )}
+
+      <form
+        className="note-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply.mutate({ target, change: { action: 'setNote', note: note.trim() === '' ? null : note } });
+        }}
+      >
+        <label htmlFor={`${uid}-note`}>Note</label>
+        <textarea
+          id={`${uid}-note`}
+          ref={noteRef}
+          rows={3}
+          value={note}
+          aria-describedby={`${uid}-note-hint`}
+          onChange={(event) => setNote(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+        <p className="hint" id={`${uid}-note-hint`}>
+          Ctrl+Enter saves.
+        </p>
+        <div className="actions">
+          <button type="submit" disabled={!noteChanged}>
+            Save note
+          </button>
+        </div>
+      </form>
+
+      <div className="tags">
+        <span className="label" id={`${uid}-tags`}>
+          Tags
+        </span>
+        <ul aria-labelledby={`${uid}-tags`}>
+          {review.tags.map((existing) => (
+            <li key={existing} className="tag">
+              {existing}
+              <button
+                type="button"
+                aria-label={`Remove tag ${existing}`}
+                onClick={() => apply.mutate({ target, change: { action: 'removeTags', tags: [existing] } })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+        <form
+          className="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            apply.mutate(
+              { target, change: { action: 'addTags', tags: [tag] } },
+              { onSuccess: () => setTag('') },
+            );
+          }}
+        >
+          <label htmlFor={`${uid}-tag`} className="visually-hidden">
+            New tag
+          </label>
+          <input
+            id={`${uid}-tag`}
+            value={tag}
+            placeholder="Add a tag"
+            onChange={(event) => setTag(event.target.value)}
+          />
+          <button type="submit" disabled={tag.trim() === ''}>
+            Add
+          </button>
+        </form>
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import type { ReviewChange, TransactionFilters } from '../../../src-shared/search';
+import { formatCount } from '../../lib/format';
+import { byIds, useReview } from '../review/useReview';
+
+/** Bulk review: the selected rows, or every transaction the search finds (after a confirmation). */
+export function BulkBar({
+  profileId,
+  selected,
+  total,
+  filters,
+  onClear,
+}: {
+  profileId: string;
+  selected: Set<string>;
+  total: number;
+  filters: TransactionFilters;
+  onClear(): void;
+}) {
+  const review = useReview(profileId);
+  const [confirm, setConfirm] = useState<ReviewChange | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const ids = [...selected];
+  const run = (target: Parameters<typeof review.mutate>[0]['target'], change: ReviewChange) =>
+    review.mutate(
+      { target, change },
+      {
+        onSuccess: ({ changed }) => {
+          setDone(`${formatCount(changed)} changed.`);
+          setConfirm(null);
+        },
+      },
+    );
+  return (
+    <div className="bulk-bar" role="toolbar" aria-label="Bulk review">
+      {ids.length > 0 ? (
+        <>
+          <span>{formatCount(ids.length)} selected</span>
+          <button type="button" onClick={() => run(byIds('transaction', ids), { action: 'setReviewed' })}>
+            Mark selected reviewed
+          </button>
+          <button type="button" onClick={() => run(byIds('transaction', ids), { action: 'clearReviewed' })}>
+            Mark selected not reviewed
+          </button>
+          <button type="button" onClick={onClear}>
+            Clear selection
+          </button>
+        </>
+      ) : (
+        <span className="muted">Select rows with x or their box, or change the whole result:</span>
+      )}
+      {confirm ? (
+        <span className="confirm" role="group" aria-label="Confirm the bulk change">
+          {confirm.action === 'setReviewed' ? 'Mark' : 'Unmark'} all {formatCount(total)} transactions?
+          <button
+            type="button"
+            className="primary"
+            autoFocus
+            onClick={() => run({ by: 'transactionSearch', filters }, confirm)}
+          >
+            Yes, change {formatCount(total)}
+          </button>
+          <button type="button" onClick={() => setConfirm(null)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <>
+          <button type="button" disabled={total === 0} onClick={() => setConfirm({ action: 'setReviewed' })}>
+            Mark all {formatCount(total)} reviewed…
+          </button>
+          <button
+            type="button"
+            disabled={total === 0}
+            onClick={() => setConfirm({ action: 'clearReviewed' })}
+          >
+            Unmark all…
+          </button>
+        </>
+      )}
+      {done && (
+        <span className="muted" role="status">
+          {done}
+        </span>
+      )}
+      {review.error && (
+        <span className="form-error" role="alert">
+          {review.error.message}
+        </span>
+      )}
+    </div>
+  );
+}

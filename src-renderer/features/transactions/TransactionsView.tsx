@@ -1,0 +1,349 @@
+import { flexRender, getCoreRowModel, useReactTable, type Row } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { ProfileSummary } from '../../../src-shared/profiles';
+import type { TransactionFilters, TransactionSorting } from '../../../src-shared/search';
+import { formatCount, formatMoney } from '../../lib/format';
+import { isPlainKey } from '../../lib/keys';
+import { useCommand } from '../../lib/query';
+import type { ReviewFocus } from '../review/ReviewControls';
+import { byIds, useReview } from '../review/useReview';
+import { BulkBar } from './BulkBar';
+import { GRID_COLUMNS, SORTABLE, transactionColumns, type GridItem } from './columns';
+import { FilterBar } from './FilterBar';
+import { TransactionPane } from './TransactionPane';
+import { useFirstPage, useTransactionPages } from './useTransactionPages';
+
+/** Fixed row height: 1,000,000 rows × 30 px stays under Chromium's ~33.5 million px element limit. */
+export const ROW_HEIGHT = 30;
+
+export function TransactionsView({
+  profile,
+  initialFilters,
+}: {
+  profile: ProfileSummary;
+  initialFilters?: TransactionFilters | undefined;
+}) {
+  const profileId = profile.id;
+  const [filters, setFilters] = useState<TransactionFilters>(initialFilters ?? {});
+  const [sorting, setSorting] = useState<TransactionSorting>({ field: 'bookingDate', direction: 'DESC' });
+  const [active, setActive] = useState(0);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [paneFocus, setPaneFocus] = useState<ReviewFocus>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const gridRef = useRef<HTMLDivElement>(null);
+  const paneHeading = useRef<HTMLHeadingElement>(null);
+  const focusPaneHeading = useRef(false);
+
+  const accountsQuery = useCommand('bankAccounts.list', { profileId });
+  const accountList = useMemo(() => accountsQuery.data?.accounts ?? [], [accountsQuery.data]);
+  const accounts = useMemo(() => new Map(accountList.map((account) => [account.id, account])), [accountList]);
+  const first = useFirstPage(profileId, filters, sorting);
+  const total = first.data?.totals?.count ?? 0;
+  const review = useReview(profileId);
+
+  const onFilters = useCallback((next: TransactionFilters) => {
+    setFilters((current) => (JSON.stringify(current) === JSON.stringify(next) ? current : next));
+  }, []);
+  // A new result starts at its top, with nothing selected.
+  useEffect(() => {
+    setActive(0);
+    setSelected(new Set());
+    gridRef.current?.scrollTo({ top: 0 });
+  }, [filters, sorting]);
+
+  // Its functions change identity as it scrolls; this component is not compiler-memoised for it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => gridRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const firstItem = items[0]?.index ?? 0;
+  const lastItem = items.at(-1)?.index ?? 0;
+  const pages = useTransactionPages(profileId, filters, sorting, first, { start: firstItem, end: lastItem });
+
+  const toggleSelected = useCallback((id: string) => {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const columns = useMemo(
+    () => transactionColumns(accounts, selected, toggleSelected),
+    [accounts, selected, toggleSelected],
+  );
+  const table = useReactTable<GridItem>({
+    data: pages.rows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (item) => String(item.index),
+    manualSorting: true,
+    // Rows arrive page by page: paging and its resets belong to the virtualiser, not the table.
+    manualPagination: true,
+    autoResetAll: false,
+    enableSortingRemoval: false,
+    state: { sorting: [{ id: sorting.field, desc: sorting.direction === 'DESC' }] },
+    onSortingChange: (updater) => {
+      const current = [{ id: sorting.field, desc: sorting.direction === 'DESC' }];
+      const [next] = typeof updater === 'function' ? updater(current) : updater;
+      if (next && SORTABLE.has(next.id))
+        setSorting({ field: next.id as TransactionSorting['field'], direction: next.desc ? 'DESC' : 'ASC' });
+    },
+  });
+  const rowsByIndex = new Map<number, Row<GridItem>>();
+  for (const row of table.getRowModel().rows) rowsByIndex.set(row.original.index, row);
+
+  const activeRow = rowsByIndex.get(active)?.original.row;
+
+  const move = (to: number) => {
+    if (pages.total === 0) return;
+    const next = Math.max(0, Math.min(pages.total - 1, to));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+  const open = (focus: ReviewFocus = null) => {
+    if (!activeRow) return;
+    setOpenId(activeRow.id);
+    setPaneFocus(focus);
+    if (!focus) focusPaneHeading.current = true;
+  };
+  const close = () => {
+    setOpenId(null);
+    gridRef.current?.focus();
+  };
+  useEffect(() => {
+    if (openId && focusPaneHeading.current) {
+      focusPaneHeading.current = false;
+      paneHeading.current?.focus();
+    }
+  });
+  // The pane follows the active row while it is open.
+  useEffect(() => {
+    if (openId && activeRow && activeRow.id !== openId) setOpenId(activeRow.id);
+  }, [activeRow, openId]);
+
+  const reviewKeys = (event: KeyboardEvent<HTMLElement>): boolean => {
+    if (!activeRow || !isPlainKey(event)) return false;
+    const target = byIds('transaction', [activeRow.id]);
+    if (event.key === ' ') {
+      review.mutate({
+        target,
+        change: { action: activeRow.review.reviewedAt ? 'clearReviewed' : 'setReviewed' },
+      });
+    } else if (event.key === 'f') {
+      if (activeRow.review.flagged) review.mutate({ target, change: { action: 'unflag' } });
+      else open('flag');
+    } else if (event.key === 'n') {
+      open('note');
+    } else if (event.key === 'x') {
+      toggleSelected(activeRow.id);
+    } else return false;
+    event.preventDefault();
+    return true;
+  };
+
+  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const page = Math.max(1, Math.floor((gridRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 2);
+    const moves: Record<string, number> = {
+      ArrowDown: active + 1,
+      j: active + 1,
+      ArrowUp: active - 1,
+      k: active - 1,
+      PageDown: active + page,
+      PageUp: active - page,
+      Home: 0,
+      End: pages.total - 1,
+    };
+    if (event.key in moves && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      move(moves[event.key] ?? 0);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      open();
+    } else if (event.key === 'Escape' && openId) {
+      event.preventDefault();
+      setOpenId(null);
+    } else reviewKeys(event);
+  };
+  const onPaneKey = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    } else if (!(event.target as HTMLElement).closest('button, a, input, textarea, select'))
+      reviewKeys(event);
+  };
+
+  const headerGroup = table.getHeaderGroups()[0];
+  const activeId = activeRow ? `tx-row-${active}` : undefined;
+  return (
+    <section className="area area-fill" data-area="transactions">
+      <div className="area-head">
+        <h1 id="area-title">Transactions</h1>
+        <p className="muted">{profile.name}</p>
+      </div>
+      <FilterBar accounts={accountList} onChange={onFilters} />
+      <div className="totals" role="status" aria-live="polite" data-testid="totals">
+        {pages.totals ? (
+          <>
+            <strong>{formatCount(pages.totals.count)}</strong>{' '}
+            {pages.totals.count === 1 ? 'transaction' : 'transactions'}
+            {pages.totals.sums.map((sum) => (
+              <span key={sum.currency} className="total-sum amount">
+                {formatMoney(sum)}
+              </span>
+            ))}
+          </>
+        ) : (
+          'Searching…'
+        )}
+      </div>
+      <BulkBar
+        profileId={profileId}
+        selected={selected}
+        total={pages.total}
+        filters={filters}
+        onClear={() => setSelected(new Set())}
+      />
+      {pages.error && (
+        <p className="form-error" role="alert">
+          {pages.error.message}
+        </p>
+      )}
+      <div className={openId ? 'split open' : 'split'}>
+        <div
+          ref={gridRef}
+          className="grid"
+          role="grid"
+          aria-label="Transactions"
+          aria-rowcount={pages.total + 1}
+          aria-colcount={columns.length}
+          aria-multiselectable="true"
+          aria-activedescendant={activeId}
+          aria-busy={pages.loading || undefined}
+          tabIndex={0}
+          onKeyDown={onGridKey}
+          data-testid="transactions-grid"
+        >
+          <div role="rowgroup" className="grid-head">
+            <div
+              role="row"
+              aria-rowindex={1}
+              className="grid-row"
+              style={{ gridTemplateColumns: GRID_COLUMNS }}
+            >
+              {headerGroup?.headers.map((header, index) => {
+                const sorted = header.column.getIsSorted();
+                const sortable = SORTABLE.has(header.column.id);
+                return (
+                  <div
+                    key={header.id}
+                    role="columnheader"
+                    aria-colindex={index + 1}
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    className={header.column.id === 'amount' ? 'cell number' : 'cell'}
+                  >
+                    {sortable ? (
+                      <button
+                        type="button"
+                        className="sort"
+                        tabIndex={-1}
+                        onClick={() =>
+                          setSorting((current) => ({
+                            field: header.column.id as TransactionSorting['field'],
+                            direction:
+                              current.field === header.column.id && current.direction === 'DESC'
+                                ? 'ASC'
+                                : 'DESC',
+                          }))
+                        }
+                      >
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        <span aria-hidden="true" className="sort-mark">
+                          {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = rowsByIndex.get(item.index);
+              const data = row?.original.row;
+              return (
+                <div
+                  key={item.key}
+                  id={`tx-row-${item.index}`}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  aria-selected={data ? selected.has(data.id) : false}
+                  data-active={item.index === active || undefined}
+                  data-reviewed={data?.review.reviewedAt ? true : undefined}
+                  className="grid-row"
+                  style={{
+                    gridTemplateColumns: GRID_COLUMNS,
+                    transform: `translateY(${item.start}px)`,
+                    height: ROW_HEIGHT,
+                  }}
+                  onClick={() => {
+                    setActive(item.index);
+                    gridRef.current?.focus();
+                  }}
+                  onDoubleClick={() => {
+                    setActive(item.index);
+                    if (data) {
+                      setOpenId(data.id);
+                      focusPaneHeading.current = true;
+                    }
+                  }}
+                >
+                  {row ? (
+                    row.getVisibleCells().map((cell, index) => (
+                      <div
+                        key={cell.id}
+                        role="gridcell"
+                        aria-colindex={index + 1}
+                        className={cell.column.id === 'amount' ? 'cell number' : 'cell'}
+                      >
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </div>
+                    ))
+                  ) : (
+                    <div role="gridcell" aria-colindex={1} className="cell loading-cell">
+                      Loading…
+                    </div>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+          {!pages.loading && pages.total === 0 && (
+            <p className="empty">No transaction matches these filters.</p>
+          )}
+        </div>
+        {openId && (
+          <TransactionPane
+            ref={paneHeading}
+            profileId={profileId}
+            id={openId}
+            accounts={accounts}
+            focus={paneFocus}
+            onFocused={() => setPaneFocus(null)}
+            onClose={close}
+            onKeyDown={onPaneKey}
+          />
+        )}
+      </div>
+    </section>
+  );
+}

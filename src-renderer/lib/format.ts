@@ -1,0 +1,70 @@
+import { currencyDecimals, formatAmount } from '../../src-shared/money';
+import type { MinorAmount } from '../../src-shared/search';
+
+/** The user's locale (the page's language settings); Intl falls back when it is unknown. */
+const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Money for people: the locale's digits, grouping and currency sign, from exact minor units.
+ * The amount goes to Intl as a decimal string, so no float ever rounds a cent.
+ */
+export function formatMoney(amount: MinorAmount | null | undefined): string {
+  if (!amount) return '—';
+  let format = moneyFormats.get(amount.currency);
+  if (!format) {
+    const digits = currencyDecimals(amount.currency);
+    try {
+      format = new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency: amount.currency,
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+    } catch {
+      format = new Intl.NumberFormat(locale, {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+    }
+    moneyFormats.set(amount.currency, format);
+  }
+  return format.format(formatAmount(amount.minor, amount.currency) as Intl.StringNumericLiteral);
+}
+
+const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+const timeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+const countFormat = new Intl.NumberFormat(locale);
+
+/** A calendar date ("2026-03-31") in the user's locale; it has no time zone, so UTC keeps the day. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+}
+
+/** An instant in the user's time zone. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : timeFormat.format(date);
+}
+
+export function formatCount(value: number): string {
+  return countFormat.format(value);
+}
+
+export function formatBytes(size: number | null): string {
+  if (size === null) return '—';
+  if (size < 1024) return `${countFormat.format(size)} B`;
+  if (size < 1024 * 1024) return `${countFormat.format(Math.round(size / 1024))} KB`;
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(size / 1024 / 1024)} MB`;
+}
+
+/** "CARD" → "Card", "TOP_UP" → "Top up". */
+export function humanize(value: string | null | undefined): string {
+  if (!value) return '—';
+  const text = value.toLowerCase().replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

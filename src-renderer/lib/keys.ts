@@ -1,0 +1,24 @@
+import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
+
+/** Whether a key press belongs to a text field (shortcuts must not steal typing). */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag !== 'INPUT') return false;
+  const type = (target as HTMLInputElement).type;
+  return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(type);
+}
+
+/** Whether a shortcut may act: no modifier but Shift, not typing, not inside an open dialog. */
+export function isPlainKey(event: KeyboardEvent | ReactKeyboardEvent): boolean {
+  return !event.ctrlKey && !event.metaKey && !event.altKey && !isTyping(event.target);
+}
+
+/** Focuses the search field of the screen shown (the one marked data-search-input). */
+export function focusSearch(): void {
+  const input = document.querySelector<HTMLInputElement>('[data-search-input]');
+  input?.focus();
+  input?.select();
+}

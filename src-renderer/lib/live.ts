@@ -1,0 +1,41 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { CommandName } from '../../src-shared/ipc';
+
+/** What each event makes stale. The cache changes only through sync, pushes and our own commands. */
+const CHANGED_BY_SYNC: CommandName[] = [
+  'transactions.search',
+  'transactions.get',
+  'expenses.search',
+  'expenses.get',
+  'suppliers.search',
+  'bankAccounts.list',
+  'edits.list',
+  'review.attention',
+  'sync.history',
+];
+
+/** Keeps TanStack Query's data in step with the core's events; returns the unsubscribe. */
+export function invalidateOnEvents(client: QueryClient): () => void {
+  const invalidate = (names: CommandName[]) => {
+    for (const name of names) void client.invalidateQueries({ queryKey: [name] });
+  };
+  const stops = [
+    window.satchel.on('sync.finished', () => invalidate(CHANGED_BY_SYNC)),
+    window.satchel.on('app.online', () => invalidate(['edits.list'])),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** Queries a review change makes stale. */
+export const CHANGED_BY_REVIEW: CommandName[] = [
+  'transactions.search',
+  'transactions.get',
+  'expenses.search',
+  'expenses.get',
+  'review.attention',
+];
+
+/** Queries an offline edit (or its push) makes stale. */
+export const CHANGED_BY_EDIT: CommandName[] = ['suppliers.search', 'edits.list', 'expenses.search'];

