@@ -10,10 +10,10 @@ import { startSandbox } from '../../src-sandbox';
 import { runCli } from '../helpers/cli';
 import { useTempDirs } from '../helpers/temp-dir';
 
-// After a full sync, a search, an edit push and an export through the CLI, and the same work
-// through the IPC handler table, neither the API secret nor any access token is found in the
-// data folder, the exported file, the logs and output, or any IPC answer or event. The secret
-// is only in the keychain. (Bulk receipt downloads join this scan when they land.)
+// After a full sync, a search, an edit push, an export and a bulk download of receipts through
+// the CLI, and the same work through the IPC handler table, neither the API secret nor any access
+// token is found in the data folder, the exported file, the downloaded files and their manifest,
+// the logs and output, or any IPC answer or event. The secret is only in the keychain.
 
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
@@ -78,6 +78,8 @@ describe('secret scan', () => {
     outputs.push(await ok(['edits', 'push'], env));
     const csv = path.join(tempDir(), 'export.csv');
     outputs.push(await ok(['export', '--out', csv, '--matched', 'false'], env));
+    const downloads = path.join(tempDir(), 'receipts');
+    outputs.push(await ok(['download', '--to', downloads, '--matched', 'true', '--layout', 'month'], env));
     outputs.push(await ok(['status', '--json'], env));
     outputs.push(await ok(['profile', 'list', '--json'], env));
 
@@ -87,6 +89,7 @@ describe('secret scan', () => {
     for (const level of ['error', 'warn', 'log', 'info'] as const)
       console[level] = (...args: unknown[]) => logged.push(args.map(String).join(' '));
     const answers: unknown[] = [];
+    const ipcDownloads = path.join(tempDir(), 'receipts-ipc');
     const events: Array<{ name: EventName; payload: unknown }> = [];
     try {
       const core = createCore({ dataDir, secrets });
@@ -118,6 +121,8 @@ describe('secret scan', () => {
         ['suppliers.create', { profileId, input: { name: 'Scan Two GmbH', code: 'SCAN-2' } }],
         ['edits.list', { profileId }],
         ['edits.push', { profileId }],
+        ['files.offlineScope.get', { profileId }],
+        ['downloads.status', { profileId }],
         ['sync.history', { profileId, limit: 50 }],
         [
           'profiles.reauthenticate',
@@ -127,6 +132,26 @@ describe('secret scan', () => {
         ['profiles.list', {}],
       ] as const)
         expect(await ask(command, input), command).toMatchObject({ ok: true });
+      // A bulk download through IPC (with its progress events), and one file fetched for preview.
+      const started = (await ask('downloads.start', {
+        profileId,
+        scope: { by: 'dateRange', from: '2000-01-01' },
+        destination: ipcDownloads,
+      })) as { ok: true; value: { job: { id: string } } };
+      expect(started).toMatchObject({ ok: true });
+      const jobId = started.value.job.id;
+      let job: { status: string; files: { done: number; total: number; failed: number } } | undefined;
+      for (let waited = 0; waited < 60_000 && job?.status !== 'completed'; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const status = (await dispatch(handlers, 'downloads.status', { profileId, jobId })) as {
+          ok: true;
+          value: { jobs: Array<NonNullable<typeof job>> };
+        };
+        job = status.value.jobs[0];
+      }
+      answers.push(job);
+      expect(job).toMatchObject({ status: 'completed', files: { failed: 0 } });
+      expect(job!.files.done).toBeGreaterThan(0);
       await core.close();
     } finally {
       Object.assign(console, console_);
@@ -154,10 +179,9 @@ describe('secret scan', () => {
     expect(token.access_token).toMatch(TOKEN);
 
     const places: Array<[string, string]> = [
-      ...[...filesUnder(dataDir), csv].map((file): [string, string] => [
-        file,
-        readFileSync(file).toString('latin1'),
-      ]),
+      ...[...filesUnder(dataDir), ...filesUnder(downloads), ...filesUnder(ipcDownloads), csv].map(
+        (file): [string, string] => [file, readFileSync(file).toString('latin1')],
+      ),
       ['CLI output and log', outputs.join('\n')],
       ['core log', logged.join('\n')],
       ['IPC answers', JSON.stringify(answers)],
@@ -165,6 +189,11 @@ describe('secret scan', () => {
     ];
     expect(places.some(([where]) => where.endsWith('.sqlite') || where.includes('caches'))).toBe(true);
     expect(events.some((event) => event.name === 'sync.finished')).toBe(true);
+    expect(events.some((event) => event.name === 'downloads.progress')).toBe(true);
+    // The downloads are really there: receipts under month folders and the manifest.
+    const downloaded = filesUnder(downloads);
+    expect(downloaded.some((file) => /\.(pdf|png)$/.test(file))).toBe(true);
+    expect(downloaded.some((file) => file.endsWith('.csv'))).toBe(true);
     for (const [where, text] of places) {
       expect(text.includes(clientSecret), `the secret in ${where}`).toBe(false);
       expect(TOKEN.exec(text)?.[0], `a token in ${where}`).toBeUndefined();
