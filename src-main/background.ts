@@ -5,8 +5,8 @@ import { log } from './log';
 
 /**
  * Background work of the app (docs/shell.md, "Background sync"): every organisation is synced
- * when the app starts, when it comes back online (its outbox pushed first), and on an interval
- * while online. While the API does not answer, one cheap request per organisation checks now
+ * when the app starts, when it comes back online (its outbox pushed first, its interrupted bulk
+ * downloads started again), and on an interval while online. While the API does not answer, one cheap request per organisation checks now
  * and then whether it is back. Work runs in rounds, one organisation after the other, so two
  * syncs of one organisation never run at once (a sync the user starts meanwhile is joined,
  * not doubled), and a trigger during a round runs one more round after it instead of piling
@@ -28,7 +28,7 @@ export const realTimers: Timers = {
 };
 
 export interface BackgroundOptions {
-  core: Pick<Core, 'profiles' | 'sync' | 'outbox' | 'demo' | 'connectivity'>;
+  core: Pick<Core, 'profiles' | 'sync' | 'outbox' | 'demo' | 'connectivity' | 'files'>;
   /** Between two syncs of every organisation while online; 15 minutes by default. */
   intervalMs?: number;
   /** Between two checks whether an unreachable API is back; one minute by default. */
@@ -133,6 +133,17 @@ export function createBackground(options: BackgroundOptions): Background {
         await step(profile.id, async (signal) => {
           await core.demo.ensureFor(profile.id);
           await core.outbox.push(profile.id, signal);
+        });
+      }
+    }
+    if (reason === 'start' || reason === 'reconnect') {
+      // Bulk downloads a quit, a kill or the lost network interrupted go on by themselves (they
+      // leave half of each rate-limit window to the sync below).
+      for (const profile of profiles) {
+        if (!online()) return;
+        await step(profile.id, async () => {
+          await core.demo.ensureFor(profile.id);
+          core.files.resumeInterrupted(profile.id);
         });
       }
     }

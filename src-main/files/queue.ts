@@ -118,6 +118,15 @@ export function jobRows(cache: CacheDb, limit: number): JobRow[] {
   ).all(limit) as JobRow[];
 }
 
+/** Jobs a runner should be working on (`pending` or `running`), newest first. */
+export function unfinishedJobRows(cache: CacheDb): JobRow[] {
+  return prepared(
+    cache.sqlite,
+    `SELECT ${JOB_COLUMNS} FROM download_jobs WHERE status IN ('pending', 'running')
+     ORDER BY created_at DESC, id`,
+  ).all() as JobRow[];
+}
+
 export function setJobStatus(cache: CacheDb, jobId: string, status: DownloadJobStatus, now: string): void {
   prepared(
     cache.sqlite,

@@ -35,6 +35,7 @@ import {
   jobCounts,
   jobRow,
   jobRows,
+  unfinishedJobRows,
   resetFailed,
   setJobStatus,
   type JobRow,
@@ -81,6 +82,11 @@ export interface FileService {
   /** Failed files (all, or those named) go back to the queue and the job runs again. */
   retry(profileId: string, jobId: string, fileIds?: string[]): DownloadJobShape;
   status(profileId: string, jobId: string): DownloadJobShape;
+  /**
+   * Starts again the organisation's downloads that a quit, a crash or a kill interrupted (those
+   * left `pending` or `running` with no runner in this process); paused ones stay paused.
+   */
+  resumeInterrupted(profileId: string): DownloadJobShape[];
   list(profileId: string, limit?: number): DownloadJobShape[];
   /** Resolves when the job stops running (completed, paused, cancelled, or stopped by an error). */
   wait(profileId: string, jobId: string): Promise<RunJobResult>;
@@ -335,7 +341,9 @@ export function createFileService(options: FileServiceOptions): FileService {
       const row = job(profileId, jobId);
       if (row.status === 'completed' || row.status === 'cancelled')
         throw new AppError('VALIDATION_ERROR', `This download is already ${row.status}.`);
-      if (!stopJob(profileId, jobId, 'pause'))
+      // A job waiting behind another is marked paused now, so that a quit before its turn
+      // cannot leave it looking interrupted (and started again on the next start).
+      if (!stopJob(profileId, jobId, 'pause') || row.status === 'pending')
         setJobStatus(options.cacheOf(profileId), jobId, 'paused', nowIso());
       return shape(profileId, job(profileId, jobId));
     },
@@ -380,6 +388,16 @@ export function createFileService(options: FileServiceOptions): FileService {
       return shape(profileId, job(profileId, jobId));
     },
     status: (profileId, jobId) => shape(profileId, job(profileId, jobId)),
+    resumeInterrupted(profileId) {
+      const cache = options.cacheOf(profileId);
+      const interrupted = unfinishedJobRows(cache).filter((row) => !running.has(key(profileId, row.id)));
+      // Oldest first, so they run in the order they were asked for.
+      for (const row of interrupted.reverse()) {
+        if (row.status === 'running') setJobStatus(cache, row.id, 'pending', nowIso());
+        launch(profileId, row.id);
+      }
+      return interrupted.map((row) => shape(profileId, job(profileId, row.id)));
+    },
     list: (profileId, limit = 20) =>
       jobRows(options.cacheOf(profileId), limit).map((row) => shape(profileId, row)),
     async wait(profileId, jobId) {
@@ -429,7 +447,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       const stopping: Promise<unknown>[] = [];
       for (const [id, entry] of running) {
         if (!id.startsWith(`${profileId}/`)) continue;
-        entry.reason = 'close';
+        entry.reason ??= 'close'; // a pause or a cancel asked for already stands
         entry.controller.abort(new AppError('CANCELLED', 'Satchel is closing.'));
         stopping.push(entry.done);
       }

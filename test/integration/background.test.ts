@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackground, type Timers } from '../../src-main/background';
 import type { Core } from '../../src-main/core';
@@ -200,5 +201,35 @@ describe('background sync and online state', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(core.sync.isRunning(profile.id)).toBe(false);
     expect(runs(core, profile.id)).toHaveLength(1);
+  });
+
+  it('starts again on start the bulk downloads a quit interrupted, and leaves paused ones paused', async () => {
+    const { core, profile, sandbox, background } = await setup({ transactions: 600 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 20 });
+    const destination = path.join(tempDir(), 'receipts');
+    const { job } = await core.files.start(profile.id, { scope: { by: 'all' }, destination });
+    const paused = await core.files.start(profile.id, {
+      scope: { by: 'all' },
+      destination: path.join(tempDir(), 'later'),
+    });
+    core.files.pause(profile.id, paused.job.id);
+    await until(() => core.files.status(profile.id, job.id).files.done >= 20, 'the first files');
+    await core.files.stopAll(); // what quitting does: interrupted, not cancelled
+    const before = core.files.status(profile.id, job.id);
+    expect(before).toMatchObject({ status: 'pending', active: false });
+    expect(before.files.done).toBeLessThan(before.files.total);
+
+    sandbox.control?.clearRequests();
+    background.start();
+    await background.idle();
+    await until(() => core.files.status(profile.id, job.id).status === 'completed', 'the download', 60_000);
+    const after = core.files.status(profile.id, job.id);
+    expect(after.files).toMatchObject({ done: after.files.total, failed: 0 });
+    // Only what was missing was asked for again.
+    expect(sandbox.control?.requests('getFileContent').length ?? 0).toBeLessThanOrEqual(
+      before.files.total - before.files.done,
+    );
+    expect(core.files.status(profile.id, paused.job.id)).toMatchObject({ status: 'paused', active: false });
   });
 });
