@@ -8,6 +8,7 @@ import { createFolderChooser, type FolderPicker } from './folders';
 import { AppError } from '../src-shared/errors';
 import type { ProfileAuth } from '../src-shared/profiles';
 import { createApiClient } from './api/client';
+import { createHttpFetch } from './api/http-fetch';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
 import { openCache, type CacheDb } from './store';
 import type { SandboxOptions } from '../src-sandbox';
@@ -83,6 +84,8 @@ export function createCore(options: CoreOptions): Core {
   connectivity.subscribe((state) => events.emit('app.online', state));
   // Every API request reports whether it got an answer: that is the "failed requests" signal.
   const apiFetch = observeFetch(options.fetch ?? ((input, init) => fetch(input, init)), connectivity);
+  // File bodies go through the lean keep-alive client (src-main/api/http-fetch.ts).
+  const rawFetch = observeFetch(options.fetch ?? createHttpFetch(), connectivity);
   const closing = new AbortController();
 
   const profiles = createProfileStore({ dataDir, secrets, now: clock });
@@ -111,6 +114,7 @@ export function createCore(options: CoreOptions): Core {
       await outbox.push(profileId, signal);
     },
     fetch: apiFetch,
+    rawFetch,
   });
 
   const demo = createDemo({

@@ -8,6 +8,7 @@ import {
   type RateLimitHeaders,
 } from './rate-governor';
 import type { Credentials } from './credentials';
+import { createHttpFetch } from './http-fetch';
 import { backoffMs, RETRYABLE_STATUS, retryAfterMs } from './retry';
 
 /**
@@ -23,6 +24,11 @@ export interface ApiClientOptions {
   /** OAuth scopes to ask for; reading and writing by default. */
   scope?: string;
   fetch?: typeof fetch;
+  /**
+   * The fetch for file bodies (`fetchRaw`): by default `fetch` when one is given, else the lean
+   * keep-alive client of `http-fetch.ts`.
+   */
+  rawFetch?: typeof fetch;
   governor?: RateGovernor;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -83,6 +89,7 @@ async function errorFrom(response: Response): Promise<{ message: string; field?:
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
+  const rawFetch = options.rawFetch ?? options.fetch ?? createHttpFetch();
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const waitListeners = new Set<(scope: string, until: Date) => void>();
@@ -145,6 +152,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     signal?: AbortSignal | undefined;
     idempotent: boolean;
     authenticated: boolean;
+    /** The transport, when not the JSON one. */
+    fetchImpl?: typeof fetch;
   }
 
   async function send(operation: string, url: string, init: SendInit): Promise<Response> {
@@ -160,7 +169,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
       let response: Response;
       try {
-        response = await doFetch(url, { method: init.method, headers, body: init.body ?? null, signal });
+        response = await (init.fetchImpl ?? doFetch)(url, {
+          method: init.method,
+          headers,
+          ...(init.body !== undefined ? { body: init.body } : {}),
+          signal,
+        });
       } catch (error) {
         permit.settle(null);
         if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
@@ -291,6 +305,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         signal: init.signal,
         idempotent: true,
         authenticated: true,
+        fetchImpl: rawFetch,
       });
       if (!response.ok && response.status !== 206) throw await failure(response);
       return response;

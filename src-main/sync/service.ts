@@ -20,6 +20,8 @@ export interface SyncServiceOptions {
   cacheOf(profileId: string): CacheDb;
   now(): Date;
   fetch?: typeof fetch;
+  /** The transport for file bodies (see ApiClientOptions.rawFetch). */
+  rawFetch?: typeof fetch;
   resources?: readonly ResourceSync[];
   trailingDays?: number;
   /**
@@ -55,6 +57,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         baseUrl: profile.baseUrl,
         credentials: () => options.profiles.credentials(profile.id),
         ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.rawFetch ? { rawFetch: options.rawFetch } : {}),
       });
       clients.set(profileId, client);
     }
