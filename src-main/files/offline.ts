@@ -92,6 +92,8 @@ export interface OfflineDeps {
   root: string;
   profileId: string;
   now: () => Date;
+  /** The preview URL of a cached copy; `fileUrl` (the satchel-file: route) unless a test serves it. */
+  fileUrl?: (profileId: string, localName: string) => string;
 }
 
 /** A file on disk for preview: the cached copy, or fetched now (the user is waiting: no share). */
@@ -125,7 +127,7 @@ export async function ensureCached(
   const size = record.size ?? statSync(path.join(deps.root, localName)).size;
   return {
     fileId: record.id,
-    url: fileUrl(deps.profileId, localName),
+    url: (deps.fileUrl ?? fileUrl)(deps.profileId, localName),
     mimeType: record.mimeType,
     size,
     name: record.name,
