@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import { OfflineScope, type CachedFile, type OfflineUsage } from '../../src-shared/files';
@@ -108,7 +108,16 @@ export async function ensureCached(
   if (!FILE_ID.test(record.id))
     throw new AppError('BAD_RESPONSE', 'The file has an id Satchel cannot store.');
   const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
-  if (!isGood(record, deps.root)) {
+  const good = isGood(record, deps.root);
+  if (good && record.localPath !== localName) {
+    // The same bytes, but the record's type or name changed since (a type learned later): the
+    // copy takes the extension its preview URL and content type now come from.
+    await rename(good, path.join(deps.root, localName));
+    prepared(deps.cache.sqlite, `UPDATE expense_files SET local_path = @localName WHERE id = @id`).run({
+      id: record.id,
+      localName,
+    });
+  } else if (!good) {
     await mkdir(deps.root, { recursive: true });
     const finalPath = path.join(deps.root, localName);
     await fetchFile({
