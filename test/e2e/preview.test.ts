@@ -254,6 +254,35 @@ describe('receipt preview', () => {
       await page.keyboard.press('Escape');
       await pane.waitFor({ state: 'detached' });
 
+      // The expense pane shows the same preview among the expense's files.
+      const expense = sqlite
+        .prepare(
+          `SELECT coalesce(e.booking_text, e.description, e.merchant_name) AS text FROM expenses e
+           JOIN expense_files f ON f.expense_id = e.id WHERE f.id = ?`,
+        )
+        .get(statement.fileId) as { text: string | null } | undefined;
+      if (!expense?.text) throw new Error('the invoice has no text to find its expense by');
+      await page.keyboard.press('Control+2');
+      await page.getByRole('heading', { level: 1, name: 'Expenses' }).waitFor();
+      await page.getByRole('search', { name: 'Filter expenses' }).getByRole('searchbox').fill(expense.text);
+      // The text names one expense (merchant or supplier and date): the first row is it.
+      const expenseRow = page.getByRole('grid', { name: 'Expenses' }).locator('tbody tr').first();
+      await page
+        .getByRole('navigation', { name: 'Expenses pages' })
+        .getByText('· 1 expenses', { exact: false })
+        .waitFor();
+      await expenseRow.click();
+      await page.keyboard.press('Enter');
+      const expensePane = page.getByTestId('expense-pane');
+      await expensePane
+        .getByRole('img', { name: `${statement.fileName}, page 1 of 3` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+1');
+      await page.getByRole('grid', { name: 'Transactions' }).waitFor();
+
       // Not downloaded and the API unreachable: the pane says what is going on.
       sandbox.control?.addFault({ match: '*', drop: true });
       pane = await openTransaction(app, unreachable.id);
