@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
@@ -205,6 +205,20 @@ describe('receipt preview', () => {
       await page.keyboard.press('Escape');
       await pane.waitFor({ state: 'detached' });
 
+      // The copy went away after it was shown (evicted to stay within the offline space): the
+      // pane says so and fetches it again when asked.
+      rmSync(path.join(root, `${pdf.fileId}.pdf`));
+      pane = await openTransaction(app, pdf.id);
+      await pane.getByRole('alert').getByText('could not be read', { exact: false }).waitFor();
+      await pane.getByRole('button', { name: 'Fetch it again' }).click();
+      await pane
+        .getByRole('img', { name: `${pdf.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      expect(fileRequests()).toBe((before ?? 0) + 1);
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
       // A PDF of three pages, kept offline: it opens by itself; the pages turn with the buttons and
       // with Page Down, Page Up, Home and End while the focus is on them.
       pane = await openTransaction(app, statement.id);
@@ -291,7 +305,22 @@ describe('receipt preview', () => {
         .getByRole('alert')
         .getByText('Not downloaded yet and Satchel is offline', { exact: false })
         .waitFor({ timeout: 60_000 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const violations = await seriousViolations(page);
+        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+        await app.screenshot(`preview-offline-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      // Back online, "Try again" opens it, and the focus stays in the pane (Esc closes it).
       sandbox.control?.clearFaults();
+      await pane.getByRole('button', { name: 'Try again' }).click();
+      await pane
+        .getByRole('img', { name: `${unreachable.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor({ timeout: 60_000 });
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
 
       expect(consoleErrors.filter((text) => /Content Security Policy|Refused/i.test(text))).toEqual([]);
     } finally {

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import { call } from '../../lib/satchel';
 import './preview.css';
@@ -49,6 +49,17 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
   });
   // A file fetched now is kept offline from now on: the details that said otherwise are stale.
   const client = useQueryClient();
+  // The copy went away after it was fetched (the offline budget evicted it): fetch it again.
+  const [unreadable, setUnreadable] = useState(false);
+  // The button that asked for the new copy goes away with the message: the focus moves to the
+  // preview, so it stays in the pane (Esc, the review keys).
+  const wrapper = useRef<HTMLDivElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (unreadable || !refocus.current || !wrapper.current) return;
+    refocus.current = false;
+    wrapper.current.focus();
+  }, [unreadable, fetched.data]);
   const justDownloaded = fetched.data !== undefined && !file.downloaded;
   useEffect(() => {
     if (!justDownloaded) return;
@@ -64,7 +75,15 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
     return (
       <div className="preview-problem" role="alert">
         <p>{fetchProblem(fetched.error, file.downloaded)}</p>
-        <button type="button" onClick={() => void fetched.refetch()} disabled={fetched.isFetching}>
+        <button
+          type="button"
+          aria-disabled={fetched.isFetching}
+          onClick={() => {
+            if (fetched.isFetching) return;
+            refocus.current = true;
+            void fetched.refetch();
+          }}
+        >
           Try again
         </button>
       </div>
@@ -75,11 +94,38 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
         {file.downloaded ? 'Opening the receipt…' : 'Downloading the receipt…'}
       </p>
     );
+  if (unreadable)
+    return (
+      <div className="preview-problem" role="alert">
+        <p>
+          The copy on this computer could not be read; it may have been removed to stay within the offline
+          space.
+        </p>
+        <button
+          type="button"
+          aria-disabled={fetched.isFetching}
+          // Shown again once the new copy is there, so it is not read before it exists. Not
+          // `disabled` while it works: a disabled button would drop the focus.
+          onClick={() => {
+            if (fetched.isFetching) return;
+            void fetched.refetch().then(() => {
+              refocus.current = true;
+              setUnreadable(false);
+            });
+          }}
+        >
+          Fetch it again
+        </button>
+      </div>
+    );
   const { url } = fetched.data;
+  // A new answer of files.fetch (same URL, a fresh copy) loads the file again.
+  const version = `${url}#${fetched.dataUpdatedAt}`;
+  const lost = () => setUnreadable(true);
   return (
-    <div className="preview" data-testid="file-preview">
+    <div className="preview" data-testid="file-preview" ref={wrapper} tabIndex={-1}>
       {kind === 'image' ? (
-        <ImageView url={url} label={label} />
+        <img key={version} className="preview-image" src={url} alt={`Receipt ${label}`} onError={lost} />
       ) : (
         <Suspense
           fallback={
@@ -88,13 +134,9 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
             </p>
           }
         >
-          <PdfView key={url} url={url} label={label} />
+          <PdfView key={version} url={url} label={label} onUnreadable={lost} />
         </Suspense>
       )}
     </div>
   );
-}
-
-function ImageView({ url, label }: { url: string; label: string }) {
-  return <img className="preview-image" src={url} alt={`Receipt ${label}`} />;
 }

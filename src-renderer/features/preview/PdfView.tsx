@@ -10,7 +10,16 @@ const MAX_WIDTH = 560;
  * route (`files.fetch`'s URL); pdf.js itself fetches nothing.
  */
 /** Mounted once per URL (the caller keys it by the URL). */
-export default function PdfView({ url, label }: { url: string; label: string }) {
+export default function PdfView({
+  url,
+  label,
+  onUnreadable,
+}: {
+  url: string;
+  label: string;
+  /** The route has no such file (any more). */
+  onUnreadable(): void;
+}) {
   const id = useId();
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -26,6 +35,10 @@ export default function PdfView({ url, label }: { url: string; label: string }) 
     let cancelled = false;
     (async () => {
       const response = await fetch(url);
+      if (response.status === 404) {
+        if (!cancelled) onUnreadable();
+        return;
+      }
       if (!response.ok) throw new Error(`the file route answered ${response.status}`);
       const data = new Uint8Array(await response.arrayBuffer());
       opened = await openPdf(data);
@@ -42,6 +55,8 @@ export default function PdfView({ url, label }: { url: string; label: string }) 
       cancelled = true;
       void opened?.destroy();
     };
+    // Mounted once per URL; `onUnreadable` is read when the answer comes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [url]);
 
   useEffect(() => {
