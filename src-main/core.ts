@@ -37,6 +37,12 @@ export interface CoreOptions {
   demoSandbox?: SandboxOptions;
   /** The system's folder dialog, given by the Electron shell (tests give their own). */
   pickFolder?: FolderPicker;
+  /**
+   * The URL the page loads a cached file from. The app serves `satchel-file://<profileId>/<name>`
+   * (the default); the end-to-end harness, whose Chromium cannot serve a custom scheme, gives an
+   * http address it answers through the same route (src-main/shell/file-response.ts).
+   */
+  fileUrl?: (profileId: string, localName: string) => string;
 }
 
 export interface Core {
@@ -130,6 +136,7 @@ export function createCore(options: CoreOptions): Core {
     syncing: (profileId) => sync.isRunning(profileId),
     events,
     now: clock,
+    ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
   });
   // After each sync, the offline file cache catches up with its scope (a no-op when it is none).
   events.subscribe((event, payload) => {

@@ -8,6 +8,7 @@ import {
   Menu,
   net,
   powerMonitor,
+  protocol,
   session,
   shell,
   type WebContents,
@@ -20,6 +21,8 @@ import { log } from './log';
 import { aboutBox } from './shell/about';
 import { CONTENT_SECURITY_POLICY } from './shell/csp';
 import { confirmed, externalLinkDecision } from './shell/external-links';
+import { FILE_SCHEME } from './shell/file-route';
+import { answerFileRequest, appOriginOf, FILE_SCHEME_PRIVILEGES } from './shell/file-response';
 import { menuTemplate, type MenuCommand } from './shell/menu';
 import { isAppNavigation } from './shell/navigation';
 import { createQuitSequence } from './shell/quit';
@@ -28,12 +31,12 @@ import { windowOptions } from './shell/window-options';
 
 // The thin Electron shell: everything it decides lives in modules that run without Electron
 // (src-main/shell/, background.ts, connectivity.ts); this file only wires them to Electron.
-//
-// Files preview: src-main/shell/file-route.ts (satchel-file://<profileId>/<fileId>, confined to
-// the organisation's file cache) is registered here once it exists: the scheme as privileged
-// before `ready`, then `protocol.handle` with it (docs/shell.md, "Files preview route").
 
 if (!app.requestSingleInstanceLock()) app.quit();
+
+// Receipts for the preview (docs/shell.md, "Files preview route"): privileged before `ready`,
+// answered after it by shell/file-response.ts.
+protocol.registerSchemesAsPrivileged([{ scheme: FILE_SCHEME, privileges: { ...FILE_SCHEME_PRIVILEGES } }]);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
@@ -112,6 +115,24 @@ void app.whenReady().then(() => {
     },
   });
   const handlers = createHandlers(core);
+
+  const appOrigin = appOriginOf(appUrl);
+  protocol.handle(FILE_SCHEME, async (request) => {
+    try {
+      const reply = await answerFileRequest(
+        { url: request.url, method: request.method, origin: request.headers.get('origin') },
+        {
+          appOrigin,
+          filesRoot: (profileId) => core.files.filesRoot(profileId),
+          allowed: (profileId) => core.profiles.list().some((profile) => profile.id === profileId),
+        },
+      );
+      return new Response(reply.body, { status: reply.status, headers: reply.headers });
+    } catch (error) {
+      log.warn('file preview:', error);
+      return new Response(null, { status: 500 });
+    }
+  });
 
   ipcMain.handle(IPC_INVOKE_CHANNEL, (event, command: unknown, input: unknown) => {
     const frame = event.senderFrame;

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import { OfflineScope, type CachedFile, type OfflineUsage } from '../../src-shared/files';
@@ -92,6 +92,8 @@ export interface OfflineDeps {
   root: string;
   profileId: string;
   now: () => Date;
+  /** The preview URL of a cached copy; `fileUrl` (the satchel-file: route) unless a test serves it. */
+  fileUrl?: (profileId: string, localName: string) => string;
 }
 
 /** A file on disk for preview: the cached copy, or fetched now (the user is waiting: no share). */
@@ -106,7 +108,16 @@ export async function ensureCached(
   if (!FILE_ID.test(record.id))
     throw new AppError('BAD_RESPONSE', 'The file has an id Satchel cannot store.');
   const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
-  if (!isGood(record, deps.root)) {
+  const good = isGood(record, deps.root);
+  if (good && record.localPath !== localName) {
+    // The same bytes, but the record's type or name changed since (a type learned later): the
+    // copy takes the extension its preview URL and content type now come from.
+    await rename(good, path.join(deps.root, localName));
+    prepared(deps.cache.sqlite, `UPDATE expense_files SET local_path = @localName WHERE id = @id`).run({
+      id: record.id,
+      localName,
+    });
+  } else if (!good) {
     await mkdir(deps.root, { recursive: true });
     const finalPath = path.join(deps.root, localName);
     await fetchFile({
@@ -125,7 +136,7 @@ export async function ensureCached(
   const size = record.size ?? statSync(path.join(deps.root, localName)).size;
   return {
     fileId: record.id,
-    url: fileUrl(deps.profileId, localName),
+    url: (deps.fileUrl ?? fileUrl)(deps.profileId, localName),
     mimeType: record.mimeType,
     size,
     name: record.name,

@@ -64,6 +64,8 @@ export interface FileServiceOptions {
   concurrency?: number;
   /** fsync each file before its rename; on by default. */
   durable?: boolean;
+  /** The preview URL of a cached copy (CoreOptions.fileUrl). */
+  fileUrl?: (profileId: string, localName: string) => string;
 }
 
 export interface FileService {
@@ -413,6 +415,7 @@ export function createFileService(options: FileServiceOptions): FileService {
           root: filesRoot(profileId),
           profileId,
           now: options.now,
+          ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
         },
         fileId,
         signal,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './paths';
@@ -42,5 +42,26 @@ describe('the built app', () => {
     ])
       expect(main, call).toContain(call);
     expect(main).toMatch(/action:\s*["']deny["']/);
+  });
+
+  it('serves receipts through the satchel-file: route and keeps pdf.js out of the first screen', () => {
+    const main = readFileSync(out('main/index.js'), 'utf8');
+    expect(main).toContain('registerSchemesAsPrivileged');
+    expect(main).toMatch(/protocol\.handle\(/);
+    const assets = readdirSync(out('renderer/assets'));
+    // The pdf.js worker is a file of its own in the bundle (script-src and worker-src 'self').
+    const worker = assets.find((name) => /^pdf\.worker[\w.-]*\.mjs$/.test(name));
+    expect(worker, assets.join(', ')).toBeDefined();
+    const html = readFileSync(out('renderer/index.html'), 'utf8');
+    const entry = /<script[^>]+src="\.\/assets\/([^"]+\.js)"/.exec(html)?.[1];
+    if (!entry) throw new Error('no entry script in the built page');
+    const first = readFileSync(out(`renderer/assets/${entry}`), 'utf8');
+    expect(first).not.toContain('GlobalWorkerOptions');
+    const lazy = assets.filter((name) => name.endsWith('.js') && name !== entry);
+    expect(
+      lazy.some((name) =>
+        readFileSync(out(`renderer/assets/${name}`), 'utf8').includes('GlobalWorkerOptions'),
+      ),
+    ).toBe(true);
   });
 });

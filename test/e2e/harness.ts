@@ -3,14 +3,46 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Core } from '../../src-main/core';
 import { createHandlers, dispatch } from '../../src-main/handlers';
+import { FILE_SCHEME } from '../../src-main/shell/file-route';
+import { answerFileRequest } from '../../src-main/shell/file-response';
 import { artifactsDir, bridgeBundle, chromiumPath, rendererDir } from './paths';
 
 /** The origin the built renderer is served from; requests to it are answered from out/renderer. */
 export const APP_ORIGIN = 'http://satchel.test';
 
+/**
+ * Where the page loads cached files in tests. Chromium under Playwright cannot answer a custom
+ * scheme, so a core made with `fileUrl: testFileUrl` hands out these addresses instead of
+ * `satchel-file://<profileId>/<name>`, and `openApp(core, { serveFiles: true })` answers them
+ * through the app's own satchel-file: answer (src-main/shell/file-response.ts). It is another
+ * origin than the page, as the satchel-file: route is for the app page, so the fetch of a PDF is
+ * a real cross-origin read checked by Chromium.
+ */
+export const FILES_ORIGIN = 'http://files.satchel.test';
+
+export function testFileUrl(profileId: string, localName: string): string {
+  return `${FILES_ORIGIN}/${profileId}/${localName}`;
+}
+
+/** The shipped page with the test file origin allowed beside satchel-file: (and nowhere else). */
+function withTestFileOrigin(html: string): string {
+  let replaced = 0;
+  const out = html.replace(
+    /(img-src|connect-src)([^;"]*) satchel-file:/g,
+    (_match, name: string, rest: string) => {
+      replaced += 1;
+      return `${name}${rest} satchel-file: ${FILES_ORIGIN}`;
+    },
+  );
+  if (replaced !== 2)
+    throw new Error('The page CSP no longer names satchel-file: in img-src and connect-src.');
+  return out;
+}
+
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -55,7 +87,7 @@ export async function closeBrowser(): Promise<void> {
  */
 export async function openApp(
   core: Core,
-  options: { colorScheme?: 'light' | 'dark' } = {},
+  options: { colorScheme?: 'light' | 'dark'; serveFiles?: boolean } = {},
 ): Promise<AppPage> {
   const context = await (
     await launch()
@@ -73,7 +105,9 @@ export async function openApp(
     const file = path.join(rendererDir, pathname === '/' ? 'index.html' : pathname);
     if (!file.startsWith(rendererDir)) return route.fulfill({ status: 403 });
     try {
-      const body = readFileSync(file);
+      let body: Buffer | string = readFileSync(file);
+      if (options.serveFiles && path.extname(file) === '.html')
+        body = withTestFileOrigin(body.toString('utf8'));
       await route.fulfill({
         status: 200,
         body,
@@ -83,6 +117,31 @@ export async function openApp(
       await route.fulfill({ status: 404 });
     }
   });
+  if (options.serveFiles) {
+    await page.route(`${FILES_ORIGIN}/**`, async (route) => {
+      const request = route.request();
+      const url = request.url();
+      const headers = await request.allHeaders();
+      const reply = await answerFileRequest(
+        {
+          // The same route as the app's: only the scheme and authority are the test's.
+          url: `${FILE_SCHEME}://${url.slice(FILES_ORIGIN.length + 1)}`,
+          method: request.method(),
+          origin: headers['origin'] ?? null,
+        },
+        {
+          appOrigin: APP_ORIGIN,
+          filesRoot: (profileId) => core.files.filesRoot(profileId),
+          allowed: (profileId) => core.profiles.list().some((profile) => profile.id === profileId),
+        },
+      );
+      await route.fulfill({
+        status: reply.status,
+        headers: reply.headers,
+        ...(reply.body ? { body: Buffer.from(reply.body) } : {}),
+      });
+    });
+  }
   await page.exposeBinding('__satchelInvoke', (_source, command: unknown, input: unknown) =>
     dispatch(handlers, command, input),
   );

@@ -51,6 +51,26 @@ describe('content security policy', () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/https?:|\*|unsafe-eval/);
   });
 
+  it('lets the preview read cached receipts from the app’s file route and nothing remote', () => {
+    const directives = new Map(
+      CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]),
+    );
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'satchel-file:']);
+    expect(directives.get('connect-src')).toEqual(["'self'", 'satchel-file:']);
+    expect(directives.get('worker-src')).toEqual(["'self'"]);
+    // The file route is named only where the preview needs it, never for scripts or styles.
+    for (const [name, sources] of directives) {
+      if (name !== 'img-src' && name !== 'connect-src') expect(sources, name).not.toContain('satchel-file:');
+      for (const source of sources ?? []) {
+        expect(source, name).toMatch(/^('self'|'none'|'unsafe-inline'|data:|blob:|satchel-file:)$/);
+      }
+    }
+    expect(directives.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(
+      /wasm-unsafe-eval|unsafe-hashes|strict-dynamic|filesystem:|ws:|wss:/,
+    );
+  });
+
   it('is the same text as the meta tag of the renderer page', () => {
     const html = readFileSync(new URL('../../src-renderer/index.html', import.meta.url), 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html);

@@ -1,5 +1,7 @@
+import { useId, useState } from 'react';
 import type { ExpenseDetail, ExpenseFileSummary, ExpenseLineSummary } from '../../../src-shared/details';
 import { formatBytes, formatMoney, humanize } from '../../lib/format';
+import { FilePreview } from '../preview/FilePreview';
 
 export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
   if (lines.length === 0) return <p className="muted">No lines.</p>;
@@ -36,27 +38,50 @@ export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
   );
 }
 
-export function ExpenseFiles({ files }: { files: ExpenseFileSummary[] }) {
+export function ExpenseFiles({ profileId, files }: { profileId: string; files: ExpenseFileSummary[] }) {
   if (files.length === 0) return <p className="muted">No receipt or invoice.</p>;
   return (
     <ul className="files" aria-label="Receipts and invoices">
       {files.map((file) => (
-        <li key={file.id} className="file">
-          <span className="file-name">{file.name ?? file.id}</span>
-          <span className="muted">
-            {file.mimeType ?? 'unknown type'} · {formatBytes(file.size)}
-          </span>
-          <span className={file.downloaded ? 'badge badge-ok' : 'badge'}>
-            {file.downloaded ? 'Kept offline' : 'Not downloaded yet'}
-          </span>
-        </li>
+        <ExpenseFile key={file.id} profileId={profileId} file={file} />
       ))}
     </ul>
   );
 }
 
+/** One file; its preview opens by itself when the copy is on disk, else when asked (it downloads). */
+function ExpenseFile({ profileId, file }: { profileId: string; file: ExpenseFileSummary }) {
+  const [shown, setShown] = useState(file.downloaded);
+  const previewId = useId();
+  const name = file.name ?? file.id;
+  return (
+    <li className="file">
+      <span className="file-name">{name}</span>
+      <span className="muted">
+        {file.mimeType ?? 'unknown type'} · {formatBytes(file.size)}
+      </span>
+      <span className={file.downloaded ? 'badge badge-ok' : 'badge'}>
+        {file.downloaded ? 'Kept offline' : 'Not downloaded yet'}
+      </span>
+      <button
+        type="button"
+        className="file-preview-toggle"
+        aria-expanded={shown}
+        aria-controls={previewId}
+        aria-label={`${shown ? 'Hide' : 'Show'} preview of ${name}`}
+        onClick={() => setShown((value) => !value)}
+      >
+        {shown ? 'Hide preview' : 'Preview'}
+      </button>
+      <div id={previewId} className="file-preview-slot">
+        {shown && <FilePreview profileId={profileId} file={file} />}
+      </div>
+    </li>
+  );
+}
+
 /** An expense as the transaction pane shows it: headline facts, lines and files. */
-export function ExpenseSummary({ detail }: { detail: ExpenseDetail }) {
+export function ExpenseSummary({ profileId, detail }: { profileId: string; detail: ExpenseDetail }) {
   const { expense } = detail;
   return (
     <article className="linked-expense" aria-label={`Expense ${expense.description ?? expense.id}`}>
@@ -71,7 +96,7 @@ export function ExpenseSummary({ detail }: { detail: ExpenseDetail }) {
         <dd className="amount">{formatMoney(expense.amount)}</dd>
       </dl>
       <ExpenseLines lines={detail.lines} />
-      <ExpenseFiles files={detail.files} />
+      <ExpenseFiles profileId={profileId} files={detail.files} />
     </article>
   );
 }

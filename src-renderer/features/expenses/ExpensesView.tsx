@@ -272,7 +272,7 @@ export function ExpensesView({ profile }: { profile: ProfileSummary }) {
                 <h3>Lines</h3>
                 <ExpenseLines lines={detail.data.lines} />
                 <h3>Receipts and invoices</h3>
-                <ExpenseFiles files={detail.data.files} />
+                <ExpenseFiles profileId={profileId} files={detail.data.files} />
                 <ReviewControls
                   profileId={profileId}
                   kind="expense"

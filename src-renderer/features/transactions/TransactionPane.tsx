@@ -117,7 +117,9 @@ export const TransactionPane = forwardRef<HTMLHeadingElement, PaneProps>(functio
           {data.expenses.length === 0 ? (
             <p className="muted">No expense documents this transaction.</p>
           ) : (
-            data.expenses.map((expense) => <ExpenseSummary key={expense.expense.id} detail={expense} />)
+            data.expenses.map((expense) => (
+              <ExpenseSummary key={expense.expense.id} profileId={profileId} detail={expense} />
+            ))
           )}
 
           <ReviewControls

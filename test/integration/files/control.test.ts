@@ -127,6 +127,28 @@ describe('download control', () => {
     expect(sha256Of(route.path)).toBe(sandbox.state.fileRecord(file).sha256);
   });
 
+  it('serves a kept copy under the extension of the type the record has now', async () => {
+    const { core, profile, sandbox } = await synced();
+    const file = sandbox.state.files.find((f) => f.mimeType === 'application/pdf')!;
+    const { sqlite } = core.cacheOf(profile.id);
+    // Synced first without a type or a usable name: the copy is kept as .bin.
+    sqlite.prepare(`UPDATE expense_files SET mime_type = NULL, name = 'scan' WHERE id = ?`).run(file.id);
+    const first = await core.files.fetch(profile.id, file.id);
+    expect(first.url).toBe(`satchel-file://${profile.id}/${file.id}.bin`);
+    // A later sync learns the type; the bytes (and their hash) are the same.
+    sqlite.prepare(`UPDATE expense_files SET mime_type = 'application/pdf' WHERE id = ?`).run(file.id);
+    const again = await core.files.fetch(profile.id, file.id);
+    expect(again.url).toBe(`satchel-file://${profile.id}/${file.id}.pdf`);
+    const route = resolveFileRoute(again.url, {
+      filesRoot: (id) => core.files.filesRoot(id),
+      allowed: (id) => id === profile.id,
+    });
+    if (!route.ok) throw new Error(route.reason);
+    expect(sha256Of(route.path)).toBe(sandbox.state.fileRecord(file).sha256);
+    expect(existsSync(path.join(core.files.filesRoot(profile.id), `${file.id}.bin`))).toBe(false);
+    expect(contentRequests(sandbox).get(file.id)).toBe(1);
+  });
+
   it('keeps the recent files offline within the budget, and a download copies them instead of fetching', async () => {
     const { core, profile, sandbox, dir } = await synced();
     const all = core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 2 ** 40 });

@@ -1,0 +1,332 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { seriousViolations } from './axe';
+import { closeBrowser, openApp, testFileUrl, type AppPage } from './harness';
+
+// Receipts previewed in the app, in Chromium against a real core and the real sandbox: a PDF
+// drawn by pdf.js (its bundled worker, no eval) and a PNG shown as an image, both read through
+// the app's own satchel-file: answer; a file that is not downloaded while the API is unreachable
+// says so. The pane with a receipt is checked with axe and photographed in both themes.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+interface Target {
+  id: string;
+  fileId: string;
+  fileName: string;
+}
+
+async function openTransaction(app: AppPage, id: string) {
+  const { page } = app;
+  const search = page.getByRole('search', { name: 'Filter transactions' }).getByRole('searchbox');
+  await search.fill(id);
+  await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+  const grid = page.getByRole('grid', { name: 'Transactions' });
+  await grid.focus();
+  await page.keyboard.press('Enter');
+  const pane = page.getByTestId('transaction-pane');
+  await pane.getByRole('heading', { name: 'Expense and receipts' }).waitFor();
+  return pane;
+}
+
+/** A PDF of several A6 pages, one line of text each (the sandbox's receipts have one page). */
+function multiPagePdf(lines: string[]): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', ''];
+  const kids: string[] = [];
+  lines.forEach((line, i) => {
+    const page = objects.length + 1;
+    const content = `BT /F1 18 Tf 24 360 Td (${line}) Tj ET`;
+    kids.push(`${page} 0 R`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Contents ${page + 1} 0 R /Resources << /Font << /F1 ${3 + lines.length * 2} 0 R >> >> >>`,
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    );
+    void i;
+  });
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${lines.length} >>`;
+  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+describe('receipt preview', () => {
+  it('draws a PDF receipt with pdf.js and shows a PNG receipt, from the offline file cache', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 400, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
+    const profile = await core.addProfile({
+      name: 'Sandbox GmbH',
+      baseUrl: sandbox.url,
+      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+    });
+    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const { sqlite } = core.cacheOf(profile.id);
+    const withFile = (mimeType: string, skip: string[] = []) => {
+      const row = sqlite
+        .prepare(
+          `SELECT t.id, f.id AS fileId, f.name AS fileName FROM bank_transactions t
+           JOIN expenses e ON json_extract(e.raw, '$.bankTransactionId') = t.id
+           JOIN expense_files f ON f.expense_id = e.id
+           WHERE f.mime_type = ? AND f.deleted_at IS NULL AND t.deleted_at IS NULL
+             AND (SELECT count(*) FROM expense_files g WHERE g.expense_id = e.id) = 1
+             AND t.id NOT IN (SELECT value FROM json_each(?))
+           ORDER BY t.booking_date DESC LIMIT 1`,
+        )
+        .get(mimeType, JSON.stringify(skip)) as Target | undefined;
+      if (!row) throw new Error(`the demo data has no transaction with one ${mimeType} receipt`);
+      return row;
+    };
+    const pdf = withFile('application/pdf');
+    const png = withFile('image/png', [pdf.id]);
+    const unreachable = withFile('application/pdf', [pdf.id, png.id]);
+    // A three-page invoice already kept offline: its record and copy as a finished download leaves them.
+    const statement = withFile('application/pdf', [pdf.id, png.id, unreachable.id]);
+    const pages = multiPagePdf(['First page of the invoice', 'Second page: the lines', 'Third page: totals']);
+    const root = core.files.filesRoot(profile.id);
+    mkdirSync(root, { recursive: true });
+    writeFileSync(path.join(root, `${statement.fileId}.pdf`), pages);
+    const sha256 = createHash('sha256').update(pages).digest('hex');
+    sqlite
+      .prepare(
+        `UPDATE expense_files SET size = ?, sha256 = ?, local_path = ?, local_sha256 = ?, downloaded_at = ? WHERE id = ?`,
+      )
+      .run(
+        pages.length,
+        sha256,
+        `${statement.fileId}.pdf`,
+        sha256,
+        new Date().toISOString(),
+        statement.fileId,
+      );
+
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      // pdf.js is not part of the first screen.
+      expect(requests.filter((url) => /pdf/i.test(url))).toEqual([]);
+
+      // A PDF receipt: not downloaded yet, so it opens when asked.
+      let pane = await openTransaction(app, pdf.id);
+      await pane.getByText(pdf.fileName).waitFor();
+      await pane.getByRole('button', { name: `Show preview of ${pdf.fileName}` }).click();
+      const canvas = pane.getByRole('img', { name: `${pdf.fileName}, page 1 of 1` });
+      await canvas.and(page.locator('[data-drawn]')).waitFor();
+      const inked = await canvas.evaluate((element) => {
+        const target = element as HTMLCanvasElement;
+        const context = target.getContext('2d');
+        if (!context) return -1;
+        const { data } = context.getImageData(0, 0, target.width, target.height);
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4)
+          if ((data[i] ?? 255) < 128 && (data[i + 1] ?? 255) < 128 && (data[i + 2] ?? 255) < 128) dark += 1;
+        return dark;
+      });
+      expect(inked, 'dark pixels of text on the drawn page').toBeGreaterThan(200);
+      // The text alternative: the receipt's own words, from pdf.js's text content.
+      const record = sandbox.state.files.find((file) => file.id === pdf.fileId);
+      const firstLine = record?.text[0];
+      if (!firstLine) throw new Error('the sandbox file has no text');
+      await expect.poll(() => pane.getByTestId('pdf-text').textContent()).toContain('Total');
+      expect(await pane.getByTestId('pdf-text').textContent()).toContain(firstLine.slice(0, 12));
+      await pane.getByRole('button', { name: 'Show the text of the page' }).click();
+      await pane.getByTestId('pdf-text').waitFor({ state: 'visible' });
+      // The worker is the bundled file, started as a worker, and the bytes came from the file route.
+      expect(requests.some((url) => /\/assets\/pdf\.worker[^/]*\.mjs$/.test(url))).toBe(true);
+      expect(requests).toContain(testFileUrl(profile.id, `${pdf.fileId}.pdf`));
+      const workers = page.workers().map((worker) => worker.url());
+      expect(workers.some((url) => /\/assets\/pdf\.worker[^/]*\.mjs$/.test(url))).toBe(true);
+
+      await pane.getByText(pdf.fileName).evaluate((element) => element.scrollIntoView({ block: 'start' }));
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const violations = await seriousViolations(page);
+        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+        await app.screenshot(`preview-pdf-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // A PNG receipt, shown as an image.
+      pane = await openTransaction(app, png.id);
+      await pane.getByRole('button', { name: `Show preview of ${png.fileName}` }).click();
+      const image = pane.getByRole('img', { name: `Receipt ${png.fileName}` });
+      await image.waitFor();
+      await expect
+        .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
+      expect(await image.getAttribute('src')).toBe(testFileUrl(profile.id, `${png.fileId}.png`));
+      await pane.getByText(png.fileName).evaluate((element) => element.scrollIntoView({ block: 'start' }));
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const violations = await seriousViolations(page);
+        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+        await app.screenshot(`preview-png-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // Opened once, kept: the PDF now opens by itself, without asking the API again.
+      const fileRequests = () => sandbox.control?.requests('getFileContent').length;
+      const before = fileRequests();
+      pane = await openTransaction(app, pdf.id);
+      await pane
+        .getByRole('img', { name: `${pdf.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      expect(fileRequests()).toBe(before);
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // The copy went away after it was shown (evicted to stay within the offline space): the
+      // pane says so and fetches it again when asked.
+      rmSync(path.join(root, `${pdf.fileId}.pdf`));
+      pane = await openTransaction(app, pdf.id);
+      await pane.getByRole('alert').getByText('could not be read', { exact: false }).waitFor();
+      await pane.getByRole('button', { name: 'Fetch it again' }).click();
+      await pane
+        .getByRole('img', { name: `${pdf.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      expect(fileRequests()).toBe((before ?? 0) + 1);
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // A PDF of three pages, kept offline: it opens by itself; the pages turn with the buttons and
+      // with Page Down, Page Up, Home and End while the focus is on them.
+      pane = await openTransaction(app, statement.id);
+      const pageImage = (n: number) =>
+        pane
+          .getByRole('img', { name: `${statement.fileName}, page ${n} of 3` })
+          .and(page.locator('[data-drawn]'));
+      await pageImage(1).waitFor();
+      const text = pane.getByTestId('pdf-text');
+      await expect.poll(() => text.textContent()).toBe('First page of the invoice');
+      const previous = pane.getByRole('button', { name: 'Previous page (Page Up)' });
+      const next = pane.getByRole('button', { name: 'Next page (Page Down)' });
+      expect(await previous.getAttribute('aria-disabled')).toBe('true');
+      await next.focus();
+      await page.keyboard.press('Enter');
+      await pageImage(2).waitFor();
+      await expect.poll(() => text.textContent()).toBe('Second page: the lines');
+      await pane
+        .getByRole('group', { name: `Pages of ${statement.fileName}` })
+        .getByText('Page 2 of 3')
+        .waitFor();
+      await page.keyboard.press('PageDown');
+      await pageImage(3).waitFor();
+      expect(await next.getAttribute('aria-disabled')).toBe('true');
+      await previous.focus();
+      await page.keyboard.press('Home');
+      await pageImage(1).waitFor();
+      await next.focus();
+      await page.keyboard.press('End');
+      await pageImage(3).waitFor();
+      await expect.poll(() => text.textContent()).toBe('Third page: totals');
+      // At the last page "Next" does nothing and keeps the focus.
+      await page.keyboard.press('Enter');
+      expect(await next.evaluate((element) => element === document.activeElement)).toBe(true);
+      await pageImage(3).waitFor();
+      // The pane's own keys stay with the pane: the page keys did not close or review anything.
+      expect(await pane.isVisible()).toBe(true);
+      const statementPreview = pane.getByTestId('file-preview');
+      await statementPreview.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const violations = await seriousViolations(page);
+        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+        await app.screenshot(`preview-pages-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // The expense pane shows the same preview among the expense's files.
+      const expense = sqlite
+        .prepare(
+          `SELECT coalesce(e.booking_text, e.description, e.merchant_name) AS text FROM expenses e
+           JOIN expense_files f ON f.expense_id = e.id WHERE f.id = ?`,
+        )
+        .get(statement.fileId) as { text: string | null } | undefined;
+      if (!expense?.text) throw new Error('the invoice has no text to find its expense by');
+      await page.keyboard.press('Control+2');
+      await page.getByRole('heading', { level: 1, name: 'Expenses' }).waitFor();
+      await page.getByRole('search', { name: 'Filter expenses' }).getByRole('searchbox').fill(expense.text);
+      // The text names one expense (merchant or supplier and date): the first row is it.
+      const expenseRow = page.getByRole('grid', { name: 'Expenses' }).locator('tbody tr').first();
+      await page
+        .getByRole('navigation', { name: 'Expenses pages' })
+        .getByText('· 1 expenses', { exact: false })
+        .waitFor();
+      await expenseRow.click();
+      await page.keyboard.press('Enter');
+      const expensePane = page.getByTestId('expense-pane');
+      await expensePane
+        .getByRole('img', { name: `${statement.fileName}, page 1 of 3` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+1');
+      await page.getByRole('grid', { name: 'Transactions' }).waitFor();
+
+      // Not downloaded and the API unreachable: the pane says what is going on.
+      sandbox.control?.addFault({ match: '*', drop: true });
+      pane = await openTransaction(app, unreachable.id);
+      await pane.getByRole('button', { name: `Show preview of ${unreachable.fileName}` }).click();
+      await pane
+        .getByRole('alert')
+        .getByText('Not downloaded yet and Satchel is offline', { exact: false })
+        .waitFor({ timeout: 60_000 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const violations = await seriousViolations(page);
+        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+        await app.screenshot(`preview-offline-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      // Back online, "Try again" opens it, and the focus stays in the pane (Esc closes it).
+      sandbox.control?.clearFaults();
+      await pane.getByRole('button', { name: 'Try again' }).click();
+      await pane
+        .getByRole('img', { name: `${unreachable.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor({ timeout: 60_000 });
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      expect(consoleErrors.filter((text) => /Content Security Policy|Refused/i.test(text))).toEqual([]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 240_000);
+});
