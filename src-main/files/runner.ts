@@ -88,6 +88,11 @@ function isFatal(error: unknown): boolean {
   );
 }
 
+/** No answer from the API: the job waits for the network rather than for the user. */
+function isNetworkError(error: AppError): boolean {
+  return error.code === 'OFFLINE' || error.code === 'TIMEOUT';
+}
+
 /** Files already in the destination (two levels: a layout folder and its files), NFC. */
 async function existingFiles(destination: string): Promise<Set<string>> {
   const found = new Set<string>();
@@ -337,7 +342,10 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   const reason = signal.aborted ? options.stopReason() : null;
   if (reason === 'cancel') status = 'cancelled';
   else if (reason === 'pause') status = 'paused';
-  else if (reason === 'close' || fatal) status = fatal ? 'paused' : 'pending';
+  // Closing, or the network gone (no answer, timed out), leaves the job waiting (`pending`): it
+  // goes on when the app is online again. Refused credentials need the user: `paused`.
+  else if (reason === 'close' || (fatal && isNetworkError(fatal))) status = 'pending';
+  else if (fatal) status = 'paused';
   else status = 'completed';
 
   if (status === 'completed' || status === 'cancelled') {

@@ -220,6 +220,9 @@ describe('background sync and online state', () => {
     expect(before).toMatchObject({ status: 'pending', active: false });
     expect(before.files.done).toBeLessThan(before.files.total);
 
+    // Requests sent just before the stop reach the in-process sandbox a moment later; let them
+    // land before the count starts.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     sandbox.control?.clearRequests();
     background.start();
     await background.idle();
@@ -232,4 +235,27 @@ describe('background sync and online state', () => {
     );
     expect(core.files.status(profile.id, paused.job.id)).toMatchObject({ status: 'paused', active: false });
   });
+
+  it('lets a download cut off by the network wait, and finishes it when the API answers again', async () => {
+    const { core, profile, sandbox, clock, background } = await setup({ transactions: 600 });
+    background.start();
+    await background.idle();
+    sandbox.control!.addFault({ match: 'getFileContent', latencyMs: 10 });
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'all' },
+      destination: path.join(tempDir(), 'receipts'),
+    });
+    await until(() => core.files.status(profile.id, job.id).files.done >= 20, 'the first files');
+    sandbox.control!.addFault({ match: '*', drop: true }); // the API stops answering
+    const stopped = await core.files.wait(profile.id, job.id);
+    expect(stopped).toMatchObject({ status: 'pending', error: { code: 'OFFLINE' } });
+    expect(core.files.status(profile.id, job.id)).toMatchObject({ status: 'pending', active: false });
+    await until(() => !core.connectivity.state().online, 'the app to see it is offline');
+
+    sandbox.control!.clearFaults();
+    clock.advance(RETRY); // the check finds the API; the reconnect round resumes the download
+    await until(() => core.connectivity.state().online, 'the check to find the API again');
+    await until(() => core.files.status(profile.id, job.id).status === 'completed', 'the download', 60_000);
+    expect(core.files.status(profile.id, job.id).files).toMatchObject({ failed: 0 });
+  }, 90_000);
 });
