@@ -7,6 +7,8 @@ import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { StatusBar } from './components/StatusBar';
 import { AreaView } from './features/AreaView';
 import { FirstRun } from './features/connect/FirstRun';
+import { OrganisationSwitcher } from './components/OrganisationSwitcher';
+import { chooseProfile, readChosenProfile, storeChosenProfile } from './lib/profile-choice';
 import { focusSearch, isPlainKey } from './lib/keys';
 import { invalidateOnEvents } from './lib/live';
 import { useCommand } from './lib/query';
@@ -21,10 +23,17 @@ export function App() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [online, setOnline] = useState<OnlineState | null>(null);
   const [help, setHelp] = useState(false);
+  const [chosenId, setChosenId] = useState<string | null>(readChosenProfile);
   const client = useQueryClient();
   const profiles = useCommand('profiles.list', {});
-  // The organisation shown: the first connected one (a switcher arrives with the review screens).
-  const profile = profiles.data?.profiles[0] ?? null;
+  const profileList = profiles.data?.profiles ?? [];
+  // The organisation shown: the one chosen last, or the first when it was removed.
+  const profile = chooseProfile(profileList, chosenId);
+  // Each area is keyed by the organisation's id, so switching starts every screen afresh.
+  const choose = (id: string) => {
+    storeChosenProfile(id);
+    setChosenId(id);
+  };
   const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0 && area !== 'settings';
 
   useEffect(() => {
@@ -80,7 +89,11 @@ export function App() {
 
   return (
     <div className="shell">
-      <Sidebar current={area} onSelect={setArea} />
+      <Sidebar
+        current={area}
+        onSelect={setArea}
+        header={<OrganisationSwitcher profiles={profileList} current={profile} onChoose={choose} />}
+      />
       <main className="content" id="content" aria-labelledby="area-title">
         {firstRun ? (
           <FirstRun />
