@@ -98,7 +98,12 @@ export function App() {
         {firstRun ? (
           <FirstRun />
         ) : (
-          <AreaView area={area} info={info.status === 'ready' ? info.info : null} profile={profile} />
+          <AreaView
+            area={area}
+            info={info.status === 'ready' ? info.info : null}
+            profile={profile}
+            onGo={setArea}
+          />
         )}
       </main>
       <StatusBar info={info} notice={notice} online={online} profile={profile} />

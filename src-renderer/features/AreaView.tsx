@@ -29,12 +29,14 @@ export function AreaView({
   area,
   info,
   profile,
+  onGo = () => undefined,
 }: {
   area: AreaId;
   info: AppInfo | null;
   profile: ProfileSummary | null;
+  onGo?(area: AreaId): void;
 }) {
-  if (area === 'settings') return <SettingsView info={info} />;
+  if (area === 'settings') return <SettingsView info={info} onGo={onGo} />;
   if (profile) {
     // Keyed by organisation: switching starts each screen afresh.
     if (area === 'sync') return <SyncView key={profile.id} profile={profile} />;

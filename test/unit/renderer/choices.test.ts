@@ -5,6 +5,7 @@ import {
   readChosenProfile,
   storeChosenProfile,
 } from '../../../src-renderer/lib/profile-choice';
+import { parseTheme, resolveTheme, themeAttribute } from '../../../src-renderer/lib/theme';
 
 const profile = (id: string, name: string): ProfileSummary =>
   ({ id, name, baseUrl: 'https://api.example.test', authKind: 'client' }) as ProfileSummary;
@@ -52,5 +53,22 @@ describe('the organisation shown', () => {
     };
     expect(readChosenProfile(broken)).toBeNull();
     expect(() => storeChosenProfile('a', broken)).not.toThrow();
+  });
+});
+
+describe('the theme setting', () => {
+  it('follows the system unless light or dark is chosen', () => {
+    expect(resolveTheme('system', true)).toBe('dark');
+    expect(resolveTheme('system', false)).toBe('light');
+    expect(resolveTheme('light', true)).toBe('light');
+    expect(resolveTheme('dark', false)).toBe('dark');
+  });
+
+  it('sets data-theme only for a fixed choice and reads anything unknown as the system', () => {
+    expect(themeAttribute('system')).toBeNull();
+    expect(themeAttribute('dark')).toBe('dark');
+    expect(parseTheme('light')).toBe('light');
+    expect(parseTheme('sepia')).toBe('system');
+    expect(parseTheme(null)).toBe('system');
   });
 });
