@@ -97,6 +97,7 @@ export const MenuAction = z.enum([
   'go.files',
   'go.sync',
   'go.settings',
+  'go.attention',
   'search.focus',
   'help.shortcuts',
 ]);

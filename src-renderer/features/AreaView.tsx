@@ -1,6 +1,8 @@
 import type { AppInfo } from '../../src-shared/ipc';
 import type { AreaId } from '../areas';
 import type { ProfileSummary } from '../../src-shared/profiles';
+import type { Opening } from './attention/groups';
+import { AttentionView } from './attention/AttentionView';
 import { ExpensesView } from './expenses/ExpensesView';
 import { FilesView } from './files/FilesView';
 import { SettingsView } from './settings/SettingsView';
@@ -23,27 +25,70 @@ const summaries: Record<Exclude<AreaId, 'settings'>, { title: string; text: stri
     title: 'Sync',
     text: 'When the cache was last brought up to date, and what is waiting to be sent.',
   },
+  attention: {
+    title: 'Needs attention',
+    text: 'Unmatched transactions, expenses without a receipt and flagged items, counted.',
+  },
 };
 
 export function AreaView({
   area,
   info,
   profile,
+  opening = null,
+  onOpen = () => undefined,
   onGo = () => undefined,
 }: {
   area: AreaId;
   info: AppInfo | null;
   profile: ProfileSummary | null;
+  /** A list opened from "Needs attention" (with its serial: opening it again starts afresh). */
+  opening?: (Opening & { serial: number }) | null;
+  onOpen?(opening: Opening): void;
   onGo?(area: AreaId): void;
+}) {
+  return <Area area={area} info={info} profile={profile} opening={opening} onOpen={onOpen} onGo={onGo} />;
+}
+
+function Area({
+  area,
+  info,
+  profile,
+  opening,
+  onOpen,
+  onGo,
+}: {
+  area: AreaId;
+  info: AppInfo | null;
+  profile: ProfileSummary | null;
+  opening: (Opening & { serial: number }) | null;
+  onOpen(opening: Opening): void;
+  onGo(area: AreaId): void;
 }) {
   if (area === 'settings') return <SettingsView info={info} onGo={onGo} />;
   if (profile) {
-    // Keyed by organisation: switching starts each screen afresh.
-    if (area === 'sync') return <SyncView key={profile.id} profile={profile} />;
-    if (area === 'transactions') return <TransactionsView key={profile.id} profile={profile} />;
-    if (area === 'expenses') return <ExpensesView key={profile.id} profile={profile} />;
-    if (area === 'suppliers') return <SuppliersView key={profile.id} profile={profile} />;
-    if (area === 'files') return <FilesView key={profile.id} profile={profile} />;
+    // Keyed by organisation (and by the list opened): switching starts each screen afresh.
+    const key = `${profile.id}:${opening?.serial ?? 0}`;
+    if (area === 'sync') return <SyncView key={key} profile={profile} />;
+    if (area === 'transactions')
+      return (
+        <TransactionsView
+          key={key}
+          profile={profile}
+          initialFilters={opening?.area === 'transactions' ? opening.filters : undefined}
+        />
+      );
+    if (area === 'expenses')
+      return (
+        <ExpensesView
+          key={key}
+          profile={profile}
+          initialFilters={opening?.area === 'expenses' ? opening.filters : undefined}
+        />
+      );
+    if (area === 'suppliers') return <SuppliersView key={key} profile={profile} />;
+    if (area === 'files') return <FilesView key={key} profile={profile} />;
+    if (area === 'attention') return <AttentionView key={key} profile={profile} onOpen={onOpen} />;
   }
   const summary = summaries[area];
   return (

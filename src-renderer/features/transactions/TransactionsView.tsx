@@ -187,7 +187,7 @@ export function TransactionsView({
         <h1 id="area-title">Transactions</h1>
         <p className="muted">{profile.name}</p>
       </div>
-      <FilterBar accounts={accountList} onChange={onFilters} />
+      <FilterBar accounts={accountList} onChange={onFilters} initial={initialFilters} />
       <div className="totals" role="status" aria-live="polite" data-testid="totals">
         {pages.totals ? (
           <>
