@@ -34,6 +34,10 @@ export function App() {
   const profileList = profiles.data?.profiles ?? [];
   // The organisation shown: the one chosen last, or the first when it was removed.
   const profile = chooseProfile(profileList, chosenId);
+  // Remember the organisation shown (also a fallback), so the next start asks for its rows at once.
+  useEffect(() => {
+    if (profile && profile.id !== readChosenProfile()) storeChosenProfile(profile.id);
+  }, [profile]);
   const go = (target: AreaId) => {
     setOpening(null);
     setArea(target);

@@ -1,14 +1,22 @@
+import { lazy, Suspense } from 'react';
 import type { AppInfo } from '../../src-shared/ipc';
 import type { AreaId } from '../areas';
 import type { ProfileSummary } from '../../src-shared/profiles';
 import type { Opening } from './attention/groups';
-import { AttentionView } from './attention/AttentionView';
-import { ExpensesView } from './expenses/ExpensesView';
-import { FilesView } from './files/FilesView';
-import { SettingsView } from './settings/SettingsView';
-import { SuppliersView } from './suppliers/SuppliersView';
-import { SyncView } from './sync/SyncView';
 import { TransactionsView } from './transactions/TransactionsView';
+
+// Transactions is the first screen and ships in the main bundle; every other area is loaded
+// when it is first opened, so the first rows wait for less script (docs/screens.md).
+const ExpensesView = lazy(() => import('./expenses/ExpensesView').then((m) => ({ default: m.ExpensesView })));
+const FilesView = lazy(() => import('./files/FilesView').then((m) => ({ default: m.FilesView })));
+const SettingsView = lazy(() => import('./settings/SettingsView').then((m) => ({ default: m.SettingsView })));
+const SuppliersView = lazy(() =>
+  import('./suppliers/SuppliersView').then((m) => ({ default: m.SuppliersView })),
+);
+const SyncView = lazy(() => import('./sync/SyncView').then((m) => ({ default: m.SyncView })));
+const AttentionView = lazy(() =>
+  import('./attention/AttentionView').then((m) => ({ default: m.AttentionView })),
+);
 
 const summaries: Record<Exclude<AreaId, 'settings'>, { title: string; text: string }> = {
   transactions: {
@@ -47,7 +55,17 @@ export function AreaView({
   onOpen?(opening: Opening): void;
   onGo?(area: AreaId): void;
 }) {
-  return <Area area={area} info={info} profile={profile} opening={opening} onOpen={onOpen} onGo={onGo} />;
+  return (
+    <Suspense
+      fallback={
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      }
+    >
+      <Area area={area} info={info} profile={profile} opening={opening} onOpen={onOpen} onGo={onGo} />
+    </Suspense>
+  );
 }
 
 function Area({
