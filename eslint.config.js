@@ -67,7 +67,7 @@ const boundaries = [
   },
   {
     files: ['src-main/**/*.ts', 'src-sandbox/**/*.ts', 'test/**/*.ts', 'scripts/**/*.{ts,mjs}'],
-    ignores: ['src-main/index.ts', 'src-main/preload.ts'],
+    ignores: ['src-main/index.ts', 'src-main/preload.ts', 'test/unit/renderer/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -82,6 +82,24 @@ const boundaries = [
             {
               group: ['**/src-main/index', '**/src-main/preload'],
               message: 'The Electron entry points are loaded only by Electron.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Unit tests of the renderer's pure logic: they may import the renderer, never main.
+    files: ['test/unit/renderer/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron', 'electron/*'], message: 'The renderer never imports electron.' },
+            {
+              group: ['**/src-main/**', '**/src-sandbox/**'],
+              message: 'Renderer tests stay in the renderer.',
             },
           ],
         },

@@ -110,6 +110,12 @@ export function createHandlers(core: Core): HandlerTable {
       void core.files.fillOffline(profileId).catch(() => undefined);
       return usage;
     },
+    'sync.rateLimits': ({ profileId }) => ({
+      buckets: core.sync
+        .clientOf(profileId)
+        .governor.snapshot()
+        .map((bucket) => ({ ...bucket, resetAt: bucket.resetAt.toISOString() })),
+    }),
     'sync.history': ({ profileId, limit }) => ({
       runs: core.sync.history(profileId, limit).map((run) => ({
         ...run,

@@ -6,7 +6,10 @@ import { Sidebar } from './components/Sidebar';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { StatusBar } from './components/StatusBar';
 import { AreaView } from './features/AreaView';
+import type { Opening } from './features/attention/groups';
 import { FirstRun } from './features/connect/FirstRun';
+import { OrganisationSwitcher } from './components/OrganisationSwitcher';
+import { chooseProfile, readChosenProfile, storeChosenProfile } from './lib/profile-choice';
 import { focusSearch, isPlainKey } from './lib/keys';
 import { invalidateOnEvents } from './lib/live';
 import { useCommand } from './lib/query';
@@ -21,10 +24,34 @@ export function App() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [online, setOnline] = useState<OnlineState | null>(null);
   const [help, setHelp] = useState(false);
+  const [chosenId, setChosenId] = useState<string | null>(readChosenProfile);
+  // A list opened from "Needs attention": its area starts with that search applied.
+  const [opening, setOpening] = useState<
+    (Opening & { serial: number; profileId: string | undefined }) | null
+  >(null);
   const client = useQueryClient();
   const profiles = useCommand('profiles.list', {});
-  // The organisation shown: the first connected one (a switcher arrives with the review screens).
-  const profile = profiles.data?.profiles[0] ?? null;
+  const profileList = profiles.data?.profiles ?? [];
+  // The organisation shown: the one chosen last, or the first when it was removed.
+  const profile = chooseProfile(profileList, chosenId);
+  // Remember the organisation shown (also a fallback), so the next start asks for its rows at once.
+  useEffect(() => {
+    if (profile && profile.id !== readChosenProfile()) storeChosenProfile(profile.id);
+  }, [profile]);
+  const go = (target: AreaId) => {
+    setOpening(null);
+    setArea(target);
+  };
+  const choose = (id: string) => {
+    storeChosenProfile(id);
+    setChosenId(id);
+    // What was opened belongs to the old organisation; each area starts afresh (keyed by id).
+    setOpening(null);
+  };
+  const open = (next: Opening) => {
+    setOpening((current) => ({ ...next, profileId: profile?.id, serial: (current?.serial ?? 0) + 1 }));
+    setArea(next.area);
+  };
   const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0 && area !== 'settings';
 
   useEffect(() => {
@@ -42,10 +69,13 @@ export function App() {
     const stops = [
       window.satchel.on('app.notice', setNotice),
       window.satchel.on('app.online', setOnline),
-      // The native menu's Go items (on macOS Cmd+1…6 arrive this way, not as key presses).
+      // The native menu's Go items (on macOS Cmd+1…7 arrive this way, not as key presses).
       window.satchel.on('app.menu', ({ action }) => {
         const target = areas.find((candidate) => `go.${candidate.id}` === action);
-        if (target) setArea(target.id);
+        if (target) {
+          setOpening(null);
+          setArea(target.id);
+        }
         if (action === 'search.focus') focusSearch();
         if (action === 'help.shortcuts') setHelp(true);
       }),
@@ -58,7 +88,7 @@ export function App() {
   }, [client]);
 
   useEffect(() => {
-    // Ctrl/Cmd + 1…6 jumps to an area from anywhere.
+    // Ctrl/Cmd + 1…7 jumps to an area from anywhere.
     const onKey = (event: KeyboardEvent) => {
       // "/" searches and "?" lists the shortcuts, unless the user is typing.
       if (isPlainKey(event) && (event.key === '/' || event.key === '?')) {
@@ -72,6 +102,7 @@ export function App() {
       const target = areas.find((candidate) => candidate.key === event.key);
       if (!target) return;
       event.preventDefault();
+      setOpening(null);
       setArea(target.id);
     };
     window.addEventListener('keydown', onKey);
@@ -80,12 +111,23 @@ export function App() {
 
   return (
     <div className="shell">
-      <Sidebar current={area} onSelect={setArea} />
+      <Sidebar
+        current={area}
+        onSelect={go}
+        header={<OrganisationSwitcher profiles={profileList} current={profile} onChoose={choose} />}
+      />
       <main className="content" id="content" aria-labelledby="area-title">
         {firstRun ? (
           <FirstRun />
         ) : (
-          <AreaView area={area} info={info.status === 'ready' ? info.info : null} profile={profile} />
+          <AreaView
+            area={area}
+            info={info.status === 'ready' ? info.info : null}
+            profile={profile}
+            opening={opening?.area === area && opening.profileId === profile?.id ? opening : null}
+            onOpen={open}
+            onGo={go}
+          />
         )}
       </main>
       <StatusBar info={info} notice={notice} online={online} profile={profile} />

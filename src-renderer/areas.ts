@@ -5,6 +5,8 @@ export const areas = [
   { id: 'suppliers', label: 'Suppliers', key: '3' },
   { id: 'files', label: 'Files', key: '4' },
   { id: 'sync', label: 'Sync', key: '5' },
+  // Settings stays last in the sidebar; "Needs attention" came later, so its digit is 7.
+  { id: 'attention', label: 'Needs attention', key: '7' },
   { id: 'settings', label: 'Settings', key: '6' },
 ] as const;
 

@@ -97,6 +97,7 @@ export const MenuAction = z.enum([
   'go.files',
   'go.sync',
   'go.settings',
+  'go.attention',
   'search.focus',
   'help.shortcuts',
 ]);
@@ -217,6 +218,20 @@ export const commands = {
   'edits.resolve': {
     input: OutboxCommandInputs.resolve,
     output: z.object({ item: OutboxItemShape.nullable() }),
+  },
+  /** The API's rate-limit budget as last seen, per scope bucket (`read`, `write`); empty before any request. */
+  'sync.rateLimits': {
+    input: z.object({ profileId: z.uuid() }).strict(),
+    output: z.object({
+      buckets: z.array(
+        z.object({
+          scope: z.string(),
+          limit: z.number().int().nonnegative(),
+          remaining: z.number().int().nonnegative(),
+          resetAt: z.iso.datetime(),
+        }),
+      ),
+    }),
   },
   'sync.history': {
     input: z.object({ profileId: z.uuid(), limit: z.number().int().min(1).max(200).default(20) }).strict(),

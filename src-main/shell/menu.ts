@@ -4,10 +4,10 @@ import type { MenuAction } from '../../src-shared/ipc';
  * The native menus. Pure data with click callbacks, so the tests read every item and shortcut
  * without Electron; `index.ts` hands the template to `Menu.buildFromTemplate`.
  *
- * The page handles its own keys (Ctrl/Cmd+1…6 for the areas, / to search, ? for help), so
+ * The page handles its own keys (Ctrl/Cmd+1…7 for the areas, / to search, ? for help), so
  * those items only show their shortcut (`registerAccelerator: false`) and, when clicked, ask
  * the page through the `app.menu` event. On macOS a menu shortcut always wins over the page,
- * so there Cmd+1…6 reach the page through the menu, and the bare / and ? are not put on the
+ * so there Cmd+1…7 reach the page through the menu, and the bare / and ? are not put on the
  * menu at all: as menu shortcuts they would swallow those characters in every text field.
  */
 
@@ -68,6 +68,7 @@ export const AREA_ITEMS: ReadonlyArray<{ action: MenuAction; label: string; key:
   { action: 'go.files', label: 'Files', key: '4' },
   { action: 'go.sync', label: 'Sync', key: '5' },
   { action: 'go.settings', label: 'Settings', key: '6' },
+  { action: 'go.attention', label: 'Needs Attention', key: '7' },
 ];
 
 export const SYNC_NOW_ACCELERATOR = 'F5';

@@ -11,7 +11,11 @@ export const shortcuts: Array<{ keys: string[]; what: string }> = [
   { keys: ['x'], what: 'Select the row for a bulk change' },
   { keys: ['/'], what: 'Search' },
   { keys: ['?'], what: 'This list of shortcuts' },
-  { keys: ['Ctrl+1…6'], what: 'Go to Transactions, Expenses, Suppliers, Files, Sync, Settings' },
+  {
+    keys: ['Ctrl+1…7'],
+    what: 'Go to Transactions, Expenses, Suppliers, Files, Sync, Settings, Needs attention',
+  },
+  { keys: ['1…4'], what: 'In Needs attention: open that list' },
 ];
 
 /** The shortcuts help: a modal dialog (focus stays inside; Esc closes it and focus returns). */

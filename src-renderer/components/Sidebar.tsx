@@ -1,13 +1,16 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { areas, type AreaId } from '../areas';
+import './chrome.css';
 
 interface SidebarProps {
   current: AreaId;
   onSelect(area: AreaId): void;
+  /** Shown above the areas (the organisation switcher). */
+  header?: ReactNode;
 }
 
 /** The app's areas. Tab reaches the current one; arrow keys, j/k, Home and End move between them. */
-export function Sidebar({ current, onSelect }: SidebarProps) {
+export function Sidebar({ current, onSelect, header }: SidebarProps) {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
 
   const move = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
@@ -31,30 +34,33 @@ export function Sidebar({ current, onSelect }: SidebarProps) {
   };
 
   return (
-    <nav className="sidebar" aria-label="Areas">
+    <div className="sidebar-column">
       <div className="brand" aria-hidden="true">
         Satchel
       </div>
-      <ul>
-        {areas.map((area, index) => (
-          <li key={area.id}>
-            <button
-              ref={(element) => {
-                buttons.current[index] = element;
-              }}
-              type="button"
-              className="nav-item"
-              aria-current={area.id === current ? 'page' : undefined}
-              tabIndex={area.id === current ? 0 : -1}
-              onClick={() => onSelect(area.id)}
-              onKeyDown={(event) => move(event, index)}
-              title={`${area.label} (Ctrl+${area.key})`}
-            >
-              {area.label}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </nav>
+      {header}
+      <nav className="sidebar" aria-label="Areas">
+        <ul>
+          {areas.map((area, index) => (
+            <li key={area.id}>
+              <button
+                ref={(element) => {
+                  buttons.current[index] = element;
+                }}
+                type="button"
+                className="nav-item"
+                aria-current={area.id === current ? 'page' : undefined}
+                tabIndex={area.id === current ? 0 : -1}
+                onClick={() => onSelect(area.id)}
+                onKeyDown={(event) => move(event, index)}
+                title={`${area.label} (Ctrl+${area.key})`}
+              >
+                {area.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </div>
   );
 }

@@ -25,6 +25,7 @@ describe('app shell in Chromium', () => {
       'Suppliers',
       'Files',
       'Sync',
+      'Needs attention',
       'Settings',
     ]);
     await page.getByTestId('app-version').getByText(`Satchel ${packageJson.version} · API 1.44.0`).waitFor();

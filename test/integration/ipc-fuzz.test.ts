@@ -38,6 +38,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'sync.start': { profileId: uuid, full: false },
   'sync.cancel': { profileId: uuid },
   'sync.history': { profileId: uuid, limit: 5 },
+  'sync.rateLimits': { profileId: uuid },
   'transactions.search': { profileId: uuid, search: { filters: { freeText: 'hotel' } } },
   'transactions.get': { profileId: uuid, id: 'tx-1' },
   'expenses.get': { profileId: uuid, id: 'ex-1' },

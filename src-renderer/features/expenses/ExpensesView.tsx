@@ -14,12 +14,20 @@ import { ExpenseFiles, ExpenseLines } from './ExpenseParts';
 const PAGE_SIZE = 50;
 
 /** Expenses with their lines and files: a page at a time, a detail pane, the same review keys. */
-export function ExpensesView({ profile }: { profile: ProfileSummary }) {
+export function ExpensesView({
+  profile,
+  initialFilters = {},
+}: {
+  profile: ProfileSummary;
+  /** A list opened from "Needs attention". */
+  initialFilters?: ExpenseFilters | undefined;
+}) {
   const id = useId();
   const profileId = profile.id;
-  const [text, setText] = useState('');
-  const [debounced, setDebounced] = useState('');
-  const [filters, setFilters] = useState<Omit<ExpenseFilters, 'text'>>({});
+  const { text: initialText = '', ...initialRest } = initialFilters;
+  const [text, setText] = useState(initialText);
+  const [debounced, setDebounced] = useState(initialText);
+  const [filters, setFilters] = useState<Omit<ExpenseFilters, 'text'>>(initialRest);
   const [sort, setSort] = useState<{ field: ExpenseSortField; direction: 'ASC' | 'DESC' }>({
     field: 'expenseTime',
     direction: 'DESC',

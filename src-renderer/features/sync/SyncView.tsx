@@ -1,8 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
+import '../../components/chrome.css';
 import { useLatestEvent } from '../../lib/events';
+import { formatCount, formatTime } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
+import { budgetShare, isRunning, lastFinishedRun } from './sync-state';
 
 const resourceLabels: Record<string, string> = {
   bankAccounts: 'Bank accounts',
@@ -18,28 +21,90 @@ const resourceLabels: Record<string, string> = {
   bankTransactions: 'Bank transactions',
 };
 
+const outcomeLabels: Record<string, string> = {
+  running: 'Running',
+  succeeded: 'Succeeded',
+  partial: 'Partly done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  interrupted: 'Interrupted',
+};
+
 const label = (resource: string) => resourceLabels[resource] ?? resource;
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const scopeLabel = (scope: string) =>
+  scope === 'read' ? 'Read requests' : scope === 'write' ? 'Write requests (edits)' : `${scope} requests`;
+
+function OnlineLine() {
+  const initial = useCommand('app.online', {});
+  const latest = useLatestEvent('app.online');
+  const online = latest ?? initial.data;
+  if (!online) return <dd>Checking…</dd>;
+  if (online.online) return <dd data-testid="sync-online">Online</dd>;
+  return (
+    <dd className="notice-warning" data-testid="sync-online">
+      Offline since {formatTime(online.since)}:{' '}
+      {online.reason === 'network'
+        ? 'no network. Sync starts by itself when it is back.'
+        : 'the API does not answer. Satchel checks again every minute.'}
+    </dd>
+  );
+}
+
+function RateLimits({ profileId, running }: { profileId: string; running: boolean }) {
+  // The governor's view changes with every request: read it again while a sync runs.
+  const limits = useCommand('sync.rateLimits', { profileId }, running ? { refetchInterval: 2000 } : {});
+  const buckets = limits.data?.buckets ?? [];
+  if (buckets.length === 0)
+    return <p className="muted">Known after the first request to the API in this session.</p>;
+  return (
+    <dl className="facts" data-testid="rate-limits">
+      {buckets.map((bucket) => (
+        <div key={bucket.scope} className="fact-group">
+          <dt>{scopeLabel(bucket.scope)}</dt>
+          <dd>
+            <span className="budget-bar" aria-hidden="true">
+              <span style={{ width: `${Math.round(budgetShare(bucket) * 100)}%` }} />
+            </span>
+            {formatCount(bucket.remaining)} of {formatCount(bucket.limit)} left until{' '}
+            {formatTime(bucket.resetAt)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 export function SyncView({ profile }: { profile: ProfileSummary }) {
   const client = useQueryClient();
   const history = useCommand('sync.history', { profileId: profile.id, limit: 20 });
-  const start = useCommandMutation('sync.start', ['sync.history']);
+  const start = useCommandMutation('sync.start', ['sync.history', 'sync.rateLimits']);
   const cancel = useCommandMutation('sync.cancel');
   const progress = useLatestEvent('sync.progress', (event) => event.profileId === profile.id);
   const finished = useLatestEvent('sync.finished', (event) => event.profileId === profile.id);
 
   useEffect(() => {
-    if (finished) void client.invalidateQueries({ queryKey: ['sync.history'] });
+    if (finished) {
+      void client.invalidateQueries({ queryKey: ['sync.history'] });
+      void client.invalidateQueries({ queryKey: ['sync.rateLimits'] });
+    }
   }, [finished, client]);
 
-  const running = start.isPending;
+  const running = isRunning(start.isPending, progress, finished);
+  const last = lastFinishedRun(history.data?.runs ?? []);
   return (
     <section className="area" data-area="sync">
       <h1 id="area-title">Sync</h1>
       <p className="muted">
         {profile.name} · <span className="mono">{profile.baseUrl}</span>
       </p>
+      <dl className="facts sync-facts">
+        <dt>Connection</dt>
+        <OnlineLine />
+        <dt>Last sync</dt>
+        <dd data-testid="sync-last">
+          {last ? `${formatTime(last.finishedAt)} · ${outcomeLabels[last.outcome] ?? last.outcome}` : 'Never'}
+        </dd>
+      </dl>
       <div className="actions">
         <button
           type="button"
@@ -62,19 +127,24 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
           </button>
         )}
       </div>
-      {running && progress && (
-        <p className="progress" role="status" data-testid="sync-progress">
-          {label(progress.resource)}: {progress.records.toLocaleString()} records ·{' '}
-          {progress.requests.toLocaleString()} requests
-          {progress.waitingUntil &&
-            ` · waiting for the rate limit until ${new Date(progress.waitingUntil).toLocaleTimeString()}`}
-        </p>
-      )}
+      <div role="status" aria-live="polite">
+        {running && progress && (
+          <p className="progress" data-testid="sync-progress">
+            {label(progress.resource)}: {formatCount(progress.records)} records ·{' '}
+            {formatCount(progress.requests)} requests
+            {progress.waitingUntil &&
+              ` · waiting for the rate limit until ${formatTime(progress.waitingUntil)}`}
+          </p>
+        )}
+        {running && !progress && <p className="progress">Starting…</p>}
+      </div>
       {start.error && (
         <p className="form-error" role="alert">
           {start.error.message}
         </p>
       )}
+      <h2>Rate limit</h2>
+      <RateLimits profileId={profile.id} running={running} />
       <h2>History</h2>
       {history.data && history.data.runs.length > 0 ? (
         <table className="history" data-testid="sync-history">
@@ -92,24 +162,31 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
           <tbody>
             {history.data.runs.map((run) => (
               <tr key={run.id}>
-                <td>{time(run.startedAt)}</td>
-                <td>{time(run.finishedAt)}</td>
+                <td>{formatTime(run.startedAt)}</td>
+                <td>{formatTime(run.finishedAt)}</td>
                 <td className={`outcome outcome-${run.outcome}`}>{run.outcome}</td>
                 <td className="number">
-                  {Object.values(run.counts)
-                    .reduce((sum, n) => sum + n, 0)
-                    .toLocaleString()}
+                  {formatCount(Object.values(run.counts).reduce((sum, n) => sum + n, 0))}
                 </td>
                 <td>
-                  {run.errors.length === 0
-                    ? '—'
-                    : run.errors.slice(0, 3).map((error, index) => (
-                        <div key={index}>
-                          {label(error.resource)}
-                          {error.recordId ? ` ${error.recordId}` : ''}
-                          {error.field ? ` (${error.field})` : ''}: {error.message}
-                        </div>
-                      ))}
+                  {run.errors.length === 0 ? (
+                    '—'
+                  ) : (
+                    <details>
+                      <summary>
+                        {run.errors.length === 1 ? '1 problem' : `${formatCount(run.errors.length)} problems`}
+                      </summary>
+                      <ul className="run-errors">
+                        {run.errors.map((error, index) => (
+                          <li key={index}>
+                            {label(error.resource)}
+                            {error.recordId ? ` ${error.recordId}` : ''}
+                            {error.field ? ` (${error.field})` : ''}: {error.message}
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
                 </td>
               </tr>
             ))}

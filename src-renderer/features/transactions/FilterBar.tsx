@@ -84,6 +84,31 @@ export function parseDraft(draft: FilterDraft): Parsed {
   return { ok: false, errors };
 }
 
+/** The form showing some filters (a list opened from "Needs attention"); parseDraft reverses it. */
+export function draftFromFilters(filters: TransactionFilters): FilterDraft {
+  const { amount } = filters;
+  return {
+    ...EMPTY_DRAFT,
+    freeText: filters.freeText ?? '',
+    bookingDateFrom: filters.bookingDateFrom ?? '',
+    bookingDateTo: filters.bookingDateTo ?? '',
+    accountIds: filters.accountIds ?? [],
+    matched: filters.matched,
+    reviewed: filters.reviewed,
+    flagged: filters.flagged,
+    hasNote: filters.hasNote,
+    tag: filters.tag ?? '',
+    amountCurrency: amount?.currency ?? '',
+    amountMin: amount?.min ?? '',
+    amountMax: amount?.max ?? '',
+    ignoreSign: amount?.ignoreSign ?? false,
+    transactionTypes: filters.transactionTypes ?? [],
+    currencies: filters.currencies ?? [],
+    ids: (filters.ids ?? []).join(' '),
+    includeDeleted: filters.includeDeleted ?? false,
+  };
+}
+
 export function activeFilterCount(draft: FilterDraft): number {
   return Object.entries(draft).filter(([key, value]) => {
     const empty = EMPTY_DRAFT[key as keyof FilterDraft];
@@ -99,12 +124,14 @@ export function activeFilterCount(draft: FilterDraft): number {
 export function FilterBar({
   accounts,
   onChange,
+  initial,
 }: {
   accounts: BankAccountSummary[];
   onChange(filters: TransactionFilters): void;
+  initial?: TransactionFilters | undefined;
 }) {
   const id = useId();
-  const [draft, setDraft] = useState<FilterDraft>(EMPTY_DRAFT);
+  const [draft, setDraft] = useState<FilterDraft>(() => (initial ? draftFromFilters(initial) : EMPTY_DRAFT));
   const [more, setMore] = useState(false);
   const parsed = useMemo(() => parseDraft(draft), [draft]);
   const errors = parsed.ok ? {} : parsed.errors;

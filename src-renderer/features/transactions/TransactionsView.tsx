@@ -12,7 +12,7 @@ import { BulkBar } from './BulkBar';
 import { GRID_COLUMNS, SORTABLE, transactionColumns, type GridItem } from './columns';
 import { FilterBar } from './FilterBar';
 import { TransactionPane } from './TransactionPane';
-import { useFirstPage, useTransactionPages } from './useTransactionPages';
+import { DEFAULT_SORTING, useFirstPage, useTransactionPages } from './useTransactionPages';
 
 /** Fixed row height: 1,000,000 rows × 30 px stays under Chromium's ~33.5 million px element limit. */
 export const ROW_HEIGHT = 30;
@@ -26,7 +26,7 @@ export function TransactionsView({
 }) {
   const profileId = profile.id;
   const [filters, setFilters] = useState<TransactionFilters>(initialFilters ?? {});
-  const [sorting, setSorting] = useState<TransactionSorting>({ field: 'bookingDate', direction: 'DESC' });
+  const [sorting, setSorting] = useState<TransactionSorting>(DEFAULT_SORTING);
   const [active, setActive] = useState(0);
   const [openId, setOpenId] = useState<string | null>(null);
   const [paneFocus, setPaneFocus] = useState<ReviewFocus>(null);
@@ -35,11 +35,12 @@ export function TransactionsView({
   const paneHeading = useRef<HTMLHeadingElement>(null);
   const focusPaneHeading = useRef(false);
 
+  // The rows are asked for first: the core answers in order.
+  const first = useFirstPage(profileId, filters, sorting);
   const accountsQuery = useCommand('bankAccounts.list', { profileId });
   const accountList = useMemo(() => accountsQuery.data?.accounts ?? [], [accountsQuery.data]);
   const accounts = useMemo(() => new Map(accountList.map((account) => [account.id, account])), [accountList]);
-  const first = useFirstPage(profileId, filters, sorting);
-  const total = first.data?.totals?.count ?? 0;
+  const total = first.total;
   const review = useReview(profileId);
 
   const onFilters = useCallback((next: TransactionFilters) => {
@@ -187,7 +188,7 @@ export function TransactionsView({
         <h1 id="area-title">Transactions</h1>
         <p className="muted">{profile.name}</p>
       </div>
-      <FilterBar accounts={accountList} onChange={onFilters} />
+      <FilterBar accounts={accountList} onChange={onFilters} initial={initialFilters} />
       <div className="totals" role="status" aria-live="polite" data-testid="totals">
         {pages.totals ? (
           <>

@@ -1,0 +1,65 @@
+import { ExpenseFilters, TransactionFilters } from '../../../src-shared/search';
+
+/** Where a "needs attention" group opens: the list's area with the group's search applied. */
+export type Opening =
+  { area: 'transactions'; filters: TransactionFilters } | { area: 'expenses'; filters: ExpenseFilters };
+
+export interface AttentionItem {
+  group: string;
+  count: number;
+  title: string;
+  text: string;
+  /** Null when the group's search is not one this version can open. */
+  opening: Opening | null;
+}
+
+const known: Record<string, { title: string; text: string; area: Opening['area'] }> = {
+  unmatchedTransactions: {
+    title: 'Unmatched transactions',
+    text: 'Bank transactions with no expense matched to them, not yet marked reviewed.',
+    area: 'transactions',
+  },
+  expensesWithoutFile: {
+    title: 'Expenses without a receipt',
+    text: 'Expenses with no receipt or invoice attached, not yet marked reviewed.',
+    area: 'expenses',
+  },
+  flaggedTransactions: {
+    title: 'Flagged transactions',
+    text: 'Transactions with an open question, until the flag is taken off.',
+    area: 'transactions',
+  },
+  flaggedExpenses: {
+    title: 'Flagged expenses',
+    text: 'Expenses with an open question, until the flag is taken off.',
+    area: 'expenses',
+  },
+};
+
+function openingOf(area: Opening['area'], search: Record<string, unknown>): Opening | null {
+  if (area === 'transactions') {
+    const parsed = TransactionFilters.safeParse(search);
+    return parsed.success ? { area, filters: parsed.data } : null;
+  }
+  const parsed = ExpenseFilters.safeParse(search);
+  return parsed.success ? { area, filters: parsed.data } : null;
+}
+
+/**
+ * The core's groups as the screen shows them: a title, what the group means and where it
+ * opens. A group this version does not know is still counted, under its own name.
+ */
+export function attentionItems(
+  groups: ReadonlyArray<{ group: string; count: number; search: Record<string, unknown> }>,
+): AttentionItem[] {
+  return groups.map(({ group, count, search }) => {
+    const meta = known[group];
+    if (!meta) return { group, count, title: group, text: '', opening: null };
+    return { group, count, title: meta.title, text: meta.text, opening: openingOf(meta.area, search) };
+  });
+}
+
+/** The sidebar's count: every item waiting, each counted once per group it is in. */
+export function attentionTotal(groups: ReadonlyArray<{ count: number }>): number {
+  return groups.reduce((sum, group) => sum + group.count, 0);
+}
