@@ -129,6 +129,8 @@ describe('files area', () => {
       await job.and(page.locator('[data-status="paused"]')).waitFor();
       const atPause = core.files.list(profile.id)[0];
       expect(atPause?.files.pending).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(core.files.list(profile.id)[0]?.files.done).toBe(atPause?.files.done); // really stopped
       await checkScreen(app, 'files-paused');
       await job.getByRole('button', { name: 'Resume' }).click();
 
