@@ -13,9 +13,9 @@ import { closeBrowser, openApp, type AppPage } from './harness';
 
 // The Files area in Chromium against a real core and the real sandbox: a bulk download set up
 // in the dialog (folder from the folder picker, a template error shown on its field), followed
-// live, paused and resumed, a failing file retried, and the result checked on disk against the
-// sandbox's hashes and the manifest; the keep-offline setting; a download of a selection from
-// the Transactions bulk bar. Every screen is checked with axe-core in both themes.
+// live, paused and resumed from the keyboard, a failing file retried, the result checked on disk
+// against the sandbox's hashes and the manifest, another download cancelled; the keep-offline
+// setting; a download of a selection from the Transactions bulk bar. Every screen is checked with axe-core in both themes.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -34,7 +34,7 @@ async function checkScreen(app: AppPage, name: string) {
 }
 
 describe('files area', () => {
-  it('downloads receipts in bulk with live progress, pause, resume and retry, and keeps files offline', async () => {
+  it('downloads in bulk with live progress, pause, resume, retry and cancel; keeps files offline; downloads a selection', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 200, control: true });
     const destinations: string[] = [];
     const core = createCore({
@@ -125,14 +125,17 @@ describe('files area', () => {
       expect(Number(await bar.getAttribute('aria-valuemax'))).toBe(files.length);
       await expect.poll(() => job.getByTestId('job-figures').textContent()).toMatch(/\/s/); // the rate
 
-      await job.getByRole('button', { name: 'Pause' }).click();
+      // From the keyboard: focus stays with the job's controls when Pause becomes Resume.
+      await job.getByRole('button', { name: 'Pause' }).focus();
+      await page.keyboard.press('Enter');
       await job.and(page.locator('[data-status="paused"]')).waitFor();
       const atPause = core.files.list(profile.id)[0];
       expect(atPause?.files.pending).toBeGreaterThan(0);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(core.files.list(profile.id)[0]?.files.done).toBe(atPause?.files.done); // really stopped
       await checkScreen(app, 'files-paused');
-      await job.getByRole('button', { name: 'Resume' }).click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Resume');
+      await page.keyboard.press('Enter');
 
       await job.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 60_000 });
       const summary = job.getByTestId('job-summary');
@@ -171,6 +174,28 @@ describe('files area', () => {
         expect(sha256Of(file)).toBe(sandbox.state.fileRecord(bySandbox.get(row['file_id'] ?? '')!).sha256);
       }
       expect(readdirSync(destination).filter((name) => name.startsWith('.'))).toEqual([]);
+
+      // Cancel asks first; the finished files stay, the partial folder goes.
+      sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 300 });
+      await page.getByRole('button', { name: 'Download files…' }).click();
+      const third = page.getByRole('dialog', { name: 'Download files' });
+      await third.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => third.getByLabel('Destination folder').inputValue()).toBe(destinations[1]);
+      await third.getByRole('radio', { name: 'Every file of the organisation' }).check();
+      await third.getByRole('button', { name: 'Start download' }).click();
+      await third.waitFor({ state: 'detached' });
+      const newest = page.getByTestId('download-job').first();
+      await newest.getByRole('heading', { name: destinations[1] }).waitFor();
+      await newest.getByRole('button', { name: 'Cancel…' }).click();
+      const confirm = newest.getByRole('group', { name: 'Confirm cancelling the download' });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Yes, cancel it');
+      await confirm.getByRole('button', { name: 'Yes, cancel it' }).click();
+      await newest.and(page.locator('[data-status="cancelled"]')).waitFor();
+      await newest.getByTestId('job-summary').getByText('Not downloaded').waitFor();
+      const cancelled = core.files.list(profile.id)[0];
+      expect(cancelled?.status).toBe('cancelled');
+      expect(cancelled?.files.pending).toBeGreaterThan(0);
+      expect(readdirSync(destinations[1] ?? '').filter((name) => name.startsWith('.'))).toEqual([]);
 
       // Keep every file offline: the usage fills up.
       sandbox.control?.clearFaults();
@@ -212,7 +237,7 @@ describe('files area', () => {
         .poll(() => fromBulk.getByRole('radio', { name: 'The selected transaction' }).isChecked())
         .toBe(true);
       await fromBulk.getByRole('button', { name: 'Choose…' }).click();
-      const second = destinations[1] ?? '';
+      const second = destinations[2] ?? '';
       await expect.poll(() => fromBulk.getByLabel('Destination folder').inputValue()).toBe(second);
       await fromBulk.getByRole('radio', { name: /One folder/ }).check();
       await fromBulk.getByRole('button', { name: 'Start download' }).click();

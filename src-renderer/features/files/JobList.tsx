@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { CommandName } from '../../../src-shared/ipc';
 import { formatCount, formatTime, humanize } from '../../lib/format';
 import { call } from '../../lib/satchel';
@@ -39,6 +39,18 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const id = useId();
   const client = useQueryClient();
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const controls = useRef<HTMLDivElement>(null);
+  /**
+   * Until when focus stays with this card's controls after one was used: the button pressed may
+   * vanish (Pause becomes Resume once the job stopped), and focus must not fall to the page.
+   */
+  const keepFocusUntil = useRef(0);
+  useEffect(() => {
+    const group = controls.current;
+    if (!group || Date.now() > keepFocusUntil.current || group.contains(document.activeElement)) return;
+    if (document.activeElement && document.activeElement !== document.body) keepFocusUntil.current = 0;
+    else group.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { files, bytes } = job;
@@ -49,6 +61,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const settled = files.done + files.failed;
 
   const run = async (command: JobCommand, fileIds?: string[]) => {
+    keepFocusUntil.current = Date.now() + 5000;
     setBusy(true);
     setError(null);
     try {
@@ -149,7 +162,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         </div>
       )}
 
-      <div className="actions" role="group" aria-label="Download controls">
+      <div ref={controls} className="actions" role="group" aria-label="Download controls">
         {(running || (job.status === 'pending' && job.active)) && (
           <button type="button" disabled={busy} onClick={() => void run('downloads.pause')}>
             Pause
@@ -183,7 +196,13 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
               >
                 Yes, cancel it
               </button>
-              <button type="button" onClick={() => setConfirmCancel(false)}>
+              <button
+                type="button"
+                onClick={() => {
+                  keepFocusUntil.current = Date.now() + 5000;
+                  setConfirmCancel(false);
+                }}
+              >
                 Keep downloading
               </button>
             </span>
