@@ -1,15 +1,63 @@
+import { useState } from 'react';
+import type { DownloadJobShape } from '../../../src-shared/files';
 import type { ProfileSummary } from '../../../src-shared/profiles';
+import { DownloadDialog } from './DownloadDialog';
+import { filesCount } from './format';
+import { JobList } from './JobList';
+import { OfflineSection } from './OfflineSection';
+import { useDownloads } from './useDownloads';
+import './files.css';
 
-/** Receipts and invoices: the bulk download screen arrives with the download commands. */
+/**
+ * Receipts and invoices: bulk downloads into a folder for an auditor (with live progress,
+ * pause, resume, cancel and retry) and what this organisation keeps offline.
+ */
 export function FilesView({ profile }: { profile: ProfileSummary }) {
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [started, setStarted] = useState<string | null>(null);
+  const { jobs, error } = useDownloads(profile.id);
+
+  const onStarted = (job: DownloadJobShape, resumed: boolean) =>
+    setStarted(
+      `${resumed ? 'Continued the unfinished download of' : 'Started the download of'} ${filesCount(job.files.total)} to ${job.destination}.`,
+    );
+
   return (
-    <section className="area" data-area="files">
-      <h1 id="area-title">Files</h1>
-      <p className="muted">{profile.name}</p>
-      <p className="empty">
-        Receipts and invoices, kept offline and downloadable in bulk. Each expense’s files are listed with the
-        expense (Expenses) and with its bank transaction (Transactions).
+    <section className="area files-area" data-area="files">
+      <div className="area-head">
+        <h1 id="area-title">Files</h1>
+        <p className="muted">{profile.name}</p>
+      </div>
+      <p className="muted">
+        Receipts and invoices, downloaded in bulk to a folder with a manifest for an auditor, and kept offline
+        for previews.
       </p>
+
+      <section aria-labelledby="downloads-title">
+        <div className="section-head">
+          <h2 id="downloads-title">Downloads</h2>
+          <button type="button" className="primary" onClick={() => setDialogOpen(true)}>
+            Download files…
+          </button>
+        </div>
+        {started && (
+          <p className="muted" role="status">
+            {started}
+          </p>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error.message}
+          </p>
+        )}
+        <JobList profileId={profile.id} jobs={jobs} />
+      </section>
+
+      <OfflineSection profileId={profile.id} />
+
+      {dialogOpen && (
+        <DownloadDialog profileId={profile.id} onClose={() => setDialogOpen(false)} onStarted={onStarted} />
+      )}
     </section>
   );
 }

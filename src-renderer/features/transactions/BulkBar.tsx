@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { ReviewChange, TransactionFilters } from '../../../src-shared/search';
 import { formatCount } from '../../lib/format';
+import { DownloadDialog, type ScopeChoice } from '../files/DownloadDialog';
+import { filesCount } from '../files/format';
 import { byIds, useReview } from '../review/useReview';
 
 /** Bulk review: the selected rows, or every transaction the search finds (after a confirmation). */
@@ -20,7 +22,27 @@ export function BulkBar({
   const review = useReview(profileId);
   const [confirm, setConfirm] = useState<ReviewChange | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [download, setDownload] = useState<string | null>(null);
   const ids = [...selected];
+  const downloadChoices: ScopeChoice[] = [
+    ...(ids.length > 0
+      ? [
+          {
+            id: 'selection',
+            label:
+              ids.length === 1
+                ? 'The selected transaction'
+                : `The ${formatCount(ids.length)} selected transactions`,
+            scope: { by: 'ids', kind: 'transaction', ids },
+          } satisfies ScopeChoice,
+        ]
+      : []),
+    {
+      id: 'result',
+      label: `All ${formatCount(total)} transactions of this search`,
+      scope: { by: 'transactionSearch', filters },
+    },
+  ];
   const run = (target: Parameters<typeof review.mutate>[0]['target'], change: ReviewChange) =>
     review.mutate(
       { target, change },
@@ -41,6 +63,9 @@ export function BulkBar({
           </button>
           <button type="button" onClick={() => run(byIds('transaction', ids), { action: 'clearReviewed' })}>
             Mark selected not reviewed
+          </button>
+          <button type="button" onClick={() => setDownload('selection')}>
+            Download files…
           </button>
           <button type="button" onClick={onClear}>
             Clear selection
@@ -76,7 +101,21 @@ export function BulkBar({
           >
             Unmark all…
           </button>
+          <button type="button" disabled={total === 0} onClick={() => setDownload('result')}>
+            Download files of this result…
+          </button>
         </>
+      )}
+      {download && (
+        <DownloadDialog
+          profileId={profileId}
+          choices={downloadChoices}
+          initialChoice={download}
+          onClose={() => setDownload(null)}
+          onStarted={(job) =>
+            setDone(`Downloading ${filesCount(job.files.total)}; follow it in Files (Ctrl+4).`)
+          }
+        />
       )}
       {done && (
         <span className="muted" role="status">

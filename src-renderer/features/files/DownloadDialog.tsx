@@ -1,0 +1,415 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { AppError } from '../../../src-shared/errors';
+import { layoutFolders, renderFileName, type FileFacts } from '../../../src-shared/file-template';
+import {
+  DEFAULT_TEMPLATE,
+  DownloadScope,
+  NamingTemplate,
+  TEMPLATE_TOKENS,
+  type DownloadJobShape,
+  type DownloadLayout,
+  type TemplateToken,
+} from '../../../src-shared/files';
+import { Field } from '../../components/fields';
+import { call } from '../../lib/satchel';
+import './files.css';
+
+/** A scope the dialog offers besides "every file" and a date range (a selection, a search). */
+export interface ScopeChoice {
+  id: string;
+  label: string;
+  scope: DownloadScope;
+}
+
+const LAYOUTS: Array<{ value: DownloadLayout; label: string; hint: string }> = [
+  { value: 'flat', label: 'One folder', hint: 'Every file side by side.' },
+  { value: 'month', label: 'By month', hint: 'A folder per booking month: 2026-03/.' },
+  { value: 'account', label: 'By bank account', hint: 'A folder per account.' },
+  { value: 'supplier', label: 'By supplier', hint: 'A folder per supplier or merchant.' },
+];
+
+const TOKEN_HINTS: Record<TemplateToken, string> = {
+  bookingDate: 'booking date',
+  counterparty: 'counterparty',
+  amount: 'amount, exact',
+  currency: 'currency',
+  expenseId: 'expense id',
+  originalName: 'name as uploaded',
+  transactionId: 'transaction id',
+  fileId: 'file id',
+  supplier: 'supplier',
+  account: 'bank account',
+};
+
+/** What the example name is made of: a hotel receipt of a card payment. */
+const SAMPLE: FileFacts = {
+  fileId: 'file_8d2c41',
+  originalName: 'Hotel invoice.pdf',
+  mimeType: 'application/pdf',
+  expenseId: 'exp_1042',
+  transactionId: 'tx_5531',
+  bookingDate: '2026-03-01',
+  counterparty: 'Hotel Adler',
+  amountMinor: -18_450,
+  currency: 'EUR',
+  account: 'Main account',
+  supplier: 'Hotel Adler GmbH',
+};
+
+const REMEMBERED = 'satchel.downloads.last';
+
+interface Remembered {
+  destination: string;
+  template: string;
+  layout: DownloadLayout;
+}
+
+/** The folder, template and layout of the last download started: the likely next ones. */
+function remembered(): Remembered {
+  const fallback: Remembered = { destination: '', template: DEFAULT_TEMPLATE, layout: 'flat' };
+  try {
+    const value = JSON.parse(localStorage.getItem(REMEMBERED) ?? 'null') as Partial<Remembered> | null;
+    if (!value) return fallback;
+    return {
+      destination: typeof value.destination === 'string' ? value.destination : '',
+      template: typeof value.template === 'string' ? value.template : DEFAULT_TEMPLATE,
+      layout: LAYOUTS.some((layout) => layout.value === value.layout)
+        ? (value.layout as DownloadLayout)
+        : 'flat',
+    };
+  } catch {
+    return fallback;
+  }
+}
+
+/** The form's field a core error names: "scope.from" is the scope, "template" the template. */
+function fieldOfError(error: unknown): string {
+  if (!(error instanceof AppError) || !error.field) return 'form';
+  const field = error.field.split('.')[0] ?? 'form';
+  return ['scope', 'destination', 'template', 'layout'].includes(field) ? field : 'form';
+}
+
+/** The controls Tab stops at, in order: of a radio group only its checked radio. */
+function tabStops(root: HTMLElement): HTMLElement[] {
+  return [
+    ...root.querySelectorAll<HTMLElement>('button, input, select, textarea, summary, [tabindex]'),
+  ].filter(
+    (element) =>
+      element.tabIndex >= 0 &&
+      !element.matches(':disabled') &&
+      element.getClientRects().length > 0 &&
+      !(element instanceof HTMLInputElement && element.type === 'radio' && !element.checked),
+  );
+}
+
+/**
+ * Keeps Tab inside the dialog. A modal <dialog> makes the page inert, but Tab past its last
+ * control would still leave for the window's frame; here it wraps to the first, and back.
+ */
+export function trapTab(event: KeyboardEvent<HTMLElement>): void {
+  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+  const stops = tabStops(event.currentTarget);
+  const first = stops[0];
+  const last = stops.at(-1);
+  if (!first || !last) return;
+  if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  } else if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  }
+}
+
+/** The example name for a template, or null while the template is invalid. */
+export function exampleName(template: string, layout: DownloadLayout): string | null {
+  const parsed = NamingTemplate.safeParse(template);
+  if (!parsed.success) return null;
+  return [...layoutFolders(layout, SAMPLE), renderFileName(parsed.data, SAMPLE)].join('/');
+}
+
+/**
+ * The bulk download dialog: which files, where to, how to name them and how to file them.
+ * A modal <dialog>: the page behind is inert, Esc closes it, and focus goes back to the
+ * control that opened it. The template is checked with the core's own schema as it is typed;
+ * what only the core can tell (a folder it cannot write, a scope without files) comes back
+ * with its field and is shown there.
+ */
+export function DownloadDialog({
+  profileId,
+  choices = [],
+  initialChoice,
+  onClose,
+  onStarted,
+}: {
+  profileId: string;
+  /** Scopes offered before "every file" and "a date range" (a selection, a search result). */
+  choices?: ScopeChoice[];
+  initialChoice?: string;
+  onClose(): void;
+  onStarted(job: DownloadJobShape, resumed: boolean): void;
+}) {
+  const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const templateInput = useRef<HTMLInputElement>(null);
+  const [initial] = useState(remembered);
+  const [choice, setChoice] = useState(initialChoice ?? choices[0]?.id ?? 'all');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [destination, setDestination] = useState(initial.destination);
+  const [template, setTemplate] = useState(initial.template);
+  const [layout, setLayout] = useState<DownloadLayout>(initial.layout);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const element = dialog.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (element && !element.open) element.showModal();
+    return () => opener?.focus();
+  }, []);
+
+  const templateCheck = NamingTemplate.safeParse(template);
+  const templateError = templateCheck.success ? errors['template'] : templateCheck.error.issues[0]?.message;
+  const example = exampleName(template, layout);
+
+  const scopeOf = (): DownloadScope | string => {
+    const preset = choices.find((candidate) => candidate.id === choice);
+    if (preset) return preset.scope;
+    if (choice === 'all') return { by: 'all' };
+    const parsed = DownloadScope.safeParse({
+      by: 'dateRange',
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+    });
+    return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? 'Check the dates.');
+  };
+
+  const pickFolder = async () => {
+    try {
+      const { folder } = await call('dialog.pickFolder', { title: 'Download files to' });
+      if (folder) {
+        setDestination(folder);
+        setErrors(({ destination: _dropped, ...rest }) => rest);
+      }
+    } catch (error) {
+      setErrors((current) => ({ ...current, destination: (error as Error).message }));
+    }
+  };
+
+  const insertToken = (token: TemplateToken) => {
+    const input = templateInput.current;
+    const start = input?.selectionStart ?? template.length;
+    const end = input?.selectionEnd ?? template.length;
+    const text = `{${token}}`;
+    setTemplate(template.slice(0, start) + text + template.slice(end));
+    requestAnimationFrame(() => {
+      input?.focus();
+      input?.setSelectionRange(start + text.length, start + text.length);
+    });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const next: Record<string, string> = {};
+    const scope = scopeOf();
+    if (typeof scope === 'string') next['scope'] = scope;
+    if (destination.trim() === '') next['destination'] = 'Choose the folder the files go to.';
+    if (!templateCheck.success)
+      next['template'] = templateCheck.error.issues[0]?.message ?? 'Check the template.';
+    setErrors(next);
+    if (Object.keys(next).length > 0 || typeof scope === 'string') {
+      const first = Object.keys(next)[0];
+      dialog.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const started = await call('downloads.start', {
+        profileId,
+        scope,
+        destination: destination.trim(),
+        template,
+        layout,
+      });
+      localStorage.setItem(
+        REMEMBERED,
+        JSON.stringify({ destination: started.job.destination, template, layout } satisfies Remembered),
+      );
+      onStarted(started.job, started.resumed);
+      dialog.current?.close();
+    } catch (error) {
+      const field = fieldOfError(error);
+      setErrors({ [field]: error instanceof Error ? error.message : String(error) });
+      dialog.current?.querySelector<HTMLElement>(`[data-field="${field}"]`)?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const scopeError = errors['scope'];
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog download-dialog"
+      aria-labelledby={`${id}-title`}
+      onClose={onClose}
+      onKeyDown={trapTab}
+      data-testid="download-dialog"
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <h2 id={`${id}-title`}>Download files</h2>
+        <fieldset
+          className="download-group"
+          aria-describedby={scopeError ? `${id}-scope-error` : undefined}
+          aria-invalid={scopeError ? true : undefined}
+        >
+          <legend>Files of</legend>
+          {[
+            ...choices.map((candidate) => ({ id: candidate.id, label: candidate.label })),
+            { id: 'all', label: 'Every file of the organisation' },
+            { id: 'dateRange', label: 'A booking-date range' },
+          ].map((option, index) => (
+            <label key={option.id} className="check">
+              <input
+                type="radio"
+                name={`${id}-scope`}
+                value={option.id}
+                checked={choice === option.id}
+                onChange={() => setChoice(option.id)}
+                data-field={index === 0 ? 'scope' : undefined}
+              />
+              {option.label}
+            </label>
+          ))}
+          {choice === 'dateRange' && (
+            <div className="date-range">
+              <div className="field compact">
+                <label htmlFor={`${id}-from`}>From</label>
+                <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+              </div>
+              <div className="field compact">
+                <label htmlFor={`${id}-to`}>To</label>
+                <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+              </div>
+              <p className="hint">
+                Both days included; a file without a transaction counts on its expense’s date. Leave a side
+                empty for no limit.
+              </p>
+            </div>
+          )}
+          {scopeError && (
+            <p className="field-error" id={`${id}-scope-error`}>
+              {scopeError}
+            </p>
+          )}
+        </fieldset>
+
+        <Field
+          id={`${id}-destination`}
+          label="Destination folder"
+          error={errors['destination']}
+          className="field"
+        >
+          {(props) => (
+            <div className="folder-row">
+              <input
+                {...props}
+                data-field="destination"
+                className="mono"
+                value={destination}
+                placeholder="/home/me/Audit 2026"
+                spellCheck={false}
+                onChange={(event) => setDestination(event.target.value)}
+              />
+              <button type="button" onClick={() => void pickFolder()}>
+                Choose…
+              </button>
+            </div>
+          )}
+        </Field>
+
+        <Field
+          id={`${id}-template`}
+          label="File names"
+          error={templateError}
+          className="field"
+          hint="Tokens in braces are replaced by each file’s values; the extension is kept."
+        >
+          {(props) => (
+            <input
+              {...props}
+              ref={templateInput}
+              data-field="template"
+              className="mono"
+              value={template}
+              spellCheck={false}
+              onChange={(event) => {
+                setTemplate(event.target.value);
+                setErrors(({ template: _dropped, ...rest }) => rest);
+              }}
+            />
+          )}
+        </Field>
+        <div className="tokens" role="group" aria-label="Insert a token">
+          {TEMPLATE_TOKENS.map((token) => (
+            <button
+              key={token}
+              type="button"
+              className="token"
+              title={TOKEN_HINTS[token]}
+              aria-label={`Insert {${token}}: ${TOKEN_HINTS[token]}`}
+              onClick={() => insertToken(token)}
+            >
+              {`{${token}}`}
+            </button>
+          ))}
+          <button type="button" className="token reset" onClick={() => setTemplate(DEFAULT_TEMPLATE)}>
+            Default
+          </button>
+        </div>
+
+        <fieldset className="download-group layouts">
+          <legend>Folders</legend>
+          {LAYOUTS.map((option) => (
+            <label key={option.value} className="check">
+              <input
+                type="radio"
+                name={`${id}-layout`}
+                value={option.value}
+                checked={layout === option.value}
+                onChange={() => setLayout(option.value)}
+              />
+              <span>
+                {option.label} <span className="muted">— {option.hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+
+        <p className="example" data-testid="example-name">
+          <span className="muted">Example: </span>
+          {example ? (
+            <span className="mono">{example}</span>
+          ) : (
+            <span className="muted">fix the file names first</span>
+          )}
+        </p>
+
+        {errors['form'] && (
+          <p className="form-error" role="alert">
+            {errors['form']}
+          </p>
+        )}
+        <div className="actions end">
+          <button type="button" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Starting…' : 'Start download'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,256 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { CommandName } from '../../../src-shared/ipc';
+import { formatCount, formatTime, humanize } from '../../lib/format';
+import { call } from '../../lib/satchel';
+import {
+  formatByteSize,
+  formatClock,
+  formatDuration,
+  formatRate,
+  joinPath,
+  percentDone,
+  progressAnnouncement,
+  statusWord,
+} from './format';
+import type { LiveJob } from './useDownloads';
+
+/** Failed files listed at once; the rest are counted (all of them can be retried). */
+const ERRORS_SHOWN = 50;
+
+type JobCommand = Extract<
+  CommandName,
+  'downloads.pause' | 'downloads.resume' | 'downloads.cancel' | 'downloads.retry'
+>;
+
+/** The organisation's recent downloads, newest first. */
+export function JobList({ profileId, jobs }: { profileId: string; jobs: LiveJob[] }) {
+  if (jobs.length === 0) return <p className="empty">No download yet. Start one with “Download files…”.</p>;
+  return (
+    <ul className="jobs" aria-label="Downloads">
+      {jobs.map((job) => (
+        <JobCard key={job.id} profileId={profileId} job={job} />
+      ))}
+    </ul>
+  );
+}
+
+function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
+  const id = useId();
+  const client = useQueryClient();
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const controls = useRef<HTMLDivElement>(null);
+  /**
+   * Until when focus stays with this card's controls after one was used: the button pressed may
+   * vanish (Pause becomes Resume once the job stopped), and focus must not fall to the page.
+   */
+  const keepFocusUntil = useRef(0);
+  useEffect(() => {
+    const group = controls.current;
+    if (!group || Date.now() > keepFocusUntil.current || group.contains(document.activeElement)) return;
+    if (document.activeElement && document.activeElement !== document.body) keepFocusUntil.current = 0;
+    else group.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { files, bytes } = job;
+  const finished = job.status === 'completed' || job.status === 'cancelled';
+  // A job left running or pending by a closed app has no runner: it waits for Resume.
+  const interrupted = !job.active && (job.status === 'running' || job.status === 'pending');
+  const running = job.status === 'running' && !interrupted;
+  const settled = files.done + files.failed;
+
+  const run = async (command: JobCommand, fileIds?: string[]) => {
+    keepFocusUntil.current = Date.now() + 5000;
+    setBusy(true);
+    setError(null);
+    try {
+      const ref = { profileId, jobId: job.id };
+      if (command === 'downloads.retry') await call(command, fileIds ? { ...ref, fileIds } : ref);
+      else await call(command, ref);
+      setConfirmCancel(false);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+      await client.invalidateQueries({ queryKey: ['downloads.status'] });
+    }
+  };
+
+  return (
+    <li className="job" aria-labelledby={`${id}-title`} data-testid="download-job" data-status={job.status}>
+      <div className="job-head">
+        <h3 id={`${id}-title`} className="mono">
+          {job.destination}
+        </h3>
+        <span className={`badge badge-job-${interrupted ? 'interrupted' : job.status}`}>
+          {interrupted ? 'Interrupted' : statusWord(job.status)}
+        </span>
+      </div>
+      <p className="muted job-meta">
+        {humanize(job.layout === 'flat' ? 'one folder' : `by ${job.layout}`)} ·{' '}
+        <span className="mono">{job.template}</span> · started {formatTime(job.createdAt)}
+        {job.finishedAt && ` · ended ${formatTime(job.finishedAt)}`}
+      </p>
+
+      <div
+        className="job-bar"
+        role="progressbar"
+        aria-labelledby={`${id}-title`}
+        aria-valuemin={0}
+        aria-valuemax={files.total}
+        aria-valuenow={settled}
+        aria-valuetext={`${formatCount(settled)} of ${formatCount(files.total)} files`}
+      >
+        <span style={{ width: `${percentDone(settled, files.total)}%` }} />
+      </div>
+      <p className="job-figures" data-testid="job-figures">
+        <strong>
+          {formatCount(files.done)} of {formatCount(files.total)} files
+        </strong>
+        {' · '}
+        {formatByteSize(bytes.done)} of {formatByteSize(bytes.total)}
+        {running && job.live && (
+          <>
+            {' · '}
+            {formatRate(job.live.bytesPerSecond)}
+            {job.live.waitingUntil ? (
+              <span className="waiting">
+                {' · '}waiting for the rate limit until {formatClock(job.live.waitingUntil)}
+              </span>
+            ) : null}
+            {job.live.etaSeconds !== null && <> · about {formatDuration(job.live.etaSeconds)} left</>}
+          </>
+        )}
+        {files.failed > 0 && (
+          <span className="job-failed">
+            {' · '}
+            {formatCount(files.failed)} failed
+          </span>
+        )}
+      </p>
+      {(running || job.status === 'pending') && (
+        <p className="visually-hidden" role="status">
+          {progressAnnouncement(job.status, files.done, files.total)}
+        </p>
+      )}
+
+      {finished && (
+        <div className="job-summary" data-testid="job-summary">
+          <dl className="facts">
+            <dt>Fetched</dt>
+            <dd>{formatCount(files.fetched)}</dd>
+            <dt>Copied from the offline cache</dt>
+            <dd>{formatCount(files.copied)}</dd>
+            <dt>Already in the folder</dt>
+            <dd>{formatCount(files.present)}</dd>
+            {files.pending > 0 && (
+              <>
+                <dt>Not downloaded</dt>
+                <dd>{formatCount(files.pending)}</dd>
+              </>
+            )}
+            {job.manifest && (
+              <>
+                <dt>Manifest</dt>
+                <dd className="mono" data-testid="manifest-path">
+                  {joinPath(job.destination, job.manifest)}
+                </dd>
+              </>
+            )}
+          </dl>
+        </div>
+      )}
+
+      <div ref={controls} className="actions" role="group" aria-label="Download controls">
+        {(running || (job.status === 'pending' && job.active)) && (
+          <button type="button" disabled={busy} onClick={() => void run('downloads.pause')}>
+            Pause
+          </button>
+        )}
+        {(job.status === 'paused' || interrupted) && (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => void run('downloads.resume')}
+          >
+            Resume
+          </button>
+        )}
+        {job.errors.length > 0 && job.status !== 'cancelled' && (
+          <button type="button" disabled={busy} onClick={() => void run('downloads.retry')}>
+            Retry all failed
+          </button>
+        )}
+        {!finished &&
+          (confirmCancel ? (
+            <span className="confirm" role="group" aria-label="Confirm cancelling the download">
+              Cancel this download? Files already downloaded stay.
+              <button
+                type="button"
+                className="danger"
+                autoFocus
+                disabled={busy}
+                onClick={() => void run('downloads.cancel')}
+              >
+                Yes, cancel it
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  keepFocusUntil.current = Date.now() + 5000;
+                  setConfirmCancel(false);
+                }}
+              >
+                Keep downloading
+              </button>
+            </span>
+          ) : (
+            <button type="button" disabled={busy} onClick={() => setConfirmCancel(true)}>
+              Cancel…
+            </button>
+          ))}
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+
+      {job.errors.length > 0 && (
+        <details className="job-errors" open={job.errors.length <= 5}>
+          <summary>
+            {formatCount(job.errors.length)} {job.errors.length === 1 ? 'file' : 'files'} failed
+          </summary>
+          <ul>
+            {job.errors.slice(0, ERRORS_SHOWN).map((failure) => (
+              <li key={failure.fileId}>
+                <span className="mono">{failure.relativePath}</span>
+                <span className="field-error">
+                  {failure.error} ({formatCount(failure.attempts)}{' '}
+                  {failure.attempts === 1 ? 'attempt' : 'attempts'})
+                </span>
+                {job.status !== 'cancelled' && (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Retry ${failure.relativePath}`}
+                    onClick={() => void run('downloads.retry', [failure.fileId])}
+                  >
+                    Retry
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {job.errors.length > ERRORS_SHOWN && (
+            <p className="muted">
+              and {formatCount(job.errors.length - ERRORS_SHOWN)} more; “Retry all failed” takes them all.
+            </p>
+          )}
+        </details>
+      )}
+    </li>
+  );
+}

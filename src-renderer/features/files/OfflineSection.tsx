@@ -1,0 +1,229 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { AppError } from '../../../src-shared/errors';
+import { OfflineScope, type OfflineUsage } from '../../../src-shared/files';
+import { Field } from '../../components/fields';
+import { formatCount } from '../../lib/format';
+import { useCommand } from '../../lib/query';
+import { call } from '../../lib/satchel';
+import { formatByteSize } from './format';
+
+const GIB = 1024 ** 3;
+
+type Mode = OfflineUsage['scope']['mode'];
+
+/** The budget as the field shows it: gigabytes, at most two decimals. */
+const budgetText = (bytes: number) => String(Math.round((bytes / GIB) * 100) / 100);
+
+/**
+ * What this organisation keeps offline without being opened (none, the last N days, all),
+ * within a disk budget, and how full that cache is. Saving starts a fill in the background;
+ * the usage is read again every two seconds while it runs.
+ */
+export function OfflineSection({ profileId }: { profileId: string }) {
+  // A fill starts just after a save and runs in the background: follow it while it runs, and
+  // for a few seconds after each save so its start is seen. Nothing else changes the usage.
+  const [saves, setSaves] = useState(0);
+  const [followed, setFollowed] = useState(0);
+  const following = saves > followed;
+  useEffect(() => {
+    if (saves === 0) return;
+    const timer = setTimeout(() => setFollowed(saves), 5000);
+    return () => clearTimeout(timer);
+  }, [saves]);
+  const usage = useCommand('files.offlineScope.get', { profileId });
+  const data = usage.data;
+  useCommand(
+    'files.offlineScope.get',
+    { profileId },
+    { refetchInterval: data?.filling || following ? 1000 : 0 },
+  );
+  return (
+    <section className="offline" aria-labelledby="offline-title">
+      <h2 id="offline-title">Kept offline</h2>
+      <p className="muted">
+        Receipts kept on this computer open without a network. Files opened in Transactions or Expenses are
+        kept too; the oldest make room when the budget is full.
+      </p>
+      {usage.error && (
+        <p className="form-error" role="alert">
+          {usage.error.message}
+        </p>
+      )}
+      {data && (
+        <>
+          <OfflineForm profileId={profileId} usage={data} onSaved={() => setSaves((count) => count + 1)} />
+          <OfflineUsageFacts usage={data} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function OfflineForm({
+  profileId,
+  usage,
+  onSaved,
+}: {
+  profileId: string;
+  usage: OfflineUsage;
+  onSaved(): void;
+}) {
+  const id = useId();
+  const client = useQueryClient();
+  const [mode, setMode] = useState<Mode>(usage.scope.mode);
+  const [days, setDays] = useState(String(usage.scope.days));
+  const [budget, setBudget] = useState(budgetText(usage.scope.budgetBytes));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const gigabytes = Number(budget.replace(',', '.'));
+    const candidate = {
+      mode,
+      days: Number(days),
+      budgetBytes:
+        budget.trim() === '' || !Number.isFinite(gigabytes) ? Number.NaN : Math.round(gigabytes * GIB),
+    };
+    const parsed = OfflineScope.safeParse(candidate);
+    if (!parsed.success) {
+      const next: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? 'form');
+        next[key] ??= key === 'budgetBytes' ? 'Enter the budget in GB, such as 2 or 0.5.' : issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const next = await call('files.offlineScope.set', { profileId, scope: parsed.data });
+      client.setQueryData(['files.offlineScope.get', { profileId }], next);
+      setSaved(true);
+      onSaved();
+    } catch (error) {
+      const field = error instanceof AppError && error.field ? error.field.split('.').at(-1) : undefined;
+      setErrors({
+        [field && ['days', 'budgetBytes'].includes(field) ? field : 'form']: (error as Error).message,
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="offline-form"
+      aria-labelledby="offline-title"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+    >
+      <fieldset className="download-group">
+        <legend>Keep offline</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-mode`}
+            checked={mode === 'none'}
+            onChange={() => setMode('none')}
+          />
+          Only the files I open
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-mode`}
+            checked={mode === 'recent'}
+            onChange={() => setMode('recent')}
+          />
+          Files of the last days
+        </label>
+        <label className="check">
+          <input type="radio" name={`${id}-mode`} checked={mode === 'all'} onChange={() => setMode('all')} />
+          Every file
+        </label>
+      </fieldset>
+      <div className="offline-numbers">
+        <Field id={`${id}-days`} label="Days" error={errors['days']} hint="Counted back from today.">
+          {(props) => (
+            <input
+              {...props}
+              type="number"
+              min={1}
+              max={36_600}
+              inputMode="numeric"
+              disabled={mode !== 'recent'}
+              value={days}
+              onChange={(event) => setDays(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          id={`${id}-budget`}
+          label="Disk budget (GB)"
+          error={errors['budgetBytes']}
+          hint="At most this much on disk."
+        >
+          {(props) => (
+            <input
+              {...props}
+              inputMode="decimal"
+              value={budget}
+              onChange={(event) => setBudget(event.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        {saved && (
+          <span className="muted" role="status">
+            Saved. Satchel fills the cache in the background.
+          </span>
+        )}
+      </div>
+      {errors['form'] && (
+        <p className="form-error" role="alert">
+          {errors['form']}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function OfflineUsageFacts({ usage }: { usage: OfflineUsage }) {
+  const budgetShare = usage.scope.budgetBytes > 0 ? usage.cachedBytes / usage.scope.budgetBytes : 0;
+  return (
+    <dl className="facts offline-usage" data-testid="offline-usage">
+      <dt>On this computer</dt>
+      <dd>
+        {formatCount(usage.cachedFiles)} {usage.cachedFiles === 1 ? 'file' : 'files'},{' '}
+        {formatByteSize(usage.cachedBytes)} of {formatByteSize(usage.scope.budgetBytes)} (
+        {new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(budgetShare)}
+        )
+      </dd>
+      <dt>Wanted by the setting</dt>
+      <dd>
+        {usage.scope.mode === 'none'
+          ? 'none'
+          : `${formatCount(usage.wantedCached)} of ${formatCount(usage.wantedFiles)} files on this computer`}
+      </dd>
+      <dt>Filling</dt>
+      <dd>
+        <span role="status">
+          {usage.filling
+            ? 'Fetching the missing files…'
+            : usage.wantedCached < usage.wantedFiles
+              ? 'The rest comes with the next sync.'
+              : 'Up to date'}
+        </span>
+      </dd>
+    </dl>
+  );
+}

@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { scopedFiles } from '../../src-main/files/scope';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { readManifest, sha256Of } from '../helpers/files';
+import { useTempDirs } from '../helpers/temp-dir';
+import { seriousViolations } from './axe';
+import { closeBrowser, openApp, type AppPage } from './harness';
+
+// The Files area in Chromium against a real core and the real sandbox: a bulk download set up
+// in the dialog (folder from the folder picker, a template error shown on its field), followed
+// live, paused and resumed from the keyboard, a failing file retried, the result checked on disk
+// against the sandbox's hashes and the manifest, another download cancelled; the keep-offline
+// setting; a download of a selection from the Transactions bulk bar. Every screen is checked with axe-core in both themes.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+async function checkScreen(app: AppPage, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await app.page.emulateMedia({ colorScheme: scheme });
+    const violations = await seriousViolations(app.page);
+    expect(violations, `${name} (${scheme}): ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+    await app.screenshot(`${name}-${scheme}`);
+  }
+  await app.page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('files area', () => {
+  it('downloads in bulk with live progress, pause, resume, retry and cancel; keeps files offline; downloads a selection', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 200, control: true });
+    const destinations: string[] = [];
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      // The system folder dialog, answered by the test: a new empty folder each time, as if the
+      // user made one in it.
+      pickFolder: () => {
+        const folder = path.join(tempDir(), `Audit ${destinations.length + 1}`);
+        mkdirSync(folder);
+        destinations.push(folder);
+        return Promise.resolve(folder);
+      },
+    });
+    const profile = await core.addProfile({
+      name: 'Sandbox GmbH',
+      baseUrl: sandbox.url,
+      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+    });
+    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const files = scopedFiles(core.cacheOf(profile.id), { by: 'all' });
+    expect(files.length).toBeGreaterThan(20);
+    const failing = files[3];
+    if (!failing) throw new Error('no file to fail');
+
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
+      await page.getByText('No download yet').waitFor();
+      await page.getByTestId('offline-usage').waitFor();
+      await checkScreen(app, 'files-area');
+
+      // The dialog: modal, labelled, focus inside it.
+      const opener = page.getByRole('button', { name: 'Download files…' });
+      await opener.click();
+      const dialog = page.getByRole('dialog', { name: 'Download files' });
+      await dialog.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      await checkScreen(app, 'files-dialog');
+
+      // A template error is shown on the field, with the core's own words.
+      const template = dialog.getByLabel('File names');
+      await template.fill('{bookingDate}_{receipt}');
+      await expect.poll(() => template.getAttribute('aria-invalid')).toBe('true');
+      await dialog.getByText('Unknown token {receipt}').waitFor();
+      await dialog.getByTestId('example-name').getByText('fix the file names first').waitFor();
+      await dialog.getByRole('button', { name: 'Start download' }).click();
+      await dialog.waitFor(); // refused: still open
+      await template.fill('');
+      await dialog.getByRole('button', { name: 'Insert {bookingDate}: booking date' }).click();
+      await template.press('End');
+      await template.pressSequentially('_');
+      await dialog.getByRole('button', { name: 'Insert {originalName}: name as uploaded' }).click();
+      await expect.poll(() => template.inputValue()).toBe('{bookingDate}_{originalName}');
+      await expect.poll(() => template.getAttribute('aria-invalid')).toBeNull();
+
+      // Keyboard: Tab stays inside the modal dialog.
+      for (let i = 0; i < 25; i += 1) {
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      }
+
+      await dialog.getByRole('radio', { name: /By month/ }).check();
+      await dialog.getByTestId('example-name').getByText('2026-03/2026-03-01_Hotel invoice.pdf').waitFor();
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      const destination = destinations[0] ?? '';
+      await expect.poll(() => dialog.getByLabel('Destination folder').inputValue()).toBe(destination);
+
+      // Slow file bodies so the download can be watched and paused; one file stays corrupted
+      // for its three attempts and fails.
+      sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 150 });
+      sandbox.control?.addFault({
+        match: `/v1/files/${failing.fileId}/content`,
+        corruptBody: true,
+        times: 3,
+      });
+      await dialog.getByRole('button', { name: 'Start download' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Download files…');
+
+      const job = page.getByTestId('download-job');
+      const bar = job.getByRole('progressbar');
+      await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+      expect(Number(await bar.getAttribute('aria-valuemax'))).toBe(files.length);
+      await expect.poll(() => job.getByTestId('job-figures').textContent()).toMatch(/\/s/); // the rate
+
+      // From the keyboard: focus stays with the job's controls when Pause becomes Resume.
+      await job.getByRole('button', { name: 'Pause' }).focus();
+      await page.keyboard.press('Enter');
+      await job.and(page.locator('[data-status="paused"]')).waitFor();
+      const atPause = core.files.list(profile.id)[0];
+      expect(atPause?.files.pending).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(core.files.list(profile.id)[0]?.files.done).toBe(atPause?.files.done); // really stopped
+      await checkScreen(app, 'files-paused');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Resume');
+      await page.keyboard.press('Enter');
+
+      await job.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 60_000 });
+      const summary = job.getByTestId('job-summary');
+      await summary.waitFor();
+      await job.getByText('1 file failed').waitFor();
+      await job
+        .getByText(/arrived damaged/)
+        .first()
+        .waitFor();
+      await checkScreen(app, 'files-finished-with-error');
+
+      // Retry the failed file: the fault is spent, so it arrives this time.
+      await job
+        .getByRole('button', { name: `Retry ${readManifestRow(destination, failing.fileId)}` })
+        .click();
+      await expect
+        .poll(() => core.files.list(profile.id)[0]?.files, { timeout: 30_000 })
+        .toMatchObject({ done: files.length, failed: 0 });
+      await job
+        .getByText(`${new Intl.NumberFormat('en-US').format(files.length)} of`)
+        .first()
+        .waitFor();
+      await expect.poll(() => job.getByText('1 file failed').count()).toBe(0);
+      const stored = core.files.list(profile.id)[0];
+      await summary.getByText(String(stored?.files.fetched)).first().waitFor();
+      await summary.getByTestId('manifest-path').getByText(path.join(destination, 'manifest.csv')).waitFor();
+
+      // On disk: every file of the scope, whole, where the manifest says.
+      const manifest = readManifest(path.join(destination, 'manifest.csv'));
+      expect(manifest).toHaveLength(files.length);
+      const bySandbox = new Map(sandbox.state.files.map((file) => [file.id, file]));
+      for (const row of manifest) {
+        expect(row['status']).toBe('done');
+        expect(row['file']).toMatch(/^(\d{4}-\d{2}|undated)\//);
+        const file = path.join(destination, ...(row['file'] ?? '').split('/'));
+        expect(sha256Of(file)).toBe(sandbox.state.fileRecord(bySandbox.get(row['file_id'] ?? '')!).sha256);
+      }
+      expect(readdirSync(destination).filter((name) => name.startsWith('.'))).toEqual([]);
+
+      // Cancel asks first; the finished files stay, the partial folder goes.
+      sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 300 });
+      await page.getByRole('button', { name: 'Download files…' }).click();
+      const third = page.getByRole('dialog', { name: 'Download files' });
+      await third.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => third.getByLabel('Destination folder').inputValue()).toBe(destinations[1]);
+      await third.getByRole('radio', { name: 'Every file of the organisation' }).check();
+      await third.getByRole('button', { name: 'Start download' }).click();
+      await third.waitFor({ state: 'detached' });
+      const newest = page.getByTestId('download-job').first();
+      await newest.getByRole('heading', { name: destinations[1] }).waitFor();
+      await newest.getByRole('button', { name: 'Cancel…' }).click();
+      const confirm = newest.getByRole('group', { name: 'Confirm cancelling the download' });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Yes, cancel it');
+      await confirm.getByRole('button', { name: 'Yes, cancel it' }).click();
+      await newest.and(page.locator('[data-status="cancelled"]')).waitFor();
+      await newest.getByTestId('job-summary').getByText('Not downloaded').waitFor();
+      const cancelled = core.files.list(profile.id)[0];
+      expect(cancelled?.status).toBe('cancelled');
+      expect(cancelled?.files.pending).toBeGreaterThan(0);
+      expect(readdirSync(destinations[1] ?? '').filter((name) => name.startsWith('.'))).toEqual([]);
+
+      // Keep every file offline: the usage fills up.
+      sandbox.control?.clearFaults();
+      const offline = page.getByRole('form', { name: 'Kept offline' });
+      await offline.getByRole('radio', { name: 'Every file' }).check();
+      await offline.getByRole('button', { name: 'Save' }).click();
+      await offline.getByText('Saved.').waitFor();
+      const count = new Intl.NumberFormat('en-US').format(files.length);
+      await page
+        .getByTestId('offline-usage')
+        .getByText(`${count} of ${count} files on this computer`)
+        .waitFor({ timeout: 60_000 });
+      expect(core.files.offlineScope(profile.id)).toMatchObject({
+        scope: { mode: 'all' },
+        wantedFiles: files.length,
+        wantedCached: files.length,
+      });
+      await checkScreen(app, 'files-area-done');
+
+      // From the Transactions bulk bar: the files of one selected transaction.
+      const target = files.find((file) => file.transactionId !== null);
+      if (!target?.transactionId) throw new Error('no file with a transaction');
+      const ofTarget = files.filter((file) => file.transactionId === target.transactionId);
+      await page.keyboard.press('Control+1');
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      await grid.focus();
+      await page.keyboard.press('/');
+      await page.keyboard.type(target.transactionId);
+      await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+      await grid.focus();
+      await page.keyboard.press('x');
+      await page
+        .getByRole('toolbar', { name: 'Bulk review' })
+        .getByRole('button', { name: 'Download files…' })
+        .click();
+      const fromBulk = page.getByRole('dialog', { name: 'Download files' });
+      await expect
+        .poll(() => fromBulk.getByRole('radio', { name: 'The selected transaction' }).isChecked())
+        .toBe(true);
+      await fromBulk.getByRole('button', { name: 'Choose…' }).click();
+      const second = destinations[2] ?? '';
+      await expect.poll(() => fromBulk.getByLabel('Destination folder').inputValue()).toBe(second);
+      await fromBulk.getByRole('radio', { name: /One folder/ }).check();
+      await fromBulk.getByRole('button', { name: 'Start download' }).click();
+      await fromBulk.waitFor({ state: 'detached' });
+      await page.getByText(`Downloading ${ofTarget.length} file`).waitFor();
+      await expect.poll(() => existsSync(path.join(second, 'manifest.csv')), { timeout: 30_000 }).toBe(true);
+      const selection = readManifest(path.join(second, 'manifest.csv'));
+      expect(selection.map((row) => row['file_id']).sort()).toEqual(
+        ofTarget.map((file) => file.fileId).sort(),
+      );
+      for (const row of selection) expect(row['transaction_id']).toBe(target.transactionId);
+      // Copied from the offline cache, not fetched again.
+      expect(core.files.list(profile.id)[0]?.files.copied).toBe(ofTarget.length);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 240_000);
+});
+
+/** The relative path the job gave a file (the failed-file list names files by it). */
+function readManifestRow(destination: string, fileId: string): string {
+  const row = readManifest(path.join(destination, 'manifest.csv')).find(
+    (entry) => entry['file_id'] === fileId,
+  );
+  if (!row?.['file']) throw new Error(`${fileId} is not in the manifest`);
+  return row['file'];
+}
