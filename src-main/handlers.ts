@@ -105,10 +105,11 @@ export function createHandlers(core: Core): HandlerTable {
     },
     'files.offlineScope.get': ({ profileId }) => core.files.offlineScope(profileId),
     'files.offlineScope.set': async ({ profileId, scope }) => {
-      const usage = core.files.setOfflineScope(profileId, scope);
+      core.files.setOfflineScope(profileId, scope);
       await core.demo.ensureFor(profileId);
+      // The fill is registered before the answer, so the answer says it runs.
       void core.files.fillOffline(profileId).catch(() => undefined);
-      return usage;
+      return core.files.offlineScope(profileId);
     },
     'sync.rateLimits': ({ profileId }) => ({
       buckets: core.sync

@@ -49,15 +49,21 @@ export interface FetchFileResult {
 
 /** The connection broke while the body arrived: continue with a Range request. */
 export class TransferError extends AppError {
-  constructor(message: string) {
-    super('OFFLINE', message);
+  /** What happened, without what happens next (the file's reason once it is given up on). */
+  readonly problem: string;
+  constructor(problem: string) {
+    super('OFFLINE', `${problem}; it will continue where it stopped.`);
+    this.problem = problem;
   }
 }
 
 /** The file arrived, but not as its record says: fetch it again. */
 export class IntegrityError extends AppError {
-  constructor(message: string) {
-    super('BAD_RESPONSE', message);
+  /** What happened, without what happens next (the file's reason once it is given up on). */
+  readonly problem: string;
+  constructor(problem: string) {
+    super('BAD_RESPONSE', `${problem}; it will be fetched again.`);
+    this.problem = problem;
   }
 }
 
@@ -98,13 +104,9 @@ export async function matches(file: string, expected: ExpectedFile): Promise<boo
 
 function check(expected: ExpectedFile, size: number, sha256: string): void {
   if (expected.size !== null && size !== expected.size)
-    throw new IntegrityError(
-      `File ${expected.id} arrived with ${size} of its ${expected.size} bytes; it will be fetched again.`,
-    );
+    throw new IntegrityError(`File ${expected.id} arrived with ${size} of its ${expected.size} bytes`);
   if (expected.sha256 !== null && sha256 !== expected.sha256.toLowerCase())
-    throw new IntegrityError(
-      `File ${expected.id} arrived damaged (its sha256 does not match); it will be fetched again.`,
-    );
+    throw new IntegrityError(`File ${expected.id} arrived damaged (its sha256 does not match)`);
 }
 
 /**
@@ -161,7 +163,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       if (Number(start) !== have) {
         await response.body?.cancel();
         await rm(partPath, { force: true });
-        throw new IntegrityError(`File ${file.id} resumed at the wrong place; it will be fetched again.`);
+        throw new IntegrityError(`File ${file.id} resumed at the wrong place`);
       }
       append = true;
     }
@@ -194,7 +196,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
         // Cut off mid-body: what arrived is kept in the .part file for a Range request.
         await spill();
         throw new TransferError(
-          `The connection broke while file ${file.id} was arriving (${error instanceof Error ? error.message : String(error)}); it will continue where it stopped.`,
+          `The connection broke while file ${file.id} was arriving (${error instanceof Error ? error.message : String(error)})`,
         );
       }
       if (memory) {

@@ -276,7 +276,10 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
           error instanceof TransferError ||
           (error instanceof AppError && error.code === 'SERVER_ERROR');
         if (!retryable || attempts >= maxAttempts) {
-          failed(item, message, attempts);
+          // The reason kept with a failed file says what went wrong, not that it will be retried.
+          const problem =
+            error instanceof IntegrityError || error instanceof TransferError ? error.problem : message;
+          failed(item, attempts > 1 ? `${problem} (gave up after ${attempts} attempts).` : problem, attempts);
           return;
         }
         recordAttempt(cache, jobId, item.fileId, message);

@@ -202,7 +202,12 @@ export function createFileService(options: FileServiceOptions): FileService {
           concurrency: options.concurrency ?? 8,
           ...(options.durable !== undefined ? { durable: options.durable } : {}),
           cachedCopies: () => cachedCopies(options.cacheOf(profileId), filesRoot(profileId)),
-          onProgress: (progress) => options.events.emit('downloads.progress', progress),
+          onProgress: (progress) => {
+            // The last event of a run (any status but running): the job is no longer active
+            // when a listener reads its status in answer to it.
+            if (progress.status !== 'running' && running.get(id) === entry) running.delete(id);
+            options.events.emit('downloads.progress', progress);
+          },
         });
       })
       .catch((error: unknown) => {
@@ -215,7 +220,9 @@ export function createFileService(options: FileServiceOptions): FileService {
               : new AppError('INTERNAL', 'The download stopped unexpectedly.'),
         };
       })
-      .finally(() => running.delete(id));
+      .finally(() => {
+        if (running.get(id) === entry) running.delete(id);
+      });
     chains.set(profileId, entry.done);
     running.set(id, entry);
   }
@@ -307,8 +314,15 @@ export function createFileService(options: FileServiceOptions): FileService {
   const service: FileService = {
     async start(profileId, input) {
       const parsed = DownloadRequest.safeParse(input);
-      if (!parsed.success)
-        throw new AppError('VALIDATION_ERROR', parsed.error.issues[0]?.message ?? 'Invalid download.');
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue?.path[0];
+        throw new AppError(
+          'VALIDATION_ERROR',
+          issue?.message ?? 'Invalid download.',
+          typeof field === 'string' ? field : undefined,
+        );
+      }
       const request = parsed.data;
       if (!path.isAbsolute(request.destination))
         throw new AppError(

@@ -16,12 +16,19 @@ const CHANGED_BY_SYNC: CommandName[] = [
 
 /** Keeps TanStack Query's data in step with the core's events; returns the unsubscribe. */
 export function invalidateOnEvents(client: QueryClient): () => void {
+  const seenJobs = new Set<string>();
   const invalidate = (names: CommandName[]) => {
     for (const name of names) void client.invalidateQueries({ queryKey: [name] });
   };
   const stops = [
     window.satchel.on('sync.finished', () => invalidate(CHANGED_BY_SYNC)),
     window.satchel.on('app.online', () => invalidate(['edits.list'])),
+    // A download started, stopped or ended anywhere (the bulk bar, a resume after reconnect)
+    // makes the Files area's list stale even while that area is not shown.
+    window.satchel.on('downloads.progress', (progress) => {
+      if (progress.status !== 'running' || !seenJobs.has(progress.jobId)) invalidate(['downloads.status']);
+      seenJobs.add(progress.jobId);
+    }),
   ];
   return () => {
     for (const stop of stops) stop();

@@ -251,6 +251,29 @@ describe('files area', () => {
       for (const row of selection) expect(row['transaction_id']).toBe(target.transactionId);
       // Copied from the offline cache, not fetched again.
       expect(core.files.list(profile.id)[0]?.files.copied).toBe(ofTarget.length);
+
+      // A download the app was closed in the middle of says it goes on by itself, and Resume works.
+      sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 200 });
+      const halted = await core.files.start(profile.id, {
+        scope: { by: 'all' },
+        destination: path.join(second, 'halted'),
+      });
+      await core.files.stopAll();
+      expect(core.files.status(profile.id, halted.job.id)).toMatchObject({
+        status: 'pending',
+        active: false,
+      });
+      await page.keyboard.press('Control+4');
+      const haltedCard = page.getByTestId('download-job').filter({ hasText: path.join(second, 'halted') });
+      await haltedCard.getByText('Interrupted').waitFor();
+      await haltedCard
+        .getByText('Goes on by itself when Satchel is online again, or now with Resume.')
+        .waitFor();
+      sandbox.control?.clearFaults();
+      await haltedCard.getByRole('button', { name: 'Resume' }).click();
+      await expect
+        .poll(() => core.files.status(profile.id, halted.job.id).status, { timeout: 60_000 })
+        .toBe('completed');
     } finally {
       await app.close();
       await core.close();

@@ -55,7 +55,8 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const [error, setError] = useState<string | null>(null);
   const { files, bytes } = job;
   const finished = job.status === 'completed' || job.status === 'cancelled';
-  // A job left running or pending by a closed app has no runner: it waits for Resume.
+  // A job left running or pending by a closed app or a lost network has no runner: it goes on by
+  // itself when Satchel starts online or comes back online, or now with Resume.
   const interrupted = !job.active && (job.status === 'running' || job.status === 'pending');
   const running = job.status === 'running' && !interrupted;
   const settled = files.done + files.failed;
@@ -92,6 +93,11 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         <span className="mono">{job.template}</span> · started {formatTime(job.createdAt)}
         {job.finishedAt && ` · ended ${formatTime(job.finishedAt)}`}
       </p>
+      {interrupted && (
+        <p className="muted" data-testid="job-interrupted">
+          Goes on by itself when Satchel is online again, or now with Resume.
+        </p>
+      )}
 
       <div
         className="job-bar"

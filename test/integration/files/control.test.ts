@@ -202,4 +202,23 @@ describe('download control', () => {
     const requested = contentRequests(sandbox);
     for (const id of cached) expect(requested.has(id)).toBe(false);
   });
+
+  it('answers a new keep-offline scope with its fill already running', async () => {
+    const { profile, handlers, core } = await synced();
+    const answer = await dispatch(handlers, 'files.offlineScope.set', {
+      profileId: profile.id,
+      scope: { mode: 'all' },
+    });
+    expect(answer).toMatchObject({ ok: true, value: { filling: true, scope: { mode: 'all' } } });
+    const fill = await core.files.fillOffline(profile.id); // joins the running fill
+    expect(fill.failed).toBe(0);
+    expect(core.files.offlineScope(profile.id)).toMatchObject({ filling: false });
+  });
+
+  it('names the field at fault of a download request the core refuses', async () => {
+    const { core, profile, dir } = await synced();
+    await expect(
+      core.files.start(profile.id, { scope: { by: 'all' }, destination: dir, template: '{nope}' }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'template' });
+  });
 });

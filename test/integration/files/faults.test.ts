@@ -71,7 +71,11 @@ describe('damaged downloads', () => {
     let status = core.files.status(profile.id, job.id);
     expect(status.files).toMatchObject({ total: 5, done: 4, failed: 1 });
     expect(status.errors).toEqual([
-      expect.objectContaining({ fileId: bad, attempts: 3, error: expect.stringContaining('sha256') }),
+      expect.objectContaining({
+        fileId: bad,
+        attempts: 3,
+        error: expect.stringMatching(/sha256 does not match\) \(gave up after 3 attempts\)\.$/),
+      }),
     ]);
     const failedRow = readManifest(path.join(destination, 'manifest.csv')).find(
       (row) => row['file_id'] === bad,
