@@ -108,13 +108,9 @@ describe('files area', () => {
       await expect.poll(() => dialog.getByLabel('Destination folder').inputValue()).toBe(destination);
 
       // Slow file bodies so the download can be watched and paused; one file stays corrupted
-      // for its three attempts and fails.
+      // (whenever the pause lands) until the test lifts the fault, so it fails.
       sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 150 });
-      sandbox.control?.addFault({
-        match: `/v1/files/${failing.fileId}/content`,
-        corruptBody: true,
-        times: 3,
-      });
+      sandbox.control?.addFault({ match: `/v1/files/${failing.fileId}/content`, corruptBody: true });
       await dialog.getByRole('button', { name: 'Start download' }).click();
       await dialog.waitFor({ state: 'detached' });
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Download files…');
@@ -147,7 +143,8 @@ describe('files area', () => {
         .waitFor();
       await checkScreen(app, 'files-finished-with-error');
 
-      // Retry the failed file: the fault is spent, so it arrives this time.
+      // Retry the failed file with the fault lifted: it arrives this time.
+      sandbox.control?.clearFaults();
       await job
         .getByRole('button', { name: `Retry ${readManifestRow(destination, failing.fileId)}` })
         .click();
