@@ -13,12 +13,14 @@ import {
 } from './files';
 import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl } from './profiles';
 import {
+  ExpenseFilters,
   ExpenseSearch,
   ExpenseSearchResult,
   ReviewChange,
   ReviewTarget,
   SupplierSearch,
   SupplierSearchResult,
+  TransactionFilters,
   TransactionSearch,
   TransactionSearchResult,
 } from './search';
@@ -182,7 +184,18 @@ export const commands = {
     input: z.object({ profileId: z.uuid() }).strict(),
     output: z.object({
       groups: z.array(
-        z.object({ group: z.string(), count: z.number().int(), search: z.record(z.string(), z.unknown()) }),
+        z.union([
+          z.object({
+            group: z.enum(['unmatchedTransactions', 'flaggedTransactions']),
+            count: z.number().int().nonnegative(),
+            search: TransactionFilters,
+          }),
+          z.object({
+            group: z.enum(['expensesWithoutFile', 'flaggedExpenses']),
+            count: z.number().int().nonnegative(),
+            search: ExpenseFilters,
+          }),
+        ]),
       ),
     }),
   },

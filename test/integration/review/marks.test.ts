@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BankTransaction } from '../../../src-shared/api';
+import { commands } from '../../../src-shared/ipc';
 import { applyReview, createReviewService, needsAttention, reviewStates } from '../../../src-main/review';
 import { searchTransactions } from '../../../src-main/search';
 import { rebuildTransactionSearch, type CacheDb } from '../../../src-main/store';
@@ -168,5 +169,18 @@ describe('needs attention', () => {
     // Each group's search lists exactly what it counts.
     const group = needsAttention(cache).find((g) => g.group === 'unmatchedTransactions')!;
     expect(searchTransactions(cache, { filters: group.search as never }).totals?.count).toBe(group.count);
+    // The IPC contract describes every group exactly: its name and a search the screens can run.
+    const answer = commands['review.attention'].output.parse({ groups: needsAttention(cache) });
+    expect(answer.groups.map((g) => g.group)).toEqual([
+      'unmatchedTransactions',
+      'expensesWithoutFile',
+      'flaggedTransactions',
+      'flaggedExpenses',
+    ]);
+    expect(() =>
+      commands['review.attention'].output.parse({
+        groups: [{ group: 'unmatchedTransactions', count: 1, search: { hasFile: false } }],
+      }),
+    ).toThrow();
   });
 });
