@@ -5,8 +5,8 @@ import { log } from './log';
 
 /**
  * Background work of the app (docs/shell.md, "Background sync"): every organisation is synced
- * when the app starts, when it comes back online (its outbox pushed first, its interrupted bulk
- * downloads started again), and on an interval while online. While the API does not answer, one cheap request per organisation checks now
+ * when the app starts, when it comes back online (its outbox pushed first), and on an interval
+ * while online; each of those rounds also starts again the bulk downloads that were interrupted. While the API does not answer, one cheap request per organisation checks now
  * and then whether it is back. Work runs in rounds, one organisation after the other, so two
  * syncs of one organisation never run at once (a sync the user starts meanwhile is joined,
  * not doubled), and a trigger during a round runs one more round after it instead of piling
@@ -136,9 +136,11 @@ export function createBackground(options: BackgroundOptions): Background {
         });
       }
     }
-    if (reason === 'start' || reason === 'reconnect') {
+    {
       // Bulk downloads a quit, a kill or the lost network interrupted go on by themselves (they
-      // leave half of each rate-limit window to the sync below).
+      // leave half of each rate-limit window to the sync below). Every round tries, so a
+      // download cut off by one organisation's server going down goes on once it is back,
+      // even while the app as a whole stayed online.
       for (const profile of profiles) {
         if (!online()) return;
         await step(profile.id, async () => {

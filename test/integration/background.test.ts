@@ -258,4 +258,22 @@ describe('background sync and online state', () => {
     await until(() => core.files.status(profile.id, job.id).status === 'completed', 'the download', 60_000);
     expect(core.files.status(profile.id, job.id).files).toMatchObject({ failed: 0 });
   }, 90_000);
+
+  it('starts an interrupted download again at the next interval round while online', async () => {
+    const { core, profile, sandbox, clock, background } = await setup({ transactions: 300 });
+    background.start();
+    await background.idle();
+    sandbox.control!.addFault({ match: 'getFileContent', latencyMs: 50 }); // still running at the stop
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'all' },
+      destination: path.join(tempDir(), 'receipts'),
+    });
+    await core.files.stopAll(); // interrupted while the app stays online
+    sandbox.control!.clearFaults();
+    expect(core.files.status(profile.id, job.id)).toMatchObject({ status: 'pending', active: false });
+    clock.advance(INTERVAL);
+    await background.idle();
+    await until(() => core.files.status(profile.id, job.id).status === 'completed', 'the download', 60_000);
+    expect(core.files.status(profile.id, job.id).files).toMatchObject({ failed: 0 });
+  }, 90_000);
 });
