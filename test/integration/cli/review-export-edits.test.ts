@@ -5,6 +5,7 @@ import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { runCli } from '../../helpers/cli';
 import { parseCsv } from '../../helpers/csv';
+import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // Review, CSV export and offline edits from the command line, against the real sandbox and
@@ -14,7 +15,7 @@ const secrets = createKeychainSecrets();
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  for (const account of await secrets.list()) await secrets.delete(account);
+  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
 
 async function ok(args: string[], env: NodeJS.ProcessEnv) {

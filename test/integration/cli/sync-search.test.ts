@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { runCli } from '../../helpers/cli';
+import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The CLI end to end: connect the demo organisation, sync, search offline, against the real
@@ -11,7 +12,7 @@ const secrets = createKeychainSecrets();
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  for (const account of await secrets.list()) await secrets.delete(account);
+  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
 
 async function v0(url: string, clientId: string, clientSecret: string, body: object) {

@@ -9,6 +9,7 @@ import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { runCli } from '../../helpers/cli';
 import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
+import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `satchel download` in a child process, killed with SIGKILL twice in the middle and run again
@@ -21,7 +22,7 @@ const secrets = createKeychainSecrets(); // the CLI uses the default keychain se
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  for (const account of await secrets.list()) await secrets.delete(account);
+  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;

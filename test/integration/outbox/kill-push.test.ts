@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { runCli } from '../../helpers/cli';
+import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // A push killed with SIGKILL while the create is on its way: the server stores the supplier
@@ -18,7 +19,7 @@ const secrets = createKeychainSecrets();
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  for (const account of await secrets.list()) await secrets.delete(account);
+  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
 
 async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {

@@ -7,6 +7,7 @@ import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
 import { runCli } from '../../helpers/cli';
+import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The CLI syncs in a child process that is killed with SIGKILL at ten random moments and
@@ -18,7 +19,7 @@ const secrets = createKeychainSecrets(); // the CLI uses the default keychain se
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  for (const account of await secrets.list()) await secrets.delete(account);
+  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
 
 function syncUntilKilled(dataDir: string, afterMs: number): Promise<NodeJS.Signals | number | null> {
