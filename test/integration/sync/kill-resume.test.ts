@@ -22,8 +22,22 @@ afterEach(async () => {
   await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
 
-function syncUntilKilled(dataDir: string, afterMs: number): Promise<NodeJS.Signals | number | null> {
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/**
+ * Runs `satchel sync` in a child process and kills it with SIGKILL `extraMs` after its
+ * `afterRequests`-th request reached the sandbox: the kill lands while an answer is awaited or,
+ * a moment later, while a page is parsed and committed. Counting requests instead of time keeps
+ * every run short of the end of the sync on a fast machine as on a slow one.
+ */
+function syncUntilKilled(
+  dataDir: string,
+  sandbox: Sandbox,
+  afterRequests: number,
+  extraMs: number,
+): Promise<NodeJS.Signals | number | null> {
   return new Promise((resolve, reject) => {
+    const before = sandbox.control?.requests().length ?? 0;
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(repoRoot, 'src-main/cli.ts'), 'sync'],
@@ -33,10 +47,16 @@ function syncUntilKilled(dataDir: string, afterMs: number): Promise<NodeJS.Signa
         stdio: 'ignore',
       },
     );
-    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    const deadline = Date.now() + 60_000;
+    const poll = setInterval(() => {
+      const made = (sandbox.control?.requests().length ?? 0) - before;
+      if (made < afterRequests && Date.now() < deadline) return;
+      clearInterval(poll);
+      setTimeout(() => child.kill('SIGKILL'), made < afterRequests ? 0 : extraMs);
+    }, 2);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
+      clearInterval(poll);
       resolve(signal ?? code);
     });
   });
@@ -63,12 +83,16 @@ describe('sync killed and restarted', () => {
     });
     await core.close();
 
+    // A full sync of this organisation takes 98 requests; ten runs of at most 8 each cannot
+    // finish it, so every run is killed in the middle.
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const outcomes: Array<NodeJS.Signals | number | null> = [];
     for (let kill = 0; kill < 10; kill += 1)
-      outcomes.push(await syncUntilKilled(dataDir, 700 + Math.floor(random() * 2500)));
-    expect(outcomes.filter((outcome) => outcome === 'SIGKILL').length).toBeGreaterThanOrEqual(8);
+      outcomes.push(
+        await syncUntilKilled(dataDir, sandbox, 1 + Math.floor(random() * 8), Math.floor(random() * 60)),
+      );
+    expect(outcomes).toEqual(Array.from({ length: 10 }, () => 'SIGKILL'));
 
     sandbox.control?.clearFaults();
     const final = await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir }, timeoutMs: 120_000 });
