@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { AppPage } from './harness';
 import { repoRoot } from './paths';
 
 const axeSource = readFileSync(path.join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -45,4 +47,15 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** Axe on the screen shown, then a screenshot of it, in the light and then the dark theme. */
+export async function checkScreen(app: AppPage, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await app.page.emulateMedia({ colorScheme: scheme });
+    const violations = await seriousViolations(app.page);
+    expect(violations, `${name} (${scheme}): ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+    await app.screenshot(`${name}-${scheme}`);
+  }
+  await app.page.emulateMedia({ colorScheme: 'light' });
 }

@@ -8,8 +8,8 @@ import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { readManifest, sha256Of } from '../helpers/files';
 import { useTempDirs } from '../helpers/temp-dir';
-import { seriousViolations } from './axe';
-import { closeBrowser, openApp, type AppPage } from './harness';
+import { checkScreen } from './axe';
+import { closeBrowser, openApp } from './harness';
 
 // The Files area in Chromium against a real core and the real sandbox: a bulk download set up
 // in the dialog (folder from the folder picker, a template error shown on its field), followed
@@ -22,16 +22,6 @@ afterAll(closeBrowser);
 afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
-
-async function checkScreen(app: AppPage, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await app.page.emulateMedia({ colorScheme: scheme });
-    const violations = await seriousViolations(app.page);
-    expect(violations, `${name} (${scheme}): ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-    await app.screenshot(`${name}-${scheme}`);
-  }
-  await app.page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('files area', () => {
   it('downloads in bulk with live progress, pause, resume, retry and cancel; keeps files offline; downloads a selection', async () => {

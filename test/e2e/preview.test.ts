@@ -6,7 +6,7 @@ import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
-import { seriousViolations } from './axe';
+import { checkScreen, seriousViolations } from './axe';
 import { closeBrowser, openApp, testFileUrl, type AppPage } from './harness';
 
 // Receipts previewed in the app, in Chromium against a real core and the real sandbox: a PDF
@@ -163,13 +163,7 @@ describe('receipt preview', () => {
       expect(workers.some((url) => /\/assets\/pdf\.worker[^/]*\.mjs$/.test(url))).toBe(true);
 
       await pane.getByText(pdf.fileName).evaluate((element) => element.scrollIntoView({ block: 'start' }));
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        const violations = await seriousViolations(page);
-        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-        await app.screenshot(`preview-pdf-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await checkScreen(app, 'preview-pdf');
       await page.keyboard.press('Escape');
       await pane.waitFor({ state: 'detached' });
 
@@ -183,13 +177,7 @@ describe('receipt preview', () => {
         .toBeGreaterThan(0);
       expect(await image.getAttribute('src')).toBe(testFileUrl(profile.id, `${png.fileId}.png`));
       await pane.getByText(png.fileName).evaluate((element) => element.scrollIntoView({ block: 'start' }));
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        const violations = await seriousViolations(page);
-        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-        await app.screenshot(`preview-png-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await checkScreen(app, 'preview-png');
       await page.keyboard.press('Escape');
       await pane.waitFor({ state: 'detached' });
 
@@ -258,13 +246,7 @@ describe('receipt preview', () => {
       expect(await pane.isVisible()).toBe(true);
       const statementPreview = pane.getByTestId('file-preview');
       await statementPreview.evaluate((element) => element.scrollIntoView({ block: 'start' }));
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        const violations = await seriousViolations(page);
-        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-        await app.screenshot(`preview-pages-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await checkScreen(app, 'preview-pages');
       await page.keyboard.press('Escape');
       await pane.waitFor({ state: 'detached' });
 
@@ -305,13 +287,7 @@ describe('receipt preview', () => {
         .getByRole('alert')
         .getByText('Not downloaded yet and Satchel is offline', { exact: false })
         .waitFor({ timeout: 60_000 });
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        const violations = await seriousViolations(page);
-        expect(violations, `${scheme}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-        await app.screenshot(`preview-offline-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await checkScreen(app, 'preview-offline');
       // Back online, "Try again" opens it, and the focus stays in the pane (Esc closes it).
       sandbox.control?.clearFaults();
       await pane.getByRole('button', { name: 'Try again' }).click();

@@ -4,8 +4,8 @@ import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
-import { seriousViolations } from './axe';
-import { closeBrowser, openApp, type AppPage } from './harness';
+import { checkScreen } from './axe';
+import { closeBrowser, openApp } from './harness';
 
 // The review journey in Chromium against a real core and the real sandbox: connect, sync,
 // search, open a transaction and its receipt, review it from the keyboard, check the marks in
@@ -17,17 +17,6 @@ afterAll(closeBrowser);
 afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
-
-/** Axe on the screen shown, then a screenshot of it in the light and the dark theme. */
-async function checkScreen(app: AppPage, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await app.page.emulateMedia({ colorScheme: scheme });
-    const violations = await seriousViolations(app.page);
-    expect(violations, `${name} (${scheme}): ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-    await app.screenshot(`${name}-${scheme}`);
-  }
-  await app.page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('review journey', () => {
   it('syncs, searches, opens a transaction and its receipt, and reviews it from the keyboard', async () => {

@@ -4,7 +4,7 @@ import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
-import { seriousViolations } from './axe';
+import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
 
 // Editing a supplier while the API is unreachable (the sandbox drops every connection), then
@@ -39,12 +39,7 @@ describe('suppliers offline', () => {
       await page.keyboard.type(supplier.number);
       const grid = page.getByRole('grid', { name: 'Suppliers' });
       await grid.locator('tbody tr').filter({ hasText: supplier.name }).first().waitFor();
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        expect(await seriousViolations(page)).toEqual([]);
-        await app.screenshot(`suppliers-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await checkScreen(app, 'suppliers');
 
       // The network is gone: every request to the sandbox is dropped.
       sandbox.control?.addFault({ match: '*', drop: true });
@@ -66,12 +61,7 @@ describe('suppliers offline', () => {
         .getByText('0 sent', { exact: false })
         .waitFor({ timeout: 60_000 });
       expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe(supplier.name);
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        expect(await seriousViolations(page)).toEqual([]);
-        await app.screenshot(`suppliers-pending-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await checkScreen(app, 'suppliers-pending');
 
       // Back online: the edit goes out and the list empties.
       sandbox.control?.clearFaults();
