@@ -8,7 +8,7 @@ import type {
 import { FTS_TABLE } from '../store/fts';
 import { memoized } from './memo';
 import { allOf, offsetOf, prepared, type SqlPart } from './sql';
-import { transactionConditions, type TextConditions } from './transaction-where';
+import { TEXT_JOIN, transactionConditions, type TextConditions } from './transaction-where';
 
 /**
  * Which rows (row_ids, in order) make up one page of a transaction search. The answer is
@@ -19,11 +19,16 @@ import { transactionConditions, type TextConditions } from './transaction-where'
  *   index in order and stops after the page.
  * - Free text that is common ("hotel", "DE89", two characters) is answered by a window: walk
  *   the order without the text filter for a bounded number of rows, test the text on each
- *   (LIKE), keep the page. If the window holds the page's last match, those are exactly the
- *   first matches of the whole order, so the answer is the same as the index's.
+ *   (LIKE on the narrow text table, in SQL), keep the page. If the window holds the page's
+ *   last match, those are exactly the first matches of the whole order, so the answer is the
+ *   same as the index's. Short text whose window came back short gets one wider window sized
+ *   by the density that window showed.
  * - Rare free text (fewer than FTS_SAMPLE matches in the trigram index) fetches its few rows
- *   through the index and sorts them. Text that is common but not in the window (other
- *   filters exclude most rows) falls back to the same plan.
+ *   through the index and sorts them.
+ * - Text that is common but not in the window (other filters exclude most of its rows) walks
+ *   the order's index and looks each row up in the set of matches (the probe), stopping at
+ *   the page's end; short text that no window row matched has few matches, looked up and
+ *   sorted like rare text.
  * - Deep pages (OFFSET beyond DEEP_OFFSET) read the whole ordered id list once per filter set
  *   and data version, index-only, and slice it; later deep pages are a lookup.
  */
@@ -54,6 +59,33 @@ const WINDOW_MIN = 1000;
 const WINDOW_MAX = 30_000;
 const DEEP_OFFSET = 20_000;
 
+/**
+ * The plans a page can take (see the module comment), reported to {@link observePagePlans}:
+ * `index` (no text), `trigram` (rare text driven by its matches), `window`, `wider-window`
+ * (short text, a second window), `probe` (the order walked, each row looked up in the
+ * matches), `short-set` (short text no window row matched: its matches looked up and sorted).
+ */
+export type PagePlan = 'index' | 'trigram' | 'window' | 'wider-window' | 'probe' | 'short-set';
+
+let planObserver: ((plan: PagePlan) => void) | null = null;
+
+/**
+ * Reports every page's plan to `observer` until the returned function is called: lets tests
+ * prove that each plan is exercised (and answers like the reference), and benchmarks show
+ * which plan a slow query took. Costs nothing while nobody observes.
+ */
+export function observePagePlans(observer: (plan: PagePlan) => void): () => void {
+  planObserver = observer;
+  return () => {
+    if (planObserver === observer) planObserver = null;
+  };
+}
+
+const took = <T>(plan: PagePlan, rows: T): T => {
+  planObserver?.(plan);
+  return rows;
+};
+
 export function pageRowIds(
   sqlite: Database.Database,
   filters: TransactionFilters,
@@ -61,15 +93,35 @@ export function pageRowIds(
   page: Pagination,
 ): number[] {
   const { base, text } = transactionConditions(sqlite, filters);
-  if (!text) return ordered(sqlite, base, sorting, page, filters);
+  if (!text) return took('index', ordered(sqlite, base, sorting, page, filters));
   const density = text.match === null ? null : ftsDensity(sqlite, text.match);
   if (density !== null && density.sparse)
-    return ordered(sqlite, allOf([base, text.fts as SqlPart]), sorting, page, filters);
+    return took('trigram', ordered(sqlite, allOf([base, text.fts as SqlPart]), sorting, page, filters));
   const budget = windowBudget(page, density, narrowed(filters));
-  const windowed = budget === null ? null : fromWindow(sqlite, base, text, sorting, page, budget);
-  if (windowed) return windowed;
-  return ordered(sqlite, allOf([base, text.fts ?? text.scan]), sorting, page, filters);
+  let rare = false;
+  if (budget !== null) {
+    const first = fromWindow(sqlite, base, text, sorting, page, budget);
+    if ('rows' in first) return took('window', first.rows);
+    // Short text has no index to fall back on cheaply: a window that came back short says
+    // how dense the text is, so one wider window is tried when it predicts the page in reach.
+    const wider = text.fts ? null : widerBudget(page, first);
+    const second = wider === null ? null : fromWindow(sqlite, base, text, sorting, page, wider);
+    if (second && 'rows' in second) return took('wider-window', second.rows);
+    rare = first.hits === 0;
+  }
+  // Text that is not common enough for a window: the order's index is walked and each row
+  // looked up in the set of matches (the trigram index's, or for one or two characters one
+  // pass over the narrow text table). The `+` keeps SQLite from driving the query by that
+  // set instead, which would look up and sort every match to keep a page of them — except
+  // for short text no window row matched: its few matches are best looked up and sorted.
+  if (text.fts) return took('probe', ordered(sqlite, allOf([base, probe(text.fts)]), sorting, page, filters));
+  const matches = { sql: `t.row_id IN (${text.rows.sql})`, params: text.rows.params };
+  if (rare) return took('short-set', ordered(sqlite, allOf([base, matches]), sorting, page, filters));
+  return took('probe', ordered(sqlite, allOf([base, probe(matches)]), sorting, page, filters));
 }
+
+/** `part` (a `t.row_id IN (…)` condition) as a test on each row, never an index to drive by. */
+const probe = (part: SqlPart): SqlPart => ({ sql: `+${part.sql}`, params: part.params });
 
 /** The plain plan: the index walk with LIMIT/OFFSET, or the memoised id list for deep pages. */
 function ordered(
@@ -159,9 +211,13 @@ function windowBudget(page: Pagination, density: Density | null, isNarrowed: boo
   return budget;
 }
 
+/** Rows a window may walk when a first one has shown the text's density (short text only). */
+const WIDER_MAX = 150_000;
+
 /**
- * The page from the first `budget` rows of the order without the text filter, or null when
- * that window may not hold the whole page (it came back short and the order goes on).
+ * The page from the first `budget` rows of the order without the text filter; or, when that
+ * window may not hold the whole page (it came back short and the order goes on), how many
+ * rows it read and how many of them matched.
  */
 function fromWindow(
   sqlite: Database.Database,
@@ -170,29 +226,40 @@ function fromWindow(
   sorting: TransactionSorting,
   page: Pagination,
   budget: number,
-): number[] | null {
-  // The window is read in order and tested row by row, stopping as soon as the page is full,
-  // so a common text costs only the rows up to its page's last match.
-  const statement = prepared(
-    sqlite,
-    `SELECT t.row_id AS r, (${text.scan.sql}) AS hit FROM bank_transactions t
-     WHERE ${base.sql} ORDER BY ${orderBy(sorting)} LIMIT @w_budget`,
-  ).raw(true);
+): { rows: number[] } | { seen: number; hits: number } {
+  // The window is read in order as a co-routine and its text tested in SQL, on the narrow
+  // text row; the outer LIMIT stops it as soon as the page is full, so a common text costs
+  // only the rows up to its page's last match.
+  const window = `SELECT t.row_id AS r, (${text.hit.sql}) AS hit FROM bank_transactions t ${TEXT_JOIN}
+     WHERE ${base.sql} ORDER BY ${orderBy(sorting)} LIMIT @w_budget`;
+  // Every match up to the page's end (so a short answer also counts the window's matches).
   const offset = offsetOf(page);
-  const rows: number[] = [];
-  let seen = 0;
-  let hits = 0;
-  for (const [row, hit] of statement.iterate({
-    ...base.params,
-    ...text.scan.params,
-    w_budget: budget,
-  }) as Iterable<[number, number]>) {
-    seen += 1;
-    if (!hit) continue;
-    hits += 1;
-    if (hits > offset) rows.push(row);
-    if (rows.length === page.pageSize) return rows; // ends the statement early
-  }
-  // Short of a page: the whole result if the window held every row of the order, else unknown.
-  return seen < budget ? rows : null;
+  const hits = prepared(sqlite, `SELECT r FROM (${window}) WHERE hit LIMIT @w_limit`)
+    .pluck()
+    .all({
+      ...base.params,
+      ...text.hit.params,
+      w_budget: budget,
+      w_limit: offset + page.pageSize,
+    }) as number[];
+  if (hits.length === offset + page.pageSize) return { rows: hits.slice(offset) };
+  // Short of a page: the whole result if the order has no row beyond the window (an
+  // index-only question: the base without the text).
+  const beyond = prepared(
+    sqlite,
+    `SELECT EXISTS (SELECT 1 FROM bank_transactions t WHERE ${base.sql} LIMIT 1 OFFSET @w_budget)`,
+  )
+    .pluck()
+    .get({ ...base.params, w_budget: budget }) as number;
+  return beyond ? { seen: budget, hits: hits.length } : { rows: hits.slice(offset) };
+}
+
+/**
+ * Twice the rows the first window's density predicts for the page, or null when that is
+ * beyond WIDER_MAX (or nothing matched at all: the text is rare, a window cannot help).
+ */
+function widerBudget(page: Pagination, first: { seen: number; hits: number }): number | null {
+  if (first.hits === 0) return null;
+  const predicted = Math.ceil(((offsetOf(page) + page.pageSize) * first.seen * 2) / first.hits);
+  return predicted > first.seen && predicted <= WIDER_MAX ? predicted : null;
 }

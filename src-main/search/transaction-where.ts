@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { parseAmount } from '../../src-shared/money';
 import type { AmountRange, TransactionFilters } from '../../src-shared/search';
-import { FTS_TABLE, ftsLiteral } from '../store/fts';
+import { FTS_TABLE, ftsLiteral, TEXT_SEPARATOR, TEXT_TABLE } from '../store/fts';
 import { reviewConditions } from './review-filters';
-import { allOf, caseVariants, inList, type SqlPart } from './sql';
+import { allOf, caseVariants, inList, prepared, type SqlPart } from './sql';
 import { charCount, containsAny, searchText } from './text';
 
 /**
@@ -25,14 +25,21 @@ const FTS_COLUMN_FILTER = `{${V0_TEXT_COLUMNS.join(' ')}}`;
 const TRIGRAM = 3;
 
 /**
- * The free-text condition in its two equivalent forms: `fts` through the trigram index
- * (3+ characters only) and `scan` evaluated on the row. `match` is the FTS5 query.
+ * The free-text condition in its equivalent forms: `fts` through the trigram index (3+
+ * characters only; `match` is the FTS5 query), `scan` tested on each row of `t`, and `hit`,
+ * the same test as an expression for a query that joins the narrow text table as `x`
+ * (`TEXT_JOIN`); `rows` is every matching row_id read from the narrow table alone.
  */
 export interface TextConditions {
   fts: SqlPart | null;
   scan: SqlPart;
+  hit: SqlPart;
+  rows: SqlPart;
   match: string | null;
 }
+
+/** Joins each row of `t` to its narrow text row; CROSS JOIN keeps `t` (and its order) outside. */
+export const TEXT_JOIN = `CROSS JOIN ${TEXT_TABLE} x ON x.row_id = t.row_id`;
 
 /** Every condition but the free text, and the free text on its own (null when blank). */
 export function transactionConditions(
@@ -52,7 +59,8 @@ export function transactionConditions(
     parts.push({ sql: 't.booking_date >= @f_from', params: { f_from: filters.bookingDateFrom } });
   if (filters.bookingDateTo)
     parts.push({ sql: 't.booking_date <= @f_to', params: { f_to: filters.bookingDateTo } });
-  if (filters.accountIds) parts.push(inPart('t.bank_account_id', 'f_acc', caseVariants(filters.accountIds)));
+  if (filters.accountIds)
+    parts.push(inPart('t.bank_account_id', 'f_acc', storedAccountIds(sqlite, filters.accountIds)));
   if (filters.matched !== undefined)
     parts.push({ sql: 't.matched = @f_matched', params: { f_matched: filters.matched ? 1 : 0 } });
   parts.push(...reviewConditions('transaction', 't.id', filters));
@@ -72,16 +80,32 @@ export function transactionWhere(sqlite: Database.Database, filters: Transaction
 /**
  * Three or more characters can go through the trigram index as one quoted phrase
  * (ftsLiteral: quotes, `*`, NEAR, OR and parentheses mean nothing inside it). Shorter text
- * has no trigram and can only be scanned. Both forms mean the same substring test.
+ * has no trigram and can only be tested row by row, on the narrow text table where its four
+ * values are one string. All forms mean the same substring test.
  */
 function textConditions(sqlite: Database.Database, text: string): TextConditions {
-  const scan = containsAny(
-    sqlite,
-    V0_TEXT_COLUMNS.map((column) => `t.${column}`),
-    text,
-    'f_text',
-  );
-  if (charCount(text) < TRIGRAM) return { fts: null, scan, match: null };
+  let scan: SqlPart;
+  let hit: SqlPart;
+  let rows: SqlPart;
+  if (text.includes(TEXT_SEPARATOR)) {
+    // The joined string could match across two values; test the columns themselves.
+    scan = containsAny(
+      sqlite,
+      V0_TEXT_COLUMNS.map((column) => `t.${column}`),
+      text,
+      'f_text',
+    );
+    hit = scan;
+    rows = { sql: `SELECT t.row_id FROM bank_transactions t WHERE ${scan.sql}`, params: scan.params };
+  } else {
+    hit = containsAny(sqlite, ['x.text'], text, 'f_text');
+    scan = {
+      sql: `EXISTS (SELECT 1 FROM ${TEXT_TABLE} x WHERE x.row_id = t.row_id AND (${hit.sql}))`,
+      params: hit.params,
+    };
+    rows = { sql: `SELECT x.row_id FROM ${TEXT_TABLE} x WHERE ${hit.sql}`, params: hit.params };
+  }
+  if (charCount(text) < TRIGRAM) return { fts: null, scan, hit, rows, match: null };
   const match = `${FTS_COLUMN_FILTER} : ${ftsLiteral(text)}`;
   return {
     fts: {
@@ -89,8 +113,24 @@ function textConditions(sqlite: Database.Database, text: string): TextConditions
       params: { f_fts: match },
     },
     scan,
+    hit,
+    rows,
     match,
   };
+}
+
+/**
+ * Of the case variants of the given account ids, those the cache holds (normally one per
+ * id: the API's own spelling). Same meaning as all the variants, but an account filter of
+ * one stored id is an equality, which lets `(account, matched, booking date, id)` and
+ * `(account, booking date, id)` serve the default order without a sort.
+ */
+function storedAccountIds(sqlite: Database.Database, ids: readonly string[]): string[] {
+  const exists = prepared(
+    sqlite,
+    'SELECT EXISTS (SELECT 1 FROM bank_transactions WHERE bank_account_id = ?)',
+  ).pluck();
+  return caseVariants(ids).filter((id) => exists.get(id) === 1);
 }
 
 function inPart(column: string, prefix: string, values: readonly string[]): SqlPart {

@@ -6,6 +6,7 @@ export {
   FTS_MIN_CHARS,
   FTS_TABLE,
   ftsLiteral,
+  TEXT_TABLE,
   isIndexable,
   likeContains,
   rebuildTransactionSearch,

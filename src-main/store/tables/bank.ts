@@ -97,6 +97,9 @@ export const bankTransactions = sqliteTable(
     // Account and matched filters, served in the default order.
     index('bank_transactions_account_idx').on(t.bankAccountId, t.bookingDate, t.id),
     index('bank_transactions_matched_idx').on(t.matched, t.bookingDate, t.id),
+    // One account's unmatched (or matched) rows in the default order, index-only: the
+    // accountant's standing question, and the walk that free text within it probes.
+    index('bank_transactions_account_matched_idx').on(t.bankAccountId, t.matched, t.bookingDate, t.id),
     // Opening a transaction shows the others of its group. The account index above also
     // serves sync's trailing-window re-read (account + booking date range).
     index('bank_transactions_group_idx').on(t.groupId),

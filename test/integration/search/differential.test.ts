@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BankTransaction } from '../../../src-shared/api';
 import type { TransactionFilters } from '../../../src-shared/search';
 import { searchTransactions } from '../../../src-main/search';
+import { observePagePlans, type PagePlan } from '../../../src-main/search/transaction-page';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main/store';
 import { createRandom, type Random } from '../../../src-sandbox/data/random';
 import type { State } from '../../../src-sandbox/data/state';
@@ -135,6 +136,8 @@ describe('local search agrees with the sandbox v0 search', () => {
   it(`on ${COMBINATIONS} random combinations of filters, sort and page over ${ROWS} transactions`, () => {
     const random = createRandom(20260501, 9);
     let nonEmpty = 0;
+    const plans = new Map<PagePlan, number>();
+    const stop = observePagePlans((plan) => plans.set(plan, (plans.get(plan) ?? 0) + 1));
     for (let n = 0; n < COMBINATIONS; n++) {
       const f = filters(random);
       const sort = sorting(random);
@@ -168,8 +171,18 @@ describe('local search agrees with the sandbox v0 search', () => {
       expect(local.totals?.count, context).toBe(expected.total);
       if (expected.rows.length > 0) nonEmpty += 1;
     }
-    // The combinations must exercise real results, not mostly empty pages.
+    stop();
+    // The combinations must exercise real results, not mostly empty pages, and every plan
+    // of the page planner.
     expect(nonEmpty).toBeGreaterThan(COMBINATIONS / 2);
+    expect(Object.fromEntries(plans)).toEqual({
+      index: expect.any(Number),
+      trigram: expect.any(Number),
+      window: expect.any(Number),
+      'wider-window': expect.any(Number),
+      probe: expect.any(Number),
+      'short-set': expect.any(Number),
+    });
   });
 
   it('on deep pages, where the local search serves a memoised id list', () => {

@@ -182,6 +182,37 @@ describe('text that looks like FTS syntax is searched literally', () => {
   });
 });
 
+describe('free text never matches across two values', () => {
+  // The narrow text table joins the four values with U+001F; a match must lie inside one.
+  const edge = [
+    { id: 'bbbbbbbb-0000-4000-8000-000000000001', counterparty: 'Ends in QX', groupId: 'zz-group' },
+    { id: 'bbbbbbbb-0000-4000-8000-000000000002', counterparty: 'Has a \u001f unit separator' },
+  ];
+  beforeAll(() => {
+    upsertTransactions(
+      cache,
+      edge.map((o) => wireTransaction({ ...o, bookingDate: '2019-02-01' })),
+    );
+    return () => {
+      cache.sqlite.prepare(`DELETE FROM bank_transactions WHERE id LIKE 'bbbbbbbb-%'`).run();
+    };
+  });
+
+  it.each([
+    ['qx', [edge[0]!.id]],
+    ['qxde', []],
+    ['0001\u001fzz', []],
+    ['QX\u001fDE', []],
+    ['p\u001fEn', []],
+    ['\u001f', [edge[1]!.id]],
+    ['a \u001f u', [edge[1]!.id]],
+  ])('%j', (text, expected) => {
+    const filters = { freeText: text, bookingDateFrom: '2019-02-01', bookingDateTo: '2019-02-01' };
+    expect(all(filters)).toEqual(expected);
+    expect(searchTransactions(cache, { filters, withTotals: true }).totals?.count).toBe(expected.length);
+  });
+});
+
 describe('combinations are AND', () => {
   it('dates, account, matched and text together', () => {
     const sample = records[1500]!;

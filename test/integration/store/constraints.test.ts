@@ -247,6 +247,25 @@ describe('transaction list indexes', () => {
     }
   });
 
+  it("walk one account's unmatched rows in the default order from the index alone", () => {
+    const cache = caches.open(caches.file());
+    for (let i = 0; i < 50; i++)
+      cache.db
+        .insert(bankTransactions)
+        .values(transactionRow({ bankAccountId: `acc-${i % 3}`, matched: i % 2 === 0 }))
+        .run();
+    cache.sqlite.exec('ANALYZE');
+    for (const dir of ['ASC', 'DESC']) {
+      const detail = plan(
+        cache,
+        `SELECT row_id FROM bank_transactions WHERE bank_account_id = 'acc-1' AND matched = 0
+         ORDER BY booking_date ${dir}, id ${dir} LIMIT 50`,
+      );
+      expect(detail, dir).toMatch(/COVERING INDEX bank_transactions_account_matched_idx/);
+      expect(detail, dir).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
   it('sort by the low-cardinality columns (matched, account) with booking date, then id', () => {
     const cache = caches.open(caches.file());
     for (const column of ['matched', 'bank_account_id']) {

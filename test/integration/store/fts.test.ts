@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   FTS_TABLE,
   ftsLiteral,
+  TEXT_TABLE,
   isIndexable,
   likeContains,
   rebuildTransactionSearch,
@@ -161,6 +162,74 @@ describe('transaction free-text search (FTS5 trigram)', () => {
     rebuildTransactionSearch(cache.sqlite);
     expect(transactionSearchIsConsistent(cache.sqlite)).toBe(true);
     expect(search(cache, 'drifted')).toEqual(['a1b2c3d4-0001']);
+  });
+});
+
+describe('the narrow text table (bank_transaction_text)', () => {
+  /** What the table holds per transaction id. */
+  const texts = (cache: CacheDb) =>
+    Object.fromEntries(
+      (
+        cache.sqlite
+          .prepare(`SELECT t.id, x.text FROM ${TEXT_TABLE} x JOIN bank_transactions t ON t.row_id = x.row_id`)
+          .all() as { id: string; text: string }[]
+      ).map((r) => [r.id, r.text]),
+    );
+
+  it('holds the four v0 values of every row, joined by U+001F, never the description', () => {
+    const cache = seeded();
+    expect(texts(cache)).toEqual({
+      'a1b2c3d4-0001': 'a1b2c3d4-0001\u001fgrp-travel\u001fDeutsche Bahn\u001fDE89370400440532013000',
+      'a1b2c3d4-0002':
+        'a1b2c3d4-0002\u001fgrp-office\u001fBüromarkt Müller GmbH\u001fFR7630006000011234567890189',
+      'ffff0000-0003':
+        'ffff0000-0003\u001fgrp-weird\u001fSay "hello" (NEAR) OR * AND -x: ^y\u001fGB33BUKB20201555555555',
+    });
+  });
+
+  it('follows inserts, updates (NULLs included), upserts, INSERT OR REPLACE and deletes', () => {
+    const cache = seeded();
+    const t = bankTransactions;
+    cache.db.update(t).set({ counterparty: null, groupId: 'g2' }).where(eq(t.id, 'a1b2c3d4-0001')).run();
+    expect(texts(cache)['a1b2c3d4-0001']).toBe('a1b2c3d4-0001\u001fg2\u001f\u001fDE89370400440532013000');
+
+    const row = transactionRow({ id: 'a1b2c3d4-0002', counterparty: 'Upserted', bankAccountNumber: null });
+    cache.db
+      .insert(t)
+      .values(row)
+      .onConflictDoUpdate({ target: t.id, set: { ...row } })
+      .run();
+    expect(texts(cache)['a1b2c3d4-0002']).toBe(`a1b2c3d4-0002\u001f${row.groupId ?? ''}\u001fUpserted\u001f`);
+
+    cache.sqlite
+      .prepare(
+        `INSERT OR REPLACE INTO bank_transactions (id, bank_account_id, amount_minor, amount_currency, booking_date, counterparty, raw)
+         VALUES ('ffff0000-0003', 'acc-1', 100, 'EUR', '2026-03-03', 'Replaced Ltd', '{}')`,
+      )
+      .run();
+    expect(texts(cache)['ffff0000-0003']).toBe('ffff0000-0003\u001f\u001fReplaced Ltd\u001f');
+
+    cache.db.delete(t).where(eq(t.id, 'a1b2c3d4-0001')).run();
+    expect(Object.keys(texts(cache)).sort()).toEqual(['a1b2c3d4-0002', 'ffff0000-0003']);
+    expect(cache.sqlite.prepare(`SELECT count(*) FROM ${TEXT_TABLE}`).pluck().get()).toBe(2);
+    expect(transactionSearchIsConsistent(cache.sqlite)).toBe(true);
+  });
+
+  it('detects a drifted or orphaned text row and rebuilds the table', () => {
+    const cache = seeded();
+    cache.sqlite.exec('DROP TRIGGER bank_transaction_text_update');
+    cache.sqlite
+      .prepare(`UPDATE bank_transactions SET counterparty = 'Drifted' WHERE id = 'a1b2c3d4-0001'`)
+      .run();
+    expect(transactionSearchIsConsistent(cache.sqlite)).toBe(false);
+    rebuildTransactionSearch(cache.sqlite);
+    expect(transactionSearchIsConsistent(cache.sqlite)).toBe(true);
+    expect(texts(cache)['a1b2c3d4-0001']).toContain('\u001fDrifted\u001f');
+
+    cache.sqlite.prepare(`INSERT INTO ${TEXT_TABLE} (row_id, text) VALUES (99999, 'orphan')`).run();
+    expect(transactionSearchIsConsistent(cache.sqlite)).toBe(false);
+    rebuildTransactionSearch(cache.sqlite);
+    expect(transactionSearchIsConsistent(cache.sqlite)).toBe(true);
   });
 });
 

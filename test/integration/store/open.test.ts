@@ -72,6 +72,10 @@ describe('openCache', () => {
       'bank_transactions_fts_insert',
       'bank_transactions_fts_update',
       'bank_transactions_fts_delete',
+      'bank_transaction_text',
+      'bank_transaction_text_insert',
+      'bank_transaction_text_update',
+      'bank_transaction_text_delete',
     ]) {
       expect(names).toContain(expected);
     }

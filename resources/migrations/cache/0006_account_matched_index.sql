@@ -1,0 +1,1 @@
+CREATE INDEX `bank_transactions_account_matched_idx` ON `bank_transactions` (`bank_account_id`,`matched`,`booking_date`,`id`);
