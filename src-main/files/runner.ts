@@ -8,6 +8,7 @@ import type { ApiClient } from '../api/client';
 import { abortableSleep } from '../api/rate-governor';
 import { backoffMs } from '../api/retry';
 import type { CacheDb } from '../store';
+import { createCommitter } from './commit';
 import { createRateMeter, estimateSeconds } from './eta';
 import { copyVerified, fetchFile, IntegrityError, matches, TransferError } from './fetch';
 import { writeManifest } from './manifest';
@@ -143,6 +144,11 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   // Every request and wait of every worker listens to these signals for a while.
   setMaxListeners(0, signal, internal.signal, stop);
 
+  // Checked files go into place in batches, made durable together (commit.ts); a worker
+  // does not wait for that before it fetches the next file.
+  const committer = createCommitter({ folder: partial, durable: options.durable ?? true });
+  const placements = new Set<Promise<void>>();
+
   const stopWatching = client.onWait((scope, until) => {
     if (scope === 'read') waitingUntil = until.getTime();
   });
@@ -232,13 +238,13 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
       inFlight += 1;
       if (activeSince === null) activeSince = Date.now();
       try {
-        await fetchFile({
+        const { placed } = await fetchFile({
           client,
           file: { id: item.fileId, size: item.size, sha256: item.sha256 },
           partPath,
           finalPath,
           signal: stop,
-          ...(options.durable !== undefined ? { durable: options.durable } : {}),
+          place: committer.place,
           noPartFile,
           delayBeforeRequest: () => {
             const delay = share.delayMs();
@@ -256,9 +262,24 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
             emit();
           },
         });
-        inFlightBytes -= received;
         fetchedFiles += 1;
-        finished(item, 'fetched');
+        const placement = placed.then(
+          () => {
+            inFlightBytes -= received;
+            finished(item, 'fetched');
+          },
+          (error: unknown) => {
+            inFlightBytes -= received;
+            const reason = error instanceof Error ? error.message : String(error);
+            failed(
+              item,
+              `File ${item.fileId} arrived but could not be put in place: ${reason}`,
+              attempts + 1,
+            );
+          },
+        );
+        placements.add(placement);
+        void placement.finally(() => placements.delete(placement));
         return;
       } catch (error) {
         inFlightBytes -= received;
@@ -337,6 +358,9 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   try {
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
   } finally {
+    // Whatever arrived whole goes into place, paused, cancelled or closing alike.
+    await committer.flush();
+    await Promise.all([...placements]);
     stopWatching();
     flushDone();
   }

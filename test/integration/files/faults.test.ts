@@ -1,6 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../../src-main/api/client';
+import { createCommitter } from '../../../src-main/files/commit';
+import { fetchFile } from '../../../src-main/files/fetch';
+import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../../src-sandbox';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -25,6 +29,49 @@ async function synced() {
 }
 
 describe('damaged downloads', () => {
+  it('places a checked .part file a kill left before its batch was placed, without fetching it', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const id = sandbox.state.files[3]!.id;
+    const record = sandboxFile(sandbox, id);
+    const first = path.join(dir, 'first');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: [id] },
+      destination: first,
+      template: '{fileId}',
+    });
+    expect(await core.files.wait(profile.id, job.id)).toEqual({ status: 'completed' });
+    // The whole, checked file as a kill between the check and the batch's sync leaves it.
+    const partial = path.join(dir, 'second', '.partial');
+    mkdirSync(partial, { recursive: true });
+    const partPath = path.join(partial, '1.part');
+    copyFileSync(path.join(first, `${id}${path.extname(record.name)}`), partPath);
+    sandbox.control?.clearRequests();
+
+    const client = createApiClient({
+      baseUrl: sandbox.url,
+      credentials: async () => ({
+        kind: 'client',
+        clientId: DEMO_CLIENT_ID,
+        clientSecret: DEMO_CLIENT_SECRET,
+      }),
+    });
+    const committer = createCommitter({ folder: partial, durable: true });
+    const finalPath = path.join(dir, 'second', 'receipt.pdf');
+    const result = await fetchFile({
+      client,
+      file: { id, size: record.size, sha256: record.sha256 },
+      partPath,
+      finalPath,
+      place: committer.place,
+    });
+    await committer.flush();
+    await result.placed;
+    expect(result).toMatchObject({ bytes: 0, resumedFrom: record.size });
+    expect(sha256Of(finalPath)).toBe(record.sha256);
+    expect(existsSync(partPath)).toBe(false);
+    expect(contentRequests(sandbox).size).toBe(0);
+  });
+
   it('detects truncated and corrupted bodies, retries them and resumes cut ones with Range', async () => {
     const { core, profile, sandbox, dir } = await synced();
     const files = sandbox.state.files.slice(0, 12).map((file) => file.id);

@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { open, rename } from 'node:fs/promises';
+
+/**
+ * Puts checked `.part` files in place for a bulk download: durably (their bytes on the disk
+ * before the name appears, so a power cut can never leave a hollow file under a final name)
+ * and cheaply.
+ *
+ * `fdatasync` per file costs about a fifth of a bulk download's throughput (receipts are
+ * small, so a download is a stream of tiny files). On Linux one `syncfs` of the destination's
+ * file system (`sync -f FOLDER`, coreutils) makes a whole batch of files durable in one
+ * journal commit, so files are collected, synced together, then renamed. Where `sync -f` is
+ * missing or fails (macOS, Windows, an old coreutils) each file of the batch is
+ * `fdatasync`ed instead. With `durable: false` a file is renamed at once.
+ *
+ * `place` resolves once the file is in place (or rejects with why it could not be): the caller
+ * does not wait for it before fetching the next file. `flush` puts every queued file in place
+ * now; a runner calls it before it stops. A kill before a batch is placed leaves checked
+ * `.part` files, which the next run verifies and places without fetching them again.
+ */
+
+export interface Committer {
+  place(partPath: string, finalPath: string): Promise<void>;
+  flush(): Promise<void>;
+}
+
+export interface CommitterOptions {
+  /** A folder on the destination's file system (the job's `.part` folder). */
+  folder: string;
+  durable: boolean;
+  /** Files per batch at most; a batch also goes when `delayMs` passed since its first file. */
+  batchSize?: number;
+  delayMs?: number;
+  /** Makes the folder's file system durable; false when it cannot (then files are synced one by one). */
+  syncFileSystem?: (folder: string) => Promise<boolean>;
+}
+
+/** `syncfs` of the folder's file system through coreutils `sync -f`; false where that is missing. */
+export function syncFileSystem(folder: string): Promise<boolean> {
+  if (process.platform !== 'linux') return Promise.resolve(false);
+  return new Promise((resolve) => {
+    execFile('sync', ['-f', folder], { timeout: 60_000 }, (error) => resolve(error === null));
+  });
+}
+
+async function datasync(file: string): Promise<void> {
+  const handle = await open(file, 'r+');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+interface Pending {
+  partPath: string;
+  finalPath: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export function createCommitter(options: CommitterOptions): Committer {
+  const batchSize = options.batchSize ?? 100;
+  const delayMs = options.delayMs ?? 250;
+  const syncAll = options.syncFileSystem ?? syncFileSystem;
+  let queue: Pending[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Whether `syncFileSystem` works here; learned from the first batch. */
+  let fileSystemSync = true;
+  let running: Promise<void> = Promise.resolve();
+
+  async function commit(batch: Pending[]): Promise<void> {
+    if (batch.length === 0) return;
+    if (fileSystemSync) fileSystemSync = await syncAll(options.folder).catch(() => false);
+    await Promise.all(
+      batch.map(async (file) => {
+        try {
+          if (!fileSystemSync) await datasync(file.partPath);
+          await rename(file.partPath, file.finalPath);
+          file.resolve();
+        } catch (error) {
+          file.reject(error);
+        }
+      }),
+    );
+  }
+
+  /** The queued files as one batch, after any batch still being committed. */
+  function cut(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const batch = queue;
+    queue = [];
+    running = running.then(() => commit(batch));
+    return running;
+  }
+
+  return {
+    place(partPath, finalPath) {
+      if (!options.durable) return rename(partPath, finalPath);
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ partPath, finalPath, resolve, reject });
+        if (queue.length >= batchSize) void cut();
+        else timer ??= setTimeout(() => void cut(), delayMs);
+      });
+    },
+    flush: () => cut(),
+  };
+}

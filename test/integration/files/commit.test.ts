@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCommitter, syncFileSystem } from '../../../src-main/files/commit';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+/**
+ * Putting checked `.part` files in place (src-main/files/commit.ts), on real folders: batched
+ * behind one file-system sync, each file's own answer, the per-file fallback, and the
+ * immediate rename when durability is off.
+ */
+
+const tempDir = useTempDirs('satchel-commit-');
+
+function parts(count: number) {
+  const root = tempDir();
+  const partial = path.join(root, '.partial');
+  mkdirSync(partial);
+  const files = Array.from({ length: count }, (_, i) => {
+    const partPath = path.join(partial, `${i}.part`);
+    writeFileSync(partPath, `receipt ${i}`);
+    return { partPath, finalPath: path.join(root, `receipt-${i}.pdf`) };
+  });
+  return { root, partial, files };
+}
+
+describe('createCommitter', () => {
+  it('syncs the file system once per batch, then renames, and answers per file', async () => {
+    const { partial, files } = parts(7);
+    const synced: string[][] = [];
+    const committer = createCommitter({
+      folder: partial,
+      durable: true,
+      batchSize: 3,
+      delayMs: 10_000,
+      syncFileSystem: async (folder) => {
+        // At the moment of the sync no file of the batch is in place yet.
+        synced.push(files.filter((f) => existsSync(f.finalPath)).map((f) => f.finalPath));
+        return syncFileSystem(folder);
+      },
+    });
+    const placed = files.map((f) => committer.place(f.partPath, f.finalPath));
+    // Two full batches went by size; the seventh file waits for its delay or a flush.
+    await Promise.all(placed.slice(0, 6));
+    expect(existsSync(files[6]!.finalPath)).toBe(false);
+    await committer.flush();
+    await placed[6];
+    expect(synced).toHaveLength(3);
+    expect(synced[0]).toEqual([]);
+    expect(synced[1]).toHaveLength(3);
+    for (const [i, f] of files.entries()) {
+      expect(readFileSync(f.finalPath, 'utf8')).toBe(`receipt ${i}`);
+      expect(existsSync(f.partPath)).toBe(false);
+    }
+  });
+
+  it('places a batch after its delay without a flush', async () => {
+    const { partial, files } = parts(2);
+    const committer = createCommitter({ folder: partial, durable: true, batchSize: 100, delayMs: 20 });
+    await Promise.all(files.map((f) => committer.place(f.partPath, f.finalPath)));
+    expect(files.every((f) => existsSync(f.finalPath))).toBe(true);
+  });
+
+  it('rejects only the file that could not be renamed', async () => {
+    const { root, partial, files } = parts(3);
+    const committer = createCommitter({ folder: partial, durable: true, batchSize: 3 });
+    const broken = { ...files[1]!, finalPath: path.join(root, 'no-such-folder', 'receipt.pdf') };
+    const results = await Promise.allSettled([
+      committer.place(files[0]!.partPath, files[0]!.finalPath),
+      committer.place(broken.partPath, broken.finalPath),
+      committer.place(files[2]!.partPath, files[2]!.finalPath),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'ENOENT' });
+    expect(existsSync(broken.partPath)).toBe(true); // kept, for the next attempt
+  });
+
+  it('syncs each file when the file system cannot be synced as a whole, and stops asking', async () => {
+    const { partial, files } = parts(4);
+    let asked = 0;
+    const committer = createCommitter({
+      folder: partial,
+      durable: true,
+      batchSize: 2,
+      syncFileSystem: async () => {
+        asked += 1;
+        return false;
+      },
+    });
+    await Promise.all(files.map((f) => committer.place(f.partPath, f.finalPath)));
+    expect(asked).toBe(1);
+    expect(files.map((f, i) => readFileSync(f.finalPath, 'utf8') === `receipt ${i}`)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('renames at once when durability is off', async () => {
+    const { partial, files } = parts(1);
+    let asked = 0;
+    const committer = createCommitter({
+      folder: partial,
+      durable: false,
+      syncFileSystem: async () => {
+        asked += 1;
+        return true;
+      },
+    });
+    await committer.place(files[0]!.partPath, files[0]!.finalPath);
+    expect(existsSync(files[0]!.finalPath)).toBe(true);
+    expect(asked).toBe(0);
+  });
+
+  it('can sync the file system of a real folder here', async () => {
+    // The development and CI machines are Linux with coreutils: the batched path is the one
+    // that runs. Elsewhere this answers false and files are synced one by one.
+    expect(await syncFileSystem(tempDir())).toBe(process.platform === 'linux');
+  });
+});
