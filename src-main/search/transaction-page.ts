@@ -5,7 +5,7 @@ import type {
   TransactionSorting,
   TransactionSortField,
 } from '../../src-shared/search';
-import { FTS_TABLE } from '../store/fts';
+import { FTS_TABLE, TEXT_TABLE } from '../store/fts';
 import { memoized } from './memo';
 import { allOf, offsetOf, prepared, type SqlPart } from './sql';
 import { TEXT_JOIN, transactionConditions, type TextConditions } from './transaction-where';
@@ -62,10 +62,12 @@ const DEEP_OFFSET = 20_000;
 /**
  * The plans a page can take (see the module comment), reported to {@link observePagePlans}:
  * `index` (no text), `trigram` (rare text driven by its matches), `window`, `wider-window`
- * (short text, a second window), `probe` (the order walked, each row looked up in the
- * matches), `short-set` (short text no window row matched: its matches looked up and sorted).
+ * (short text, a second window), `probe` and `short-probe` (the order walked, each row looked
+ * up in the trigram index's or the narrow table's matches), `short-set` (short text rare in
+ * the whole table: its matches looked up and sorted).
  */
-export type PagePlan = 'index' | 'trigram' | 'window' | 'wider-window' | 'probe' | 'short-set';
+export type PagePlan =
+  'index' | 'trigram' | 'window' | 'wider-window' | 'probe' | 'short-probe' | 'short-set';
 
 let planObserver: ((plan: PagePlan) => void) | null = null;
 
@@ -98,7 +100,6 @@ export function pageRowIds(
   if (density !== null && density.sparse)
     return took('trigram', ordered(sqlite, allOf([base, text.fts as SqlPart]), sorting, page, filters));
   const budget = windowBudget(page, density, narrowed(filters));
-  let rare = false;
   if (budget !== null) {
     const first = fromWindow(sqlite, base, text, sorting, page, budget);
     if ('rows' in first) return took('window', first.rows);
@@ -107,17 +108,41 @@ export function pageRowIds(
     const wider = text.fts ? null : widerBudget(page, first);
     const second = wider === null ? null : fromWindow(sqlite, base, text, sorting, page, wider);
     if (second && 'rows' in second) return took('wider-window', second.rows);
-    rare = first.hits === 0;
   }
   // Text that is not common enough for a window: the order's index is walked and each row
   // looked up in the set of matches (the trigram index's, or for one or two characters one
   // pass over the narrow text table). The `+` keeps SQLite from driving the query by that
   // set instead, which would look up and sort every match to keep a page of them — except
-  // for short text no window row matched: its few matches are best looked up and sorted.
+  // for short text that is rare in the whole table: its few matches are best looked up and
+  // sorted.
   if (text.fts) return took('probe', ordered(sqlite, allOf([base, probe(text.fts)]), sorting, page, filters));
   const matches = { sql: `t.row_id IN (${text.rows.sql})`, params: text.rows.params };
-  if (rare) return took('short-set', ordered(sqlite, allOf([base, matches]), sorting, page, filters));
-  return took('probe', ordered(sqlite, allOf([base, probe(matches)]), sorting, page, filters));
+  if (fewShortMatches(sqlite, text))
+    return took('short-set', ordered(sqlite, allOf([base, matches]), sorting, page, filters));
+  return took('short-probe', ordered(sqlite, allOf([base, probe(matches)]), sorting, page, filters));
+}
+
+/** Narrow text rows a short text is tested on to estimate its matches in the whole table. */
+const SHORT_SAMPLE = 50_000;
+
+/**
+ * Whether short text (no trigram, so no index estimate) is expected to match fewer than
+ * FTS_SAMPLE rows of the whole table, judged from its matches among the first SHORT_SAMPLE
+ * rows of the narrow text table (a few milliseconds). "Absent from these filters" is not
+ * "rare": two letters of another country's IBANs match nothing in one account and 80,000
+ * rows elsewhere, and looking all of those up to sort them costs far more than the probe.
+ */
+function fewShortMatches(sqlite: Database.Database, text: TextConditions): boolean {
+  const sample = prepared(
+    sqlite,
+    `SELECT count(*) AS hits, (SELECT max(row_id) FROM ${TEXT_TABLE}) AS last,
+            (SELECT row_id FROM ${TEXT_TABLE} ORDER BY row_id LIMIT 1 OFFSET ${SHORT_SAMPLE - 1}) AS edge
+     FROM (SELECT x.text FROM ${TEXT_TABLE} x ORDER BY x.row_id LIMIT ${SHORT_SAMPLE}) x
+     WHERE ${text.hit.sql}`,
+  ).get(text.hit.params) as { hits: number; last: number | null; edge: number | null };
+  // The sample is the whole table when the table is smaller than it.
+  if (sample.edge === null || sample.last === null) return sample.hits < FTS_SAMPLE;
+  return (sample.hits * sample.last) / sample.edge < FTS_SAMPLE;
 }
 
 /** `part` (a `t.row_id IN (…)` condition) as a test on each row, never an index to drive by. */

@@ -181,6 +181,7 @@ describe('local search agrees with the sandbox v0 search', () => {
       window: expect.any(Number),
       'wider-window': expect.any(Number),
       probe: expect.any(Number),
+      'short-probe': expect.any(Number),
       'short-set': expect.any(Number),
     });
   });
