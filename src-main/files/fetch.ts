@@ -140,7 +140,8 @@ async function writeSmall(
       openCallback(file, append ? 'a' : 'w', (error, opened) => (error ? reject(error) : resolve(opened))),
     );
     try {
-      writevSync(fd, chunks);
+      const written = writevSync(fd, chunks);
+      if (written !== bytes) throw new Error(`only ${written} of ${bytes} bytes of ${file} were written`);
     } finally {
       closeSync(fd);
     }
@@ -148,7 +149,10 @@ async function writeSmall(
   }
   const handle = await open(file, append ? 'a' : 'w');
   try {
-    await handle.writev(chunks);
+    // A short write is an error here, never a file that merely looks complete.
+    const { bytesWritten } = await handle.writev(chunks);
+    if (bytesWritten !== bytes)
+      throw new Error(`only ${bytesWritten} of ${bytes} bytes of ${file} were written`);
     if (durable) await handle.datasync();
   } finally {
     await handle.close();

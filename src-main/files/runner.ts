@@ -263,23 +263,36 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
           },
         });
         fetchedFiles += 1;
-        const placement = placed.then(
-          () => {
-            inFlightBytes -= received;
-            finished(item, 'fetched');
-          },
-          (error: unknown) => {
-            inFlightBytes -= received;
-            const reason = error instanceof Error ? error.message : String(error);
-            failed(
-              item,
-              `File ${item.fileId} arrived but could not be put in place: ${reason}`,
-              attempts + 1,
-            );
-          },
-        );
+        const placement: Promise<void> = placed
+          .then(
+            () => {
+              inFlightBytes -= received;
+              finished(item, 'fetched');
+            },
+            (error: unknown) => {
+              inFlightBytes -= received;
+              const reason = error instanceof Error ? error.message : String(error);
+              failed(
+                item,
+                `File ${item.fileId} arrived but could not be put in place: ${reason}`,
+                attempts + 1,
+              );
+            },
+          )
+          // Recording the outcome failed (the cache could not be written): the job stops with
+          // that error rather than going on without a record of what it did.
+          .catch((error: unknown) => {
+            fatal ??=
+              error instanceof AppError
+                ? error
+                : new AppError(
+                    'INTERNAL',
+                    `Could not record a downloaded file: ${error instanceof Error ? error.message : String(error)}`,
+                  );
+            internal.abort(error);
+          })
+          .finally(() => placements.delete(placement));
         placements.add(placement);
-        void placement.finally(() => placements.delete(placement));
         return;
       } catch (error) {
         inFlightBytes -= received;

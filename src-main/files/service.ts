@@ -212,12 +212,22 @@ export function createFileService(options: FileServiceOptions): FileService {
       })
       .catch((error: unknown) => {
         log.error(`download ${jobId} failed:`, error);
+        // Paused, so that it is shown as stopped and resumed on request (if the cache takes the
+        // write: the failure may be the cache's own).
+        try {
+          setJobStatus(options.cacheOf(profileId), jobId, 'paused', nowIso());
+        } catch (statusError) {
+          log.error(`download ${jobId}: its status could not be written:`, statusError);
+        }
         return {
           status: 'paused' as const,
           error:
             error instanceof AppError
               ? error
-              : new AppError('INTERNAL', 'The download stopped unexpectedly.'),
+              : new AppError(
+                  'INTERNAL',
+                  `The download stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}. Resume it once the problem is fixed.`,
+                ),
         };
       })
       .finally(() => {

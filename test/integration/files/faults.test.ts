@@ -72,6 +72,34 @@ describe('damaged downloads', () => {
     expect(contentRequests(sandbox).size).toBe(0);
   });
 
+  it('stops with a clear error, not a crash, when the cache cannot record finished files', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const files = sandbox.state.files.slice(30, 36).map((file) => file.id);
+    // A real write failure of the cache (as a full disk would give) for every outcome.
+    core
+      .cacheOf(profile.id)
+      .sqlite.exec(
+        `CREATE TRIGGER test_refuse_outcomes BEFORE UPDATE ON download_items BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+      );
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: files },
+      destination: path.join(dir, 'out'),
+    });
+    const result = await core.files.wait(profile.id, job.id);
+    expect(result.status).toBe('paused');
+    expect(result.error?.message).toMatch(/database or disk is full/);
+    expect(core.files.status(profile.id, job.id).status).toBe('paused');
+    core.cacheOf(profile.id).sqlite.exec('DROP TRIGGER test_refuse_outcomes');
+    // Once the cache can be written again, resuming finishes the job without fetching again
+    // what is already in place.
+    const before = contentRequests(sandbox);
+    core.files.resume(profile.id, job.id);
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    expect(core.files.status(profile.id, job.id).files).toMatchObject({ total: 6, done: 6, failed: 0 });
+    const after = contentRequests(sandbox);
+    for (const id of files) expect(after.get(id) ?? 0, id).toBe(before.get(id) ?? 0);
+  });
+
   it('detects truncated and corrupted bodies, retries them and resumes cut ones with Range', async () => {
     const { core, profile, sandbox, dir } = await synced();
     const files = sandbox.state.files.slice(0, 12).map((file) => file.id);
