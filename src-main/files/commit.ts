@@ -60,7 +60,7 @@ interface Pending {
 }
 
 export function createCommitter(options: CommitterOptions): Committer {
-  const batchSize = options.batchSize ?? 100;
+  const batchSize = options.batchSize ?? 500;
   const delayMs = options.delayMs ?? 250;
   const syncAll = options.syncFileSystem ?? syncFileSystem;
   let queue: Pending[] = [];
