@@ -133,6 +133,9 @@ const SHORT_SAMPLE = 50_000;
  * rows elsewhere, and looking all of those up to sort them costs far more than the probe.
  */
 function fewShortMatches(sqlite: Database.Database, text: TextConditions): boolean {
+  // Text holding the values' separator is tested on the columns, not the narrow row; it is
+  // all but absent from real data.
+  if (!text.onTextRow) return true;
   const sample = prepared(
     sqlite,
     `SELECT count(*) AS hits, (SELECT max(row_id) FROM ${TEXT_TABLE}) AS last,

@@ -36,6 +36,8 @@ export interface TextConditions {
   hit: SqlPart;
   rows: SqlPart;
   match: string | null;
+  /** Whether `hit` reads only the narrow text row `x` (false: it tests the columns of `t`). */
+  onTextRow: boolean;
 }
 
 /** Joins each row of `t` to its narrow text row; CROSS JOIN keeps `t` (and its order) outside. */
@@ -87,7 +89,8 @@ function textConditions(sqlite: Database.Database, text: string): TextConditions
   let scan: SqlPart;
   let hit: SqlPart;
   let rows: SqlPart;
-  if (text.includes(TEXT_SEPARATOR)) {
+  const onTextRow = !text.includes(TEXT_SEPARATOR);
+  if (!onTextRow) {
     // The joined string could match across two values; test the columns themselves.
     scan = containsAny(
       sqlite,
@@ -105,7 +108,7 @@ function textConditions(sqlite: Database.Database, text: string): TextConditions
     };
     rows = { sql: `SELECT x.row_id FROM ${TEXT_TABLE} x WHERE ${hit.sql}`, params: hit.params };
   }
-  if (charCount(text) < TRIGRAM) return { fts: null, scan, hit, rows, match: null };
+  if (charCount(text) < TRIGRAM) return { fts: null, scan, hit, rows, match: null, onTextRow };
   const match = `${FTS_COLUMN_FILTER} : ${ftsLiteral(text)}`;
   return {
     fts: {
@@ -116,6 +119,7 @@ function textConditions(sqlite: Database.Database, text: string): TextConditions
     hit,
     rows,
     match,
+    onTextRow,
   };
 }
 
