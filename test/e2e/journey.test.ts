@@ -10,6 +10,7 @@ import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
 import type { DownloadProgress } from '../../src-shared/files';
 import { readManifest, sha256Of } from '../helpers/files';
 import { useTempDirs } from '../helpers/temp-dir';
+import { reviewFlagAndNoteByKeyboard, sendWaitingEditUnreachable } from './steps';
 import { closeBrowser, openApp, testFileUrl } from './harness';
 
 // The main journey in one app session, through the UI only, as a new user would walk it: open
@@ -144,21 +145,7 @@ describe('the main journey', () => {
       await pane.waitFor({ state: 'detached' });
 
       // 4. Space marks it reviewed, f flags it with a reason, n writes a note.
-      await page.keyboard.press(' ');
-      await grid.getByText('✓ Reviewed').waitFor();
-      await page.keyboard.press('f');
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('placeholder')))
-        .toBe('e.g. Receipt missing');
-      await page.keyboard.type('Receipt missing');
-      await page.keyboard.press('Enter');
-      await pane.getByText('Flagged: Receipt missing').waitFor();
-      await grid.focus();
-      await page.keyboard.press('n');
-      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
-      await page.keyboard.type('Asked the card holder for the hotel invoice.');
-      await page.keyboard.press('Control+Enter');
-      await pane.getByRole('button', { name: 'Save note' }).and(page.locator(':disabled')).waitFor();
+      await reviewFlagAndNoteByKeyboard(page, grid, pane);
       await app.screenshot('journey-reviewed');
       // The core has the marks: the review filters find exactly this transaction.
       const marked = searchTransactions(cache, {
@@ -200,14 +187,8 @@ describe('the main journey', () => {
       await editor.getByLabel('Name').fill(newName);
       await editor.getByRole('button', { name: 'Save' }).click();
       await page.getByTestId('supplier-saved').waitFor();
+      await sendWaitingEditUnreachable(page, 90_000);
       const edits = page.getByTestId('edits');
-      await edits.getByText('Waiting to be sent (1)').waitFor();
-      await page.getByTestId('pending-edits').getByText('1 edit waiting').waitFor();
-      await edits.getByRole('button', { name: 'Send now' }).click();
-      await page
-        .getByTestId('push-result')
-        .getByText('0 sent', { exact: false })
-        .waitFor({ timeout: 90_000 });
       await page.getByTestId('offline').waitFor();
       expect(core.connectivity.state()).toMatchObject({ online: false, reason: 'unreachable' });
       expect(core.outbox.list(profile.id)).toHaveLength(1);

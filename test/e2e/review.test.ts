@@ -6,6 +6,7 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
+import { reviewFlagAndNoteByKeyboard } from './steps';
 
 // The review journey in Chromium against a real core and the real sandbox: connect, sync,
 // search, open a transaction and its receipt, review it from the keyboard, check the marks in
@@ -85,21 +86,7 @@ describe('review journey', () => {
       expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
 
       // Space marks reviewed, f flags with a reason, n writes a note.
-      await page.keyboard.press(' ');
-      await grid.getByText('✓ Reviewed').waitFor();
-      await page.keyboard.press('f');
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('placeholder')))
-        .toBe('e.g. Receipt missing');
-      await page.keyboard.type('Receipt missing');
-      await page.keyboard.press('Enter');
-      await pane.getByText('Flagged: Receipt missing').waitFor();
-      await grid.focus();
-      await page.keyboard.press('n');
-      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
-      await page.keyboard.type('Asked the card holder for the hotel invoice.');
-      await page.keyboard.press('Control+Enter');
-      await pane.getByRole('button', { name: 'Save note' }).and(page.locator(':disabled')).waitFor();
+      await reviewFlagAndNoteByKeyboard(page, grid, pane);
 
       // The marks are in the core's cache.
       const marks = sqlite

@@ -6,6 +6,7 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
+import { sendWaitingEditUnreachable } from './steps';
 
 // Editing a supplier while the API is unreachable (the sandbox drops every connection), then
 // sending the edit once it answers again, all from the Suppliers screen.
@@ -52,14 +53,8 @@ describe('suppliers offline', () => {
       await editor.getByRole('button', { name: 'Save' }).click();
       await page.getByTestId('supplier-saved').waitFor();
 
+      await sendWaitingEditUnreachable(page, 60_000);
       const edits = page.getByTestId('edits');
-      await edits.getByText('Waiting to be sent (1)').waitFor();
-      await page.getByTestId('pending-edits').getByText('1 edit waiting').waitFor();
-      await edits.getByRole('button', { name: 'Send now' }).click();
-      await page
-        .getByTestId('push-result')
-        .getByText('0 sent', { exact: false })
-        .waitFor({ timeout: 60_000 });
       expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe(supplier.name);
       await checkScreen(app, 'suppliers-pending');
 

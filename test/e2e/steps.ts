@@ -1,0 +1,41 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * Steps more than one browser test takes the same way, written once so that a change of the
+ * UI changes one place.
+ */
+
+/**
+ * From the transactions grid with a row selected and its pane open: Space marks it reviewed,
+ * f flags it "Receipt missing", n writes a note (Ctrl+Enter saves it) — by keyboard only.
+ */
+export async function reviewFlagAndNoteByKeyboard(page: Page, grid: Locator, pane: Locator): Promise<void> {
+  await page.keyboard.press(' ');
+  await grid.getByText('✓ Reviewed').waitFor();
+  await page.keyboard.press('f');
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.getAttribute('placeholder')))
+    .toBe('e.g. Receipt missing');
+  await page.keyboard.type('Receipt missing');
+  await page.keyboard.press('Enter');
+  await pane.getByText('Flagged: Receipt missing').waitFor();
+  await grid.focus();
+  await page.keyboard.press('n');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+  await page.keyboard.type('Asked the card holder for the hotel invoice.');
+  await page.keyboard.press('Control+Enter');
+  await pane.getByRole('button', { name: 'Save note' }).and(page.locator(':disabled')).waitFor();
+}
+
+/**
+ * One supplier edit waits to be sent: it is listed, counted in the status bar, and "Send now"
+ * sends none of it while the API cannot be reached (the answer says "0 sent").
+ */
+export async function sendWaitingEditUnreachable(page: Page, timeoutMs: number): Promise<void> {
+  const edits = page.getByTestId('edits');
+  await edits.getByText('Waiting to be sent (1)').waitFor();
+  await page.getByTestId('pending-edits').getByText('1 edit waiting').waitFor();
+  await edits.getByRole('button', { name: 'Send now' }).click();
+  await page.getByTestId('push-result').getByText('0 sent', { exact: false }).waitFor({ timeout: timeoutMs });
+}
