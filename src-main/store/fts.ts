@@ -2,7 +2,9 @@ import type Database from 'better-sqlite3';
 
 /**
  * Free-text search helpers for `bank_transactions_fts` (migration `0001_fts.sql`): an FTS5
- * trigram index over id, group_id, counterparty, bank_account_number and description.
+ * trigram index over id, group_id, counterparty, bank_account_number and description; and for
+ * the narrow text table `bank_transaction_text` (migration `0005_transaction_text.sql`), which
+ * the row-by-row tests read. Both are rebuilt and checked together, at the end of this file.
  *
  * Usage, for a user's text `q`:
  *

@@ -36,6 +36,16 @@ function search(cache: CacheDb, text: string): string[] {
   return (rows as { id: string }[]).map((r) => r.id);
 }
 
+/** `INSERT OR REPLACE` of a transaction (the delete trigger fires: recursive_triggers is on). */
+function replaceRow(cache: CacheDb, id: string, counterparty: string): void {
+  cache.sqlite
+    .prepare(
+      `INSERT OR REPLACE INTO bank_transactions (id, bank_account_id, amount_minor, amount_currency, booking_date, counterparty, raw)
+       VALUES (?, 'acc-1', 100, 'EUR', '2026-03-03', ?, '{}')`,
+    )
+    .run(id, counterparty);
+}
+
 function seeded() {
   const cache = caches.open(caches.file());
   const insert = (overrides: Record<string, unknown>) =>
@@ -142,11 +152,7 @@ describe('transaction free-text search (FTS5 trigram)', () => {
 
   it('stays consistent through INSERT OR REPLACE (recursive triggers on)', () => {
     const cache = seeded();
-    const replace = cache.sqlite.prepare(
-      `INSERT OR REPLACE INTO bank_transactions (id, bank_account_id, amount_minor, amount_currency, booking_date, counterparty, raw)
-       VALUES (?, 'acc-1', 100, 'EUR', '2026-03-03', ?, '{}')`,
-    );
-    replace.run('a1b2c3d4-0001', 'Replaced Ltd');
+    replaceRow(cache, 'a1b2c3d4-0001', 'Replaced Ltd');
     expect(search(cache, 'bahn')).toEqual([]);
     expect(search(cache, 'replaced')).toEqual(['a1b2c3d4-0001']);
     expect(transactionSearchIsConsistent(cache.sqlite)).toBe(true);
@@ -201,12 +207,7 @@ describe('the narrow text table (bank_transaction_text)', () => {
       .run();
     expect(texts(cache)['a1b2c3d4-0002']).toBe(`a1b2c3d4-0002\u001f${row.groupId ?? ''}\u001fUpserted\u001f`);
 
-    cache.sqlite
-      .prepare(
-        `INSERT OR REPLACE INTO bank_transactions (id, bank_account_id, amount_minor, amount_currency, booking_date, counterparty, raw)
-         VALUES ('ffff0000-0003', 'acc-1', 100, 'EUR', '2026-03-03', 'Replaced Ltd', '{}')`,
-      )
-      .run();
+    replaceRow(cache, 'ffff0000-0003', 'Replaced Ltd');
     expect(texts(cache)['ffff0000-0003']).toBe('ffff0000-0003\u001f\u001fReplaced Ltd\u001f');
 
     cache.db.delete(t).where(eq(t.id, 'a1b2c3d4-0001')).run();
