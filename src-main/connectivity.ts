@@ -1,3 +1,4 @@
+import type { RawFetch } from './api/http-fetch';
 import type { OnlineState } from '../src-shared/ipc';
 
 /**
@@ -75,15 +76,26 @@ function originOf(input: Parameters<typeof fetch>[0]): string {
  * means unreachable. A request aborted on purpose (cancelled, timed out) says nothing.
  */
 export function observeFetch(fetchImpl: typeof fetch, connectivity: Connectivity): typeof fetch {
-  return async (input, init) => {
-    const origin = originOf(input);
-    try {
-      const response = await fetchImpl(input, init);
-      connectivity.reached(origin);
-      return response;
-    } catch (error) {
-      if (!init?.signal?.aborted) connectivity.unreachable(origin);
-      throw error;
-    }
-  };
+  return (input, init) => observed(connectivity, originOf(input), init?.signal, () => fetchImpl(input, init));
+}
+
+/** The same for the transport of file bodies. */
+export function observeRawFetch(fetchImpl: RawFetch, connectivity: Connectivity): RawFetch {
+  return (url, init) => observed(connectivity, originOf(url), init?.signal, () => fetchImpl(url, init));
+}
+
+async function observed<T>(
+  connectivity: Connectivity,
+  origin: string,
+  signal: AbortSignal | null | undefined,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    const response = await call();
+    connectivity.reached(origin);
+    return response;
+  } catch (error) {
+    if (!signal?.aborted) connectivity.unreachable(origin);
+    throw error;
+  }
 }

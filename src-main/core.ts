@@ -3,12 +3,12 @@ import path from 'node:path';
 import packageJson from '../package.json';
 import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
 import { createEventBus, type EventBus } from './events';
-import { createConnectivity, observeFetch, type Connectivity } from './connectivity';
+import { createConnectivity, observeFetch, observeRawFetch, type Connectivity } from './connectivity';
 import { createFolderChooser, type FolderPicker } from './folders';
 import { AppError } from '../src-shared/errors';
 import type { ProfileAuth } from '../src-shared/profiles';
 import { createApiClient } from './api/client';
-import { createHttpFetch } from './api/http-fetch';
+import { createHttpFetch, fromFetch } from './api/http-fetch';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
 import { openCache, type CacheDb } from './store';
 import type { SandboxOptions } from '../src-sandbox';
@@ -91,7 +91,10 @@ export function createCore(options: CoreOptions): Core {
   // Every API request reports whether it got an answer: that is the "failed requests" signal.
   const apiFetch = observeFetch(options.fetch ?? ((input, init) => fetch(input, init)), connectivity);
   // File bodies go through the lean keep-alive client (src-main/api/http-fetch.ts).
-  const rawFetch = observeFetch(options.fetch ?? createHttpFetch(), connectivity);
+  const rawFetch = observeRawFetch(
+    options.fetch ? fromFetch(options.fetch) : createHttpFetch(),
+    connectivity,
+  );
   const closing = new AbortController();
 
   const profiles = createProfileStore({ dataDir, secrets, now: clock });

@@ -8,7 +8,13 @@ import {
   type RateLimitHeaders,
 } from './rate-governor';
 import type { Credentials } from './credentials';
-import { createHttpFetch } from './http-fetch';
+import {
+  createHttpFetch,
+  fromFetch,
+  RequestTimeoutError,
+  type RawFetch,
+  type RawResponse,
+} from './http-fetch';
 import { backoffMs, RETRYABLE_STATUS, retryAfterMs } from './retry';
 
 /**
@@ -25,10 +31,10 @@ export interface ApiClientOptions {
   scope?: string;
   fetch?: typeof fetch;
   /**
-   * The fetch for file bodies (`fetchRaw`): by default `fetch` when one is given, else the lean
-   * keep-alive client of `http-fetch.ts`.
+   * The transport of file bodies (`fetchRaw`): by default `fetch` when one is given, else the
+   * lean keep-alive client of `http-fetch.ts`.
    */
-  rawFetch?: typeof fetch;
+  rawFetch?: RawFetch;
   governor?: RateGovernor;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -52,8 +58,14 @@ export interface RequestOptions<T> {
 
 export interface ApiClient {
   request<T>(options: RequestOptions<T>): Promise<T>;
-  /** A raw answer (file content); the caller reads the body. Same pacing, retries and auth. */
-  fetchRaw(path: string, init: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<Response>;
+  /**
+   * A raw answer (file content); the caller reads the body. Same pacing, retries and auth; the
+   * time-out is for silence (no byte for `timeoutMs`), not for the whole body.
+   */
+  fetchRaw(
+    path: string,
+    init: { headers?: Record<string, string>; signal?: AbortSignal },
+  ): Promise<RawResponse>;
   readonly governor: RateGovernor;
   /** Requests that reached the server so far (answers of any status). */
   stats(): { requests: number };
@@ -63,7 +75,12 @@ export interface ApiClient {
   onWait(listener: (scope: string, until: Date) => void): () => void;
 }
 
-function readRateHeaders(headers: Headers): RateLimitHeaders | null {
+/** What `send` reads of an answer: a `Response`, or a `RawResponse` of the file transport. */
+type Answer = Pick<RawResponse, 'status' | 'statusText' | 'ok' | 'headers' | 'text'> & {
+  readonly body: { cancel(): Promise<void> } | null;
+};
+
+function readRateHeaders(headers: Answer['headers']): RateLimitHeaders | null {
   const limit = Number(headers.get('x-ratelimit-limit'));
   const remaining = Number(headers.get('x-ratelimit-remaining'));
   const reset = Number(headers.get('x-ratelimit-reset'));
@@ -73,7 +90,7 @@ function readRateHeaders(headers: Headers): RateLimitHeaders | null {
   return { limit, remaining, reset, scope };
 }
 
-async function errorFrom(response: Response): Promise<{ message: string; field?: string; code?: string }> {
+async function errorFrom(response: Answer): Promise<{ message: string; field?: string; code?: string }> {
   const text = await response.text().catch(() => '');
   try {
     const parsed = ApiErrorBody.safeParse(JSON.parse(text));
@@ -89,7 +106,7 @@ async function errorFrom(response: Response): Promise<{ message: string; field?:
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
-  const rawFetch = options.rawFetch ?? options.fetch ?? createHttpFetch();
+  const rawFetch = options.rawFetch ?? (options.fetch ? fromFetch(options.fetch) : createHttpFetch());
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const waitListeners = new Set<(scope: string, until: Date) => void>();
@@ -116,9 +133,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       scope: options.scope ?? 'read write',
     });
     const response = await send('POST /oauth2/token', `${base}/oauth2/token`, {
-      method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
+      transport: (url, headers, attemptSignal) =>
+        jsonAttempt(url, { method: 'POST', body: form.toString() }, headers, attemptSignal),
       signal,
       idempotent: true,
       authenticated: false,
@@ -145,18 +162,42 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return tokenRequest;
   }
 
-  interface SendInit {
-    method: string;
+  interface SendInit<R extends Answer> {
     headers: Record<string, string>;
-    body?: string;
     signal?: AbortSignal | undefined;
     idempotent: boolean;
     authenticated: boolean;
-    /** The transport, when not the JSON one. */
-    fetchImpl?: typeof fetch;
+    /**
+     * Sends one attempt. `signal` is the caller's; `timeoutMs` is the transport's to keep: the
+     * JSON transport as a deadline for the whole request, the file transport as the longest
+     * silence. Throws an error named `TimeoutError` when the time ran out.
+     */
+    transport: (url: string, headers: Record<string, string>, signal: AbortSignal | undefined) => Promise<R>;
   }
 
-  async function send(operation: string, url: string, init: SendInit): Promise<Response> {
+  /** One JSON request through `fetch`, with a deadline for the whole request. */
+  async function jsonAttempt(
+    url: string,
+    init: { method: string; body?: string },
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      return await doFetch(url, {
+        method: init.method,
+        headers,
+        ...(init.body !== undefined ? { body: init.body } : {}),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (error) {
+      throw timeout.aborted && !signal?.aborted
+        ? new RequestTimeoutError(`No answer within ${Math.round(timeoutMs / 1000)} s.`)
+        : error;
+    }
+  }
+
+  async function send<R extends Answer>(operation: string, url: string, init: SendInit<R>): Promise<R> {
     let refreshed = false;
     for (let attempt = 0; ; attempt += 1) {
       if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
@@ -165,20 +206,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
       const headers = { ...init.headers };
       if (init.authenticated) headers['authorization'] = `Bearer ${await accessToken(init.signal, false)}`;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-      let response: Response;
+      let response: R;
       try {
-        response = await (init.fetchImpl ?? doFetch)(url, {
-          method: init.method,
-          headers,
-          ...(init.body !== undefined ? { body: init.body } : {}),
-          signal,
-        });
+        response = await init.transport(url, headers, init.signal);
       } catch (error) {
         permit.settle(null);
         if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
-        const timedOut = timeout.aborted;
+        const timedOut = error instanceof RequestTimeoutError;
         if (!init.idempotent || attempt >= maxRetries) {
           throw timedOut
             ? new AppError(
@@ -224,7 +258,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  async function failure(response: Response): Promise<AppError> {
+  async function failure(response: Answer): Promise<AppError> {
     const error = await errorFrom(response);
     switch (response.status) {
       case 401:
@@ -275,10 +309,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const operation = `${method} ${path.replace(/\/[0-9a-f-]{36}(?=\/|$)/gi, '/{id}')}`;
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
+      const text = body !== undefined ? JSON.stringify(body) : undefined;
       const response = await send(operation, urlOf(path, query), {
-        method,
         headers,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        transport: (url, attemptHeaders, attemptSignal) =>
+          jsonAttempt(
+            url,
+            { method, ...(text !== undefined ? { body: text } : {}) },
+            attemptHeaders,
+            attemptSignal,
+          ),
         signal,
         idempotent: idempotent ?? (method !== 'POST' || path.endsWith('/search-query')),
         authenticated: true,
@@ -299,13 +339,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     async fetchRaw(path, init) {
       const operation = `GET ${path.replace(/\/[0-9a-f-]{36}(?=\/|$)/gi, '/{id}')}`;
-      const response = await send(operation, urlOf(path), {
-        method: 'GET',
+      // No query: the address is the base and the (already encoded) path, parsed once, by the transport.
+      const response = await send(operation, `${base}${path}`, {
         headers: init.headers ?? {},
+        transport: (url, headers, signal) => rawFetch(url, { headers, signal, idleTimeoutMs: timeoutMs }),
         signal: init.signal,
         idempotent: true,
         authenticated: true,
-        fetchImpl: rawFetch,
       });
       if (!response.ok && response.status !== 206) throw await failure(response);
       return response;

@@ -1,3 +1,4 @@
+import type { RawFetch } from '../api/http-fetch';
 import { AppError } from '../../src-shared/errors';
 import type { SyncProgressEvent, SyncSummaryShape } from '../../src-shared/ipc';
 import { createApiClient, type ApiClient } from '../api/client';
@@ -21,7 +22,7 @@ export interface SyncServiceOptions {
   now(): Date;
   fetch?: typeof fetch;
   /** The transport for file bodies (see ApiClientOptions.rawFetch). */
-  rawFetch?: typeof fetch;
+  rawFetch?: RawFetch;
   resources?: readonly ResourceSync[];
   trailingDays?: number;
   /**

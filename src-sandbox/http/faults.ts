@@ -26,6 +26,11 @@ export const FaultRule = z.strictObject({
    * this many bytes of the body, then destroy the connection — a download cut off midway.
    */
   truncateBodyAt: z.number().int().min(0).optional(),
+  /**
+   * File content only: the body in ten pieces, the first at once and then one every tenth of
+   * this many milliseconds — a slow line on which bytes keep arriving.
+   */
+  slowBodyMs: z.number().int().min(1).max(600_000).optional(),
   /** File content only: the whole body with one byte flipped (right length, wrong sha256). */
   corruptBody: z.boolean().optional(),
   /** Answer 429 as if the bucket were empty. */

@@ -34,6 +34,8 @@ export interface HandlerInput {
 export interface BodyFault {
   truncateAt?: number;
   corrupt?: boolean;
+  /** Spread the body over this many milliseconds. */
+  slowMs?: number;
 }
 /** One API request as it arrived (after authentication), for tests that count requests. */
 export interface RequestLogEntry {
@@ -177,11 +179,12 @@ async function run(
   let bodyFault: BodyFault | undefined;
   for (const fault of parts.faults.take(id, request.method, path)) {
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
-    if (fault.truncateBodyAt !== undefined || fault.corruptBody) {
+    if (fault.truncateBodyAt !== undefined || fault.corruptBody || fault.slowBodyMs) {
       bodyFault = {
         ...bodyFault,
         ...(fault.truncateBodyAt !== undefined ? { truncateAt: fault.truncateBodyAt } : {}),
         ...(fault.corruptBody ? { corrupt: true } : {}),
+        ...(fault.slowBodyMs ? { slowMs: fault.slowBodyMs } : {}),
       };
       continue;
     }

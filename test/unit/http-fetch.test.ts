@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpFetch } from '../../src-main/api/http-fetch';
+import { createHttpFetch, type RawInit, type RawResponse } from '../../src-main/api/http-fetch';
 
 // The lean file-body client against real HTTP servers on loopback.
 
@@ -20,9 +20,9 @@ async function serve(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function readAll(response: Response): Promise<Buffer> {
+async function readAll(response: RawResponse): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  for await (const chunk of response.body!) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
@@ -66,7 +66,7 @@ describe('http fetch for file bodies', () => {
     const received: Uint8Array[] = [];
     await expect(
       (async () => {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received.push(chunk);
+        for await (const chunk of response.body!) received.push(chunk);
       })(),
     ).rejects.toThrow();
     expect(Buffer.concat(received).length).toBe(400); // what arrived is kept for a Range request
@@ -86,10 +86,10 @@ describe('http fetch for file bodies', () => {
 
     const during = new AbortController();
     const response = await fetch(`${url}/slow-body`, { signal: during.signal });
-    const reader = response.body!.getReader();
-    expect((await reader.read()).value?.length).toBe(10);
+    const reader = response.body![Symbol.asyncIterator]();
+    expect((await reader.next()).value?.length).toBe(10);
     during.abort(new Error('stopped in the body'));
-    await expect(reader.read()).rejects.toThrow('stopped in the body');
+    await expect(reader.next()).rejects.toThrow('stopped in the body');
 
     await expect(fetch(`${url}/x`, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow(
       'already',
@@ -132,7 +132,69 @@ describe('http fetch for file bodies', () => {
     const head = await fetch(`${url}/x`, { method: 'HEAD' });
     expect(head.body).toBeNull();
     expect(head.headers.get('content-length')).toBe('5');
-    await expect(fetch(`${url}/x`, { method: 'POST', body: 'x' })).rejects.toThrow('only GET and HEAD');
+    await expect(fetch(`${url}/x`, { method: 'POST' } as unknown as RawInit)).rejects.toThrow(
+      'only GET and HEAD',
+    );
     await expect(fetch('ftp://127.0.0.1/x')).rejects.toThrow('Unsupported protocol');
+  });
+
+  it('times out on silence, not on a body that keeps arriving however long it takes', async () => {
+    const url = await serve((request, response) => {
+      if (request.url === '/silent-head') return; // never answers
+      if (request.url === '/stall') {
+        response.writeHead(200, { 'content-length': '1000' });
+        response.write(Buffer.alloc(100, 1)); // then nothing
+        return;
+      }
+      // 20 chunks 25 ms apart: half a second in all, never 150 ms without a byte.
+      response.writeHead(200, { 'content-length': '2000' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        response.write(Buffer.alloc(100, 2));
+        sent += 1;
+        if (sent === 20) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 25);
+    });
+    const fetch = createHttpFetch();
+    const started = Date.now();
+    await expect(fetch(`${url}/silent-head`, { idleTimeoutMs: 150 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+
+    const stalled = await fetch(`${url}/stall`, { idleTimeoutMs: 150 });
+    const received: Uint8Array[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of stalled.body!) received.push(chunk);
+      })(),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Buffer.concat(received).length).toBe(100); // kept for a Range request
+
+    const slow = await fetch(`${url}/slow`, { idleTimeoutMs: 150 });
+    const body = await readAll(slow);
+    expect(body.length).toBe(2000);
+    expect(body.every((byte) => byte === 2)).toBe(true);
+  });
+
+  it('does not count a body the reader is slow to take as silence', async () => {
+    const body = Buffer.alloc(4 * 1024 * 1024, 3);
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-length': String(body.length) });
+      response.end(body);
+    });
+    const response = await createHttpFetch()(`${url}/big`, { idleTimeoutMs: 100 });
+    let total = 0;
+    let first = true;
+    for await (const chunk of response.body!) {
+      // The socket is paused meanwhile: no byte can arrive, and that is not the server's doing.
+      if (first) await new Promise((resolve) => setTimeout(resolve, 300));
+      first = false;
+      total += chunk.byteLength;
+    }
+    expect(total).toBe(body.length);
   });
 });

@@ -132,6 +132,70 @@ describe('damaged downloads', () => {
     expect(listFiles(destination).some((name) => name.startsWith('.'))).toBe(false);
   });
 
+  it('lets a body arrive slowly past the time-out as long as bytes keep coming', async () => {
+    const { sandbox, dir } = await synced();
+    const id = sandbox.state.files[5]!.id;
+    const record = sandboxFile(sandbox, id);
+    // Ten pieces, 150 ms apart (1.35 s in all), against a time-out of 400 ms: the whole
+    // body takes far longer than the time-out, but there are never 400 ms without a byte.
+    sandbox.control?.addFault({ match: `/v1/files/${id}/content`, slowBodyMs: 1_500, times: 1 });
+    const client = createApiClient({
+      baseUrl: sandbox.url,
+      credentials: async () => ({
+        kind: 'client',
+        clientId: DEMO_CLIENT_ID,
+        clientSecret: DEMO_CLIENT_SECRET,
+      }),
+      timeoutMs: 400,
+    });
+    mkdirSync(path.join(dir, 'slow'));
+    const finalPath = path.join(dir, 'slow', 'receipt');
+    const started = Date.now();
+    const result = await fetchFile({
+      client,
+      file: { id, size: record.size, sha256: record.sha256 },
+      partPath: `${finalPath}.part`,
+      finalPath,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_300);
+    expect(result).toMatchObject({ bytes: record.size, resumedFrom: 0 });
+    expect(sha256Of(finalPath)).toBe(record.sha256);
+    const log = sandbox.control?.requests('getFileContent') ?? [];
+    expect(log.map((entry) => entry.range)).toEqual([undefined]); // one request, never cut
+  });
+
+  it('gives up on a body that stops arriving after the time-out and continues it with Range', async () => {
+    const { sandbox, dir } = await synced();
+    const id = sandbox.state.files[6]!.id;
+    const record = sandboxFile(sandbox, id);
+    // The first of ten pieces at once, the next 6 s later: far longer than the time-out.
+    sandbox.control?.addFault({ match: `/v1/files/${id}/content`, slowBodyMs: 60_000, times: 1 });
+    const client = createApiClient({
+      baseUrl: sandbox.url,
+      credentials: async () => ({
+        kind: 'client',
+        clientId: DEMO_CLIENT_ID,
+        clientSecret: DEMO_CLIENT_SECRET,
+      }),
+      timeoutMs: 300,
+    });
+    mkdirSync(path.join(dir, 'stalled'));
+    const finalPath = path.join(dir, 'stalled', 'receipt');
+    const partPath = `${finalPath}.part`;
+    const file = { id, size: record.size, sha256: record.sha256 };
+    const started = Date.now();
+    await expect(fetchFile({ client, file, partPath, finalPath })).rejects.toThrow(
+      /connection broke while file .* was arriving \(No data arrived/,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const piece = Math.ceil(record.size / 10);
+    const result = await fetchFile({ client, file, partPath, finalPath });
+    expect(result).toMatchObject({ resumedFrom: piece, bytes: record.size - piece });
+    expect(sha256Of(finalPath)).toBe(record.sha256);
+    const log = sandbox.control?.requests('getFileContent') ?? [];
+    expect(log.map((entry) => entry.range)).toEqual([undefined, `bytes=${piece}-`]);
+  });
+
   it('marks a file that keeps arriving damaged as failed, then retries it on request', async () => {
     const { core, profile, sandbox, dir } = await synced();
     const files = sandbox.state.files.slice(20, 25).map((file) => file.id);
