@@ -28,7 +28,11 @@ export interface CommitterOptions {
   /** A folder on the destination's file system (the job's `.part` folder). */
   folder: string;
   durable: boolean;
-  /** Files per batch at most; a batch also goes when `delayMs` passed since its first file. */
+  /**
+   * Files per batch at most (2,000); a batch also goes when `delayMs` (500) passed since its
+   * first file. Each batch starts a `sync` process, and forking a large process costs the
+   * main thread a few milliseconds, so batches are few.
+   */
   batchSize?: number;
   delayMs?: number;
   /** Makes the folder's file system durable; false when it cannot (then files are synced one by one). */
@@ -60,8 +64,8 @@ interface Pending {
 }
 
 export function createCommitter(options: CommitterOptions): Committer {
-  const batchSize = options.batchSize ?? 500;
-  const delayMs = options.delayMs ?? 250;
+  const batchSize = options.batchSize ?? 2000;
+  const delayMs = options.delayMs ?? 500;
   const syncAll = options.syncFileSystem ?? syncFileSystem;
   let queue: Pending[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;

@@ -118,6 +118,16 @@ function check(expected: ExpectedFile, size: number, sha256: string): void {
     throw new IntegrityError(`File ${expected.id} arrived damaged (its sha256 does not match)`);
 }
 
+/** `check`, and the `.part` file removed when it fails: damaged bytes are never continued. */
+async function checkOrRemove(expected: ExpectedFile, size: number, sha256: string, partPath: string) {
+  try {
+    check(expected, size, sha256);
+  } catch (error) {
+    await rm(partPath, { force: true });
+    throw error;
+  }
+}
+
 /** Bodies up to this size are written and closed on the main thread (see writeSmall). */
 const WRITE_ON_MAIN_BYTES = 64 * 1024;
 
@@ -215,7 +225,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
     try {
       try {
         if (response.body) {
-          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          for await (const chunk of response.body) {
             if (memory) memory.push(chunk);
             else await handle!.write(chunk);
             digest.update(chunk);
@@ -233,33 +243,14 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       }
       if (memory) {
         // Checked before anything touches the disk: damaged bytes are never written.
-        try {
-          check(file, (append ? have : 0) + received, digest.copy().digest('hex'));
-        } catch (error) {
-          await rm(partPath, { force: true });
-          throw error;
-        }
+        await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
         await writeSmall(partPath, memory, append, durable);
       } else if (durable) await handle!.sync();
     } finally {
       await (handle as FileHandle | null)?.close();
     }
-    const total = (append ? have : 0) + received;
-    const sha256 = digest.digest('hex');
-    try {
-      check(file, total, sha256);
-    } catch (error) {
-      await rm(partPath, { force: true });
-      throw error;
-    }
-  } else {
-    try {
-      check(file, have, hash.digest('hex'));
-    } catch (error) {
-      await rm(partPath, { force: true });
-      throw error;
-    }
-  }
+    if (!memory) await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
+  } else await checkOrRemove(file, have, hash.digest('hex'), partPath);
   if (options.place) return { bytes: received, resumedFrom, placed: options.place(partPath, finalPath) };
   // Same file system, so atomic. Off the main thread: a rename costs a fifth of a millisecond
   // of system time on some file systems, which would hold up every other request in flight.

@@ -70,9 +70,7 @@ export function insertJob(cache: CacheDb, job: NewJob): void {
     `INSERT INTO download_items (job_id, file_id, position, relative_path, size, sha256, original_name,
        mime_type, expense_id, expense_line_id, transaction_id, booking_date, counterparty, amount_minor,
        amount_currency, account, supplier)
-     VALUES (@jobId, @fileId, @position, @relativePath, @size, @sha256, @originalName, @mimeType,
-       @expenseId, @expenseLineId, @transactionId, @bookingDate, @counterparty, @amountMinor,
-       @currency, @account, @supplier)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   cache.sqlite.transaction(() => {
     cache.sqlite
@@ -81,28 +79,29 @@ export function insertJob(cache: CacheDb, job: NewJob): void {
          VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
       )
       .run(job.id, job.destination, job.template, job.layout, job.scope, job.manifest, job.now, job.now);
-    job.items.forEach(({ file, relativePath }, position) => {
+    for (let position = 0; position < job.items.length; position += 1) {
+      const { file, relativePath } = job.items[position]!;
       const money = file.amountMinor !== null && file.currency !== null;
-      insertItem.run({
-        jobId: job.id,
-        fileId: file.fileId,
+      insertItem.run(
+        job.id,
+        file.fileId,
         position,
         relativePath,
-        size: file.size,
-        sha256: file.sha256,
-        originalName: file.originalName,
-        mimeType: file.mimeType,
-        expenseId: file.expenseId,
-        expenseLineId: file.expenseLineId,
-        transactionId: file.transactionId,
-        bookingDate: file.bookingDate,
-        counterparty: file.counterparty,
-        amountMinor: money ? file.amountMinor : null,
-        currency: money ? file.currency : null,
-        account: file.account,
-        supplier: file.supplier,
-      });
-    });
+        file.size,
+        file.sha256,
+        file.originalName,
+        file.mimeType,
+        file.expenseId,
+        file.expenseLineId,
+        file.transactionId,
+        file.bookingDate,
+        file.counterparty,
+        money ? file.amountMinor : null,
+        money ? file.currency : null,
+        file.account,
+        file.supplier,
+      );
+    }
   })();
 }
 
@@ -136,11 +135,18 @@ export function setJobStatus(cache: CacheDb, jobId: string, status: DownloadJobS
   ).run({ id: jobId, status, now });
 }
 
-export function pendingItems(cache: CacheDb, jobId: string): ItemRow[] {
+/** What a runner needs of an item to fetch it (the manifest reads the rest at the end). */
+export type QueueItem = Pick<
+  ItemRow,
+  'fileId' | 'position' | 'relativePath' | 'size' | 'sha256' | 'attempts'
+>;
+
+export function pendingItems(cache: CacheDb, jobId: string): QueueItem[] {
   return prepared(
     cache.sqlite,
-    `SELECT ${ITEM_COLUMNS} FROM download_items WHERE job_id = ? AND status = 'pending' ORDER BY position`,
-  ).all(jobId) as ItemRow[];
+    `SELECT file_id AS fileId, position, relative_path AS relativePath, size, sha256, attempts
+     FROM download_items WHERE job_id = ? AND status = 'pending' ORDER BY position`,
+  ).all(jobId) as QueueItem[];
 }
 
 export function allItems(cache: CacheDb, jobId: string): ItemRow[] {
@@ -150,29 +156,30 @@ export function allItems(cache: CacheDb, jobId: string): ItemRow[] {
   ).all(jobId) as ItemRow[];
 }
 
-export function markDone(
-  cache: CacheDb,
-  jobId: string,
-  fileId: string,
-  source: 'fetched' | 'copied' | 'present',
-  now: string,
-): void {
-  prepared(
-    cache.sqlite,
-    `UPDATE download_items SET status = 'done', source = @source, error = NULL, finished_at = @now,
-       attempts = attempts + (@source = 'fetched')
-     WHERE job_id = @jobId AND file_id = @fileId`,
-  ).run({ jobId, fileId, source, now });
-}
-
-/** Several outcomes in one transaction (the runner batches them: one commit per batch). */
+/**
+ * Several outcomes in one transaction (the runner batches them: one commit per batch), one
+ * statement per source rather than one per file; `now` is when the batch is recorded.
+ */
 export function markDoneMany(
   cache: CacheDb,
   jobId: string,
-  done: Array<{ fileId: string; source: 'fetched' | 'copied' | 'present'; at: string }>,
+  done: Array<{ fileId: string; source: 'fetched' | 'copied' | 'present' }>,
+  now: string,
 ): void {
+  const bySource = new Map<string, string[]>();
+  for (const item of done) {
+    const ids = bySource.get(item.source);
+    if (ids) ids.push(item.fileId);
+    else bySource.set(item.source, [item.fileId]);
+  }
+  const statement = prepared(
+    cache.sqlite,
+    `UPDATE download_items SET status = 'done', source = @source, error = NULL, finished_at = @now,
+       attempts = attempts + (@source = 'fetched')
+     WHERE job_id = @jobId AND file_id IN (SELECT value FROM json_each(@ids))`,
+  );
   cache.sqlite.transaction(() => {
-    for (const item of done) markDone(cache, jobId, item.fileId, item.source, item.at);
+    for (const [source, ids] of bySource) statement.run({ jobId, source, now, ids: JSON.stringify(ids) });
   })();
 }
 

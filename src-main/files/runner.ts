@@ -21,7 +21,7 @@ import {
   pendingItems,
   recordAttempt,
   setJobStatus,
-  type ItemRow,
+  type QueueItem,
 } from './queue';
 import type { ReadShare } from './share';
 
@@ -204,16 +204,16 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
 
   // Outcomes are written in batches. A kill before a batch is written loses nothing: the
   // files are in place, and the next run finds them there and checks them (source `present`).
-  const doneQueue: Array<{ fileId: string; source: 'fetched' | 'copied' | 'present'; at: string }> = [];
+  const doneQueue: Array<{ fileId: string; source: 'fetched' | 'copied' | 'present' }> = [];
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   const flushDone = () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
-    if (doneQueue.length > 0) markDoneMany(cache, jobId, doneQueue.splice(0));
+    if (doneQueue.length > 0) markDoneMany(cache, jobId, doneQueue.splice(0), nowIso());
   };
 
-  function finished(item: ItemRow, source: 'fetched' | 'copied' | 'present'): void {
-    doneQueue.push({ fileId: item.fileId, source, at: nowIso() });
+  function finished(item: QueueItem, source: 'fetched' | 'copied' | 'present'): void {
+    doneQueue.push({ fileId: item.fileId, source });
     if (doneQueue.length >= 200) flushDone();
     else flushTimer ??= setTimeout(flushDone, 100);
     counts.files.pending -= 1;
@@ -223,14 +223,14 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
     emit();
   }
 
-  function failed(item: ItemRow, message: string, attempts: number): void {
+  function failed(item: QueueItem, message: string, attempts: number): void {
     markFailed(cache, jobId, item.fileId, message, attempts);
     counts.files.pending -= 1;
     counts.files.failed += 1;
     emit();
   }
 
-  async function fetchOne(item: ItemRow, partPath: string, finalPath: string): Promise<void> {
+  async function fetchOne(item: QueueItem, partPath: string, finalPath: string): Promise<void> {
     let attempts = item.attempts;
     let noPartFile = !parts.has(path.basename(partPath));
     for (;;) {
@@ -329,7 +329,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
     }
   }
 
-  async function processItem(item: ItemRow): Promise<void> {
+  async function processItem(item: QueueItem): Promise<void> {
     const finalPath = inside(job!.destination, item.relativePath);
     const partPath = path.join(partial, `${item.position}.part`);
     const expected = { id: item.fileId, size: item.size, sha256: item.sha256 };
