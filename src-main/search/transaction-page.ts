@@ -29,6 +29,11 @@ import { TEXT_JOIN, transactionConditions, type TextConditions } from './transac
  *   the order's index and looks each row up in the set of matches (the probe), stopping at
  *   the page's end; short text that no window row matched has few matches, looked up and
  *   sorted like rare text.
+ * - Except within accounts in date order: there the account index, which also holds each
+ *   row's free-text value, is read for those accounts and the text tested on its entries
+ *   (`account-text`), never touching the table or a set of matches elsewhere; an account's
+ *   entries are at most a few hundred thousand short ones, the matches elsewhere can be
+ *   every row of the table.
  * - Deep pages (OFFSET beyond DEEP_OFFSET) read the whole ordered id list once per filter set
  *   and data version, index-only, and slice it; later deep pages are a lookup.
  */
@@ -62,12 +67,13 @@ const DEEP_OFFSET = 20_000;
 /**
  * The plans a page can take (see the module comment), reported to {@link observePagePlans}:
  * `index` (no text), `trigram` (rare text driven by its matches), `window`, `wider-window`
- * (short text, a second window), `probe` and `short-probe` (the order walked, each row looked
+ * (short text, a second window), `account-text` (accounts' index entries tested, text
+ * and all, in date order), `probe` and `short-probe` (the order walked, each row looked
  * up in the trigram index's or the narrow table's matches), `short-set` (short text rare in
  * the whole table: its matches looked up and sorted).
  */
 export type PagePlan =
-  'index' | 'trigram' | 'window' | 'wider-window' | 'probe' | 'short-probe' | 'short-set';
+  'index' | 'trigram' | 'window' | 'wider-window' | 'account-text' | 'probe' | 'short-probe' | 'short-set';
 
 let planObserver: ((plan: PagePlan) => void) | null = null;
 
@@ -109,6 +115,11 @@ export function pageRowIds(
     const second = wider === null ? null : fromWindow(sqlite, base, text, sorting, page, wider);
     if (second && 'rows' in second) return took('wider-window', second.rows);
   }
+  if (text.inIndex && filters.accountIds?.length && sorting.field === 'bookingDate')
+    return took(
+      'account-text',
+      ordered(sqlite, allOf([base, text.inIndex]), sorting, page, filters, ACCOUNT_TEXT_INDEX),
+    );
   // Text that is not common enough for a window: the order's index is walked and each row
   // looked up in the set of matches (the trigram index's, or for one or two characters one
   // pass over the narrow text table). The `+` keeps SQLite from driving the query by that
@@ -151,16 +162,29 @@ function fewShortMatches(sqlite: Database.Database, text: TextConditions): boole
 /** `part` (a `t.row_id IN (…)` condition) as a test on each row, never an index to drive by. */
 const probe = (part: SqlPart): SqlPart => ({ sql: `+${part.sql}`, params: part.params });
 
-/** The plain plan: the index walk with LIMIT/OFFSET, or the memoised id list for deep pages. */
+/** The account index with each row's free-text value (migration 0007). */
+export const ACCOUNT_TEXT_INDEX = 'bank_transactions_account_text_idx';
+
+/** A page's query without LIMIT: the row_ids of `where` in the sort's order, through `index` if given. */
+export function pageQuery(where: SqlPart, sorting: TransactionSorting, index?: string): string {
+  const from = index ? `bank_transactions t INDEXED BY ${index}` : 'bank_transactions t';
+  return `SELECT t.row_id AS r FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy(sorting)}`;
+}
+
+/**
+ * The plain plan: the index walk with LIMIT/OFFSET, or the memoised id list for deep pages;
+ * through `index` when given (INDEXED BY: SQLite would otherwise prefer the date index).
+ */
 function ordered(
   sqlite: Database.Database,
   where: SqlPart,
   sorting: TransactionSorting,
   page: Pagination,
   filters: TransactionFilters,
+  index?: string,
 ): number[] {
   const offset = offsetOf(page);
-  const text = `SELECT t.row_id AS r FROM bank_transactions t WHERE ${where.sql} ORDER BY ${orderBy(sorting)}`;
+  const text = pageQuery(where, sorting, index);
   if (offset < DEEP_OFFSET) {
     const rows = prepared(sqlite, `${text} LIMIT @limit OFFSET @offset`)
       .pluck()

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { parseAmount } from '../../src-shared/money';
 import type { AmountRange, TransactionFilters } from '../../src-shared/search';
-import { FTS_TABLE, ftsLiteral, TEXT_SEPARATOR, TEXT_TABLE } from '../store/fts';
+import { FTS_TABLE, ftsLiteral, TEXT_SEPARATOR, TEXT_TABLE, TEXT_VALUE } from '../store/fts';
 import { reviewConditions } from './review-filters';
 import { allOf, caseVariants, inList, prepared, type SqlPart } from './sql';
 import { charCount, containsAny, searchText } from './text';
@@ -38,6 +38,12 @@ export interface TextConditions {
   match: string | null;
   /** Whether `hit` reads only the narrow text row `x` (false: it tests the columns of `t`). */
   onTextRow: boolean;
+  /**
+   * The same test on `t`'s free-text value as the account index holds it (TEXT_VALUE), so a
+   * query through that index never reads the table for it; null when the text holds the
+   * values' separator (tested on the columns instead).
+   */
+  inIndex: SqlPart | null;
 }
 
 /** Joins each row of `t` to its narrow text row; CROSS JOIN keeps `t` (and its order) outside. */
@@ -108,7 +114,8 @@ function textConditions(sqlite: Database.Database, text: string): TextConditions
     };
     rows = { sql: `SELECT x.row_id FROM ${TEXT_TABLE} x WHERE ${hit.sql}`, params: hit.params };
   }
-  if (charCount(text) < TRIGRAM) return { fts: null, scan, hit, rows, match: null, onTextRow };
+  const inIndex = onTextRow ? containsAny(sqlite, [`(${TEXT_VALUE('t')})`], text, 'f_text') : null;
+  if (charCount(text) < TRIGRAM) return { fts: null, scan, hit, rows, match: null, onTextRow, inIndex };
   const match = `${FTS_COLUMN_FILTER} : ${ftsLiteral(text)}`;
   return {
     fts: {
@@ -120,13 +127,14 @@ function textConditions(sqlite: Database.Database, text: string): TextConditions
     rows,
     match,
     onTextRow,
+    inIndex,
   };
 }
 
 /**
  * Of the case variants of the given account ids, those the cache holds (normally one per
  * id: the API's own spelling). Same meaning as all the variants, but an account filter of
- * one stored id is an equality, which lets `(account, matched, booking date, id)` and
+ * one stored id is an equality, which lets `(account, matched, booking date, id, text)` and
  * `(account, booking date, id)` serve the default order without a sort.
  */
 function storedAccountIds(sqlite: Database.Database, ids: readonly string[]): string[] {

@@ -195,3 +195,14 @@ function sqliteCode(error: unknown): string | undefined {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Keeps the query planner's statistics (`sqlite_stat1`) current: analyzes the tables that were
+ * never analyzed or changed much since, each within a bounded sample (SQLite's own
+ * `PRAGMA optimize=0x10002`). Without statistics SQLite misjudges some searches of a large
+ * cache (an amount range over a million rows took 690 ms instead of 1). A no-op when nothing
+ * changed much; about 1.5 s the first time for a million transactions. Run after each sync.
+ */
+export function refreshStatistics(cache: CacheDb): void {
+  cache.sqlite.pragma('optimize=0x10002');
+}

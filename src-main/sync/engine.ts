@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
-import { syncCheckpoints, syncRuns, type CacheDb } from '../store';
+import { refreshStatistics, syncCheckpoints, syncRuns, type CacheDb } from '../store';
 import type {
   CheckpointState,
   RecordError,
@@ -188,6 +188,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     })
     .where(eq(syncRuns.id, runId))
     .run();
+  // New rows may have changed the shape of the data: the planner's statistics follow.
+  refreshStatistics(cache);
   return { runId, outcome, counts, errors, startedAt, finishedAt };
 }
 

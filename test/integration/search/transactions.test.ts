@@ -7,6 +7,9 @@ import type {
   TransactionSortField,
 } from '../../../src-shared/search';
 import { searchTransactions } from '../../../src-main/search';
+import { allOf } from '../../../src-main/search/sql';
+import { ACCOUNT_TEXT_INDEX, pageQuery } from '../../../src-main/search/transaction-page';
+import { transactionConditions } from '../../../src-main/search/transaction-where';
 import { applyReview } from '../../../src-main/review';
 import type { CacheDb } from '../../../src-main/store';
 import { searchRecords } from '../../../src-sandbox/search/v0-records';
@@ -111,6 +114,26 @@ describe('v0 filters, one at a time, agree with the sandbox reference', () => {
     );
     expect(all({ matched: true })).toEqual(reference({ matched: true }));
     expect(all({ matched: false })).toEqual(reference({ matched: false }));
+  });
+
+  it('free text within accounts is tested on the account index alone, never on the table', () => {
+    // The plan `account-text` relies on SQLite reading the row's free-text value from the
+    // index: the query's expression must be the migration's exactly (TEXT_VALUE).
+    for (const freeText of ['GB29', 'de', 'Büro']) {
+      const filters = { accountIds: [records[10]!.bankAccountId], matched: false, freeText };
+      const { base, text } = transactionConditions(cache.sqlite, filters);
+      const query = pageQuery(
+        allOf([base, text!.inIndex!]),
+        { field: 'bookingDate', direction: 'DESC' },
+        ACCOUNT_TEXT_INDEX,
+      );
+      const plan = cache.sqlite
+        .prepare(`EXPLAIN QUERY PLAN ${query}`)
+        .all({ ...base.params, ...text!.inIndex!.params }) as Array<{ detail: string }>;
+      expect(plan.map((step) => step.detail).join('; '), freeText).toContain(
+        `SEARCH t USING COVERING INDEX ${ACCOUNT_TEXT_INDEX}`,
+      );
+    }
   });
 
   it('free text: 3+ characters through the index, any case, trimmed', () => {

@@ -55,6 +55,36 @@ describe('first sync', () => {
     expect(fees.n).toBeGreaterThan(0);
   });
 
+  it('leaves the query planner statistics of what it wrote (searches plan by them)', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    const sqlite = setup.core.cacheOf(setup.profile.id).sqlite;
+    const stats = () =>
+      (sqlite
+        .prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")
+        .pluck()
+        .get() as number) === 0
+        ? []
+        : (sqlite.prepare('SELECT tbl, idx, stat FROM sqlite_stat1').all() as Array<{
+            tbl: string;
+            idx: string | null;
+            stat: string;
+          }>);
+    expect(stats()).toEqual([]);
+    await setup.core.sync.sync(setup.profile.id);
+    const transactions = sqlite.prepare('SELECT count(*) FROM bank_transactions').pluck().get() as number;
+    const byIndex = new Map(stats().map((row) => [row.idx, row.stat]));
+    // The account index with the free-text value, which only statistics keep SQLite from
+    // choosing for every account filter, and the sort indexes; counted over every row.
+    for (const index of [
+      'bank_transactions_account_text_idx',
+      'bank_transactions_account_idx',
+      'bank_transactions_amount_idx',
+      'bank_transactions_booking_date_idx',
+    ])
+      expect(byIndex.get(index)?.split(' ')[0], index).toBe(String(transactions));
+  });
+
   it('keeps a history of runs and resumes nothing after a complete run', async () => {
     const setup = await connectedCore(tempDir());
     cleanups.push(setup.close);
