@@ -79,6 +79,8 @@ function idleTimer(ms: number | undefined, onIdle: (error: RequestTimeoutError) 
   if (!ms || !Number.isFinite(ms) || ms <= 0) return { touch() {}, stop() {} };
   const seconds = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
   const timer = setTimeout(() => onIdle(new RequestTimeoutError(`No data arrived for ${seconds}.`)), ms);
+  // The connection keeps the process alive while it matters; the timer alone never does.
+  timer.unref();
   return { touch: () => timer.refresh(), stop: () => clearTimeout(timer) };
 }
 
@@ -123,6 +125,9 @@ class MessageBody implements RawBody {
       if (!message.complete) this.fail(new Error('The connection closed before the whole body arrived.'));
       this.detach();
     });
+    // Closed between the answer's head and these listeners: nothing more will be emitted.
+    if (message.destroyed && !message.complete)
+      this.fail(message.errored ?? new Error('The connection closed before the whole body arrived.'));
   }
 
   private notify(): void {
@@ -161,6 +166,7 @@ class MessageBody implements RawBody {
       this.message.destroy();
     }
     this.chunks.length = 0;
+    this.notify(); // a reader waiting for the next chunk learns it will not come
     return Promise.resolve();
   }
 }

@@ -180,6 +180,19 @@ describe('http fetch for file bodies', () => {
     expect(body.every((byte) => byte === 2)).toBe(true);
   });
 
+  it('tells a reader waiting for the next chunk that the body was cancelled', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-length': '1000' });
+      response.write(Buffer.alloc(10)); // then nothing
+    });
+    const response = await createHttpFetch()(`${url}/stalled`);
+    const reader = response.body![Symbol.asyncIterator]();
+    expect((await reader.next()).value?.length).toBe(10);
+    const waiting = reader.next();
+    await response.body!.cancel();
+    await expect(waiting).rejects.toThrow('cancelled');
+  });
+
   it('does not count a body the reader is slow to take as silence', async () => {
     const body = Buffer.alloc(4 * 1024 * 1024, 3);
     const url = await serve((_request, response) => {
