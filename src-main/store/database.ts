@@ -76,8 +76,12 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
     }
     configure(sqlite, resolved);
     const db = drizzle({ client: sqlite, schema });
-    if (before.count < journal.length)
+    if (before.count < journal.length) {
       runMigrations(db, sqlite, resolved, options.migrationsDir, journal.length);
+      // An upgraded cache may have new indexes: the planner learns them now, not at the
+      // next sync (which may be a flight away).
+      if (before.count > 0) refreshStatistics({ sqlite });
+    }
     // Foreign keys stay off while migrating (see runMigrations) and are on from here.
     sqlite.pragma('foreign_keys = ON');
     const schemaVersion = appliedMigrations(sqlite).count;
@@ -201,8 +205,9 @@ function messageOf(error: unknown): string {
  * never analyzed or changed much since, each within a bounded sample (SQLite's own
  * `PRAGMA optimize=0x10002`). Without statistics SQLite misjudges some searches of a large
  * cache (an amount range over a million rows took 690 ms instead of 1). A no-op when nothing
- * changed much; about 1.5 s the first time for a million transactions. Run after each sync.
+ * changed much; about 1.5 s the first time for a million transactions. Run after each sync,
+ * and when opening a cache that migrations just changed.
  */
-export function refreshStatistics(cache: CacheDb): void {
+export function refreshStatistics(cache: Pick<CacheDb, 'sqlite'>): void {
   cache.sqlite.pragma('optimize=0x10002');
 }

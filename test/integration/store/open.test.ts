@@ -121,6 +121,35 @@ describe('openCache', () => {
     expect(caches.open(file).schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
   });
 
+  it('gives an upgraded cache the planner statistics of its new indexes at once', () => {
+    // A cache of the build before migration 0007, holding transactions.
+    const olderApp = path.join(caches.tempDir(), 'migrations-0006');
+    cpSync(defaultMigrationsDir(), olderApp, { recursive: true });
+    const journalFile = path.join(olderApp, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
+    const upTo = journal.entries.findIndex((entry) => entry.tag.startsWith('0007'));
+    expect(upTo).toBeGreaterThan(0);
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: olderApp });
+    for (let i = 0; i < 50; i++) older.db.insert(bankTransactions).values(transactionRow()).run();
+    const statsTable = (sqlite: typeof older.sqlite) =>
+      sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'").pluck().get();
+    expect(statsTable(older.sqlite)).toBe(0);
+    older.close();
+
+    const upgraded = caches.open(file);
+    const stats = upgraded.sqlite.prepare('SELECT idx, stat FROM sqlite_stat1').all() as Array<{
+      idx: string;
+      stat: string;
+    }>;
+    expect(stats.find((row) => row.idx === 'bank_transactions_account_text_idx')?.stat).toMatch(/^50 /);
+    // Reopening an up-to-date cache analyzes nothing again (statistics stay as they are).
+    upgraded.sqlite.prepare('DELETE FROM sqlite_stat1').run();
+    upgraded.close();
+    expect(caches.open(file).sqlite.prepare('SELECT count(*) FROM sqlite_stat1').pluck().get()).toBe(0);
+  });
+
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
     const file = caches.file();
     caches.open(file).close();
