@@ -265,7 +265,12 @@ export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
   };
 }
 
-/** A standard `fetch` as a `RawFetch`, the idle time-out kept by a timer reset per chunk. */
+/**
+ * A standard `fetch` as a `RawFetch`, the idle time-out kept by a timer reset per chunk. Unlike
+ * the node:http transport, a reader that holds the body back for longer than the idle time
+ * also times out here: a web stream does not tell whether it waits for the network or for
+ * its reader. (Used when the app is given a fetch, as tests do.)
+ */
 export function fromFetch(fetchImpl: typeof fetch): RawFetch {
   return async (url, init) => {
     const controller = new AbortController();

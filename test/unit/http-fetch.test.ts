@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpFetch, type RawInit, type RawResponse } from '../../src-main/api/http-fetch';
+import { createHttpFetch, fromFetch, type RawInit, type RawResponse } from '../../src-main/api/http-fetch';
 
 // The lean file-body client against real HTTP servers on loopback.
 
@@ -138,47 +138,54 @@ describe('http fetch for file bodies', () => {
     await expect(fetch('ftp://127.0.0.1/x')).rejects.toThrow('Unsupported protocol');
   });
 
-  it('times out on silence, not on a body that keeps arriving however long it takes', async () => {
-    const url = await serve((request, response) => {
-      if (request.url === '/silent-head') return; // never answers
-      if (request.url === '/stall') {
-        response.writeHead(200, { 'content-length': '1000' });
-        response.write(Buffer.alloc(100, 1)); // then nothing
-        return;
-      }
-      // 20 chunks 25 ms apart: half a second in all, never 150 ms without a byte.
-      response.writeHead(200, { 'content-length': '2000' });
-      let sent = 0;
-      const timer = setInterval(() => {
-        response.write(Buffer.alloc(100, 2));
-        sent += 1;
-        if (sent === 20) {
-          clearInterval(timer);
-          response.end();
+  // The same rules hold for Node's fetch behind fromFetch (what the app uses when given a fetch).
+  it.each([
+    ['the node:http transport', () => createHttpFetch()],
+    ["Node's fetch through fromFetch", () => fromFetch(globalThis.fetch)],
+  ])(
+    'times out on silence, not on a body that keeps arriving however long it takes: %s',
+    async (_name, make) => {
+      const url = await serve((request, response) => {
+        if (request.url === '/silent-head') return; // never answers
+        if (request.url === '/stall') {
+          response.writeHead(200, { 'content-length': '1000' });
+          response.write(Buffer.alloc(100, 1)); // then nothing
+          return;
         }
-      }, 25);
-    });
-    const fetch = createHttpFetch();
-    const started = Date.now();
-    await expect(fetch(`${url}/silent-head`, { idleTimeoutMs: 150 })).rejects.toMatchObject({
-      name: 'TimeoutError',
-    });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+        // 20 chunks 25 ms apart: half a second in all, never 150 ms without a byte.
+        response.writeHead(200, { 'content-length': '2000' });
+        let sent = 0;
+        const timer = setInterval(() => {
+          response.write(Buffer.alloc(100, 2));
+          sent += 1;
+          if (sent === 20) {
+            clearInterval(timer);
+            response.end();
+          }
+        }, 25);
+      });
+      const fetch = make();
+      const started = Date.now();
+      await expect(fetch(`${url}/silent-head`, { idleTimeoutMs: 150 })).rejects.toMatchObject({
+        name: 'TimeoutError',
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
 
-    const stalled = await fetch(`${url}/stall`, { idleTimeoutMs: 150 });
-    const received: Uint8Array[] = [];
-    await expect(
-      (async () => {
-        for await (const chunk of stalled.body!) received.push(chunk);
-      })(),
-    ).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(Buffer.concat(received).length).toBe(100); // kept for a Range request
+      const stalled = await fetch(`${url}/stall`, { idleTimeoutMs: 150 });
+      const received: Uint8Array[] = [];
+      await expect(
+        (async () => {
+          for await (const chunk of stalled.body!) received.push(chunk);
+        })(),
+      ).rejects.toMatchObject({ name: 'TimeoutError' });
+      expect(Buffer.concat(received).length).toBe(100); // kept for a Range request
 
-    const slow = await fetch(`${url}/slow`, { idleTimeoutMs: 150 });
-    const body = await readAll(slow);
-    expect(body.length).toBe(2000);
-    expect(body.every((byte) => byte === 2)).toBe(true);
-  });
+      const slow = await fetch(`${url}/slow`, { idleTimeoutMs: 150 });
+      const body = await readAll(slow);
+      expect(body.length).toBe(2000);
+      expect(body.every((byte) => byte === 2)).toBe(true);
+    },
+  );
 
   it('tells a reader waiting for the next chunk that the body was cancelled', async () => {
     const url = await serve((_request, response) => {
