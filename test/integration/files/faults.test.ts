@@ -28,6 +28,23 @@ async function synced() {
   return { ...fixture, dir };
 }
 
+/** A client of the sandbox's demo organisation, with its own time-out when given. */
+function demoClient(baseUrl: string, timeoutMs?: number) {
+  return createApiClient({
+    baseUrl,
+    credentials: async () => ({ kind: 'client', clientId: DEMO_CLIENT_ID, clientSecret: DEMO_CLIENT_SECRET }),
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
+}
+
+/** A synced sandbox, one of its files and where to put it (a fresh folder named `folder`). */
+async function slowFile(index: number, folder: string) {
+  const { sandbox, dir } = await synced();
+  const id = sandbox.state.files[index]!.id;
+  mkdirSync(path.join(dir, folder));
+  return { sandbox, id, record: sandboxFile(sandbox, id), finalPath: path.join(dir, folder, 'receipt') };
+}
+
 describe('damaged downloads', () => {
   it('places a checked .part file a kill left before its batch was placed, without fetching it', async () => {
     const { core, profile, sandbox, dir } = await synced();
@@ -47,14 +64,7 @@ describe('damaged downloads', () => {
     copyFileSync(path.join(first, `${id}${path.extname(record.name)}`), partPath);
     sandbox.control?.clearRequests();
 
-    const client = createApiClient({
-      baseUrl: sandbox.url,
-      credentials: async () => ({
-        kind: 'client',
-        clientId: DEMO_CLIENT_ID,
-        clientSecret: DEMO_CLIENT_SECRET,
-      }),
-    });
+    const client = demoClient(sandbox.url);
     const committer = createCommitter({ folder: partial, durable: true });
     const finalPath = path.join(dir, 'second', 'receipt.pdf');
     const result = await fetchFile({
@@ -133,23 +143,11 @@ describe('damaged downloads', () => {
   });
 
   it('lets a body arrive slowly past the time-out as long as bytes keep coming', async () => {
-    const { sandbox, dir } = await synced();
-    const id = sandbox.state.files[5]!.id;
-    const record = sandboxFile(sandbox, id);
+    const { sandbox, id, record, finalPath } = await slowFile(5, 'slow');
     // Ten pieces, 150 ms apart (1.35 s in all), against a time-out of 400 ms: the whole
     // body takes far longer than the time-out, but there are never 400 ms without a byte.
     sandbox.control?.addFault({ match: `/v1/files/${id}/content`, slowBodyMs: 1_500, times: 1 });
-    const client = createApiClient({
-      baseUrl: sandbox.url,
-      credentials: async () => ({
-        kind: 'client',
-        clientId: DEMO_CLIENT_ID,
-        clientSecret: DEMO_CLIENT_SECRET,
-      }),
-      timeoutMs: 400,
-    });
-    mkdirSync(path.join(dir, 'slow'));
-    const finalPath = path.join(dir, 'slow', 'receipt');
+    const client = demoClient(sandbox.url, 400);
     const started = Date.now();
     const result = await fetchFile({
       client,
@@ -165,22 +163,10 @@ describe('damaged downloads', () => {
   });
 
   it('gives up on a body that stops arriving after the time-out and continues it with Range', async () => {
-    const { sandbox, dir } = await synced();
-    const id = sandbox.state.files[6]!.id;
-    const record = sandboxFile(sandbox, id);
+    const { sandbox, id, record, finalPath } = await slowFile(6, 'stalled');
     // The first of ten pieces at once, the next 6 s later: far longer than the time-out.
     sandbox.control?.addFault({ match: `/v1/files/${id}/content`, slowBodyMs: 60_000, times: 1 });
-    const client = createApiClient({
-      baseUrl: sandbox.url,
-      credentials: async () => ({
-        kind: 'client',
-        clientId: DEMO_CLIENT_ID,
-        clientSecret: DEMO_CLIENT_SECRET,
-      }),
-      timeoutMs: 300,
-    });
-    mkdirSync(path.join(dir, 'stalled'));
-    const finalPath = path.join(dir, 'stalled', 'receipt');
+    const client = demoClient(sandbox.url, 300);
     const partPath = `${finalPath}.part`;
     const file = { id, size: record.size, sha256: record.sha256 };
     const started = Date.now();
