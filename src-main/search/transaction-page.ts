@@ -5,10 +5,17 @@ import type {
   TransactionSorting,
   TransactionSortField,
 } from '../../src-shared/search';
-import { FTS_TABLE, TEXT_TABLE } from '../store/fts';
+import { FTS_TABLE } from '../store/fts';
+import { TEXT_TABLE } from '../store/text-table';
 import { memoized } from './memo';
 import { allOf, offsetOf, prepared, type SqlPart } from './sql';
-import { TEXT_JOIN, transactionConditions, type TextConditions } from './transaction-where';
+import {
+  fewCandidates,
+  inRows,
+  TEXT_JOIN,
+  transactionConditions,
+  type TextConditions,
+} from './transaction-where';
 
 /**
  * Which rows (row_ids, in order) make up one page of a transaction search. The answer is
@@ -102,6 +109,10 @@ export function pageRowIds(
 ): number[] {
   const { base, text } = transactionConditions(sqlite, filters);
   if (!text) return took('index', ordered(sqlite, base, sorting, page, filters));
+  // Short text confined by the gram index to few blocks: its matches are read from those
+  // rows and sorted, cheaper than any walk of the order that has to find them.
+  if (fewCandidates(text))
+    return took('short-set', ordered(sqlite, allOf([base, inRows(text)]), sorting, page, filters));
   const density = text.match === null ? null : ftsDensity(sqlite, text.match);
   if (density !== null && density.sparse)
     return took('trigram', ordered(sqlite, allOf([base, text.fts as SqlPart]), sorting, page, filters));
@@ -127,7 +138,7 @@ export function pageRowIds(
   // for short text that is rare in the whole table: its few matches are best looked up and
   // sorted.
   if (text.fts) return took('probe', ordered(sqlite, allOf([base, probe(text.fts)]), sorting, page, filters));
-  const matches = { sql: `t.row_id IN (${text.rows.sql})`, params: text.rows.params };
+  const matches = inRows(text);
   if (fewShortMatches(sqlite, text))
     return took('short-set', ordered(sqlite, allOf([base, matches]), sorting, page, filters));
   return took('short-probe', ordered(sqlite, allOf([base, probe(matches)]), sorting, page, filters));

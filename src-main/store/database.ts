@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { CacheOpenError } from './errors';
+import { refreshGramBlocks } from './gram-blocks';
 import { appliedMigrations, isNewerThanShipped, readJournal } from './migrations';
 import * as schema from './schema';
 
@@ -78,9 +79,12 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
     const db = drizzle({ client: sqlite, schema });
     if (before.count < journal.length) {
       runMigrations(db, sqlite, resolved, options.migrationsDir, journal.length);
-      // An upgraded cache may have new indexes: the planner learns them now, not at the
-      // next sync (which may be a flight away).
-      if (before.count > 0) refreshStatistics({ sqlite });
+      // An upgraded cache may have new indexes: they are filled and the planner learns them
+      // now, not at the next sync (which may be a flight away).
+      if (before.count > 0) {
+        refreshGramBlocks(sqlite);
+        refreshStatistics({ sqlite });
+      }
     }
     // Foreign keys stay off while migrating (see runMigrations) and are on from here.
     sqlite.pragma('foreign_keys = ON');

@@ -1,10 +1,13 @@
 import type Database from 'better-sqlite3';
+import { gramBlocksAreConsistent, rebuildGramBlocks } from './gram-blocks';
+import { TEXT_TABLE, TEXT_VALUE } from './text-table';
 
 /**
  * Free-text search helpers for `bank_transactions_fts` (migration `0001_fts.sql`): an FTS5
  * trigram index over id, group_id, counterparty, bank_account_number and description; and for
- * the narrow text table `bank_transaction_text` (migration `0005_transaction_text.sql`), which
- * the row-by-row tests read. Both are rebuilt and checked together, at the end of this file.
+ * the narrow text table `bank_transaction_text` (migration `0005_transaction_text.sql`, named in
+ * text-table.ts), which the row-by-row tests read, with its gram blocks (gram-blocks.ts). All
+ * three are rebuilt and checked together, at the end of this file.
  *
  * Usage, for a user's text `q`:
  *
@@ -14,8 +17,8 @@ import type Database from 'better-sqlite3';
  *     : `(t.id LIKE @q ESCAPE '\' OR t.group_id LIKE @q ESCAPE '\' OR …)` with likeContains(q)
  *
  * Both mean "case-insensitive substring of one of the columns". The trigram index only knows
- * 3-character windows, so 1–2 character text cannot use it and scans instead (fast enough for
- * a short word typed into a search box; the UI may also wait for the third character).
+ * 3-character windows, so 1–2 character text cannot use it and is tested row by row on the
+ * narrow text table, on the blocks its gram index names (gram-blocks.ts).
  */
 
 export const FTS_TABLE = 'bank_transactions_fts';
@@ -55,26 +58,9 @@ export function likeContains(text: string): string {
 }
 
 /**
- * The narrow text table (migration `0005_transaction_text.sql`): per transaction, the four v0
- * free-text values joined by U+001F, for searches that test text row by row.
- */
-export const TEXT_TABLE = 'bank_transaction_text';
-
-/** The separator between the values in {@link TEXT_TABLE}; a needle holding it cannot use it. */
-export const TEXT_SEPARATOR = '\u001f';
-
-/**
- * A transaction's free-text value as SQL over the table aliased `t`: the narrow text table's
- * value, and the last key of `bank_transactions_account_text_idx` (migration 0007), where
- * SQLite reads it from the index because a query spells it exactly so.
- */
-export const TEXT_VALUE = (t: string) =>
-  `${t}.id || char(31) || ifnull(${t}.group_id, '') || char(31) || ifnull(${t}.counterparty, '') || char(31) || ifnull(${t}.bank_account_number, '')`;
-
-/**
- * Re-derives both search indexes from the table: the trigram index and the narrow text table.
- * The repair for indexes that drifted (e.g. a migration that recreated the table and its
- * triggers). Takes seconds per million rows.
+ * Re-derives the search indexes from the table: the trigram index, the narrow text table and
+ * its gram blocks. The repair for indexes that drifted (e.g. a migration that recreated the
+ * table and its triggers). Takes seconds per million rows.
  */
 export function rebuildTransactionSearch(sqlite: Database.Database): void {
   sqlite.transaction(() => {
@@ -85,13 +71,15 @@ export function rebuildTransactionSearch(sqlite: Database.Database): void {
         `INSERT INTO ${TEXT_TABLE} (row_id, text) SELECT t.row_id, ${TEXT_VALUE('t')} FROM bank_transactions t`,
       )
       .run();
+    rebuildGramBlocks(sqlite);
   })();
 }
 
 /**
- * True when both indexes agree with the table, row by row. FTS5's integrity-check with rank 1
+ * True when the indexes agree with the table, row by row. FTS5's integrity-check with rank 1
  * compares an external-content index against its content table; it throws SQLITE_CORRUPT_VTAB
- * when they differ. The text table must hold exactly one row per transaction, with its values.
+ * when they differ. The text table must hold exactly one row per transaction, with its values,
+ * and every row's gram block must be stale or hold the row's grams.
  */
 export function transactionSearchIsConsistent(sqlite: Database.Database): boolean {
   try {
@@ -110,5 +98,5 @@ export function transactionSearchIsConsistent(sqlite: Database.Database): boolea
     )
     .pluck()
     .get() as number;
-  return differing === 0;
+  return differing === 0 && gramBlocksAreConsistent(sqlite);
 }

@@ -6,11 +6,12 @@ export {
   FTS_MIN_CHARS,
   FTS_TABLE,
   ftsLiteral,
-  TEXT_TABLE,
   isIndexable,
   likeContains,
   rebuildTransactionSearch,
   transactionSearchIsConsistent,
 } from './fts';
+export { gramBlocksAreConsistent, gramCandidates, refreshGramBlocks } from './gram-blocks';
+export { TEXT_TABLE } from './text-table';
 export * from './schema';
 export * as schema from './schema';

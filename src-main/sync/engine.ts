@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
-import { refreshStatistics, syncCheckpoints, syncRuns, type CacheDb } from '../store';
+import { refreshGramBlocks, refreshStatistics, syncCheckpoints, syncRuns, type CacheDb } from '../store';
 import type {
   CheckpointState,
   RecordError,
@@ -188,7 +188,9 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     })
     .where(eq(syncRuns.id, runId))
     .run();
-  // New rows may have changed the shape of the data: the planner's statistics follow.
+  // New rows: the gram blocks they marked stale are recomputed (short-text search), and the
+  // planner's statistics follow the shape of the data.
+  refreshGramBlocks(cache.sqlite);
   refreshStatistics(cache);
   return { runId, outcome, counts, errors, startedAt, finishedAt };
 }

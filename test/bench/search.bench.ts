@@ -97,7 +97,13 @@ function cases(accounts: string[]): Record<string, Case> {
     '7c1e',
   ];
   const short = ['ub', 'de', 'ab', '7c', 'ho', 'Ba'];
-  const rareShort = ['ZZ', 'qx', 'Q9'];
+  // Two characters in about 1,300 rows of the million (the rarest pairs the demo data has),
+  // in 2,600–4,200 rows, and in none.
+  const rareShort = ['oh', 'ju', 'ph', 'bi', 't4', 'l7'];
+  const mediumShort = ['jo', 'ze', 'ok', 'lb', 'sw', 'kr'];
+  const nowhereShort = ['ZZ', 'qx', 'Q9'];
+  // One character: uncommon letters and signs (7,000–20,000 rows), and one found nowhere.
+  const single = ['j', 'x', 'é', '&', "'", '~'];
   const page = (i: number) => ({ page: 1 + (i % 5), pageSize: PAGE_SIZE });
   const sort = (field: TransactionSorting['field'], i: number): TransactionSorting => ({
     field,
@@ -114,8 +120,10 @@ function cases(accounts: string[]): Record<string, Case> {
     unmatched: (i) => ({ filters: { matched: false }, pagination: page(i) }),
     freeText3plus: (i) => ({ filters: { freeText: at(texts, i) }, pagination: page(i) }),
     freeText2: (i) => ({ filters: { freeText: at(short, i) }, pagination: page(i) }),
-    // Two characters that occur almost nowhere: no index can help, every row is read.
     freeText2Rare: (i) => ({ filters: { freeText: at(rareShort, i) }, pagination: page(i) }),
+    freeText2Medium: (i) => ({ filters: { freeText: at(mediumShort, i) }, pagination: page(i) }),
+    freeText2Nowhere: (i) => ({ filters: { freeText: at(nowhereShort, i) }, pagination: page(i) }),
+    freeText1: (i) => ({ filters: { freeText: at(single, i) }, pagination: page(i) }),
     amountRange: (i) => ({
       filters: { amount: { currency: 'EUR', min: String(-500 - i * 10), max: String(-100 + i) } },
       pagination: page(i),
@@ -216,9 +224,9 @@ export default async function run(): Promise<Record<string, number | string>> {
       figures[`${name}.likeScan.p50`] = scan.p50;
       figures[`${name}.likeScan.p95`] = scan.p95;
       figures[`${name}.totalsFirstMs`] = Math.round(performance.now() - totalsStarted);
-      if (!name.endsWith('Rare')) worst = Math.max(worst, local.p95);
+      worst = Math.max(worst, local.p95);
     }
-    figures['worstP95 (rare 2-char text aside)'] = worst;
+    figures['worstP95'] = worst;
     figures['targetP95'] = 20;
     figures['verdict'] = worst < 20 ? 'pass' : 'over target';
     cache.close();

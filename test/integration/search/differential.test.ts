@@ -6,7 +6,7 @@ import type { BankTransaction } from '../../../src-shared/api';
 import type { TransactionFilters } from '../../../src-shared/search';
 import { searchTransactions } from '../../../src-main/search';
 import { observePagePlans, type PagePlan } from '../../../src-main/search/transaction-page';
-import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main/store';
+import { defaultMigrationsDir, openCache, refreshGramBlocks, type CacheDb } from '../../../src-main/store';
 import { createRandom, type Random } from '../../../src-sandbox/data/random';
 import type { State } from '../../../src-sandbox/data/state';
 import { searchTransactions as sandboxSearch, type Filters } from '../../../src-sandbox/search/v0';
@@ -20,7 +20,8 @@ import { upsertTransactions } from './load';
  * filters, sort and page. Several hundred random combinations from a fixed seed, biased to
  * the edges: text taken from real values in any case, 1 and 2 characters, FTS syntax,
  * padding, dates on existing booking days, unknown ids and accounts, pages at the end and
- * deep pages, deleted rows.
+ * deep pages, deleted rows; one and two characters common, rare and found nowhere, over gram
+ * blocks mostly fresh and partly stale.
  */
 
 const ROWS = 25_000;
@@ -51,7 +52,12 @@ beforeAll(() => {
     const j = shuffle.int(0, i);
     [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
   }
-  upsertTransactions(cache, shuffled, deleted);
+  // As after a sync that a second one has not yet finished: most rows' gram blocks fresh,
+  // the last ones written since the refresh (stale, searched row by row).
+  const fresh = Math.floor(shuffled.length * 0.9);
+  upsertTransactions(cache, shuffled.slice(0, fresh), deleted);
+  refreshGramBlocks(cache.sqlite);
+  upsertTransactions(cache, shuffled.slice(fresh), deleted);
 });
 
 afterAll(() => {
@@ -230,6 +236,33 @@ describe('local search agrees with the sandbox v0 search', () => {
     stop();
     // Most of these take the plan (the rest are answered by a window or the trigram index).
     expect(plans.get('account-text') ?? 0).toBeGreaterThanOrEqual(25);
+  });
+
+  it('for one and two characters common, rare and found nowhere (the gram blocks)', () => {
+    const random = createRandom(20261124, 4);
+    const plans = new Map<PagePlan, number>();
+    const stop = observePagePlans((plan) => plans.set(plan, (plans.get(plan) ?? 0) + 1));
+    const nowhere = ['qx', 'Q9', '~', '#', 'zz', 'jq', '%'];
+    for (let n = 0; n < 150; n++) {
+      const record = random.pick(records);
+      const text = random.chance(0.25)
+        ? random.pick(nowhere)
+        : randomCase(
+            random,
+            substringOf(
+              random,
+              random.pick([record.counterparty, record.bankAccountNumber]),
+              random.int(1, 2),
+            ),
+          );
+      const f: TransactionFilters = { freeText: text };
+      if (random.chance(0.3)) f.matched = random.chance(0.5);
+      if (random.chance(0.2)) f.bookingDateFrom = random.pick(records).bookingDate;
+      agrees(n, f, sorting(random), random.int(1, 3), random.pick([5, 20, 50]));
+    }
+    stop();
+    expect(plans.get('short-set') ?? 0).toBeGreaterThanOrEqual(30);
+    expect(plans.get('window') ?? 0).toBeGreaterThanOrEqual(30);
   });
 
   it('on deep pages, where the local search serves a memoised id list', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CacheOpenError,
   defaultMigrationsDir,
+  gramCandidates,
   openCache,
   shippedSchemaVersion,
   transactionSearchIsConsistent,
@@ -23,6 +24,18 @@ function openError(file: string, migrationsDir = defaultMigrationsDir()): CacheO
     return error as CacheOpenError;
   }
   throw new Error('expected openCache to fail');
+}
+
+/** The migrations folder of the build before migration `tag` (a copy whose journal stops there). */
+function migrationsBefore(tag: string): string {
+  const olderApp = path.join(caches.tempDir(), `migrations-before-${tag}`);
+  cpSync(defaultMigrationsDir(), olderApp, { recursive: true });
+  const journalFile = path.join(olderApp, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
+  const upTo = journal.entries.findIndex((entry) => entry.tag.startsWith(tag));
+  expect(upTo).toBeGreaterThan(0);
+  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+  return olderApp;
 }
 
 describe('openCache', () => {
@@ -123,13 +136,7 @@ describe('openCache', () => {
 
   it('gives an upgraded cache the planner statistics of its new indexes at once', () => {
     // A cache of the build before migration 0007, holding transactions.
-    const olderApp = path.join(caches.tempDir(), 'migrations-0006');
-    cpSync(defaultMigrationsDir(), olderApp, { recursive: true });
-    const journalFile = path.join(olderApp, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-    const upTo = journal.entries.findIndex((entry) => entry.tag.startsWith('0007'));
-    expect(upTo).toBeGreaterThan(0);
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+    const olderApp = migrationsBefore('0007');
     const file = caches.file();
     const older = openCache(file, { migrationsDir: olderApp });
     for (let i = 0; i < 50; i++) older.db.insert(bankTransactions).values(transactionRow()).run();
@@ -148,6 +155,25 @@ describe('openCache', () => {
     upgraded.sqlite.prepare('DELETE FROM sqlite_stat1').run();
     upgraded.close();
     expect(caches.open(file).sqlite.prepare('SELECT count(*) FROM sqlite_stat1').pluck().get()).toBe(0);
+  });
+
+  it('fills the gram blocks of an upgraded cache at once, so short text is not searched row by row', () => {
+    // A cache of the build before migration 0008, holding transactions.
+    const olderApp = migrationsBefore('0008');
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: olderApp });
+    for (let i = 0; i < 40; i++)
+      older.db
+        .insert(bankTransactions)
+        .values(transactionRow({ counterparty: i === 7 ? 'Zqy Rare' : 'Deutsche Bahn' }))
+        .run();
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(upgraded.sqlite.prepare('SELECT count(*) FROM bank_transaction_gram_stale').pluck().get()).toBe(0);
+    expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
+    expect(gramCandidates(upgraded.sqlite, 'zq').blocks).toBe(1);
+    expect(gramCandidates(upgraded.sqlite, 'qz').blocks).toBe(0);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
