@@ -31,7 +31,8 @@ import {
  *   same as the index's. Short text whose window came back short gets one wider window sized
  *   by the density that window showed.
  * - Rare free text (fewer than FTS_SAMPLE matches in the trigram index) fetches its few rows
- *   through the index and sorts them.
+ *   through the index and sorts them; one or two characters that the gram index confines to
+ *   few blocks (store/gram-blocks.ts) are read from those blocks' rows and sorted.
  * - Text that is common but not in the window (other filters exclude most of its rows) walks
  *   the order's index and looks each row up in the set of matches (the probe), stopping at
  *   the page's end; short text that no window row matched has few matches, looked up and

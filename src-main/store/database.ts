@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { log } from '../log';
 import { CacheOpenError } from './errors';
 import { refreshGramBlocks } from './gram-blocks';
 import { appliedMigrations, isNewerThanShipped, readJournal } from './migrations';
@@ -81,10 +82,10 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
       runMigrations(db, sqlite, resolved, options.migrationsDir, journal.length);
       // An upgraded cache may have new indexes: they are filled and the planner learns them
       // now, not at the next sync (which may be a flight away).
-      if (before.count > 0) {
-        refreshGramBlocks(sqlite);
-        refreshStatistics({ sqlite });
-      }
+      if (before.count > 0)
+        refreshAfterWrites({ sqlite }, (what, error) =>
+          log.warn(`after updating ${resolved}, refreshing the ${what} failed:`, error),
+        );
     }
     // Foreign keys stay off while migrating (see runMigrations) and are on from here.
     sqlite.pragma('foreign_keys = ON');
@@ -214,4 +215,27 @@ function messageOf(error: unknown): string {
  */
 export function refreshStatistics(cache: Pick<CacheDb, 'sqlite'>): void {
   cache.sqlite.pragma('optimize=0x10002');
+}
+
+/**
+ * The upkeep after many rows were written (a sync, a migration): the gram blocks the rows
+ * marked stale are recomputed (refreshGramBlocks), then the planner's statistics refreshed.
+ * Neither is needed for a right answer — stale blocks are searched row by row, old statistics
+ * still plan — so a failure (a full disk) goes to `onError` and never fails the caller.
+ */
+export function refreshAfterWrites(
+  cache: Pick<CacheDb, 'sqlite'>,
+  onError: (what: string, error: unknown) => void,
+): void {
+  const steps: Array<[string, () => void]> = [
+    ['gram blocks', () => refreshGramBlocks(cache.sqlite)],
+    ['planner statistics', () => refreshStatistics(cache)],
+  ];
+  for (const [what, step] of steps) {
+    try {
+      step();
+    } catch (error) {
+      onError(what, error);
+    }
+  }
 }

@@ -1,5 +1,11 @@
 /** The organisation cache: open it, its schema, and the free-text search helpers. */
-export { openCache, defaultMigrationsDir, refreshStatistics, shippedSchemaVersion } from './database';
+export {
+  openCache,
+  defaultMigrationsDir,
+  refreshAfterWrites,
+  refreshStatistics,
+  shippedSchemaVersion,
+} from './database';
 export type { CacheDb, CacheDrizzle, CacheSchema, OpenCacheOptions } from './database';
 export { CacheOpenError, type CacheOpenFailure } from './errors';
 export {

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
-import { refreshGramBlocks, refreshStatistics, syncCheckpoints, syncRuns, type CacheDb } from '../store';
+import { refreshAfterWrites, syncCheckpoints, syncRuns, type CacheDb } from '../store';
 import type {
   CheckpointState,
   RecordError,
@@ -188,10 +188,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     })
     .where(eq(syncRuns.id, runId))
     .run();
-  // New rows: the gram blocks they marked stale are recomputed (short-text search), and the
-  // planner's statistics follow the shape of the data.
-  refreshGramBlocks(cache.sqlite);
-  refreshStatistics(cache);
+  // New rows: the gram blocks they marked stale are recomputed (short-text search) and the
+  // planner's statistics follow the shape of the data; a failure there fails nothing.
+  refreshAfterWrites(cache, (what, error) =>
+    log.warn(`after the sync, refreshing the ${what} failed:`, error),
+  );
   return { runId, outcome, counts, errors, startedAt, finishedAt };
 }
 

@@ -32,7 +32,9 @@ async function connectAndSync(url: string) {
   return env;
 }
 
-describe('satchel CLI: review, export and offline edits', () => {
+// Each test runs a dozen or more `satchel` processes, each compiling the CLI through tsx as it
+// starts (1.5–2.5 s apiece on two busy cores): 20 s alone, past 30 s beside the other files.
+describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, () => {
   it('marks, exports a German CSV, and hands the review to a colleague', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 22, transactions: 900 });
     stops.push(() => sandbox.stop());

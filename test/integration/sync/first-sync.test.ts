@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { searchTransactions } from '../../../src-main/search';
+import { gramBlocksAreConsistent } from '../../../src-main/store';
 import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -83,6 +85,40 @@ describe('first sync', () => {
       'bank_transactions_booking_date_idx',
     ])
       expect(byIndex.get(index)?.split(' ')[0], index).toBe(String(transactions));
+  });
+
+  it('leaves the gram blocks of what it wrote computed, and a failure to compute them costs nothing', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    const sqlite = setup.core.cacheOf(setup.profile.id).sqlite;
+    const stale = () => sqlite.prepare('SELECT count(*) FROM bank_transaction_gram_stale').pluck().get();
+    // A cache that cannot store the bitmaps (as on a full disk): the run still succeeds, its
+    // blocks stay stale, and short text is still found, row by row.
+    sqlite.exec(`CREATE TRIGGER no_grams BEFORE INSERT ON bank_transaction_grams
+                 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+    const failed = await setup.core.sync.sync(setup.profile.id);
+    expect(failed.outcome).toBe('succeeded');
+    expect(stale()).toBeGreaterThan(0);
+    const search = () =>
+      searchTransactions(setup.core.cacheOf(setup.profile.id), {
+        filters: { freeText: 'ub' },
+        pagination: { page: 1, pageSize: 500 },
+      }).totals?.count;
+    const expected = sqlite
+      .prepare(
+        `SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL AND (id LIKE '%ub%'
+           OR group_id LIKE '%ub%' OR counterparty LIKE '%ub%' OR bank_account_number LIKE '%ub%')`,
+      )
+      .pluck()
+      .get() as number;
+    expect(expected).toBeGreaterThan(0);
+    expect(search()).toBe(expected);
+
+    sqlite.exec('DROP TRIGGER no_grams');
+    await setup.core.sync.sync(setup.profile.id);
+    expect(stale()).toBe(0);
+    expect(gramBlocksAreConsistent(sqlite)).toBe(true);
+    expect(search()).toBe(expected);
   });
 
   it('keeps a history of runs and resumes nothing after a complete run', async () => {
