@@ -135,21 +135,14 @@ export function gramCandidates(sqlite: Database.Database, needle: string): GramC
 
 /** The blocks set in `bitmap`, then `more` (ascending, past its end), as row_id ranges. */
 function blockRanges(bitmap: Uint8Array, more: number[]): [number, number][] {
-  const ranges: [number, number][] = [];
-  const add = (first: number, count: number) => {
-    const firstRow = first << BLOCK_SHIFT;
-    const lastRow = ((first + count) << BLOCK_SHIFT) - 1;
-    const last = ranges.at(-1);
-    if (last && last[1] === firstRow - 1) last[1] = lastRow;
-    else ranges.push([firstRow, lastRow]);
-  };
-  for (let byte = 0; byte < bitmap.length; byte++) {
-    const bits = bitmap[byte]!;
-    if (bits === 0xff) add(byte * 8, 8);
-    else if (bits !== 0) for (let bit = 0; bit < 8; bit++) if (bits & (1 << bit)) add(byte * 8 + bit, 1);
-  }
-  for (const block of more) add(block, 1);
-  return ranges;
+  const blocks: number[] = [];
+  bitmap.forEach((bits, byte) => {
+    for (let bit = 0; bits !== 0 && bit < 8; bit++) if (bits & (1 << bit)) blocks.push(byte * 8 + bit);
+  });
+  return blockRuns([...blocks, ...more]).map(([first, last]) => [
+    first << BLOCK_SHIFT,
+    ((last + 1) << BLOCK_SHIFT) - 1,
+  ]);
 }
 
 /**
