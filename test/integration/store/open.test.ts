@@ -89,6 +89,10 @@ describe('openCache', () => {
       'bank_transaction_text_insert',
       'bank_transaction_text_update',
       'bank_transaction_text_delete',
+      'bank_transaction_grams',
+      'bank_transaction_gram_stale',
+      'bank_transaction_gram_state',
+      'bank_transaction_gram_stale_insert',
     ]) {
       expect(names).toContain(expected);
     }
