@@ -103,7 +103,7 @@ export const bankTransactions = sqliteTable(
     // within one account is tested on the index alone, never on the table: a text common
     // elsewhere but rare in that account costs one pass over the account's index entries
     // (src-main/search/transaction-page.ts, plan `account-text`). The expression must stay
-    // exactly TEXT_VALUE of src-main/store/fts.ts for SQLite to read it from the index.
+    // exactly TEXT_VALUE of src-main/store/text-table.ts for SQLite to read it from the index.
     index('bank_transactions_account_text_idx').on(
       t.bankAccountId,
       t.matched,
