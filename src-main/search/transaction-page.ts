@@ -43,7 +43,8 @@ import {
  *   entries are at most a few hundred thousand short ones, the matches elsewhere can be
  *   every row of the table.
  * - Deep pages (OFFSET beyond DEEP_OFFSET) read the whole ordered id list once per filter set
- *   and data version, index-only, and slice it; later deep pages are a lookup.
+ *   and data version, index-only, and slice it; later deep pages are a lookup. So do the
+ *   plans that sort every match anyway (`short-set`): turning their pages costs nothing.
  */
 
 /**
@@ -113,7 +114,10 @@ export function pageRowIds(
   // Short text confined by the gram index to few blocks: its matches are read from those
   // rows and sorted, cheaper than any walk of the order that has to find them.
   if (fewCandidates(text))
-    return took('short-set', ordered(sqlite, allOf([base, inRows(text)]), sorting, page, filters));
+    return took(
+      'short-set',
+      ordered(sqlite, allOf([base, inRows(text)]), sorting, page, filters, undefined, true),
+    );
   const density = text.match === null ? null : ftsDensity(sqlite, text.match);
   if (density !== null && density.sparse)
     return took('trigram', ordered(sqlite, allOf([base, text.fts as SqlPart]), sorting, page, filters));
@@ -141,7 +145,10 @@ export function pageRowIds(
   if (text.fts) return took('probe', ordered(sqlite, allOf([base, probe(text.fts)]), sorting, page, filters));
   const matches = inRows(text);
   if (fewShortMatches(sqlite, text))
-    return took('short-set', ordered(sqlite, allOf([base, matches]), sorting, page, filters));
+    return took(
+      'short-set',
+      ordered(sqlite, allOf([base, matches]), sorting, page, filters, undefined, true),
+    );
   return took('short-probe', ordered(sqlite, allOf([base, probe(matches)]), sorting, page, filters));
 }
 
@@ -186,6 +193,8 @@ export function pageQuery(where: SqlPart, sorting: TransactionSorting, index?: s
 /**
  * The plain plan: the index walk with LIMIT/OFFSET, or the memoised id list for deep pages;
  * through `index` when given (INDEXED BY: SQLite would otherwise prefer the date index).
+ * `whole`: the plan sorts every match anyway (a set of short text's matches), so the whole
+ * ordered list costs what one page does; it is remembered, and the next pages are slices.
  */
 function ordered(
   sqlite: Database.Database,
@@ -194,10 +203,11 @@ function ordered(
   page: Pagination,
   filters: TransactionFilters,
   index?: string,
+  whole = false,
 ): number[] {
   const offset = offsetOf(page);
   const text = pageQuery(where, sorting, index);
-  if (offset < DEEP_OFFSET) {
+  if (offset < DEEP_OFFSET && !whole) {
     const rows = prepared(sqlite, `${text} LIMIT @limit OFFSET @offset`)
       .pluck()
       .all({
