@@ -167,13 +167,15 @@ export function refreshGramBlocks(sqlite: Database.Database): void {
     );
     const staleMask = new Uint8Array(bytes);
     for (const block of stale) staleMask[block >> 3]! |= 1 << (block & 7);
+    // Only the bytes holding a stale block are cleared: a sync's few new blocks cost little.
+    const staleBytes = [...new Set(stale.map((block) => block >> 3))];
     const changed = new Uint8Array(GRAMS);
     // Working copies, as long as the largest block number needs; stale blocks cleared.
     const next: (Uint8Array | undefined)[] = Array.from(blocks, (map, gram) => {
       if (map === undefined) return undefined;
       const grown = new Uint8Array(bytes);
       grown.set(map);
-      for (let i = 0; i < map.length; i++) {
+      for (const i of staleBytes) {
         if ((grown[i]! & staleMask[i]!) === 0) continue;
         grown[i]! &= ~staleMask[i]!;
         changed[gram] = 1;
