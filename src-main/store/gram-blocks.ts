@@ -19,8 +19,8 @@ import { TEXT_TABLE } from './text-table';
  * function for other text compares `toLowerCase` strings, whose code units are the ones here.
  */
 
-export const GRAM_TABLE = 'bank_transaction_grams';
-export const GRAM_STALE_TABLE = 'bank_transaction_gram_stale';
+const GRAM_TABLE = 'bank_transaction_grams';
+const GRAM_STALE_TABLE = 'bank_transaction_gram_stale';
 const GRAM_STATE_TABLE = 'bank_transaction_gram_state';
 
 /** Rows per block: row_id >> BLOCK_SHIFT is the block (the trigger of 0008 spells it out). */
@@ -115,13 +115,11 @@ export interface GramCandidates {
  */
 export function gramCandidates(sqlite: Database.Database, needle: string): GramCandidates {
   const { blocks } = bitmaps(sqlite);
-  const maps = needleGrams(needle).map((gram) => blocks[gram]);
-  const length = maps.reduce((min, map) => Math.min(min, map?.length ?? 0), Infinity);
-  const shared = new Uint8Array(Number.isFinite(length) ? length : 0);
-  if (maps.length > 0 && maps.every((map) => map !== undefined)) {
-    shared.set((maps[0] as Uint8Array).subarray(0, shared.length));
-    for (const map of maps.slice(1)) for (let i = 0; i < shared.length; i++) shared[i]! &= map![i]!;
-  }
+  // The blocks holding every gram (a missing gram, or past a bitmap's end, is in none).
+  const maps = needleGrams(needle).map((gram) => blocks[gram] ?? new Uint8Array(0));
+  const shared = new Uint8Array(Math.min(...maps.map((map) => map.length)));
+  shared.set(maps[0]!.subarray(0, shared.length));
+  for (const map of maps.slice(1)) for (let i = 0; i < shared.length; i++) shared[i]! &= map[i]!;
   const stale = staleBlocks(sqlite);
   for (const block of stale) if (block >> 3 < shared.length) shared[block >> 3]! |= 1 << (block & 7);
   // Stale blocks past the bitmaps' end (rows written since the last refresh), ascending.
