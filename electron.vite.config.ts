@@ -1,9 +1,28 @@
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const root = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * `import x from 'file?base64'`: the file's bytes as a base64 string, a module of its own
+ * (pdf.js's CMaps and fonts, src-renderer/features/preview/pdf.ts).
+ */
+function base64Modules(): Plugin {
+  const suffix = '?base64';
+  return {
+    name: 'satchel-base64-modules',
+    enforce: 'pre',
+    async load(id) {
+      if (!id.endsWith(suffix)) return null;
+      const bytes = await readFile(id.slice(0, -suffix.length));
+      return `export default ${JSON.stringify(bytes.toString('base64'))};`;
+    },
+  };
+}
 
 export default defineConfig({
   main: {
@@ -28,7 +47,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src-renderer'),
-    plugins: [react()],
+    plugins: [react(), base64Modules()],
     build: {
       outDir: 'out/renderer',
       // electron-vite leaves the renderer unminified; minified, the first screen parses a

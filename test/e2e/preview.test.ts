@@ -39,22 +39,8 @@ async function openTransaction(app: AppPage, id: string) {
   return pane;
 }
 
-/** A PDF of several A6 pages, one line of text each (the sandbox's receipts have one page). */
-function multiPagePdf(lines: string[]): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', ''];
-  const kids: string[] = [];
-  lines.forEach((line, i) => {
-    const page = objects.length + 1;
-    const content = `BT /F1 18 Tf 24 360 Td (${line}) Tj ET`;
-    kids.push(`${page} 0 R`);
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Contents ${page + 1} 0 R /Resources << /Font << /F1 ${3 + lines.length * 2} 0 R >> >> >>`,
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    );
-    void i;
-  });
-  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${lines.length} >>`;
-  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+/** A PDF of `objects` (object 1 the catalog), with its cross-reference table. */
+function pdfFile(objects: string[]): Buffer {
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((object, i) => {
@@ -66,6 +52,42 @@ function multiPagePdf(lines: string[]): Buffer {
   body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
+}
+
+/** A PDF of several A6 pages, one line of text each (the sandbox's receipts have one page). */
+function multiPagePdf(lines: string[]): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', ''];
+  const kids: string[] = [];
+  for (const line of lines) {
+    const page = objects.length + 1;
+    const content = `BT /F1 18 Tf 24 360 Td (${line}) Tj ET`;
+    kids.push(`${page} 0 R`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Contents ${page + 1} 0 R /Resources << /Font << /F1 ${3 + lines.length * 2} 0 R >> >> >>`,
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    );
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${lines.length} >>`;
+  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  return pdfFile(objects);
+}
+
+/**
+ * A one-page receipt in Japanese as many are made: a font it does not embed, its text coded
+ * through Adobe's predefined UniJIS-UCS2-H CMap, which pdf.js must be given to read it.
+ */
+function japanesePdf(line: string): Buffer {
+  const hex = [...line].map((char) => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')).join('');
+  const content = `BT /F1 24 Tf 24 360 Td <${hex}> Tj ET`;
+  return pdfFile([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type0 /BaseFont /HeiseiMin-W3 /Encoding /UniJIS-UCS2-H /DescendantFonts [6 0 R] >>',
+    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HeiseiMin-W3 /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /FontDescriptor 7 0 R >>',
+    '<< /Type /FontDescriptor /FontName /HeiseiMin-W3 /Flags 6 /FontBBox [0 -141 1000 859] /ItalicAngle 0 /Ascent 859 /Descent -141 /CapHeight 709 /StemV 69 >>',
+  ]);
 }
 
 describe('receipt preview', () => {
@@ -99,23 +121,25 @@ describe('receipt preview', () => {
     const unreachable = withFile('application/pdf', [pdf.id, png.id]);
     // A three-page invoice already kept offline: its record and copy as a finished download leaves them.
     const statement = withFile('application/pdf', [pdf.id, png.id, unreachable.id]);
-    const pages = multiPagePdf(['First page of the invoice', 'Second page: the lines', 'Third page: totals']);
     const root = core.files.filesRoot(profile.id);
     mkdirSync(root, { recursive: true });
-    writeFileSync(path.join(root, `${statement.fileId}.pdf`), pages);
-    const sha256 = createHash('sha256').update(pages).digest('hex');
-    sqlite
-      .prepare(
-        `UPDATE expense_files SET size = ?, sha256 = ?, local_path = ?, local_sha256 = ?, downloaded_at = ? WHERE id = ?`,
-      )
-      .run(
-        pages.length,
-        sha256,
-        `${statement.fileId}.pdf`,
-        sha256,
-        new Date().toISOString(),
-        statement.fileId,
-      );
+    /** `bytes` as the kept copy of the file, its record as a finished download leaves it. */
+    const keepOffline = (fileId: string, bytes: Buffer) => {
+      writeFileSync(path.join(root, `${fileId}.pdf`), bytes);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      sqlite
+        .prepare(
+          `UPDATE expense_files SET size = ?, sha256 = ?, local_path = ?, local_sha256 = ?, downloaded_at = ? WHERE id = ?`,
+        )
+        .run(bytes.length, sha256, `${fileId}.pdf`, sha256, new Date().toISOString(), fileId);
+    };
+    keepOffline(
+      statement.fileId,
+      multiPagePdf(['First page of the invoice', 'Second page: the lines', 'Third page: totals']),
+    );
+    // A receipt in Japanese, also kept offline.
+    const japanese = withFile('application/pdf', [pdf.id, png.id, unreachable.id, statement.id]);
+    keepOffline(japanese.fileId, japanesePdf('領収書・合計1200円'));
 
     const app = await openApp(core, { serveFiles: true });
     const { page } = app;
@@ -247,6 +271,18 @@ describe('receipt preview', () => {
       const statementPreview = pane.getByTestId('file-preview');
       await statementPreview.evaluate((element) => element.scrollIntoView({ block: 'start' }));
       await checkScreen(app, 'preview-pages');
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // A receipt in Japanese: its text is read through Adobe's CMaps, which come from chunks
+      // of the app's own bundle.
+      pane = await openTransaction(app, japanese.id);
+      await pane
+        .getByRole('img', { name: `${japanese.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      await expect.poll(() => pane.getByTestId('pdf-text').textContent()).toBe('領収書・合計1200円');
+      expect(requests.some((url) => /\/assets\/UniJIS-UCS2-H-[^/]*\.js$/.test(url))).toBe(true);
       await page.keyboard.press('Escape');
       await pane.waitFor({ state: 'detached' });
 

@@ -5,12 +5,63 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
+/**
+ * The data pdf.js needs besides the PDF: Adobe's CMaps (text in Chinese, Japanese or Korean
+ * set in a font the receipt does not embed) and the standard fonts it ships (it asks for
+ * Symbol and ZapfDingbats; the other standard fonts are the system's). Each
+ * file is a chunk of the app's own bundle holding its bytes as base64, imported when a PDF
+ * first asks for it: it loads like any other script of the app, whatever the page's scheme
+ * (`fetch` reads no `file:` URL, and the CSP allows no `data:` connection).
+ */
+const bundled: Record<string, Record<string, () => Promise<string>>> = {
+  cMapUrl: import.meta.glob<string>('../../../node_modules/pdfjs-dist/cmaps/*.bcmap', {
+    query: '?base64',
+    import: 'default',
+  }),
+  standardFontDataUrl: import.meta.glob<string>(
+    '../../../node_modules/pdfjs-dist/standard_fonts/*.{pfb,ttf}',
+    {
+      query: '?base64',
+      import: 'default',
+    },
+  ),
+};
+
+/** The part of a path after its last slash. */
+const baseName = (file: string) => file.slice(file.lastIndexOf('/') + 1);
+
+const byName = new Map(
+  Object.entries(bundled).map(([kind, files]) => [
+    kind,
+    new Map(Object.entries(files).map(([file, load]) => [baseName(file), load])),
+  ]),
+);
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * pdf.js's `BinaryDataFactory`: the files above by name. A name the bundle does not hold
+ * (a PDF may name any CMap) is an error pdf.js reports as a warning and draws without.
+ */
+export class BundledData {
+  async fetch({ kind, filename }: { kind: string; filename: string }): Promise<Uint8Array> {
+    const load = byName.get(kind)?.get(filename);
+    if (!load) throw new Error(`No bundled ${kind === 'cMapUrl' ? 'CMap' : 'font'} named ${filename}.`);
+    return fromBase64(await load());
+  }
+}
+
 export type { PDFDocumentProxy };
 
 /**
  * Opens PDF bytes with pdf.js, locked down: no eval (the CSP allows none), no WebAssembly, no
  * scripting, nothing fetched by the worker. Fonts a receipt does not embed fall back to system
- * fonts.
+ * fonts; CMaps and the symbol fonts come from the bundle (BundledData).
  */
 export function openPdf(data: Uint8Array): Promise<PDFDocumentProxy> {
   return getDocument({
@@ -18,6 +69,11 @@ export function openPdf(data: Uint8Array): Promise<PDFDocumentProxy> {
     isEvalSupported: false,
     useWasm: false,
     useWorkerFetch: false,
+    // Only names: BundledData reads the files from the bundle, never from these.
+    cMapUrl: 'bundled/cmaps/',
+    cMapPacked: true,
+    standardFontDataUrl: 'bundled/standard_fonts/',
+    BinaryDataFactory: BundledData,
     useSystemFonts: true,
     enableXfa: false,
     stopAtErrors: false,
