@@ -7,8 +7,8 @@ GlobalWorkerOptions.workerSrc = workerUrl;
 
 /**
  * The data pdf.js needs besides the PDF: Adobe's CMaps (text in Chinese, Japanese or Korean
- * set in a font the receipt does not embed) and the standard fonts it ships (it asks for
- * Symbol and ZapfDingbats; the other standard fonts are the system's). Each
+ * set in a font the receipt does not embed) and its Symbol and ZapfDingbats fonts (the other
+ * standard fonts are the system's). Each
  * file is a chunk of the app's own bundle holding its bytes as base64, imported when a PDF
  * first asks for it: it loads like any other script of the app, whatever the page's scheme
  * (`fetch` reads no `file:` URL, and the CSP allows no `data:` connection).
@@ -18,12 +18,10 @@ const bundled: Record<string, Record<string, () => Promise<string>>> = {
     query: '?base64',
     import: 'default',
   }),
+  // With system fonts on, pdf.js asks only for these two (Symbol and ZapfDingbats).
   standardFontDataUrl: import.meta.glob<string>(
-    '../../../node_modules/pdfjs-dist/standard_fonts/*.{pfb,ttf}',
-    {
-      query: '?base64',
-      import: 'default',
-    },
+    '../../../node_modules/pdfjs-dist/standard_fonts/{FoxitSymbol,FoxitDingbats}.pfb',
+    { query: '?base64', import: 'default' },
   ),
 };
 
