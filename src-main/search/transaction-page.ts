@@ -6,9 +6,11 @@ import type {
   TransactionSortField,
 } from '../../src-shared/search';
 import { FTS_TABLE } from '../store/fts';
+import { gramRowsPage } from '../store/gram-rows';
 import { TEXT_TABLE } from '../store/text-table';
 import { memoized } from './memo';
 import { allOf, offsetOf, prepared, type SqlPart } from './sql';
+import { charCount, searchText } from './text';
 import {
   fewCandidates,
   inRows,
@@ -82,7 +84,15 @@ const DEEP_OFFSET = 20_000;
  * the whole table: its matches looked up and sorted).
  */
 export type PagePlan =
-  'index' | 'trigram' | 'window' | 'wider-window' | 'account-text' | 'probe' | 'short-probe' | 'short-set';
+  | 'index'
+  | 'gram-rows'
+  | 'trigram'
+  | 'window'
+  | 'wider-window'
+  | 'account-text'
+  | 'probe'
+  | 'short-probe'
+  | 'short-set';
 
 let planObserver: ((plan: PagePlan) => void) | null = null;
 
@@ -111,6 +121,9 @@ export function pageRowIds(
 ): number[] {
   const { base, text } = transactionConditions(sqlite, filters);
   if (!text) return took('index', ordered(sqlite, base, sorting, page, filters));
+  // One or two characters in few rows, in date order: sorted from the gram's row list.
+  const listed = text.onTextRow ? fromRowList(sqlite, filters, sorting, page, text) : null;
+  if (listed !== null) return took('gram-rows', listed);
   // Short text confined by the gram index to few blocks: its matches are read from those
   // rows and sorted, cheaper than any walk of the order that has to find them.
   if (fewCandidates(text))
@@ -150,6 +163,38 @@ export function pageRowIds(
       ordered(sqlite, allOf([base, matches]), sorting, page, filters, undefined, true),
     );
   return took('short-probe', ordered(sqlite, allOf([base, probe(matches)]), sorting, page, filters));
+}
+
+/** The filters a row list answers besides the text: booking dates, and deleted rows or not. */
+const LIST_FILTERS = new Set(['freeText', 'bookingDateFrom', 'bookingDateTo', 'includeDeleted']);
+
+/**
+ * The page from the row list of a one- or two-character text (store/gram-rows.ts), when the
+ * order is the booking date and no filter but dates narrows the rows; null otherwise, or when
+ * the text has no list (common text, or found nowhere: the other plans answer those).
+ */
+function fromRowList(
+  sqlite: Database.Database,
+  filters: TransactionFilters,
+  sorting: TransactionSorting,
+  page: Pagination,
+  text: TextConditions,
+): number[] | null {
+  if (sorting.field !== 'bookingDate') return null;
+  if (Object.entries(filters).some(([key, value]) => value !== undefined && !LIST_FILTERS.has(key)))
+    return null;
+  const needle = searchText(filters.freeText);
+  if (charCount(needle) > 2) return null;
+  return gramRowsPage(sqlite, {
+    needle,
+    hit: text.hit,
+    includeDeleted: filters.includeDeleted === true,
+    from: filters.bookingDateFrom,
+    to: filters.bookingDateTo,
+    descending: sorting.direction === 'DESC',
+    offset: offsetOf(page),
+    limit: page.pageSize,
+  });
 }
 
 /** Narrow text rows a short text is tested on to estimate its matches in the whole table. */

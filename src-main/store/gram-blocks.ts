@@ -1,5 +1,9 @@
 import type Database from 'better-sqlite3';
+import { BITS, BLOCK_SHIFT, blockRuns, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
+import { clearGramRows, gramRowsAreConsistent, updateGramRows } from './gram-rows';
 import { TEXT_TABLE } from './text-table';
+
+export { BLOCK_ROWS, BLOCK_SHIFT } from './grams';
 
 /**
  * The gram index of the narrow text table (migration `0008_transaction_grams.sql`): for each
@@ -9,8 +13,10 @@ import { TEXT_TABLE } from './text-table';
  * tests the text on those rows only (src-main/search/transaction-where.ts).
  *
  * Exact by construction: a bit is set for every gram of every row of a fresh block, and a
- * block written since its last refresh is stale (a trigger marks it) and always a candidate.
- * Extra bits (deleted rows, characters folded into one symbol) only add candidates.
+ * block written since its last refresh is stale (triggers mark it: a row written, deleted or
+ * given another booking date) and always a candidate. Extra bits (characters folded into
+ * one symbol) only add candidates. A refresh also brings the exact row lists of the grams
+ * set in few blocks up to date (gram-rows.ts), inside the same transaction.
  *
  * Folding: the text and the needle are lower-cased with JavaScript's toLowerCase, and code
  * units mapped to 128 symbols (printable ASCII exactly, controls to one, everything else by
@@ -23,28 +29,8 @@ const GRAM_TABLE = 'bank_transaction_grams';
 const GRAM_STALE_TABLE = 'bank_transaction_gram_stale';
 const GRAM_STATE_TABLE = 'bank_transaction_gram_state';
 
-/** Rows per block: row_id >> BLOCK_SHIFT is the block (the trigger of 0008 spells it out). */
-export const BLOCK_SHIFT = 3;
-export const BLOCK_ROWS = 1 << BLOCK_SHIFT;
-
-const SYMBOLS = 128;
-/** Gram ids: `a * SYMBOLS + b` for a pair, UNIGRAM + a for one symbol. */
-const UNIGRAM = SYMBOLS * SYMBOLS;
-const GRAMS = UNIGRAM + SYMBOLS;
 /** Rows read per statement call when recomputing blocks. */
 const READ_SLICE = 8192;
-
-/** A lower-cased UTF-16 code unit as one of SYMBOLS symbols. */
-function symbolOf(unit: number): number {
-  if (unit >= 0x80) return 70 + (unit % 58);
-  if (unit < 0x20 || unit === 0x7f) return 0;
-  const lower = unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit;
-  // 0x20–0x40 → 1–33; 0x5b–0x7e → 34–69 (upper-case letters never remain).
-  return lower <= 0x40 ? lower - 0x1f : lower - 0x39;
-}
-
-/** symbolOf for every code unit, looked up: a million rows are about 100 million units. */
-const SYMBOL = Uint8Array.from({ length: 0x10000 }, (_, unit) => symbolOf(unit));
 
 /**
  * The grams a row must hold to contain `needle`: its pairs, or its one symbol when it is a
@@ -85,17 +71,6 @@ function bitmaps(sqlite: Database.Database): Bitmaps {
   copies.set(sqlite, copy);
   return copy;
 }
-
-function staleBlocks(sqlite: Database.Database): number[] {
-  return sqlite.prepare(`SELECT block FROM ${GRAM_STALE_TABLE} ORDER BY block`).pluck().all() as number[];
-}
-
-/** Bits set per byte value. */
-const BITS = Uint8Array.from({ length: 256 }, (_, byte) => {
-  let count = 0;
-  for (let bits = byte; bits; bits &= bits - 1) count++;
-  return count;
-});
 
 /** The blocks of rows that may hold a needle (gramCandidates). */
 export interface GramCandidates {
@@ -144,11 +119,11 @@ function blockRanges(bitmap: Uint8Array, more: number[]): [number, number][] {
 }
 
 /**
- * Recomputes the bitmaps of every stale block from the narrow text table, in one
- * transaction, and bumps the version. Run after a sync and after migrations (on a million
- * rows about 2 s when all are stale, 0.1 s for a sync's few hundred changed rows, nothing when
- * no block is stale). Safe to call at any time: until it runs, stale blocks are searched row
- * by row.
+ * Recomputes the bitmaps of every stale block from the narrow text table, and the row lists
+ * of the grams those blocks hold (gram-rows.ts), in one transaction, and bumps the version.
+ * Run after a sync and after migrations (on a million rows about 8 s when all are stale,
+ * 0.2-0.3 s for a sync's few hundred new rows, nothing when no block is stale). Safe to call
+ * at any time: until it runs, stale blocks are searched row by row.
  */
 export function refreshGramBlocks(sqlite: Database.Database): void {
   const hasStale = sqlite.prepare(`SELECT EXISTS (SELECT 1 FROM ${GRAM_STALE_TABLE})`).pluck().get() === 1;
@@ -197,6 +172,7 @@ export function refreshGramBlocks(sqlite: Database.Database): void {
       const before = blocks[gram];
       if (map && staleBytes.some((i) => map[i] !== (before?.[i] ?? 0))) write.run(gram, map);
     });
+    updateGramRows(sqlite, blocks, next, stale);
     sqlite.prepare(`DELETE FROM ${GRAM_STALE_TABLE}`).run();
     sqlite.prepare(`UPDATE ${GRAM_STATE_TABLE} SET version = ? WHERE id = 1`).run(version + 1);
     return { version: version + 1, blocks: next };
@@ -235,21 +211,11 @@ function setBit(
   map[byte]! |= bit;
 }
 
-/** Ascending block numbers as runs of consecutive blocks, `[first, last]`. */
-function blockRuns(sorted: number[]): [number, number][] {
-  const runs: [number, number][] = [];
-  for (const block of sorted) {
-    const last = runs.at(-1);
-    if (last && last[1] === block - 1) last[1] = block;
-    else runs.push([block, block]);
-  }
-  return runs;
-}
-
 /** Forgets every bitmap and marks every block stale, then recomputes them all (a repair). */
 export function rebuildGramBlocks(sqlite: Database.Database): void {
   sqlite.transaction(() => {
     sqlite.prepare(`DELETE FROM ${GRAM_TABLE}`).run();
+    clearGramRows(sqlite);
     sqlite.prepare(`DELETE FROM ${GRAM_STALE_TABLE}`).run();
     sqlite
       .prepare(
@@ -277,8 +243,9 @@ export function gramBlocksAreConsistent(sqlite: Database.Database): boolean {
     markRow(fresh, bytes, rowId, text);
   const staleMask = new Uint8Array(bytes);
   for (const block of stale) if (block >> 3 < bytes) staleMask[block >> 3]! |= 1 << (block & 7);
-  return fresh.every((map, gram) => {
+  const blocksHold = fresh.every((map, gram) => {
     const stored = blocks[gram];
     return map === undefined || map.every((bits, i) => (bits & ~staleMask[i]! & ~(stored?.[i] ?? 0)) === 0);
   });
+  return blocksHold && gramRowsAreConsistent(sqlite, blocks);
 }

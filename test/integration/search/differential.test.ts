@@ -21,7 +21,7 @@ import { upsertTransactions } from './load';
  * the edges: text taken from real values in any case, 1 and 2 characters, FTS syntax,
  * padding, dates on existing booking days, unknown ids and accounts, pages at the end and
  * deep pages, deleted rows; one and two characters common, rare and found nowhere, over gram
- * blocks mostly fresh and partly stale.
+ * blocks (and their row lists) mostly fresh and partly stale.
  */
 
 const ROWS = 25_000;
@@ -194,6 +194,7 @@ describe('local search agrees with the sandbox v0 search', () => {
     expect(nonEmpty).toBeGreaterThan(COMBINATIONS / 2);
     expect(Object.fromEntries(plans)).toEqual({
       index: expect.any(Number),
+      'gram-rows': expect.any(Number),
       trigram: expect.any(Number),
       window: expect.any(Number),
       'wider-window': expect.any(Number),
@@ -238,7 +239,7 @@ describe('local search agrees with the sandbox v0 search', () => {
     expect(plans.get('account-text') ?? 0).toBeGreaterThanOrEqual(25);
   });
 
-  it('for one and two characters common, rare and found nowhere (the gram blocks)', () => {
+  it('for one and two characters common, rare and found nowhere (the gram blocks and row lists)', () => {
     const random = createRandom(20261124, 4);
     const plans = new Map<PagePlan, number>();
     const stop = observePagePlans((plan) => plans.set(plan, (plans.get(plan) ?? 0) + 1));
@@ -261,6 +262,7 @@ describe('local search agrees with the sandbox v0 search', () => {
       agrees(n, f, sorting(random), random.int(1, 3), random.pick([5, 20, 50]));
     }
     stop();
+    expect(plans.get('gram-rows') ?? 0).toBeGreaterThanOrEqual(20);
     expect(plans.get('short-set') ?? 0).toBeGreaterThanOrEqual(30);
     expect(plans.get('window') ?? 0).toBeGreaterThanOrEqual(30);
   });

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import { useTempDirs } from '../../helpers/temp-dir';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main/store';
+import { bankTransactions } from '../../../src-main/store/schema';
+import { createRandom } from '../../../src-sandbox/data/random';
 
 /** Opens caches in fresh temporary folders and closes them after each test. */
 export function useCaches() {
@@ -44,4 +46,32 @@ export function transactionRow(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
   return { ...row, raw: JSON.stringify({ ...row, amount: { amount: '-12.34', currency: 'EUR' } }) };
+}
+
+/**
+ * Writes `rows` transactions with counterparties picked from `names` (from a fixed seed),
+ * random group ids and account numbers; with `days`, booking dates picked from them, and
+ * with `deletedShare`, that share of rows deleted upstream.
+ */
+export function writeRandomTransactions(
+  cache: CacheDb,
+  rows: number,
+  options: { names: readonly string[]; seed: number; days?: readonly string[]; deletedShare?: number },
+): void {
+  const random = createRandom(options.seed, 1);
+  for (let i = 0; i < rows; i++)
+    cache.db
+      .insert(bankTransactions)
+      .values(
+        transactionRow({
+          counterparty: random.pick(options.names),
+          ...(options.days ? { bookingDate: random.pick(options.days) } : {}),
+          groupId: random.chance(0.2) ? null : `g-${random.int(0, 99)}`,
+          bankAccountNumber: random.pick(['DE89370400440532013000', 'GB33BUKB20201555555555', null]),
+          ...(options.deletedShare && random.chance(options.deletedShare)
+            ? { deletedAt: '2026-04-01T00:00:00Z' }
+            : {}),
+        }),
+      )
+      .run();
 }

@@ -16,7 +16,7 @@ import {
 import { BLOCK_SHIFT } from '../../../src-main/store/gram-blocks';
 import { bankTransactions } from '../../../src-main/store/schema';
 import { createRandom } from '../../../src-sandbox/data/random';
-import { transactionRow, useCaches } from './fixtures';
+import { transactionRow, useCaches, writeRandomTransactions } from './fixtures';
 
 const caches = useCaches();
 
@@ -37,18 +37,7 @@ const NAMES = [
 
 function seeded(rows: number, seed = 1): CacheDb {
   const cache = caches.open(caches.file());
-  const random = createRandom(seed, 1);
-  for (let i = 0; i < rows; i++)
-    cache.db
-      .insert(bankTransactions)
-      .values(
-        transactionRow({
-          counterparty: random.pick(NAMES),
-          groupId: random.chance(0.2) ? null : `g-${random.int(0, 99)}`,
-          bankAccountNumber: random.pick(['DE89370400440532013000', 'GB33BUKB20201555555555', null]),
-        }),
-      )
-      .run();
+  writeRandomTransactions(cache, rows, { names: NAMES, seed });
   return cache;
 }
 

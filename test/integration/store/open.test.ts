@@ -10,6 +10,7 @@ import {
   shippedSchemaVersion,
   transactionSearchIsConsistent,
 } from '../../../src-main/store';
+import { needleKey, readGramRows } from '../../../src-main/store/gram-rows';
 import { bankTransactions } from '../../../src-main/store/schema';
 import { transactionRow, useCaches } from './fixtures';
 
@@ -93,6 +94,9 @@ describe('openCache', () => {
       'bank_transaction_gram_stale',
       'bank_transaction_gram_state',
       'bank_transaction_gram_stale_insert',
+      'bank_transaction_gram_stale_delete',
+      'bank_transaction_gram_stale_booking_date',
+      'bank_transaction_gram_rows',
     ]) {
       expect(names).toContain(expected);
     }
@@ -178,6 +182,24 @@ describe('openCache', () => {
     expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
     expect(gramCandidates(upgraded.sqlite, 'zq').blocks).toBe(1);
     expect(gramCandidates(upgraded.sqlite, 'qz').blocks).toBe(0);
+  });
+
+  it('gives an upgraded cache the row lists of its rare grams at once', () => {
+    // A cache of the build before migration 0009, holding transactions.
+    const olderApp = migrationsBefore('0009');
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: olderApp });
+    for (let i = 0; i < 40; i++)
+      older.db
+        .insert(bankTransactions)
+        .values(transactionRow({ counterparty: i % 10 === 7 ? 'Zqy Rare' : 'Deutsche Bahn' }))
+        .run();
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(upgraded.sqlite.prepare('SELECT count(*) FROM bank_transaction_gram_stale').pluck().get()).toBe(0);
+    expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
+    expect(Array.from(readGramRows(upgraded.sqlite, needleKey('zq')!)!.rowIds)).toEqual([8, 18, 28, 38]);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
