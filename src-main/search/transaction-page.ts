@@ -26,6 +26,12 @@ import {
  *
  * - Every order is a `(col, id)` index (SORT_KEYS), so without free text SQLite walks the
  *   index in order and stops after the page.
+ * - Text that the accounts asked for cannot hold (a gram missing from each account's set,
+ *   store/account-grams.ts) matches nothing, answered without reading a row
+ *   (`account-grams`).
+ * - One or two characters found in few rows, in date order with no filter but dates, are
+ *   paged from the gram's exact row list and its booking days (store/gram-rows.ts,
+ *   `gram-rows`).
  * - Free text that is common ("hotel", "DE89", two characters) is answered by a window: walk
  *   the order without the text filter for a bounded number of rows, test the text on each
  *   (LIKE on the narrow text table, in SQL), keep the page. If the window holds the page's
@@ -77,7 +83,8 @@ const DEEP_OFFSET = 20_000;
 
 /**
  * The plans a page can take (see the module comment), reported to {@link observePagePlans}:
- * `index` (no text), `trigram` (rare text driven by its matches), `window`, `wider-window`
+ * `index` (no text), `account-grams` (text the accounts cannot hold), `gram-rows` (short
+ * text from its row list), `trigram` (rare text driven by its matches), `window`, `wider-window`
  * (short text, a second window), `account-text` (accounts' index entries tested, text
  * and all, in date order), `probe` and `short-probe` (the order walked, each row looked
  * up in the trigram index's or the narrow table's matches), `short-set` (short text rare in
@@ -85,6 +92,7 @@ const DEEP_OFFSET = 20_000;
  */
 export type PagePlan =
   | 'index'
+  | 'account-grams'
   | 'gram-rows'
   | 'trigram'
   | 'window'
@@ -119,7 +127,8 @@ export function pageRowIds(
   sorting: TransactionSorting,
   page: Pagination,
 ): number[] {
-  const { base, text } = transactionConditions(sqlite, filters);
+  const { base, text, none } = transactionConditions(sqlite, filters);
+  if (none) return took('account-grams', []);
   if (!text) return took('index', ordered(sqlite, base, sorting, page, filters));
   // One or two characters in few rows, in date order: sorted from the gram's row list.
   const listed = text.onTextRow ? fromRowList(sqlite, filters, sorting, page, text) : null;

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { parseAmount } from '../../src-shared/money';
 import type { AmountRange, TransactionFilters } from '../../src-shared/search';
+import { textAbsentFromAccounts } from '../store/account-grams';
 import { FTS_TABLE, ftsLiteral } from '../store/fts';
 import { BLOCK_ROWS, gramCandidates } from '../store/gram-blocks';
 import { TEXT_SEPARATOR, TEXT_TABLE, TEXT_VALUE } from '../store/text-table';
@@ -59,11 +60,14 @@ export interface TextConditions {
 /** Joins each row of `t` to its narrow text row; CROSS JOIN keeps `t` (and its order) outside. */
 export const TEXT_JOIN = `CROSS JOIN ${TEXT_TABLE} x ON x.row_id = t.row_id`;
 
-/** Every condition but the free text, and the free text on its own (null when blank). */
+/**
+ * Every condition but the free text, and the free text on its own (null when blank); `none`
+ * when the accounts' gram sets (store/account-grams.ts) show that no row can match.
+ */
 export function transactionConditions(
   sqlite: Database.Database,
   filters: TransactionFilters,
-): { base: SqlPart; text: TextConditions | null } {
+): { base: SqlPart; text: TextConditions | null; none: boolean } {
   const parts: SqlPart[] = [];
   // Deleted rows are few and indexed (partial index); NOT IN over row_id keeps a walk of a
   // (col, id) index covering, where `deleted_at IS NULL` would read every row it passes.
@@ -86,7 +90,12 @@ export function transactionConditions(
   if (filters.transactionTypes) parts.push(inPart('t.transaction_type', 'f_type', filters.transactionTypes));
   if (filters.currencies) parts.push(inPart('t.amount_currency', 'f_cur', filters.currencies));
   const text = searchText(filters.freeText);
-  return { base: allOf(parts), text: text === '' ? null : textConditions(sqlite, text) };
+  // Text that no transaction of the accounts asked for can hold: nothing matches.
+  const none =
+    text !== '' &&
+    filters.accountIds !== undefined &&
+    textAbsentFromAccounts(sqlite, text, caseVariants(filters.accountIds));
+  return { base: allOf(parts), text: text === '' ? null : textConditions(sqlite, text), none };
 }
 
 /**
@@ -94,7 +103,8 @@ export function transactionConditions(
  * and the gram blocks short text they confine to few rows.
  */
 export function transactionWhere(sqlite: Database.Database, filters: TransactionFilters): SqlPart {
-  const { base, text } = transactionConditions(sqlite, filters);
+  const { base, text, none } = transactionConditions(sqlite, filters);
+  if (none) return { sql: '0', params: {} };
   if (!text) return base;
   return allOf([base, text.fts ?? (fewCandidates(text) ? inRows(text) : text.scan)]);
 }

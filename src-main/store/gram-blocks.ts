@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
 import { BITS, BLOCK_SHIFT, blockRuns, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
 import { clearGramRows, gramRowsAreConsistent, updateGramRows } from './gram-rows';
+import {
+  accountGramsAreConsistent,
+  accountGramsReady,
+  clearAccountGrams,
+  updateAccountGrams,
+} from './account-grams';
 import { TEXT_TABLE } from './text-table';
 
 export { BLOCK_ROWS, BLOCK_SHIFT } from './grams';
@@ -119,20 +125,23 @@ function blockRanges(bitmap: Uint8Array, more: number[]): [number, number][] {
 }
 
 /**
- * Recomputes the bitmaps of every stale block from the narrow text table, and the row lists
- * of the grams those blocks hold (gram-rows.ts), in one transaction, and bumps the version.
- * Run after a sync and after migrations (on a million rows about 8 s when all are stale,
- * 0.2-0.3 s for a sync's few hundred new rows, nothing when no block is stale). Safe to call
- * at any time: until it runs, stale blocks are searched row by row.
+ * Recomputes the bitmaps of every stale block from the narrow text table, the row lists of
+ * the grams those blocks hold (gram-rows.ts) and the accounts' gram sets (account-grams.ts),
+ * in one transaction, and bumps the version. Run after a sync and after migrations (on a
+ * million rows about 11 s when all are stale, 0.2-0.3 s for a sync's few hundred new rows,
+ * nothing when no block is stale and the accounts' sets are computed). Safe to call at any
+ * time: until it runs, stale blocks are searched row by row.
  */
 export function refreshGramBlocks(sqlite: Database.Database): void {
   const hasStale = sqlite.prepare(`SELECT EXISTS (SELECT 1 FROM ${GRAM_STALE_TABLE})`).pluck().get() === 1;
-  if (!hasStale) return;
+  if (!hasStale && accountGramsReady(sqlite)) return;
   // The new bitmaps become this connection's copy once committed; inside a caller's
   // transaction (which may still roll back) the copy is dropped and read again when needed.
   const nested = sqlite.inTransaction;
   const committed = sqlite.transaction((): Bitmaps | null => {
     const stale = staleBlocks(sqlite);
+    // The accounts' sets: every one computed from all rows when not yet, or the stale rows added.
+    updateAccountGrams(sqlite, stale);
     if (stale.length === 0) return null;
     const { version, blocks } = bitmaps(sqlite);
     const bytes = Math.max(
@@ -216,6 +225,7 @@ export function rebuildGramBlocks(sqlite: Database.Database): void {
   sqlite.transaction(() => {
     sqlite.prepare(`DELETE FROM ${GRAM_TABLE}`).run();
     clearGramRows(sqlite);
+    clearAccountGrams(sqlite);
     sqlite.prepare(`DELETE FROM ${GRAM_STALE_TABLE}`).run();
     sqlite
       .prepare(
@@ -247,5 +257,5 @@ export function gramBlocksAreConsistent(sqlite: Database.Database): boolean {
     const stored = blocks[gram];
     return map === undefined || map.every((bits, i) => (bits & ~staleMask[i]! & ~(stored?.[i] ?? 0)) === 0);
   });
-  return blocksHold && gramRowsAreConsistent(sqlite, blocks);
+  return blocksHold && gramRowsAreConsistent(sqlite, blocks) && accountGramsAreConsistent(sqlite);
 }

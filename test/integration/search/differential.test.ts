@@ -165,6 +165,44 @@ function agrees(
   return expected.rows.length;
 }
 
+/**
+ * 120 searches within one or two accounts for text taken from other accounts' rows: common
+ * there (the start of their account number is on every one of them), rare or absent here.
+ * Each page must agree with the sandbox; returns how often each plan ran.
+ */
+function accountSearches(random: Random): Map<PagePlan, number> {
+  const plans = new Map<PagePlan, number>();
+  const stop = observePagePlans((plan) => plans.set(plan, (plans.get(plan) ?? 0) + 1));
+  const wallets = [...new Set(records.map((record) => record.bankAccountId))];
+  for (let n = 0; n < 120; n++) {
+    const account = random.pick(wallets);
+    // Text taken from another account's rows: common there (the start of its account
+    // number is on every one of them), rare or absent here.
+    const foreign = random.pick(records.filter((record) => record.bankAccountId !== account));
+    const text = random.chance(0.7)
+      ? [...foreign.bankAccountNumber].slice(0, random.int(4, 10)).join('')
+      : substringOf(
+          random,
+          random.pick([foreign.bankAccountNumber, foreign.counterparty, foreign.groupId]),
+          random.pick([1, 2, 3, 4, 8]),
+        );
+    const f: TransactionFilters = {
+      accountIds: random.chance(0.2) ? [account, random.pick(wallets)] : [account],
+      freeText: randomCase(random, text),
+    };
+    if (random.chance(0.6)) f.matched = random.chance(0.7) ? false : true;
+    if (random.chance(0.3)) f.bookingDateFrom = random.pick(records).bookingDate;
+    const sort: SharedSorting | undefined = random.chance(0.2)
+      ? undefined
+      : { field: 'bookingDate', direction: random.pick(['ASC', 'DESC'] as const) };
+    const pageSize = random.pick([1, 5, 20, 50]);
+    const page = random.int(1, 3);
+    agrees(n, f, sort, page, pageSize);
+  }
+  stop();
+  return plans;
+}
+
 describe('local search agrees with the sandbox v0 search', () => {
   it(`on ${COMBINATIONS} random combinations of filters, sort and page over ${ROWS} transactions`, () => {
     const random = createRandom(20260501, 9);
@@ -205,36 +243,7 @@ describe('local search agrees with the sandbox v0 search', () => {
   });
 
   it('within accounts in date order, for text common in other accounts (the account-text plan)', () => {
-    const random = createRandom(20261123, 5);
-    const plans = new Map<PagePlan, number>();
-    const stop = observePagePlans((plan) => plans.set(plan, (plans.get(plan) ?? 0) + 1));
-    const wallets = [...new Set(records.map((record) => record.bankAccountId))];
-    for (let n = 0; n < 120; n++) {
-      const account = random.pick(wallets);
-      // Text taken from another account's rows: common there (the start of its account
-      // number is on every one of them), rare or absent here.
-      const foreign = random.pick(records.filter((record) => record.bankAccountId !== account));
-      const text = random.chance(0.7)
-        ? [...foreign.bankAccountNumber].slice(0, random.int(4, 10)).join('')
-        : substringOf(
-            random,
-            random.pick([foreign.bankAccountNumber, foreign.counterparty, foreign.groupId]),
-            random.pick([1, 2, 3, 4, 8]),
-          );
-      const f: TransactionFilters = {
-        accountIds: random.chance(0.2) ? [account, random.pick(wallets)] : [account],
-        freeText: randomCase(random, text),
-      };
-      if (random.chance(0.6)) f.matched = random.chance(0.7) ? false : true;
-      if (random.chance(0.3)) f.bookingDateFrom = random.pick(records).bookingDate;
-      const sort: SharedSorting | undefined = random.chance(0.2)
-        ? undefined
-        : { field: 'bookingDate', direction: random.pick(['ASC', 'DESC'] as const) };
-      const pageSize = random.pick([1, 5, 20, 50]);
-      const page = random.int(1, 3);
-      agrees(n, f, sort, page, pageSize);
-    }
-    stop();
+    const plans = accountSearches(createRandom(20261123, 5));
     // Most of these take the plan (the rest are answered by a window or the trigram index).
     expect(plans.get('account-text') ?? 0).toBeGreaterThanOrEqual(25);
   });
@@ -298,5 +307,14 @@ describe('local search agrees with the sandbox v0 search', () => {
         JSON.stringify({ f, sort, page }),
       ).toEqual(expected.rows.map((row) => state.table.idOf(row)));
     }
+  });
+
+  it('within accounts once every block is refreshed (the accounts’ gram sets)', () => {
+    // As after the sync's refresh: no stale block, so text an account cannot hold is
+    // answered from its gram set.
+    refreshGramBlocks(cache.sqlite);
+    const plans = accountSearches(createRandom(20261124, 6));
+    expect(plans.get('account-grams') ?? 0).toBeGreaterThanOrEqual(10);
+    expect(plans.get('account-text') ?? 0).toBeGreaterThanOrEqual(10);
   });
 });

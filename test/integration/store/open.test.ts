@@ -10,6 +10,7 @@ import {
   shippedSchemaVersion,
   transactionSearchIsConsistent,
 } from '../../../src-main/store';
+import { textAbsentFromAccounts } from '../../../src-main/store/account-grams';
 import { needleKey, readGramRows } from '../../../src-main/store/gram-rows';
 import { bankTransactions } from '../../../src-main/store/schema';
 import { transactionRow, useCaches } from './fixtures';
@@ -97,6 +98,8 @@ describe('openCache', () => {
       'bank_transaction_gram_stale_delete',
       'bank_transaction_gram_stale_booking_date',
       'bank_transaction_gram_rows',
+      'bank_transaction_gram_stale_account',
+      'bank_transaction_account_grams',
     ]) {
       expect(names).toContain(expected);
     }
@@ -200,6 +203,23 @@ describe('openCache', () => {
     expect(upgraded.sqlite.prepare('SELECT count(*) FROM bank_transaction_gram_stale').pluck().get()).toBe(0);
     expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
     expect(Array.from(readGramRows(upgraded.sqlite, needleKey('zq')!)!.rowIds)).toEqual([8, 18, 28, 38]);
+  });
+
+  it('gives an upgraded cache the gram sets of its accounts at once', () => {
+    const olderApp = migrationsBefore('0010');
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: olderApp });
+    for (const [bankAccountId, counterparty] of [
+      ['acc-1', 'Deutsche Bahn'],
+      ['acc-2', 'Tesco Stores'],
+    ])
+      older.db.insert(bankTransactions).values(transactionRow({ bankAccountId, counterparty })).run();
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
+    expect(textAbsentFromAccounts(upgraded.sqlite, 'tesco', ['acc-1'])).toBe(true);
+    expect(textAbsentFromAccounts(upgraded.sqlite, 'tesco', ['acc-2'])).toBe(false);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
