@@ -115,12 +115,15 @@ export function needleKey(needle: string): number | null {
   return SYMBOL[a]! * SYMBOLS + SYMBOL[b]!;
 }
 
+/** An ISO date: month 01-12, day 01-31 (what pageInDateOrder's ordinal tells apart). */
+const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
 /**
  * A booking date as a number that sorts as the text does (YYYYMMDD), or -1 for anything but
- * `dddd-dd-dd` (never sent by the API; such a row makes a search take the gram blocks).
+ * an ISO date (never sent by the API; a search meeting such a row takes the gram blocks).
  */
 export function dayNumber(date: unknown): number {
-  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return -1;
+  if (typeof date !== 'string' || !ISO_DATE.test(date)) return -1;
   return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
 }
 
@@ -569,7 +572,10 @@ class Matches {
   }
 }
 
-/** A day number (YYYYMMDD) as a small ordinal in the same order: 31 days a month, 12 months. */
+/**
+ * A day number (YYYYMMDD, of an ISO date: dayNumber) as a small ordinal in the same order,
+ * one per day: 31 days a month, 12 months.
+ */
 const ordinal = (day: number) =>
   Math.floor(day / 10_000) * 372 + (Math.floor(day / 100) % 100) * 31 + (day % 100);
 
