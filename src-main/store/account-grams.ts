@@ -8,7 +8,8 @@ import { TEXT_TABLE } from './text-table';
  * text with a gram missing from every account a search asks for matches nothing there
  * (textAbsentFromAccounts), whatever the search would test it with: each code unit counts as
  * itself lower-cased and as every ASCII character a case mapping makes of it (SQLite's LIKE
- * folds ASCII only, FTS5 folds "İ" to "i", JavaScript lower-cases the Kelvin sign to "k").
+ * folds ASCII only, FTS5 folds the Kelvin sign to "k" and the long s to "s", JavaScript
+ * lower-cases "İ" to "i" and a dot).
  *
  * A superset kept by the gram refresh (refreshGramBlocks): the grams of every stale block's
  * rows are added to their account's set; nothing is ever removed except by a rebuild. Until

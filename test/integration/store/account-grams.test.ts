@@ -121,7 +121,8 @@ describe('the accounts’ gram sets', () => {
     expect(absent).toBeGreaterThan(60);
     expect(textAbsentFromAccounts(cache.sqlite, 'GB29', ['acc-de', 'acc-fr'])).toBe(true);
     expect(textAbsentFromAccounts(cache.sqlite, 'GB29', ['acc-de', 'acc-gb'])).toBe(false);
-    // The İ of İstanbul is an "i" to FTS5, the Kelvin sign a "k", the long s an "s".
+    // The İ of İstanbul is an "i" (and a dot) to toLowerCase; FTS5 folds the Kelvin sign to
+    // "k" and the long s to "s".
     for (const [needle, account] of [
       ['istanbul', 'acc-de'],
       ['kettle', 'acc-gb'],
