@@ -6,7 +6,7 @@ import type {
   TransactionSortField,
 } from '../../src-shared/search';
 import { FTS_TABLE } from '../store/fts';
-import { gramRowsPage } from '../store/gram-rows';
+import { gramRowsPage } from '../store/gram-rows-page';
 import { TEXT_TABLE } from '../store/text-table';
 import { memoized } from './memo';
 import { allOf, offsetOf, prepared, type SqlPart } from './sql';

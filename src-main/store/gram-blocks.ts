@@ -22,7 +22,8 @@ export { BLOCK_ROWS, BLOCK_SHIFT } from './grams';
  * block written since its last refresh is stale (triggers mark it: a row written, deleted or
  * given another booking date) and always a candidate. Extra bits (characters folded into
  * one symbol) only add candidates. A refresh also brings the exact row lists of the grams
- * set in few blocks up to date (gram-rows.ts), inside the same transaction.
+ * set in few blocks (gram-rows.ts) and the accounts' gram sets (account-grams.ts) up to date,
+ * inside the same transaction.
  *
  * Folding: the text and the needle are lower-cased with JavaScript's toLowerCase, and code
  * units mapped to 128 symbols (printable ASCII exactly, controls to one, everything else by
