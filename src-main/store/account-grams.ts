@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BLOCK_SHIFT, blockRuns, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
-import { TEXT_TABLE } from './text-table';
+import { BLOCK_SHIFT, eachTextRow, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
 
 /**
  * Per account, the ASCII grams its transactions' free text may hold (migration
@@ -20,9 +19,6 @@ import { TEXT_TABLE } from './text-table';
 const TABLE = 'bank_transaction_account_grams';
 const STATE_TABLE = 'bank_transaction_gram_state';
 const BYTES = GRAMS >> 3;
-
-/** Rows read per statement call. */
-const READ_SLICE = 8192;
 
 /** For each code unit, the symbols of the printable ASCII characters a search may fold it to. */
 const FOLDS: readonly (readonly number[])[] = Array.from({ length: 0x10000 }, (_, unit) => {
@@ -113,28 +109,9 @@ export function updateAccountGrams(sqlite: Database.Database, stale: readonly nu
     }
     return bits;
   };
-  const read = sqlite
-    .prepare(
-      `SELECT t.bank_account_id, x.text FROM ${TEXT_TABLE} x
-       CROSS JOIN bank_transactions t ON t.row_id = x.row_id WHERE x.row_id BETWEEN ? AND ?`,
-    )
-    .raw();
-  const ranges: [number, number][] = all
-    ? [[-Infinity, Infinity]]
-    : blockRuns([...stale]).map(([first, last]) => [first << BLOCK_SHIFT, ((last + 1) << BLOCK_SHIFT) - 1]);
-  for (const [first, last] of ranges) {
-    if (all) {
-      for (const [account, text] of read.iterate(first, last) as Iterable<[string, string]>)
-        markText(setOf(account), text);
-      continue;
-    }
-    for (let from = first; from <= last; from += READ_SLICE)
-      for (const [account, text] of read.all(from, Math.min(last, from + READ_SLICE - 1)) as [
-        string,
-        string,
-      ][])
-        markText(setOf(account), text);
-  }
+  eachTextRow(sqlite, all ? 'all' : stale, 't.bank_account_id', (_, text, account) =>
+    markText(setOf(account as string), text),
+  );
   if (all) sqlite.prepare(`DELETE FROM ${TABLE}`).run();
   const write = sqlite.prepare(`INSERT OR REPLACE INTO ${TABLE} (account, grams) VALUES (?, ?)`);
   for (const [account, bits] of sets) write.run(account, Buffer.from(bits));
@@ -161,18 +138,12 @@ export function accountGramsAreConsistent(sqlite: Database.Database): boolean {
     ),
   );
   const expected = new Map<string, Uint8Array>();
-  const rows = sqlite
-    .prepare(
-      `SELECT x.row_id, t.bank_account_id, x.text FROM ${TEXT_TABLE} x
-       CROSS JOIN bank_transactions t ON t.row_id = x.row_id`,
-    )
-    .raw();
-  for (const [rowId, account, text] of rows.iterate() as Iterable<[number, string, string]>) {
-    if (stale.has(rowId >> BLOCK_SHIFT)) continue;
-    let bits = expected.get(account);
-    if (!bits) expected.set(account, (bits = new Uint8Array(BYTES)));
+  eachTextRow(sqlite, 'all', 't.bank_account_id', (rowId, text, account) => {
+    if (stale.has(rowId >> BLOCK_SHIFT)) return;
+    let bits = expected.get(account as string);
+    if (!bits) expected.set(account as string, (bits = new Uint8Array(BYTES)));
     markText(bits, text);
-  }
+  });
   for (const [account, bits] of expected) {
     const kept = stored.get(account);
     if (!kept || bits.some((byte, i) => (byte & ~(kept[i] ?? 0)) !== 0)) return false;

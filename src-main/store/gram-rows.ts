@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BITS, BLOCK_SHIFT, blockRuns, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
-import { TEXT_TABLE } from './text-table';
+import { BITS, BLOCK_SHIFT, eachTextRow, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
 
 /**
  * Exact row lists for grams found in few blocks (migration `0009_gram_rows.sql`), so that one
@@ -255,37 +254,6 @@ const listed = (map: Uint8Array | undefined): boolean => {
   return blocks > 0 && blocks <= gramRowSettings.listBlocks;
 };
 
-/** Rows read per statement call. */
-const READ_SLICE = 8192;
-
-/**
- * Calls `visit` with every row of the narrow text table in `blocks` (ascending block numbers),
- * its text and its booking date.
- */
-function eachRow(
-  sqlite: Database.Database,
-  blocks: number[],
-  visit: (rowId: number, text: string, date: unknown) => void,
-): void {
-  const read = sqlite
-    .prepare(
-      `SELECT x.row_id, x.text, t.booking_date FROM ${TEXT_TABLE} x
-       CROSS JOIN bank_transactions t ON t.row_id = x.row_id
-       WHERE x.row_id BETWEEN ? AND ? ORDER BY x.row_id`,
-    )
-    .raw();
-  for (const [firstBlock, lastBlock] of blockRuns(blocks)) {
-    const end = ((lastBlock + 1) << BLOCK_SHIFT) - 1;
-    for (let from = firstBlock << BLOCK_SHIFT; from <= end; from += READ_SLICE)
-      for (const [rowId, text, date] of read.all(from, Math.min(end, from + READ_SLICE - 1)) as [
-        number,
-        string,
-        unknown,
-      ][])
-        visit(rowId, text, date);
-  }
-}
-
 /** The blocks set in `map`, ascending. */
 function blocksOf(map: Uint8Array): number[] {
   const blocks: number[] = [];
@@ -347,7 +315,7 @@ export function updateGramRows(
   if (keep.size > 0) {
     // The stale blocks' entries, read again with their dates.
     const fresh = new Map<number, Collected>();
-    eachRow(sqlite, [...stale], collect(fresh, keep));
+    eachTextRow(sqlite, stale, 't.booking_date', collect(fresh, keep));
     const isStale = (rowId: number) => {
       const block = rowId >> BLOCK_SHIFT;
       return ((staleMask.get(block >> 3) ?? 0) & (1 << (block & 7))) !== 0;
@@ -370,9 +338,10 @@ export function updateGramRows(
     const blocks = new Set<number>();
     for (const gram of build) for (const block of blocksOf(after[gram]!)) blocks.add(block);
     const built = new Map<number, Collected>();
-    eachRow(
+    eachTextRow(
       sqlite,
       [...blocks].sort((a, b) => a - b),
+      't.booking_date',
       collect(built, build),
     );
     for (const [key, list] of built)
@@ -419,21 +388,15 @@ export function gramRowsAreConsistent(
   });
   const expected = new Map<number, Collected>();
   const keys = new RowKeys(gramFlags(grams));
-  const rows = sqlite
-    .prepare(
-      `SELECT x.row_id, x.text, t.booking_date FROM ${TEXT_TABLE} x
-       CROSS JOIN bank_transactions t ON t.row_id = x.row_id ORDER BY x.row_id`,
-    )
-    .raw();
-  for (const [rowId, text, date] of rows.iterate() as Iterable<[number, string, unknown]>) {
-    if (stale.has(rowId >> BLOCK_SHIFT)) continue;
+  eachTextRow(sqlite, 'all', 't.booking_date', (rowId, text, date) => {
+    if (stale.has(rowId >> BLOCK_SHIFT)) return;
     for (const key of keys.of(text.toLowerCase())) {
       let list = expected.get(key);
       if (!list) expected.set(key, (list = { rowIds: [], days: [] }));
       list.rowIds.push(rowId);
       list.days.push(entryDay(text, date));
     }
-  }
+  });
   const stored = sqlite.prepare(`SELECT DISTINCT key FROM ${ROWS_TABLE}`).pluck().all() as number[];
   for (const key of stored) {
     if (expected.has(key)) continue;

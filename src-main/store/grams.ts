@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { TEXT_TABLE } from './text-table';
 
 /**
  * What the gram blocks (gram-blocks.ts) and the gram row lists (gram-rows.ts) share: blocks of
@@ -49,4 +50,40 @@ export function blockRuns(sorted: number[]): [number, number][] {
     else runs.push([block, block]);
   }
   return runs;
+}
+
+/** Rows read per statement call. */
+const READ_SLICE = 8192;
+
+/**
+ * Calls `visit` with the row_id, narrow text and one column of `bank_transactions t` (a SQL
+ * expression, such as `t.booking_date`) of every row in `blocks` (ascending block numbers),
+ * or of every row when `blocks` is 'all', in row_id order.
+ */
+export function eachTextRow(
+  sqlite: Database.Database,
+  blocks: readonly number[] | 'all',
+  column: string,
+  visit: (rowId: number, text: string, value: unknown) => void,
+): void {
+  const from = `SELECT x.row_id, x.text, ${column} FROM ${TEXT_TABLE} x
+    CROSS JOIN bank_transactions t ON t.row_id = x.row_id`;
+  if (blocks === 'all') {
+    const rows = sqlite.prepare(`${from} ORDER BY x.row_id`).raw();
+    for (const [rowId, text, value] of rows.iterate() as Iterable<[number, string, unknown]>)
+      visit(rowId, text, value);
+    return;
+  }
+  // Slices read with all(): iterate() interleaved with the caller's work is slower.
+  const read = sqlite.prepare(`${from} WHERE x.row_id BETWEEN ? AND ? ORDER BY x.row_id`).raw();
+  for (const [firstBlock, lastBlock] of blockRuns([...blocks])) {
+    const end = ((lastBlock + 1) << BLOCK_SHIFT) - 1;
+    for (let start = firstBlock << BLOCK_SHIFT; start <= end; start += READ_SLICE)
+      for (const [rowId, text, value] of read.all(start, Math.min(end, start + READ_SLICE - 1)) as [
+        number,
+        string,
+        unknown,
+      ][])
+        visit(rowId, text, value);
+  }
 }
