@@ -1,5 +1,15 @@
 import type Database from 'better-sqlite3';
-import { BLOCK_SHIFT, eachTextRow, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
+import {
+  BLOCK_SHIFT,
+  eachTextRow,
+  GRAMS,
+  hasStaleBlocks,
+  needleGrams,
+  staleBlocks,
+  SYMBOL,
+  SYMBOLS,
+  UNIGRAM,
+} from './grams';
 
 /**
  * Per account, the ASCII grams its transactions' free text may hold (migration
@@ -51,16 +61,6 @@ function markText(bits: Uint8Array, text: string): void {
 
 const isPrintableAscii = (text: string) => /^[\x20-\x7e]+$/.test(text);
 
-/** The grams every text holding `needle` (printable ASCII) holds. */
-function needleGrams(needle: string): number[] {
-  const lower = needle.toLowerCase();
-  if (lower.length === 1) return [UNIGRAM + SYMBOL[lower.charCodeAt(0)]!];
-  return Array.from(
-    { length: lower.length - 1 },
-    (_, i) => SYMBOL[lower.charCodeAt(i)]! * SYMBOLS + SYMBOL[lower.charCodeAt(i + 1)]!,
-  );
-}
-
 /** Whether every account's set has been computed (since the migration or the last rebuild). */
 export const accountGramsReady = (sqlite: Database.Database) =>
   sqlite.prepare(`SELECT account_grams_ready FROM ${STATE_TABLE} WHERE id = 1`).pluck().get() === 1;
@@ -76,8 +76,7 @@ export function textAbsentFromAccounts(
   accounts: readonly string[],
 ): boolean {
   if (!isPrintableAscii(needle) || !accountGramsReady(sqlite)) return false;
-  if (sqlite.prepare('SELECT EXISTS (SELECT 1 FROM bank_transaction_gram_stale)').pluck().get() === 1)
-    return false;
+  if (hasStaleBlocks(sqlite)) return false;
   const grams = needleGrams(needle);
   const read = sqlite.prepare(`SELECT grams FROM ${TABLE} WHERE account = ?`).pluck();
   return accounts.every((account) => {

@@ -1,5 +1,17 @@
 import type Database from 'better-sqlite3';
-import { BITS, BLOCK_SHIFT, blockRuns, GRAMS, staleBlocks, SYMBOL, SYMBOLS, UNIGRAM } from './grams';
+import {
+  BITS,
+  BLOCK_SHIFT,
+  blockRuns,
+  GRAM_STALE_TABLE,
+  GRAMS,
+  hasStaleBlocks,
+  needleGrams,
+  staleBlocks,
+  SYMBOL,
+  SYMBOLS,
+  UNIGRAM,
+} from './grams';
 import { clearGramRows, gramRowsAreConsistent, updateGramRows } from './gram-rows';
 import {
   accountGramsAreConsistent,
@@ -33,24 +45,10 @@ export { BLOCK_ROWS, BLOCK_SHIFT } from './grams';
  */
 
 const GRAM_TABLE = 'bank_transaction_grams';
-const GRAM_STALE_TABLE = 'bank_transaction_gram_stale';
 const GRAM_STATE_TABLE = 'bank_transaction_gram_state';
 
 /** Rows read per statement call when recomputing blocks. */
 const READ_SLICE = 8192;
-
-/**
- * The grams a row must hold to contain `needle`: its pairs, or its one symbol when it is a
- * single code unit. Any text holding the needle holds all of them.
- */
-function needleGrams(needle: string): number[] {
-  const lower = needle.toLowerCase();
-  if (lower.length === 1) return [UNIGRAM + SYMBOL[lower.charCodeAt(0)]!];
-  const grams = new Set<number>();
-  for (let i = 1; i < lower.length; i++)
-    grams.add(SYMBOL[lower.charCodeAt(i - 1)]! * SYMBOLS + SYMBOL[lower.charCodeAt(i)]!);
-  return [...grams];
-}
 
 /** One connection's copy of the bitmaps, valid while the stored version is `version`. */
 interface Bitmaps {
@@ -134,8 +132,7 @@ function blockRanges(bitmap: Uint8Array, more: number[]): [number, number][] {
  * time: until it runs, stale blocks are searched row by row.
  */
 export function refreshGramBlocks(sqlite: Database.Database): void {
-  const hasStale = sqlite.prepare(`SELECT EXISTS (SELECT 1 FROM ${GRAM_STALE_TABLE})`).pluck().get() === 1;
-  if (!hasStale && accountGramsReady(sqlite)) return;
+  if (!hasStaleBlocks(sqlite) && accountGramsReady(sqlite)) return;
   // The new bitmaps become this connection's copy once committed; inside a caller's
   // transaction (which may still roll back) the copy is dropped and read again when needed.
   const nested = sqlite.inTransaction;

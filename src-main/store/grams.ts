@@ -26,12 +26,30 @@ function symbolOf(unit: number): number {
 /** symbolOf for every code unit, looked up: a million rows are about 100 million units. */
 export const SYMBOL = Uint8Array.from({ length: 0x10000 }, (_, unit) => symbolOf(unit));
 
+/** The blocks written since their last refresh (filled by the triggers of 0008-0010). */
+export const GRAM_STALE_TABLE = 'bank_transaction_gram_stale';
+
 /** The blocks written since their last refresh, ascending. */
 export function staleBlocks(sqlite: Database.Database): number[] {
-  return sqlite
-    .prepare(`SELECT block FROM bank_transaction_gram_stale ORDER BY block`)
-    .pluck()
-    .all() as number[];
+  return sqlite.prepare(`SELECT block FROM ${GRAM_STALE_TABLE} ORDER BY block`).pluck().all() as number[];
+}
+
+/** Whether any block was written since its last refresh. */
+export function hasStaleBlocks(sqlite: Database.Database): boolean {
+  return sqlite.prepare(`SELECT EXISTS (SELECT 1 FROM ${GRAM_STALE_TABLE})`).pluck().get() === 1;
+}
+
+/**
+ * The grams a row must hold to contain `needle`: its pairs, or its one symbol when it is a
+ * single code unit. Any text holding the needle holds all of them.
+ */
+export function needleGrams(needle: string): number[] {
+  const lower = needle.toLowerCase();
+  if (lower.length === 1) return [UNIGRAM + SYMBOL[lower.charCodeAt(0)]!];
+  const grams = new Set<number>();
+  for (let i = 1; i < lower.length; i++)
+    grams.add(SYMBOL[lower.charCodeAt(i - 1)]! * SYMBOLS + SYMBOL[lower.charCodeAt(i)]!);
+  return [...grams];
 }
 
 /** Bits set per byte value. */
