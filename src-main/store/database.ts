@@ -37,6 +37,15 @@ export interface OpenCacheOptions {
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
 /**
+ * SQLite's page cache per open cache, in KiB: 64 MiB instead of SQLite's 2 MiB. A search of a
+ * million rows walks index pages (the date order, an account's entries, the trigram index's
+ * lists) that the next searches walk again; held here they are read once, not fetched from the
+ * operating system for every query, and stay while the OS drops file pages it thinks idle.
+ * Filled only as pages are read: a small organisation's cache stays small.
+ */
+export const PAGE_CACHE_KIB = 64 * 1024;
+
+/**
  * Opens (creating if needed) the cache file and brings its schema up to date.
  *
  * Order matters, so that a file we must not touch is never written:
@@ -156,6 +165,7 @@ function configure(sqlite: Database.Database, file: string): void {
     );
   }
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   // REPLACE conflict resolution fires delete triggers only with recursive_triggers on; the FTS
   // index relies on its delete trigger seeing every removed row.
   sqlite.pragma('recursive_triggers = ON');

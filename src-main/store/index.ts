@@ -2,6 +2,7 @@
 export {
   openCache,
   defaultMigrationsDir,
+  PAGE_CACHE_KIB,
   refreshAfterWrites,
   refreshStatistics,
   shippedSchemaVersion,

@@ -7,6 +7,7 @@ import {
   defaultMigrationsDir,
   gramCandidates,
   openCache,
+  PAGE_CACHE_KIB,
   shippedSchemaVersion,
   transactionSearchIsConsistent,
 } from '../../../src-main/store';
@@ -56,6 +57,8 @@ describe('openCache', () => {
     expect(cache.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(cache.sqlite.pragma('recursive_triggers', { simple: true })).toBe(1);
     expect(Number(cache.sqlite.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(0);
+    // 64 MiB of pages (negative: KiB), not SQLite's 2 MiB default.
+    expect(cache.sqlite.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
 
     const names = (
       cache.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')`).all() as {
