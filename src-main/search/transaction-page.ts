@@ -14,6 +14,7 @@ import { charCount, searchText } from './text';
 import {
   fewCandidates,
   inRows,
+  narrowed,
   TEXT_JOIN,
   transactionConditions,
   type TextConditions,
@@ -309,13 +310,6 @@ function ftsDensity(sqlite: Database.Database, match: string): Density {
   };
   const perRow = sample.n / Math.max(1, sample.last - span.first + 1);
   return { sparse: false, perRow, matches: Math.ceil(perRow * Math.max(1, span.last - span.first + 1)) };
-}
-
-/** Whether filters other than the text narrow the rows (the text's density there is unknown). */
-function narrowed(filters: TransactionFilters): boolean {
-  return Object.entries(filters).some(
-    ([key, value]) => value !== undefined && key !== 'freeText' && key !== 'includeDeleted',
-  );
 }
 
 /**

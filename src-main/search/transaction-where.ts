@@ -106,7 +106,20 @@ export function transactionWhere(sqlite: Database.Database, filters: Transaction
   const { base, text, none } = transactionConditions(sqlite, filters);
   if (none) return { sql: '0', params: {} };
   if (!text) return base;
-  return allOf([base, text.fts ?? (fewCandidates(text) ? inRows(text) : text.scan)]);
+  if (text.fts) return allOf([base, text.fts]);
+  // Short text as the set of its matches when the gram blocks confine them to few rows, or
+  // when no other filter narrows the rows: one pass over the narrow text table (its candidate
+  // blocks) and a lookup per match, where testing every row of the table looks each one up
+  // in the narrow table (totals of "ub" on a million rows: 0.3 s against 1.0-1.6 s). Rows
+  // that other filters narrow are tested one by one.
+  return allOf([base, fewCandidates(text) || !narrowed(filters) ? inRows(text) : text.scan]);
+}
+
+/** Whether filters other than the text narrow the rows (the text's density there is unknown). */
+export function narrowed(filters: TransactionFilters): boolean {
+  return Object.entries(filters).some(
+    ([key, value]) => value !== undefined && key !== 'freeText' && key !== 'includeDeleted',
+  );
 }
 
 /**

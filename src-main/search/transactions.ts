@@ -6,10 +6,11 @@ import {
   type TransactionSearchInput,
   type TransactionSearchResult,
 } from '../../src-shared/search';
+import type Database from 'better-sqlite3';
 import type { CacheDb } from '../store';
 import { memoized } from './memo';
 import { reviewColumns, reviewJoin, reviewState, type ReviewColumns } from './review-filters';
-import { inList, prepared, safeNumber } from './sql';
+import { inList, prepared, safeNumber, type SqlPart } from './sql';
 import { pageRowIds } from './transaction-page';
 import { transactionWhere } from './transaction-where';
 
@@ -94,17 +95,31 @@ function toRow(row: RawRow): TransactionRow {
 }
 
 /**
+ * The totals' statement: count and sum per currency of the filters' rows. Deleted rows are
+ * left out twice: by the filters' own `NOT IN` and by `deleted_at IS NULL`, said the way the
+ * totals index (`bank_transactions_totals_idx`, live rows only) is defined so that SQLite may
+ * read the sums from it alone. The page queries never say it, so they cannot use that index.
+ */
+export function totalsQuery(sqlite: Database.Database, filters: TransactionFilters): SqlPart {
+  const where = transactionWhere(sqlite, filters);
+  const live = filters.includeDeleted ? '' : ' AND t.deleted_at IS NULL';
+  return {
+    sql: `SELECT t.amount_currency AS currency, count(*) AS count, sum(t.amount_minor) AS minor
+      FROM bank_transactions t WHERE (${where.sql})${live} GROUP BY t.amount_currency ORDER BY t.amount_currency`,
+    params: where.params,
+  };
+}
+
+/**
  * Count and per-currency sums of everything the filters match. Sums are read as bigint and
  * must be safe JS integers (about 90 trillion EUR); anything larger is an error, not a
  * rounded figure.
  */
 export function transactionTotals(cache: CacheDb, filters: TransactionFilters): SearchTotals {
   return memoized(cache.sqlite, 'transaction-totals', JSON.stringify(filters), () => {
-    const where = transactionWhere(cache.sqlite, filters);
-    const text = `SELECT t.amount_currency AS currency, count(*) AS count, sum(t.amount_minor) AS minor
-      FROM bank_transactions t WHERE ${where.sql} GROUP BY t.amount_currency ORDER BY t.amount_currency`;
-    const statement = prepared(cache.sqlite, text);
-    const rows = statement.safeIntegers(true).all(where.params) as {
+    const query = totalsQuery(cache.sqlite, filters);
+    const statement = prepared(cache.sqlite, query.sql);
+    const rows = statement.safeIntegers(true).all(query.params) as {
       currency: string;
       count: bigint;
       minor: bigint;

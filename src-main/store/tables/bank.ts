@@ -111,6 +111,16 @@ export const bankTransactions = sqliteTable(
       t.id,
       sql`(${t.id} || char(31) || ifnull(${t.groupId}, '') || char(31) || ifnull(${t.counterparty}, '') || char(31) || ifnull(${t.bankAccountNumber}, ''))`,
     ),
+    // Totals (count and sum per currency) of the live rows, the list as it opens above all:
+    // read from this index alone, never the table (a million rows: 0.1 s against 1.3 s). For
+    // totals only: their query names `deleted_at IS NULL` (search/transactions.ts), pages
+    // exclude deleted rows with NOT IN and never do, so SQLite cannot pick this index to
+    // drive a page of an amount range or currency and then sort thousands of rows by date.
+    // `deleted_at` (always null here) is a column too: SQLite reads a query from an index
+    // alone only when every column it names is one.
+    index('bank_transactions_totals_idx')
+      .on(t.amountCurrency, t.amountMinor, t.deletedAt)
+      .where(sql`"deleted_at" is null`),
     // Opening a transaction shows the others of its group. The account index above also
     // serves sync's trailing-window re-read (account + booking date range).
     index('bank_transactions_group_idx').on(t.groupId),

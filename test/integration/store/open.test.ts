@@ -14,6 +14,7 @@ import {
 import { textAbsentFromAccounts } from '../../../src-main/store/account-grams';
 import { needleKey, readGramRows } from '../../../src-main/store/gram-rows';
 import { bankTransactions } from '../../../src-main/store/schema';
+import { totalsQuery, transactionTotals } from '../../../src-main/search/transactions';
 import { transactionRow, useCaches } from './fixtures';
 
 const caches = useCaches();
@@ -223,6 +224,44 @@ describe('openCache', () => {
     expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
     expect(textAbsentFromAccounts(upgraded.sqlite, 'tesco', ['acc-1'])).toBe(true);
     expect(textAbsentFromAccounts(upgraded.sqlite, 'tesco', ['acc-2'])).toBe(false);
+  });
+
+  it('gives an upgraded cache the totals index, and its planner statistics', () => {
+    const olderApp = migrationsBefore('0011');
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: olderApp });
+    for (let i = 0; i < 30; i++)
+      older.db
+        .insert(bankTransactions)
+        .values(transactionRow({ amountMinor: 100 + i, amountCurrency: i % 3 ? 'EUR' : 'SEK' }))
+        .run();
+    older.close();
+
+    const upgraded = caches.open(file);
+    const plan = (
+      upgraded.sqlite.prepare(`EXPLAIN QUERY PLAN ${totalsQuery(upgraded.sqlite, {}).sql}`).all() as {
+        detail: string;
+      }[]
+    ).map((row) => row.detail);
+    expect(plan.join('\n')).toContain('COVERING INDEX bank_transactions_totals_idx');
+    expect(
+      upgraded.sqlite
+        .prepare(`SELECT count(*) FROM sqlite_stat1 WHERE idx = 'bank_transactions_totals_idx'`)
+        .pluck()
+        .get(),
+    ).toBe(1);
+    expect(transactionTotals(upgraded, {}).sums).toEqual([
+      {
+        currency: 'EUR',
+        count: 20,
+        minor: [...Array(30).keys()].filter((i) => i % 3).reduce((a, i) => a + 100 + i, 0),
+      },
+      {
+        currency: 'SEK',
+        count: 10,
+        minor: [...Array(30).keys()].filter((i) => i % 3 === 0).reduce((a, i) => a + 100 + i, 0),
+      },
+    ]);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {

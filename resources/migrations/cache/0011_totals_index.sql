@@ -1,0 +1,1 @@
+CREATE INDEX `bank_transactions_totals_idx` ON `bank_transactions` (`amount_currency`,`amount_minor`,`deleted_at`) WHERE "deleted_at" is null;
