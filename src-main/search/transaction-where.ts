@@ -110,7 +110,7 @@ export function transactionWhere(sqlite: Database.Database, filters: Transaction
   // Short text as the set of its matches when the gram blocks confine them to few rows, or
   // when no other filter narrows the rows: one pass over the narrow text table (its candidate
   // blocks) and a lookup per match, where testing every row of the table looks each one up
-  // in the narrow table (totals of "ub" on a million rows: 0.3 s against 1.0-1.6 s). Rows
+  // in the narrow table (totals of "ub" on a million rows: 0.3-0.5 s against 1.0-1.8 s). Rows
   // that other filters narrow are tested one by one.
   return allOf([base, fewCandidates(text) || !narrowed(filters) ? inRows(text) : text.scan]);
 }

@@ -388,7 +388,7 @@ describe('totals', () => {
     };
   }
 
-  // Each through another plan: the (currency, amount) index alone; the matched index and the
+  // Each through another plan: the totals index alone; the matched index and the
   // table; short text as the set of its matches (no other filter) and tested row by row (with
   // one); a currency list.
   it.each<[string, TransactionFilters]>([
