@@ -229,8 +229,13 @@ export function refreshStatistics(cache: Pick<CacheDb, 'sqlite'>): void {
 
 /**
  * The upkeep after many rows were written (a sync, a migration): the gram blocks the rows
- * marked stale are recomputed (refreshGramBlocks), then the planner's statistics refreshed.
- * Neither is needed for a right answer — stale blocks are searched row by row, old statistics
+ * marked stale are recomputed (refreshGramBlocks), then the planner's statistics refreshed,
+ * then the page cache emptied (`shrink_memory`): a sync of a big organisation leaves up to
+ * PAGE_CACHE_KIB of written pages in it, and the app syncs every organisation in turn, so
+ * each would keep its 64 MiB while only the one on screen is searched. Emptied, the next
+ * organisation's sync reuses that memory (three million-row caches walked one after the
+ * other: 37 MB more in the process instead of 208), and a search reads back what it needs.
+ * None is needed for a right answer — stale blocks are searched row by row, old statistics
  * still plan — so a failure (a full disk) goes to `onError` and never fails the caller.
  */
 export function refreshAfterWrites(
@@ -240,6 +245,7 @@ export function refreshAfterWrites(
   const steps: Array<[string, () => void]> = [
     ['gram blocks', () => refreshGramBlocks(cache.sqlite)],
     ['planner statistics', () => refreshStatistics(cache)],
+    ['page cache', () => cache.sqlite.pragma('shrink_memory')],
   ];
   for (const [what, step] of steps) {
     try {
