@@ -42,6 +42,18 @@ function migrationsBefore(tag: string): string {
   return olderApp;
 }
 
+/**
+ * A cache written by the build before migration `tag`, holding one transaction per row of
+ * overrides (transactionRow), then opened by this build: the upgrade under test.
+ */
+function upgradedFrom(tag: string, rows: Record<string, unknown>[]) {
+  const file = caches.file();
+  const older = openCache(file, { migrationsDir: migrationsBefore(tag) });
+  for (const overrides of rows) older.db.insert(bankTransactions).values(transactionRow(overrides)).run();
+  older.close();
+  return caches.open(file);
+}
+
 describe('openCache', () => {
   it('ships the init and fts migrations', () => {
     expect(shippedSchemaVersion(defaultMigrationsDir())).toBeGreaterThanOrEqual(2);
@@ -173,18 +185,10 @@ describe('openCache', () => {
   });
 
   it('fills the gram blocks of an upgraded cache at once, so short text is not searched row by row', () => {
-    // A cache of the build before migration 0008, holding transactions.
-    const olderApp = migrationsBefore('0008');
-    const file = caches.file();
-    const older = openCache(file, { migrationsDir: olderApp });
-    for (let i = 0; i < 40; i++)
-      older.db
-        .insert(bankTransactions)
-        .values(transactionRow({ counterparty: i === 7 ? 'Zqy Rare' : 'Deutsche Bahn' }))
-        .run();
-    older.close();
-
-    const upgraded = caches.open(file);
+    const upgraded = upgradedFrom(
+      '0008',
+      Array.from({ length: 40 }, (_, i) => ({ counterparty: i === 7 ? 'Zqy Rare' : 'Deutsche Bahn' })),
+    );
     expect(upgraded.sqlite.prepare('SELECT count(*) FROM bank_transaction_gram_stale').pluck().get()).toBe(0);
     expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
     expect(gramCandidates(upgraded.sqlite, 'zq').blocks).toBe(1);
@@ -192,52 +196,36 @@ describe('openCache', () => {
   });
 
   it('gives an upgraded cache the row lists of its rare grams at once', () => {
-    // A cache of the build before migration 0009, holding transactions.
-    const olderApp = migrationsBefore('0009');
-    const file = caches.file();
-    const older = openCache(file, { migrationsDir: olderApp });
-    for (let i = 0; i < 40; i++)
-      older.db
-        .insert(bankTransactions)
-        .values(transactionRow({ counterparty: i % 10 === 7 ? 'Zqy Rare' : 'Deutsche Bahn' }))
-        .run();
-    older.close();
-
-    const upgraded = caches.open(file);
+    const upgraded = upgradedFrom(
+      '0009',
+      Array.from({ length: 40 }, (_, i) => ({
+        counterparty: i % 10 === 7 ? 'Zqy Rare' : 'Deutsche Bahn',
+      })),
+    );
     expect(upgraded.sqlite.prepare('SELECT count(*) FROM bank_transaction_gram_stale').pluck().get()).toBe(0);
     expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
     expect(Array.from(readGramRows(upgraded.sqlite, needleKey('zq')!)!.rowIds)).toEqual([8, 18, 28, 38]);
   });
 
   it('gives an upgraded cache the gram sets of its accounts at once', () => {
-    const olderApp = migrationsBefore('0010');
-    const file = caches.file();
-    const older = openCache(file, { migrationsDir: olderApp });
-    for (const [bankAccountId, counterparty] of [
-      ['acc-1', 'Deutsche Bahn'],
-      ['acc-2', 'Tesco Stores'],
-    ])
-      older.db.insert(bankTransactions).values(transactionRow({ bankAccountId, counterparty })).run();
-    older.close();
-
-    const upgraded = caches.open(file);
+    const upgraded = upgradedFrom('0010', [
+      { bankAccountId: 'acc-1', counterparty: 'Deutsche Bahn' },
+      { bankAccountId: 'acc-2', counterparty: 'Tesco Stores' },
+    ]);
     expect(transactionSearchIsConsistent(upgraded.sqlite)).toBe(true);
     expect(textAbsentFromAccounts(upgraded.sqlite, 'tesco', ['acc-1'])).toBe(true);
     expect(textAbsentFromAccounts(upgraded.sqlite, 'tesco', ['acc-2'])).toBe(false);
   });
 
   it('gives an upgraded cache the totals index, and its planner statistics', () => {
-    const olderApp = migrationsBefore('0011');
-    const file = caches.file();
-    const older = openCache(file, { migrationsDir: olderApp });
-    for (let i = 0; i < 30; i++)
-      older.db
-        .insert(bankTransactions)
-        .values(transactionRow({ amountMinor: 100 + i, amountCurrency: i % 3 ? 'EUR' : 'SEK' }))
-        .run();
-    older.close();
-
-    const upgraded = caches.open(file);
+    // 30 rows of 100..129 minor units, every third in SEK.
+    const amounts = Array.from({ length: 30 }, (_, i) => ({
+      amountMinor: 100 + i,
+      amountCurrency: i % 3 ? 'EUR' : 'SEK',
+    }));
+    const upgraded = upgradedFrom('0011', amounts);
+    const sumOf = (currency: string) =>
+      amounts.filter((row) => row.amountCurrency === currency).reduce((sum, row) => sum + row.amountMinor, 0);
     const plan = (
       upgraded.sqlite.prepare(`EXPLAIN QUERY PLAN ${totalsQuery(upgraded.sqlite, {}).sql}`).all() as {
         detail: string;
@@ -251,16 +239,8 @@ describe('openCache', () => {
         .get(),
     ).toBe(1);
     expect(transactionTotals(upgraded, {}).sums).toEqual([
-      {
-        currency: 'EUR',
-        count: 20,
-        minor: [...Array(30).keys()].filter((i) => i % 3).reduce((a, i) => a + 100 + i, 0),
-      },
-      {
-        currency: 'SEK',
-        count: 10,
-        minor: [...Array(30).keys()].filter((i) => i % 3 === 0).reduce((a, i) => a + 100 + i, 0),
-      },
+      { currency: 'EUR', count: 20, minor: sumOf('EUR') },
+      { currency: 'SEK', count: 10, minor: sumOf('SEK') },
     ]);
   });
 
