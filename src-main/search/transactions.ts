@@ -95,19 +95,39 @@ function toRow(row: RawRow): TransactionRow {
 }
 
 /**
- * The totals' statement: count and sum per currency of the filters' rows. Deleted rows are
- * left out twice: by the filters' own `NOT IN` and by `deleted_at IS NULL`, said the way the
- * totals index (`bank_transactions_totals_idx`, live rows only) is defined so that SQLite may
- * read the sums from it alone. The page queries never say it, so they cannot use that index.
+ * The totals' statement: count and sum per currency of the filters' rows. When the totals
+ * index (`bank_transactions_totals_idx`: currency and amount of the live rows) answers the
+ * filters alone — currencies and amounts only — the statement says `deleted_at IS NULL`, the
+ * index's own condition, so that SQLite may read the sums from it in currency order; the
+ * filters' `NOT IN` already leaves deleted rows out. With any other filter it does not say
+ * it, so the index cannot be used: SQLite would walk it for its order and look each of its
+ * entries up in the table (a year of booking dates on a million rows: 6 s, against 0.9–1.2 s
+ * without it). Page queries never say it either.
  */
 export function totalsQuery(sqlite: Database.Database, filters: TransactionFilters): SqlPart {
   const where = transactionWhere(sqlite, filters);
-  const live = filters.includeDeleted ? '' : ' AND t.deleted_at IS NULL';
+  const live = totalsIndexAlone(filters) ? ' AND t.deleted_at IS NULL' : '';
   return {
     sql: `SELECT t.amount_currency AS currency, count(*) AS count, sum(t.amount_minor) AS minor
       FROM bank_transactions t WHERE (${where.sql})${live} GROUP BY t.amount_currency ORDER BY t.amount_currency`,
     params: where.params,
   };
+}
+
+/**
+ * Filters the totals index answers alone: nothing but currencies and an amount range, over
+ * live rows (the index holds no others).
+ */
+const TOTALS_INDEX_FILTERS: ReadonlySet<string> = new Set(['currencies', 'amount']);
+
+function totalsIndexAlone(filters: TransactionFilters): boolean {
+  return Object.entries(filters).every(
+    ([key, value]) =>
+      value === undefined ||
+      TOTALS_INDEX_FILTERS.has(key) ||
+      (key === 'includeDeleted' && value === false) ||
+      (key === 'freeText' && typeof value === 'string' && value.trim() === ''),
+  );
 }
 
 /**

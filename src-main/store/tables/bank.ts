@@ -113,9 +113,11 @@ export const bankTransactions = sqliteTable(
     ),
     // Totals (count and sum per currency) of the live rows, the list as it opens above all:
     // read from this index alone, never the table (a million rows: 0.1 s against 1.3 s). For
-    // totals only: their query names `deleted_at IS NULL` (search/transactions.ts), pages
+    // those totals only: their query names `deleted_at IS NULL` when the index answers its
+    // filters alone (search/transactions.ts, `totalsQuery`); other totals and every page
     // exclude deleted rows with NOT IN and never do, so SQLite cannot pick this index to
-    // drive a page of an amount range or currency and then sort thousands of rows by date.
+    // drive a page of an amount range and sort thousands of rows by date, or walk it for its
+    // currency order and look each row up in the table (totals of a year: 6 s).
     // `deleted_at` (always null here) is a column too: SQLite reads a query from an index
     // alone only when every column it names is one.
     index('bank_transactions_totals_idx')
