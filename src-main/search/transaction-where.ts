@@ -212,7 +212,14 @@ function storedAccountIds(sqlite: Database.Database, ids: readonly string[]): st
   return caseVariants(ids).filter((id) => exists.get(id) === 1);
 }
 
+/**
+ * `column IN (values)`. An empty list is written `IN (NULL)`, which matches no row just the
+ * same (these conditions are only ever ANDed, never negated) but is not a constant: SQLite
+ * folds `IN ()` to false and then finds no plan at all for a statement that names its index
+ * (`INDEXED BY`, the totals' query).
+ */
 function inPart(column: string, prefix: string, values: readonly string[]): SqlPart {
+  if (values.length === 0) return { sql: `${column} IN (NULL)`, params: {} };
   const list = inList(prefix, values);
   return { sql: `${column} IN ${list.sql}`, params: list.params };
 }

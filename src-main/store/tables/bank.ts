@@ -123,6 +123,22 @@ export const bankTransactions = sqliteTable(
     index('bank_transactions_totals_idx')
       .on(t.amountCurrency, t.amountMinor, t.deletedAt)
       .where(sql`"deleted_at" is null`),
+    // Totals of the filters an accountant sets most (accounts, matched, booking dates,
+    // types, with or without currencies and amounts) from the index alone, live rows only:
+    // one account of a million rows in 0.2-0.3 s where its entries' lookups in the table took
+    // 1.3-1.8 s. Named by the totals' query for those filter sets only (`totalsQuery`), so
+    // no page can be driven by it.
+    index('bank_transactions_account_totals_idx')
+      .on(
+        t.bankAccountId,
+        t.matched,
+        t.bookingDate,
+        t.transactionType,
+        t.amountCurrency,
+        t.amountMinor,
+        t.deletedAt,
+      )
+      .where(sql`"deleted_at" is null`),
     // Opening a transaction shows the others of its group. The account index above also
     // serves sync's trailing-window re-read (account + booking date range).
     index('bank_transactions_group_idx').on(t.groupId),

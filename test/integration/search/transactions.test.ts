@@ -7,7 +7,7 @@ import type {
   TransactionSortField,
 } from '../../../src-shared/search';
 import { searchTransactions } from '../../../src-main/search';
-import { totalsQuery } from '../../../src-main/search/transactions';
+import { totalsIndex, totalsQuery, transactionTotals } from '../../../src-main/search/transactions';
 import { allOf } from '../../../src-main/search/sql';
 import { ACCOUNT_TEXT_INDEX, pageQuery } from '../../../src-main/search/transaction-page';
 import { transactionConditions } from '../../../src-main/search/transaction-where';
@@ -415,78 +415,134 @@ describe('totals', () => {
     for (const sum of result.totals?.sums ?? []) expect(Number.isInteger(sum.minor)).toBe(true);
   });
 
-  const plan = (query: { sql: string; params: Record<string, unknown> }) =>
-    (cache.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(query.params) as { detail: string }[])
+  const plan = (query: { sql: string; params: Record<string, unknown> }, sqlite = cache.sqlite) =>
+    (sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(query.params) as { detail: string }[])
       .map((row) => row.detail)
       .join('\n');
 
-  it('of the live rows come from the totals index alone; pages never use it', () => {
-    expect(plan(totalsQuery(cache.sqlite, {}))).toContain(
-      'SCAN t USING COVERING INDEX bank_transactions_totals_idx',
-    );
-    // Pages of an amount range or a currency walk an order's index, never the totals index
-    // (driving by it would sort every row of the range).
-    for (const filters of [
-      { amount: { currency: 'EUR', min: '-500', max: '-100' } },
-      { currencies: ['EUR'] },
-    ]) {
-      const where = transactionConditions(cache.sqlite, filters).base;
-      const page = plan({
-        sql: pageQuery(where, { field: 'bookingDate', direction: 'DESC' }),
-        params: where.params,
-      });
-      expect(page).not.toContain('bank_transactions_totals_idx');
-    }
-  });
-
-  it('never walk the totals index for its order and look each entry up in the table', () => {
-    // Filters the index cannot test: walking it in currency order and reading every row it
-    // names took 6 s for a year of booking dates on a million rows (0.9-1.2 s without it).
+  /** Two accounts of the cache's transactions. */
+  function twoAccounts(): [string, string] {
     const accounts = cache.sqlite
       .prepare('SELECT DISTINCT bank_account_id FROM bank_transactions ORDER BY 1 LIMIT 2')
       .pluck()
       .all() as string[];
     expect(accounts).toHaveLength(2);
+    return [accounts[0]!, accounts[1]!];
+  }
+
+  it('of the live rows come from the totals index alone; pages never use it', () => {
+    expect(plan(totalsQuery(cache.sqlite, {}))).toContain(
+      'SCAN t USING COVERING INDEX bank_transactions_totals_idx',
+    );
+    // Pages walk an order's index, never a totals index (driving by one would sort every row
+    // of the range: an amount range, an account).
+    for (const filters of [
+      { amount: { currency: 'EUR', min: '-500', max: '-100' } },
+      { currencies: ['EUR'] },
+      { accountIds: twoAccounts().slice(0, 1) },
+      { matched: false, bookingDateFrom: '2024-01-01' },
+      { transactionTypes: ['CARD'] },
+    ] satisfies TransactionFilters[]) {
+      const where = transactionConditions(cache.sqlite, filters).base;
+      const page = plan({
+        sql: pageQuery(where, { field: 'bookingDate', direction: 'DESC' }),
+        params: where.params,
+      });
+      expect(page).not.toContain('totals_idx');
+    }
+  });
+
+  it('come from an index of the live amounts when one holds every filter, and never walk one to look rows up', () => {
+    const [first, second] = twoAccounts();
     // As the cache is, and with SQLite's statistics of its rows (a copy, analyzed).
     const dir = mkdtempSync(path.join(tmpdir(), 'satchel-search-plan-'));
     cache.sqlite.exec(`VACUUM INTO '${path.join(dir, 'copy.sqlite')}'`);
     const analyzed = new Database(path.join(dir, 'copy.sqlite'));
     analyzed.exec('ANALYZE');
-    try {
-      for (const filters of [
-        { bookingDateFrom: '2024-01-01', bookingDateTo: '2024-12-31' },
-        { bookingDateFrom: '2020-01-01' },
-        { accountIds: accounts },
-        { matched: true },
-        { transactionTypes: ['CARD', 'PAYOUT'] },
-        { reviewed: false },
-        { currencies: ['EUR'], bookingDateFrom: '2024-01-01' },
-        { amount: { currency: 'EUR', min: '-500', max: '-100' }, matched: false },
-      ] satisfies TransactionFilters[]) {
-        for (const [name, sqlite] of [
+    const plans = (filters: TransactionFilters) =>
+      (
+        [
           ['as it is', cache.sqlite],
           ['analyzed', analyzed],
-        ] as const) {
-          const query = totalsQuery(sqlite, filters);
-          const text = (
-            sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(query.params) as { detail: string }[]
-          )
-            .map((row) => row.detail)
-            .join('\n');
-          expect(text, `${JSON.stringify(filters)}, ${name}`).not.toMatch(
-            /USING INDEX bank_transactions_totals_idx/,
-          );
-        }
-      }
+        ] as const
+      ).map(([name, sqlite]) => ({
+        context: `${JSON.stringify(filters)}, ${name}`,
+        text: plan(totalsQuery(sqlite, filters), sqlite),
+      }));
+    const eurRange = { currency: 'EUR', min: '-500', max: '-100' };
+    try {
+      // Currencies and amounts alone: the totals index, in its (the grouping's) order.
+      for (const filters of [
+        {},
+        { currencies: ['EUR', 'USD'] },
+        { includeDeleted: false },
+        { amount: eurRange },
+      ])
+        for (const { context, text } of plans(filters))
+          expect(text, context).toContain('USING COVERING INDEX bank_transactions_totals_idx');
+      // Accounts, matched, booking dates, types, with or without those: the account totals index.
+      for (const filters of [
+        { accountIds: [first] },
+        { accountIds: [first, second], matched: false },
+        { bookingDateFrom: '2024-01-01', bookingDateTo: '2024-12-31' },
+        { bookingDateFrom: '2020-01-01' },
+        { matched: true },
+        { transactionTypes: ['CARD', 'PAYOUT'] },
+        { currencies: ['EUR'], bookingDateFrom: '2024-01-01' },
+        { amount: eurRange, matched: false, freeText: '  ' },
+      ] satisfies TransactionFilters[])
+        for (const { context, text } of plans(filters))
+          expect(text, context).toContain('USING COVERING INDEX bank_transactions_account_totals_idx');
+      // Any other filter: neither. Walking the totals index in currency order and reading every
+      // row it names took 6 s for a year of booking dates on a million rows (0.9-1.2 s without).
+      for (const filters of [
+        { reviewed: false },
+        { accountIds: [first], flagged: false },
+        { ids: [first] },
+        { freeText: 'lufthansa', matched: true },
+        { includeDeleted: true, bookingDateFrom: '2024-01-01' },
+      ] satisfies TransactionFilters[])
+        for (const { context, text } of plans(filters)) expect(text, context).not.toContain('totals_idx');
     } finally {
       analyzed.close();
       rmSync(dir, { recursive: true, force: true });
     }
-    // Filters it answers alone keep its order.
-    for (const filters of [{}, { currencies: ['EUR', 'USD'] }, { includeDeleted: false }])
-      expect(plan(totalsQuery(cache.sqlite, filters))).toContain(
-        'USING COVERING INDEX bank_transactions_totals_idx',
+  });
+
+  it('from the account totals index equal the rows they count', () => {
+    const [first, second] = twoAccounts();
+    let counted = 0;
+    const cases: TransactionFilters[] = [
+      { accountIds: [first] },
+      { accountIds: [first.toUpperCase(), second], matched: false },
+      { bookingDateFrom: '2025-01-01', bookingDateTo: '2025-12-31' },
+      { matched: true, transactionTypes: ['CARD', 'PAYOUT'] },
+      { accountIds: [first], currencies: ['EUR', 'SEK'], bookingDateTo: '2025-06-30' },
+      { accountIds: ['00000000-0000-4000-8000-00000000dead'] },
+      { accountIds: [] },
+      { transactionTypes: [] },
+      { currencies: [], matched: true },
+      { amount: { currency: 'EUR', min: '100', max: '500', ignoreSign: true }, matched: false },
+    ];
+    for (const filters of cases) {
+      expect(totalsIndex(filters)).toBe('bank_transactions_account_totals_idx');
+      const { currencies, transactionTypes, amount, ...v0 } = filters;
+      const matching = new Set(reference(v0));
+      // |amount| from 100 to 500 EUR, in cents.
+      const between = (minor: number) => Math.abs(minor) >= 10_000 && Math.abs(minor) <= 50_000;
+      const expected = expectedTotals(
+        records.filter(
+          (r) =>
+            matching.has(r.id) &&
+            (!currencies || currencies.includes(parseMoney(r.amount).currency)) &&
+            (!transactionTypes || transactionTypes.includes(r.transactionType)) &&
+            (!amount || (parseMoney(r.amount).currency === 'EUR' && between(parseMoney(r.amount).minor))),
+        ),
       );
+      expect(transactionTotals(cache, filters), JSON.stringify(filters)).toEqual(expected);
+      if (expected.count > 0) counted += 1;
+    }
+    expect(counted).toBe(6); // the other four match nothing
   });
 
   it('follow the data: a change to the cache is in the next totals', () => {

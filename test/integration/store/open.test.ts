@@ -1,3 +1,4 @@
+import type { TransactionFilters } from '../../../src-shared/search';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -217,31 +218,45 @@ describe('openCache', () => {
     expect(textAbsentFromAccounts(upgraded.sqlite, 'tesco', ['acc-2'])).toBe(false);
   });
 
-  it('gives an upgraded cache the totals index, and its planner statistics', () => {
-    // 30 rows of 100..129 minor units, every third in SEK.
-    const amounts = Array.from({ length: 30 }, (_, i) => ({
+  /**
+   * A cache upgraded across `tag` (30 rows of 100..129 minor units, every third in SEK, in
+   * two accounts) answers the totals of `filters` from `index` alone, which has its planner
+   * statistics, with the rows' own sums.
+   */
+  function expectTotalsFromIndex(tag: string, index: string, filters: TransactionFilters) {
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      bankAccountId: i % 2 ? 'acc-1' : 'acc-2',
       amountMinor: 100 + i,
       amountCurrency: i % 3 ? 'EUR' : 'SEK',
     }));
-    const upgraded = upgradedFrom('0011', amounts);
-    const sumOf = (currency: string) =>
-      amounts.filter((row) => row.amountCurrency === currency).reduce((sum, row) => sum + row.amountMinor, 0);
+    const upgraded = upgradedFrom(tag, rows);
+    const query = totalsQuery(upgraded.sqlite, filters);
     const plan = (
-      upgraded.sqlite.prepare(`EXPLAIN QUERY PLAN ${totalsQuery(upgraded.sqlite, {}).sql}`).all() as {
-        detail: string;
-      }[]
+      upgraded.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(query.params) as { detail: string }[]
     ).map((row) => row.detail);
-    expect(plan.join('\n')).toContain('COVERING INDEX bank_transactions_totals_idx');
+    expect(plan.join('\n')).toContain(`COVERING INDEX ${index}`);
     expect(
-      upgraded.sqlite
-        .prepare(`SELECT count(*) FROM sqlite_stat1 WHERE idx = 'bank_transactions_totals_idx'`)
-        .pluck()
-        .get(),
+      upgraded.sqlite.prepare(`SELECT count(*) FROM sqlite_stat1 WHERE idx = ?`).pluck().get(index),
     ).toBe(1);
-    expect(transactionTotals(upgraded, {}).sums).toEqual([
-      { currency: 'EUR', count: 20, minor: sumOf('EUR') },
-      { currency: 'SEK', count: 10, minor: sumOf('SEK') },
-    ]);
+    const counted = rows.filter(
+      (row) => !filters.accountIds || filters.accountIds.includes(row.bankAccountId),
+    );
+    const of = (currency: string) => counted.filter((row) => row.amountCurrency === currency);
+    expect(transactionTotals(upgraded, filters).sums).toEqual(
+      ['EUR', 'SEK'].map((currency) => ({
+        currency,
+        count: of(currency).length,
+        minor: of(currency).reduce((sum, row) => sum + row.amountMinor, 0),
+      })),
+    );
+  }
+
+  it('gives an upgraded cache the totals index, and its planner statistics', () => {
+    expectTotalsFromIndex('0011', 'bank_transactions_totals_idx', {});
+  });
+
+  it('gives an upgraded cache the account totals index, and its planner statistics', () => {
+    expectTotalsFromIndex('0012', 'bank_transactions_account_totals_idx', { accountIds: ['acc-1'] });
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {

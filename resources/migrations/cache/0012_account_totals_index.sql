@@ -1,0 +1,1 @@
+CREATE INDEX `bank_transactions_account_totals_idx` ON `bank_transactions` (`bank_account_id`,`matched`,`booking_date`,`transaction_type`,`amount_currency`,`amount_minor`,`deleted_at`) WHERE "deleted_at" is null;
