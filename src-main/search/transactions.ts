@@ -107,7 +107,7 @@ function toRow(row: RawRow): TransactionRow {
  * filters' `NOT IN` already leaves deleted rows out). With any other filter (ids, review
  * state, text, deleted rows) it does not, so neither index can be used: SQLite would walk the
  * totals index for its currency order and look each entry up in the table (a year of booking
- * dates before the second index: 6 s, against 0.9-1.2 s through the date index). Page
+ * dates before the second index: 6 s, against 0.9-1.2 s without it). Page
  * queries never say it either.
  */
 export function totalsQuery(sqlite: Database.Database, filters: TransactionFilters): SqlPart {

@@ -125,7 +125,7 @@ export const bankTransactions = sqliteTable(
       .where(sql`"deleted_at" is null`),
     // Totals of the filters an accountant sets most (accounts, matched, booking dates,
     // types, with or without currencies and amounts) from the index alone, live rows only:
-    // one account of a million rows in 0.2-0.3 s where its entries' lookups in the table took
+    // one account of a million rows in about 0.2 s where its entries' lookups in the table took
     // 1.3-1.8 s. Named by the totals' query for those filter sets only (`totalsQuery`), so
     // no page can be driven by it.
     index('bank_transactions_account_totals_idx')
