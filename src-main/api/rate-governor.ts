@@ -3,7 +3,8 @@
  * the four X-RateLimit-* headers of every answer and makes callers wait for the next window
  * instead of spending a request that would earn a 429. Which bucket an operation draws on is
  * learned from X-RateLimit-Scope, never assumed: until an operation's scope is known, its
- * requests go one at a time, so the first answer teaches the governor before a burst follows.
+ * requests go one at a time, so the first answer teaches the governor before a burst follows,
+ * and each waits for room in every bucket already known, any of which it may draw on.
  */
 
 export interface RateLimitHeaders {
@@ -135,9 +136,38 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
       if (scope === undefined) {
         let release!: () => void;
         probing.set(operation, new Promise<void>((resolve) => (release = resolve)));
+        // The probe may draw on any bucket already known (its scope is what it will teach):
+        // it waits for room in each, and holds one permit of each until its answer says which
+        // bucket it drew on. Sent regardless, it earned a 429 whenever it came while a known
+        // bucket was empty (the first request of a sync's next resource, at the end of a window).
+        const held: Array<{ scope: string; resetAtMs: number }> = [];
+        const giveBack = (drawnOn: string | undefined) => {
+          for (const permit of held.splice(0)) {
+            const bucket = buckets.get(permit.scope);
+            if (!bucket) continue;
+            bucket.inFlight = Math.max(0, bucket.inFlight - 1);
+            // Not the bucket it drew on, and still the same window: the permit was never spent.
+            if (permit.scope !== drawnOn && bucket.resetAtMs === permit.resetAtMs) bucket.remaining += 1;
+          }
+        };
+        try {
+          for (const known of [...buckets.keys()]) {
+            await take(known, signal);
+            held.push({ scope: known, resetAtMs: buckets.get(known)!.resetAtMs });
+          }
+        } catch (error) {
+          giveBack(undefined);
+          probing.delete(operation);
+          release();
+          throw error;
+        }
+        let settled = false;
         return {
           scope: undefined,
           settle(headers) {
+            if (settled) return;
+            settled = true;
+            giveBack(headers?.scope);
             if (headers) learn(operation, headers);
             probing.delete(operation);
             release();

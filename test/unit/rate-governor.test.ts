@@ -62,6 +62,52 @@ describe('rate governor', () => {
     expect(clock.waits).toHaveLength(1);
   });
 
+  it('sends the first request of another operation only when every known bucket has room', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, resetMarginMs: 100 });
+    const resetMs = clock.now() + 2_000;
+    (await governor.acquire('GET /v1/suppliers')).settle(headers('read', 25, 1, resetMs));
+    const last = await governor.acquire('GET /v1/suppliers');
+    last.settle(headers('read', 25, 0, resetMs));
+    // The next resource's first request: its scope is unknown, and the one bucket known is
+    // empty until the window resets. Sent at once, it earned a 429.
+    const probe = await governor.acquire('GET /v1/expenses');
+    expect(probe.scope).toBeUndefined();
+    expect(clock.now()).toBeGreaterThanOrEqual(Math.ceil(resetMs / 1000) * 1000 + 100);
+    expect(clock.waits).toHaveLength(1);
+    probe.settle(headers('read', 25, 24, clock.now() + 2_000));
+    expect(governor.snapshot()).toEqual([expect.objectContaining({ scope: 'read', remaining: 24 })]);
+  });
+
+  it('gives back the permits a probe held in the buckets it did not draw on', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep });
+    const reset = clock.now() + 60_000;
+    (await governor.acquire('GET /v1/suppliers')).settle(headers('read', 180, 100, reset));
+    (await governor.acquire('POST /v1/suppliers')).settle(headers('write', 60, 50, reset));
+    const probe = await governor.acquire('PATCH /v1/suppliers/{id}');
+    // Held in both while its scope is unknown.
+    expect(governor.snapshot()).toEqual([
+      expect.objectContaining({ scope: 'read', remaining: 99 }),
+      expect.objectContaining({ scope: 'write', remaining: 49 }),
+    ]);
+    probe.settle(headers('write', 60, 49, reset));
+    expect(governor.scopeOf('PATCH /v1/suppliers/{id}')).toBe('write');
+    expect(governor.snapshot()).toEqual([
+      expect.objectContaining({ scope: 'read', remaining: 100 }),
+      expect.objectContaining({ scope: 'write', remaining: 49 }),
+    ]);
+    // An aborted wait holds nothing and leaves the operation free to probe again.
+    const drained = createRateGovernor({
+      now: clock.now,
+      sleep: (ms, signal) => Promise.reject(signal?.reason ?? new Error(`waited ${ms}`)),
+    });
+    (await drained.acquire('GET /a')).settle(headers('read', 1, 0, clock.now() + 5_000));
+    await expect(drained.acquire('GET /b')).rejects.toThrow();
+    await expect(drained.acquire('GET /b')).rejects.toThrow(); // not left waiting on the first
+    expect(drained.snapshot()).toEqual([expect.objectContaining({ scope: 'read', remaining: 0 })]);
+  });
+
   it('keeps the lower count when answers of one window arrive out of order', async () => {
     const clock = virtualClock();
     const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createApiClient } from '../../../src-main/api/client';
 import { openCache, defaultMigrationsDir } from '../../../src-main/store';
 import { runSync } from '../../../src-main/sync/engine';
@@ -71,6 +72,21 @@ describe('sync under faults', () => {
     expect(statuses.length).toBeGreaterThan(25);
     expect(statuses.filter((status) => status === 429)).toEqual([]);
     await expectExact(sandbox, cache);
+  });
+
+  it("sends another operation's first request only when the read budget has room", async () => {
+    const { client, statuses } = await setup({ readLimit: 4, windowSeconds: 2 });
+    const read = (path: string) => client.request({ method: 'GET', path, schema: z.unknown() });
+    // Begin early in a window (they are aligned to the epoch), so that its budget is spent
+    // well before it ends.
+    const into = Date.now() % 2_000;
+    if (into > 200) await new Promise((resolve) => setTimeout(resolve, 2_000 - into + 20));
+    for (let i = 0; i < 4; i += 1) await read('/v1/suppliers');
+    // The bucket is empty; the next operation's scope is not known yet. Sent at once (the
+    // first request of a sync's next resource at the end of a window), it earned a 429.
+    await read('/v1/expenses');
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    expect(statuses).toHaveLength(6); // the sign-in, four reads, and this one
   });
 
   it('signs in again once when the token is refused, and names bad credentials clearly', async () => {
