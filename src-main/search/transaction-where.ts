@@ -115,11 +115,22 @@ export function transactionWhere(sqlite: Database.Database, filters: Transaction
   return allOf([base, fewCandidates(text) || !narrowed(filters) ? inRows(text) : text.scan]);
 }
 
+/**
+ * The filters that are set: a value given, text not blank, deleted rows asked for (leaving
+ * them out is the default).
+ */
+export function setFilters(filters: TransactionFilters): Array<keyof TransactionFilters> {
+  return (Object.keys(filters) as Array<keyof TransactionFilters>).filter((key) => {
+    const value = filters[key];
+    if (key === 'freeText') return typeof value === 'string' && value.trim() !== '';
+    if (key === 'includeDeleted') return value === true;
+    return value !== undefined;
+  });
+}
+
 /** Whether filters other than the text narrow the rows (the text's density there is unknown). */
 export function narrowed(filters: TransactionFilters): boolean {
-  return Object.entries(filters).some(
-    ([key, value]) => value !== undefined && key !== 'freeText' && key !== 'includeDeleted',
-  );
+  return setFilters(filters).some((key) => key !== 'freeText' && key !== 'includeDeleted');
 }
 
 /**

@@ -12,7 +12,7 @@ import { memoized } from './memo';
 import { reviewColumns, reviewJoin, reviewState, type ReviewColumns } from './review-filters';
 import { inList, prepared, safeNumber, type SqlPart } from './sql';
 import { pageRowIds } from './transaction-page';
-import { transactionWhere } from './transaction-where';
+import { setFilters, transactionWhere } from './transaction-where';
 
 /**
  * Local transaction search: one page of rows in a total order, plus the count and per-currency
@@ -144,13 +144,8 @@ const TOTALS_INDEXES = [
 
 /** The first totals index that answers the filters alone, or null. */
 export function totalsIndex(filters: TransactionFilters): (typeof TOTALS_INDEXES)[number]['name'] | null {
-  const set = Object.entries(filters).filter(
-    ([key, value]) =>
-      value !== undefined &&
-      !(key === 'includeDeleted' && value === false) &&
-      !(key === 'freeText' && typeof value === 'string' && value.trim() === ''),
-  );
-  return TOTALS_INDEXES.find((index) => set.every(([key]) => index.filters.has(key)))?.name ?? null;
+  const set = setFilters(filters);
+  return TOTALS_INDEXES.find((index) => set.every((key) => index.filters.has(key)))?.name ?? null;
 }
 
 /**
