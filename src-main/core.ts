@@ -10,6 +10,9 @@ import type { ProfileAuth } from '../src-shared/profiles';
 import { createApiClient } from './api/client';
 import { createHttpFetch, fromFetch } from './api/http-fetch';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
+import type { SearchTotals, TransactionFilters } from '../src-shared/search';
+import { createBackgroundTotals, type BackgroundTotals } from './search/background-totals';
+import { transactionTotals } from './search/transactions';
 import { openCache, type CacheDb } from './store';
 import type { SandboxOptions } from '../src-sandbox';
 import { createDemo, type DemoService } from './demo';
@@ -43,6 +46,11 @@ export interface CoreOptions {
    * http address it answers through the same route (src-main/shell/file-response.ts).
    */
   fileUrl?: (profileId: string, localName: string) => string;
+  /**
+   * The built script of the totals thread (the app passes electron-vite's path of
+   * `search/totals-thread.ts`); by default its source, run through tsx.
+   */
+  totalsThread?: string;
 }
 
 export interface Core {
@@ -61,6 +69,12 @@ export interface Core {
   pickFolder(title?: string): Promise<string | null>;
   /** The cache of one organisation, opened (and migrated) on first use. */
   cacheOf(profileId: string): CacheDb;
+  /**
+   * Count and per-currency sums of a transaction search, counted in the organisation's totals
+   * thread (src-main/search/background-totals.ts) so that pages and every other command are
+   * answered meanwhile.
+   */
+  transactionTotals(profileId: string, filters: TransactionFilters): Promise<SearchTotals>;
   /**
    * Connects an organisation: stores it, then checks the credentials with one request. Refused
    * credentials undo everything and name the field; no network keeps the connection, to be
@@ -112,6 +126,29 @@ export function createCore(options: CoreOptions): Core {
     return cache;
   }
 
+  const totalsThreads = new Map<string, BackgroundTotals>();
+
+  function totalsOf(profileId: string, filters: TransactionFilters): Promise<SearchTotals> {
+    const { id } = profiles.get(profileId);
+    const cache = cacheOf(id);
+    let thread = totalsThreads.get(id);
+    if (!thread) {
+      thread = createBackgroundTotals({
+        file: cache.file,
+        fallback: (inAppThread) => transactionTotals(cache, inAppThread),
+        ...(options.totalsThread ? { script: options.totalsThread } : {}),
+      });
+      totalsThreads.set(id, thread);
+    }
+    return thread.totals(filters);
+  }
+
+  async function closeTotals(profileId: string): Promise<void> {
+    const thread = totalsThreads.get(profileId);
+    totalsThreads.delete(profileId);
+    await thread?.close();
+  }
+
   // The outbox needs the sync service's clients and the sync pushes the outbox first; the
   // closure below runs only after both exist.
   const sync = createSyncService({
@@ -161,6 +198,7 @@ export function createCore(options: CoreOptions): Core {
     const profile = profiles.get(profileId);
     await sync.stop(profile.id);
     await files.removeCache(profile.id);
+    await closeTotals(profile.id);
     caches.get(profile.id)?.close();
     caches.delete(profile.id);
     sync.forget(profile.id);
@@ -178,6 +216,7 @@ export function createCore(options: CoreOptions): Core {
     connectivity,
     pickFolder: createFolderChooser(options.pickFolder),
     cacheOf,
+    transactionTotals: totalsOf,
     removeProfile,
     async addProfile(input) {
       const profile = await profiles.add(input);
@@ -218,6 +257,7 @@ export function createCore(options: CoreOptions): Core {
       for (const profileId of caches.keys())
         if (outbox.isPushing(profileId)) await outbox.push(profileId).catch(() => undefined);
       await demo.stop();
+      for (const profileId of [...totalsThreads.keys()]) await closeTotals(profileId);
       for (const cache of caches.values()) cache.close();
       caches.clear();
     },

@@ -39,7 +39,13 @@ export function createHandlers(core: Core): HandlerTable {
       core.sync.forget(profile.id);
       return profile;
     },
-    'transactions.search': ({ profileId, search }) => searchTransactions(core.cacheOf(profileId), search),
+    // The page here; the totals, which may take a second on a large cache, in the totals
+    // thread, so that the next page or keystroke is answered meanwhile.
+    'transactions.search': async ({ profileId, search }) => {
+      const page = searchTransactions(core.cacheOf(profileId), { ...search, withTotals: false });
+      if (!search.withTotals) return page;
+      return { ...page, totals: await core.transactionTotals(profileId, search.filters) };
+    },
     'transactions.get': ({ profileId, id }) => transactionDetail(core.cacheOf(profileId), id),
     'expenses.get': ({ profileId, id }) => expenseDetail(core.cacheOf(profileId), id),
     'bankAccounts.list': ({ profileId }) => ({ accounts: bankAccountSummaries(core.cacheOf(profileId)) }),

@@ -17,6 +17,8 @@ import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../src-shared/ipc';
 import { createBackground } from './background';
 import { createCore } from './core';
 import { createHandlers, dispatch } from './handlers';
+// Built by electron-vite as a script of its own; the path is where that script is at run time.
+import totalsThread from './search/totals-thread?modulePath';
 import { log } from './log';
 import { aboutBox } from './shell/about';
 import { CONTENT_SECURITY_POLICY } from './shell/csp';
@@ -99,6 +101,7 @@ void app.whenReady().then(() => {
 
   const core = createCore({
     dataDir: app.getPath('userData'),
+    totalsThread,
     migrationsDir: app.isPackaged
       ? path.join(process.resourcesPath, 'migrations', 'cache')
       : path.join(app.getAppPath(), 'resources', 'migrations', 'cache'),

@@ -154,9 +154,17 @@ export function totalsIndex(filters: TransactionFilters): (typeof TOTALS_INDEXES
  * rounded figure.
  */
 export function transactionTotals(cache: CacheDb, filters: TransactionFilters): SearchTotals {
-  return memoized(cache.sqlite, 'transaction-totals', JSON.stringify(filters), () => {
-    const query = totalsQuery(cache.sqlite, filters);
-    const statement = prepared(cache.sqlite, query.sql);
+  return totalsOf(cache.sqlite, filters);
+}
+
+/**
+ * {@link transactionTotals} on any connection to a cache: the app's own, or the read-only one
+ * of the totals thread (background-totals.ts), which needs no Drizzle and no migrations.
+ */
+export function totalsOf(sqlite: Database.Database, filters: TransactionFilters): SearchTotals {
+  return memoized(sqlite, 'transaction-totals', JSON.stringify(filters), () => {
+    const query = totalsQuery(sqlite, filters);
+    const statement = prepared(sqlite, query.sql);
     const rows = statement.safeIntegers(true).all(query.params) as {
       currency: string;
       count: bigint;

@@ -153,6 +153,20 @@ function readApplied(sqlite: Database.Database, file: string) {
   }
 }
 
+/**
+ * A read-only connection to a cache that {@link openCache} has opened (and migrated): for
+ * reading beside the app's own connection, from another thread (search/totals-thread.ts).
+ * WAL lets it read while the app writes; it never writes, so it runs no migrations and
+ * holds no lock a writer waits for. Its page cache is as large as the app's, for the same
+ * index walks.
+ */
+export function openCacheReader(file: string): Database.Database {
+  const sqlite = new Database(path.resolve(file), { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  return sqlite;
+}
+
 function configure(sqlite: Database.Database, file: string): void {
   // WAL: readers (the UI's searches) never wait for the sync writer, and a crash mid-write
   // leaves the last committed page intact. NORMAL is durable across application crashes;

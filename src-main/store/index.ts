@@ -1,6 +1,7 @@
 /** The organisation cache: open it, its schema, and the free-text search helpers. */
 export {
   openCache,
+  openCacheReader,
   defaultMigrationsDir,
   PAGE_CACHE_KIB,
   refreshAfterWrites,

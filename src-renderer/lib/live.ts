@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { CommandName } from '../../src-shared/ipc';
+import { refreshCommands } from './refresh';
 
 /** What each event makes stale. The cache changes only through sync, pushes and our own commands. */
 const CHANGED_BY_SYNC: CommandName[] = [
@@ -17,9 +18,7 @@ const CHANGED_BY_SYNC: CommandName[] = [
 /** Keeps TanStack Query's data in step with the core's events; returns the unsubscribe. */
 export function invalidateOnEvents(client: QueryClient): () => void {
   const seenJobs = new Set<string>();
-  const invalidate = (names: CommandName[]) => {
-    for (const name of names) void client.invalidateQueries({ queryKey: [name] });
-  };
+  const invalidate = (names: CommandName[]) => void refreshCommands(client, names);
   const stops = [
     window.satchel.on('sync.finished', () => invalidate(CHANGED_BY_SYNC)),
     window.satchel.on('app.online', () => invalidate(['edits.list'])),

@@ -1,5 +1,6 @@
 import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CommandInput, CommandName, CommandOutput } from '../../src-shared/ipc';
+import { refreshCommands } from './refresh';
 import { call } from './satchel';
 
 export const queryClient = new QueryClient({
@@ -23,8 +24,6 @@ export function useCommandMutation<C extends CommandName>(command: C, invalidate
   const client = useQueryClient();
   return useMutation<CommandOutput<C>, Error, CommandInput<C>>({
     mutationFn: (input) => call(command, input),
-    onSuccess: async () => {
-      await Promise.all(invalidates.map((name) => client.invalidateQueries({ queryKey: [name] })));
-    },
+    onSuccess: () => refreshCommands(client, invalidates),
   });
 }

@@ -1,6 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createBackgroundTotals } from '../../src-main/search/background-totals';
+import { transactionTotals } from '../../src-main/search/transactions';
+import { defaultMigrationsDir, openCache } from '../../src-main/store';
+import { demoState, recordsOf } from '../integration/search/fixtures';
+import { upsertTransactions } from '../integration/search/load';
 import { repoRoot } from './paths';
 
 // The e2e global setup builds the app exactly as `npm run build` does; these read its output.
@@ -63,5 +69,31 @@ describe('the built app', () => {
         readFileSync(out(`renderer/assets/${name}`), 'utf8').includes('GlobalWorkerOptions'),
       ),
     ).toBe(true);
+  });
+
+  it('builds the totals thread as a script of its own, which counts on a real cache', async () => {
+    const main = readFileSync(out('main/index.js'), 'utf8');
+    const script = /["']\.\/(chunks\/totals-thread-[\w-]+\.js)["']/.exec(main)?.[1];
+    if (!script) throw new Error('the main bundle names no totals thread script');
+    const built = readFileSync(out(`main/${script}`), 'utf8');
+    expect(built).not.toMatch(/from ["']electron["']/);
+    const dir = mkdtempSync(path.join(tmpdir(), 'satchel-bundle-'));
+    const cache = openCache(path.join(dir, 'org.sqlite'), { migrationsDir: defaultMigrationsDir() });
+    const thread = createBackgroundTotals({
+      file: cache.file,
+      script: out(`main/${script}`),
+      fallback: () => {
+        throw new Error('the built totals thread did not answer');
+      },
+    });
+    try {
+      upsertTransactions(cache, recordsOf(demoState(500)));
+      for (const filters of [{}, { freeText: 'bahn' }, { reviewed: false, matched: true }])
+        expect(await thread.totals(filters)).toEqual(transactionTotals(cache, filters));
+    } finally {
+      await thread.close();
+      cache.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

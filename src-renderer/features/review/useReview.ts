@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RecordKind, ReviewChange, ReviewTarget } from '../../../src-shared/search';
 import { CHANGED_BY_REVIEW } from '../../lib/live';
+import { refreshCommands } from '../../lib/refresh';
 import { call } from '../../lib/satchel';
 
 /** `review.apply` for a profile; every list and pane showing review state is read again after. */
@@ -9,9 +10,7 @@ export function useReview(profileId: string) {
   return useMutation({
     mutationFn: ({ target, change }: { target: ReviewTarget; change: ReviewChange }) =>
       call('review.apply', { profileId, target, change }),
-    onSuccess: async () => {
-      await Promise.all(CHANGED_BY_REVIEW.map((name) => client.invalidateQueries({ queryKey: [name] })));
-    },
+    onSuccess: () => refreshCommands(client, CHANGED_BY_REVIEW),
   });
 }
 

@@ -1,0 +1,191 @@
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { AppError, type AppErrorShape } from '../../src-shared/errors';
+import type { SearchTotals, TransactionFilters } from '../../src-shared/search';
+import { log } from '../log';
+
+/**
+ * The totals of transaction searches, counted in a thread of their own (totals-thread.ts)
+ * instead of the app's. On a million rows some totals take a second (the unreviewed rows,
+ * common text: docs/search-and-review.md); counted in the app's thread they held up every
+ * IPC answer meanwhile — the next page, the next keystroke's first page, the sync's progress.
+ * In the thread they hold up only later totals: requests are answered one after the other,
+ * in the order asked.
+ *
+ * One thread per organisation, started at its first request and stopped after `idleMs`
+ * without one (it holds SQLite's page cache and the gram bitmaps, tens of MB on a large
+ * cache). A thread that cannot start (a build without its script) or that dies leaves the
+ * counting to `fallback` in the caller's thread: slower for the app, never a missing answer.
+ */
+
+export interface TotalsThreadData {
+  file: string;
+}
+
+export interface TotalsRequest {
+  id: number;
+  filters: TransactionFilters;
+}
+
+export type TotalsAnswer =
+  | { ready: true }
+  | { id: number; totals: SearchTotals }
+  | { id: number; error: (AppErrorShape & { app: true }) | { message: string; app: false } };
+
+export interface BackgroundTotals {
+  /** Count and per-currency sums of the filters' rows, as `transactionTotals` gives them. */
+  totals(filters: TransactionFilters): Promise<SearchTotals>;
+  /** Stops the thread; unanswered requests fail with CANCELLED. Later requests start it again. */
+  close(): Promise<void>;
+  /** Whether a thread is running now (started, and not stopped or failed since). */
+  readonly running: boolean;
+}
+
+export interface BackgroundTotalsOptions {
+  /** The organisation's cache file, opened (and migrated) by the app before. */
+  file: string;
+  /** The same count in the caller's thread, for when no thread can do it. */
+  fallback: (filters: TransactionFilters) => SearchTotals;
+  /**
+   * The thread's built script (the app passes electron-vite's `totals-thread.js`). Without
+   * one, the TypeScript source next to this file, loaded through tsx: the CLI and the tests
+   * run from source.
+   */
+  script?: string;
+  /** A thread without requests for this long is stopped. Default 60 s. */
+  idleMs?: number;
+}
+
+const DEFAULT_IDLE_MS = 60_000;
+
+interface Pending {
+  filters: TransactionFilters;
+  resolve: (totals: SearchTotals) => void;
+  reject: (error: Error) => void;
+}
+
+/** One started thread and the requests it was given and has not answered. */
+interface Thread {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  exited: Promise<void>;
+}
+
+export function createBackgroundTotals(options: BackgroundTotalsOptions): BackgroundTotals {
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  let nextId = 1;
+  let current: Thread | null = null;
+  let idle: NodeJS.Timeout | null = null;
+  /** Set when a thread failed before it was ready: it would fail again, so none is started. */
+  let unavailable = false;
+
+  function start(): Thread {
+    const worker = spawn(options.script, { file: options.file });
+    const pending = new Map<number, Pending>();
+    let ready = false;
+    worker.on('message', (answer: TotalsAnswer) => {
+      if ('ready' in answer) {
+        ready = true;
+        return;
+      }
+      const request = pending.get(answer.id);
+      if (!request) return;
+      pending.delete(answer.id);
+      if ('totals' in answer) request.resolve(answer.totals);
+      else if (answer.error.app)
+        request.reject(new AppError(answer.error.code, answer.error.message, answer.error.field));
+      else request.reject(new Error(answer.error.message));
+      if (pending.size === 0) rest(thread);
+    });
+    worker.on('error', (error) => {
+      if (!ready) unavailable = true;
+      log.warn(
+        ready
+          ? 'the totals thread failed; counting in the app thread until it restarts:'
+          : 'the totals thread could not start; counting in the app thread:',
+        error,
+      );
+    });
+    const exited = new Promise<void>((resolve) =>
+      worker.once('exit', () => {
+        if (current === thread) current = null;
+        // Requests the thread took with it are counted here instead.
+        for (const request of pending.values()) countHere(request);
+        pending.clear();
+        resolve();
+      }),
+    );
+    const thread: Thread = { worker, pending, exited };
+    return thread;
+  }
+
+  function countHere(request: Pending): void {
+    try {
+      request.resolve(options.fallback(request.filters));
+    } catch (error) {
+      request.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** An idle thread does not keep the process alive, and stops after `idleMs`. */
+  function rest(thread: Thread): void {
+    thread.worker.unref();
+    if (idle) clearTimeout(idle);
+    idle = setTimeout(() => {
+      idle = null;
+      if (current === thread && thread.pending.size === 0) {
+        current = null;
+        void thread.worker.terminate();
+      }
+    }, idleMs);
+    idle.unref();
+  }
+
+  function stopIdleTimer(): void {
+    if (idle) clearTimeout(idle);
+    idle = null;
+  }
+
+  return {
+    get running() {
+      return current !== null;
+    },
+    totals(filters) {
+      return new Promise<SearchTotals>((resolve, reject) => {
+        const request: Pending = { filters, resolve, reject };
+        if (unavailable) {
+          countHere(request);
+          return;
+        }
+        stopIdleTimer();
+        const thread = (current ??= start());
+        thread.worker.ref();
+        const id = nextId++;
+        thread.pending.set(id, request);
+        thread.worker.postMessage({ id, filters } satisfies TotalsRequest);
+      });
+    },
+    async close() {
+      stopIdleTimer();
+      const thread = current;
+      current = null;
+      if (!thread) return;
+      for (const request of thread.pending.values())
+        request.reject(new AppError('CANCELLED', 'The search was closed before its totals were counted.'));
+      thread.pending.clear();
+      await thread.worker.terminate();
+      await thread.exited;
+    },
+  };
+}
+
+/** The thread: the built script as is, or the TypeScript source through tsx's loader. */
+function spawn(script: string | undefined, data: TotalsThreadData): Worker {
+  if (script) return new Worker(script, { workerData: data });
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const source = pathToFileURL(path.join(here, 'totals-thread.ts')).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(boot, { eval: true, workerData: data });
+}

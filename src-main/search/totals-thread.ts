@@ -1,0 +1,32 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { AppError } from '../../src-shared/errors';
+import { TransactionFilters } from '../../src-shared/search';
+import { openCacheReader } from '../store/database';
+import type { TotalsAnswer, TotalsRequest, TotalsThreadData } from './background-totals';
+import { totalsOf } from './transactions';
+
+/**
+ * The totals thread (background-totals.ts starts it): counts and sums search results on its
+ * own read-only connection to one organisation's cache, one request after the other, so that
+ * the app's thread answers pages, IPC and sync meanwhile. The answer is the same function's
+ * as in the app's thread (transactions.ts, `totalsOf`), memo included.
+ */
+
+const port = parentPort;
+if (!port) throw new Error('totals-thread runs as a worker thread (background-totals.ts starts it)');
+const { file } = workerData as TotalsThreadData;
+const sqlite = openCacheReader(file);
+port.postMessage({ ready: true } satisfies TotalsAnswer);
+
+port.on('message', (request: TotalsRequest) => {
+  port.postMessage(answer(request));
+});
+
+function answer({ id, filters }: TotalsRequest): TotalsAnswer {
+  try {
+    return { id, totals: totalsOf(sqlite, TransactionFilters.parse(filters)) };
+  } catch (error) {
+    if (error instanceof AppError) return { id, error: { ...error.toShape(), app: true } };
+    return { id, error: { message: error instanceof Error ? error.message : String(error), app: false } };
+  }
+}

@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TransactionFilters } from '../../../src-shared/search';
+import { AppError } from '../../../src-shared/errors';
+import { applyReview } from '../../../src-main/review';
+import { createBackgroundTotals, type BackgroundTotals } from '../../../src-main/search/background-totals';
+import { transactionTotals } from '../../../src-main/search/transactions';
+import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main/store';
+import { demoState, loadedCache, recordsOf, useCaches, wireTransaction } from './fixtures';
+import { upsertTransactions } from './load';
+
+// The totals thread (src-main/search/background-totals.ts) against real cache files: its own
+// read-only connection in a worker thread, run from the TypeScript source as the CLI and the
+// tests run it. The built script is run by test/e2e/bundle.test.ts.
+
+const caches = useCaches();
+const threads: BackgroundTotals[] = [];
+afterEach(async () => {
+  for (const thread of threads.splice(0)) await thread.close();
+});
+
+/** A totals thread whose fallback fails the test: every answer must come from the thread. */
+function threadOf(cache: CacheDb, options: { idleMs?: number; script?: string } = {}) {
+  const fallbacks: TransactionFilters[] = [];
+  const thread = createBackgroundTotals({
+    file: cache.file,
+    fallback: (filters) => {
+      fallbacks.push(filters);
+      return transactionTotals(cache, filters);
+    },
+    ...options,
+  });
+  threads.push(thread);
+  return { thread, fallbacks };
+}
+
+describe('totals counted in their own thread', () => {
+  const records = recordsOf(demoState(3_000));
+  let cache: CacheDb;
+  let accounts: string[];
+
+  beforeAll(() => {
+    cache = openCache(path.join(mkdtempSync(path.join(tmpdir(), 'satchel-totals-')), 'org.sqlite'), {
+      migrationsDir: defaultMigrationsDir(),
+    });
+    upsertTransactions(cache, records);
+    accounts = [...new Set(records.map((r) => r.bankAccountId))].sort();
+    const ids = records.slice(0, 400).map((r) => r.id);
+    applyReview(cache, { by: 'ids', kind: 'transaction', ids }, { action: 'setReviewed' });
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'transaction', ids: ids.slice(0, 30) },
+      { action: 'flag', reason: 'No receipt' },
+    );
+  });
+  afterAll(() => {
+    cache.close();
+    rmSync(path.dirname(cache.file), { recursive: true, force: true });
+  });
+
+  it('equal the app thread’s totals for every kind of filter', async () => {
+    const { thread, fallbacks } = threadOf(cache);
+    const [first = '', second = ''] = accounts;
+    const cases: TransactionFilters[] = [
+      {},
+      { freeText: 'lufthansa' },
+      { freeText: 'ub' },
+      { freeText: 'é' },
+      { freeText: '"OR" *' },
+      { reviewed: false },
+      { reviewed: true, accountIds: [first] },
+      { flagged: true },
+      { accountIds: [first.toUpperCase(), second], matched: false },
+      { accountIds: ['00000000-0000-4000-8000-00000000dead'] },
+      { accountIds: [], transactionTypes: [] },
+      { bookingDateFrom: '2025-01-01', bookingDateTo: '2025-12-31', currencies: ['EUR'] },
+      { amount: { currency: 'EUR', min: '100', max: '500', ignoreSign: true } },
+      { ids: [records[5]!.id, records[6]!.id.toUpperCase()], includeDeleted: true },
+    ];
+    let nonEmpty = 0;
+    for (const filters of cases) {
+      const expected = transactionTotals(cache, filters);
+      expect(await thread.totals(filters), JSON.stringify(filters)).toEqual(expected);
+      if (expected.count > 0) nonEmpty += 1;
+    }
+    expect(nonEmpty).toBe(cases.length - 3); // the literal "OR" *, the unknown account, empty lists
+    expect(fallbacks).toEqual([]);
+    expect(thread.running).toBe(true);
+  });
+
+  it('answer in the order asked, several at once', async () => {
+    const { thread } = threadOf(cache);
+    const cases: TransactionFilters[] = [{ freeText: 'bahn' }, { reviewed: false }, {}, { matched: true }];
+    const order: number[] = [];
+    const answers = await Promise.all(
+      cases.map((filters, index) => thread.totals(filters).then((totals) => (order.push(index), totals))),
+    );
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(answers).toEqual(cases.map((filters) => transactionTotals(cache, filters)));
+  });
+
+  it('follow what the app writes on its own connection', async () => {
+    const { thread } = threadOf(cache);
+    const unreviewed = (await thread.totals({ reviewed: false })).count;
+    const text = (await thread.totals({ freeText: 'lufthansa' })).count;
+
+    const next = records.slice(400, 450).map((r) => r.id);
+    applyReview(cache, { by: 'ids', kind: 'transaction', ids: next }, { action: 'setReviewed' });
+    const extra = wireTransaction({
+      id: 'bbbbbbbb-0000-4000-8000-000000000077',
+      counterparty: 'Lufthansa Cargo',
+    });
+    upsertTransactions(cache, [extra]);
+
+    expect((await thread.totals({ reviewed: false })).count).toBe(unreviewed - 50 + 1);
+    expect((await thread.totals({ freeText: 'lufthansa' })).count).toBe(text + 1);
+    cache.sqlite.prepare('DELETE FROM bank_transactions WHERE id = ?').run(extra.id);
+    expect((await thread.totals({ freeText: 'lufthansa' })).count).toBe(text);
+  });
+});
+
+describe('the totals thread, its failures and its life', () => {
+  it('reports a sum too large to show as the app thread does, and keeps answering', async () => {
+    const cache = caches.open(caches.file());
+    const huge = (id: string) =>
+      wireTransaction({ id, amount: { amount: '90000000000000.00', currency: 'EUR' } });
+    upsertTransactions(cache, [
+      huge('cccccccc-0000-4000-8000-000000000001'),
+      huge('cccccccc-0000-4000-8000-000000000002'),
+    ]);
+    expect(() => transactionTotals(cache, {})).toThrow(/too large to show exactly/);
+    const { thread, fallbacks } = threadOf(cache);
+    await expect(thread.totals({})).rejects.toThrow(/too large to show exactly/);
+    expect((await thread.totals({ ids: ['cccccccc-0000-4000-8000-000000000001'] })).count).toBe(1);
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('counts in the caller’s thread when the thread cannot start', async () => {
+    const cache = loadedCache(caches, recordsOf(demoState(200)));
+    const { thread, fallbacks } = threadOf(cache, { script: '/nonexistent/totals-thread.js' });
+    expect(await thread.totals({ matched: false })).toEqual(transactionTotals(cache, { matched: false }));
+    // Known unavailable from then on: counted here at once, no thread tried again.
+    expect(await thread.totals({})).toEqual(transactionTotals(cache, {}));
+    expect(fallbacks).toEqual([{ matched: false }, {}]);
+    expect(thread.running).toBe(false);
+  });
+
+  it('stops when idle and starts again for the next request', async () => {
+    const cache = loadedCache(caches, recordsOf(demoState(200)));
+    const { thread, fallbacks } = threadOf(cache, { idleMs: 50 });
+    const totals = await thread.totals({});
+    expect(thread.running).toBe(true);
+    await expect.poll(() => thread.running, { timeout: 5_000 }).toBe(false);
+    expect(await thread.totals({})).toEqual(totals);
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('close: a request not yet answered fails as cancelled; a later one starts the thread again', async () => {
+    const cache = loadedCache(caches, recordsOf(demoState(200)));
+    const { thread, fallbacks } = threadOf(cache);
+    const unanswered = thread.totals({ reviewed: false }).catch((caught: unknown) => caught);
+    await thread.close();
+    const error: unknown = await unanswered;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('CANCELLED');
+    expect(thread.running).toBe(false);
+    expect(await thread.totals({ reviewed: false })).toEqual(transactionTotals(cache, { reviewed: false }));
+    expect(fallbacks).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TransactionSearchResult } from '../../../src-shared/search';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { transactionTotals } from '../../../src-main/search/transactions';
+import { connectedCore } from '../../helpers/sync-fixture';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// `transactions.search` through the real handler table, over a cache filled by a real sync of
+// the sandbox: the totals come from the organisation's totals thread, and a page asked for
+// after them is answered before them.
+const tempDir = useTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('transactions.search with totals', () => {
+  it('answers the page asked for after the totals first, and the totals as the cache counts them', async () => {
+    const setup = await connectedCore(tempDir(), { transactions: 1_500 });
+    cleanups.push(setup.close);
+    const handlers = createHandlers(setup.core);
+    const profileId = setup.profile.id;
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
+    const cache = setup.core.cacheOf(profileId);
+
+    for (const filters of [{}, { reviewed: false }, { freeText: 'an', matched: false }]) {
+      const answered: string[] = [];
+      const totals = dispatch(handlers, 'transactions.search', {
+        profileId,
+        search: { filters, pagination: { page: 1, pageSize: 1 }, withTotals: true },
+      }).then((result) => (answered.push('totals'), result));
+      const page = dispatch(handlers, 'transactions.search', {
+        profileId,
+        search: { filters, pagination: { page: 2, pageSize: 50 }, withTotals: false },
+      }).then((result) => (answered.push('page'), result));
+      const [withTotals, second] = await Promise.all([totals, page]);
+      // Counted in the app's thread, the totals came first: the handlers answered in order.
+      expect(answered, JSON.stringify(filters)).toEqual(['page', 'totals']);
+
+      if (!withTotals.ok || !second.ok) throw new Error('a search failed');
+      const counted = withTotals.value as TransactionSearchResult;
+      expect(counted.totals).toEqual(transactionTotals(cache, filters));
+      expect(counted.totals?.count, JSON.stringify(filters)).toBeGreaterThan(50);
+      expect(counted.rows).toHaveLength(1);
+      expect((second.value as TransactionSearchResult).rows).toHaveLength(50);
+      expect((second.value as TransactionSearchResult).totals).toBeUndefined();
+    }
+  });
+
+  it('stops the totals thread with the organisation it counts for', async () => {
+    const setup = await connectedCore(tempDir(), { transactions: 300 });
+    cleanups.push(setup.close);
+    const handlers = createHandlers(setup.core);
+    const profileId = setup.profile.id;
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
+    const search = { filters: { matched: false }, withTotals: true };
+    expect(await dispatch(handlers, 'transactions.search', { profileId, search })).toMatchObject({
+      ok: true,
+      value: { totals: { count: expect.any(Number) } },
+    });
+    // Removing it closes the thread's connection before the file is deleted; a search after
+    // that names an organisation that is gone.
+    expect(await dispatch(handlers, 'profiles.remove', { id: profileId })).toMatchObject({ ok: true });
+    expect(await dispatch(handlers, 'transactions.search', { profileId, search })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+  });
+});
