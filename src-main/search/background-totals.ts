@@ -10,8 +10,8 @@ import { log } from '../log';
  * instead of the app's. On a million rows some totals take a second (the unreviewed rows,
  * common text: docs/search-and-review.md); counted in the app's thread they held up every
  * IPC answer meanwhile — the next page, the next keystroke's first page, the sync's progress.
- * In the thread they hold up only later totals: requests are answered one after the other,
- * in the order asked.
+ * In the thread they hold up only other totals: one is counted at a time, the most recently
+ * asked first.
  *
  * One thread per organisation, started at its first request and stopped after `idleMs`
  * without one (it holds SQLite's page cache and the gram bitmaps, tens of MB on a large
@@ -65,10 +65,14 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** One started thread and the requests it was given and has not answered. */
+/**
+ * One started thread: the request it is counting (one at a time) and those waiting for it,
+ * oldest first.
+ */
 interface Thread {
   worker: Worker;
-  pending: Map<number, Pending>;
+  counting: { id: number; request: Pending } | null;
+  waiting: Pending[];
   exited: Promise<void>;
 }
 
@@ -82,21 +86,20 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
 
   function start(): Thread {
     const worker = spawn(options.script, { file: options.file });
-    const pending = new Map<number, Pending>();
     let ready = false;
     worker.on('message', (answer: TotalsAnswer) => {
       if ('ready' in answer) {
         ready = true;
         return;
       }
-      const request = pending.get(answer.id);
-      if (!request) return;
-      pending.delete(answer.id);
+      if (thread.counting?.id !== answer.id) return;
+      const { request } = thread.counting;
+      thread.counting = null;
       if ('totals' in answer) request.resolve(answer.totals);
       else if (answer.error.app)
         request.reject(new AppError(answer.error.code, answer.error.message, answer.error.field));
       else request.reject(new Error(answer.error.message));
-      if (pending.size === 0) rest(thread);
+      next(thread);
     });
     worker.on('error', (error) => {
       if (!ready) unavailable = true;
@@ -111,13 +114,37 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
       worker.once('exit', () => {
         if (current === thread) current = null;
         // Requests the thread took with it are counted here instead.
-        for (const request of pending.values()) countHere(request);
-        pending.clear();
+        for (const request of unanswered(thread)) countHere(request);
         resolve();
       }),
     );
-    const thread: Thread = { worker, pending, exited };
+    const thread: Thread = { worker, counting: null, waiting: [], exited };
     return thread;
+  }
+
+  /** Takes every request the thread has not answered off it. */
+  function unanswered(thread: Thread): Pending[] {
+    const requests = [...(thread.counting ? [thread.counting.request] : []), ...thread.waiting];
+    thread.counting = null;
+    thread.waiting = [];
+    return requests;
+  }
+
+  /**
+   * Gives the thread its next request: the most recent one. Totals are asked for as the user
+   * types and filters, so the newest are the ones on screen; older ones are counted when
+   * nothing newer waits (every request is answered, and the screen may go back to them).
+   */
+  function next(thread: Thread): void {
+    if (thread.counting) return;
+    const request = thread.waiting.pop();
+    if (!request) {
+      rest(thread);
+      return;
+    }
+    const id = nextId++;
+    thread.counting = { id, request };
+    thread.worker.postMessage({ id, filters: request.filters } satisfies TotalsRequest);
   }
 
   function countHere(request: Pending): void {
@@ -131,10 +158,10 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
   /** An idle thread does not keep the process alive, and stops after `idleMs`. */
   function rest(thread: Thread): void {
     thread.worker.unref();
-    if (idle) clearTimeout(idle);
+    stopIdleTimer();
     idle = setTimeout(() => {
       idle = null;
-      if (current === thread && thread.pending.size === 0) {
+      if (current === thread && !thread.counting && thread.waiting.length === 0) {
         current = null;
         void thread.worker.terminate();
       }
@@ -161,9 +188,8 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
         stopIdleTimer();
         const thread = (current ??= start());
         thread.worker.ref();
-        const id = nextId++;
-        thread.pending.set(id, request);
-        thread.worker.postMessage({ id, filters } satisfies TotalsRequest);
+        thread.waiting.push(request);
+        next(thread);
       });
     },
     async close() {
@@ -171,9 +197,8 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
       const thread = current;
       current = null;
       if (!thread) return;
-      for (const request of thread.pending.values())
+      for (const request of unanswered(thread))
         request.reject(new AppError('CANCELLED', 'The search was closed before its totals were counted.'));
-      thread.pending.clear();
       await thread.worker.terminate();
       await thread.exited;
     },
