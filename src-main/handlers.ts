@@ -11,7 +11,7 @@ import type { Core } from './core';
 import { exportReviewFile, exportTransactions, importReviewFile } from './export';
 import { log } from './log';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
-import { applyReview, needsAttention } from './review';
+import { applyReview, countAttention } from './review';
 import { searchExpenses, searchSuppliers, searchTransactions } from './search';
 
 type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
@@ -52,7 +52,12 @@ export function createHandlers(core: Core): HandlerTable {
     'expenses.search': ({ profileId, search }) => searchExpenses(core.cacheOf(profileId), search),
     'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
     'review.apply': ({ profileId, target, change }) => applyReview(core.cacheOf(profileId), target, change),
-    'review.attention': ({ profileId }) => ({ groups: needsAttention(core.cacheOf(profileId)) }),
+    'review.attention': async ({ profileId }) => ({
+      groups: await countAttention(
+        core.cacheOf(profileId),
+        async (filters) => (await core.transactionTotals(profileId, filters)).count,
+      ),
+    }),
     'transactions.exportCsv': ({ profileId, ...input }) =>
       exportTransactions(core.cacheOf(profileId), input, (written, total) =>
         core.events.emit('export.progress', { profileId, written, total }),

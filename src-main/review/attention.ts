@@ -19,16 +19,34 @@ export type AttentionGroup =
   | { group: 'unmatchedTransactions' | 'flaggedTransactions'; count: number; search: TransactionFilters }
   | { group: 'expensesWithoutFile' | 'flaggedExpenses'; count: number; search: ExpenseFilters };
 
+const UNMATCHED: TransactionFilters = { matched: false, reviewed: false };
+const WITHOUT_FILE: ExpenseFilters = { hasFile: false, reviewed: false };
+const FLAGGED = { flagged: true };
+
 export function needsAttention(cache: CacheDb): AttentionGroup[] {
   const transactions = (filters: TransactionFilters) => transactionTotals(cache, filters).count;
+  return attentionGroups(cache, transactions(UNMATCHED), transactions(FLAGGED));
+}
+
+/**
+ * The same groups with the transactions counted by `countTransactions`: the app gives the
+ * organisation's totals thread (src-main/search/background-totals.ts), since on a million
+ * transactions the unmatched, unreviewed ones take over a second to count.
+ */
+export async function countAttention(
+  cache: CacheDb,
+  countTransactions: (filters: TransactionFilters) => Promise<number>,
+): Promise<AttentionGroup[]> {
+  const [unmatched, flagged] = await Promise.all([countTransactions(UNMATCHED), countTransactions(FLAGGED)]);
+  return attentionGroups(cache, unmatched, flagged);
+}
+
+function attentionGroups(cache: CacheDb, unmatched: number, flagged: number): AttentionGroup[] {
   const expenses = (filters: ExpenseFilters) => expenseCount(cache, filters);
-  const unmatched: TransactionFilters = { matched: false, reviewed: false };
-  const withoutFile: ExpenseFilters = { hasFile: false, reviewed: false };
-  const flagged = { flagged: true };
   return [
-    { group: 'unmatchedTransactions', count: transactions(unmatched), search: unmatched },
-    { group: 'expensesWithoutFile', count: expenses(withoutFile), search: withoutFile },
-    { group: 'flaggedTransactions', count: transactions(flagged), search: flagged },
-    { group: 'flaggedExpenses', count: expenses(flagged), search: flagged },
+    { group: 'unmatchedTransactions', count: unmatched, search: UNMATCHED },
+    { group: 'expensesWithoutFile', count: expenses(WITHOUT_FILE), search: WITHOUT_FILE },
+    { group: 'flaggedTransactions', count: flagged, search: FLAGGED },
+    { group: 'flaggedExpenses', count: expenses(FLAGGED), search: FLAGGED },
   ];
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TransactionSearchResult } from '../../../src-shared/search';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { needsAttention, type AttentionGroup } from '../../../src-main/review';
 import { transactionTotals } from '../../../src-main/search/transactions';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -14,14 +15,19 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+/** A core connected to a fresh sandbox of `transactions`, synced once, with its handler table. */
+async function synced(transactions: number) {
+  const setup = await connectedCore(tempDir(), { transactions });
+  cleanups.push(setup.close);
+  const handlers = createHandlers(setup.core);
+  const profileId = setup.profile.id;
+  expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
+  return { handlers, profileId, cache: setup.core.cacheOf(profileId) };
+}
+
 describe('transactions.search with totals', () => {
   it('answers the page asked for after the totals first, and the totals as the cache counts them', async () => {
-    const setup = await connectedCore(tempDir(), { transactions: 1_500 });
-    cleanups.push(setup.close);
-    const handlers = createHandlers(setup.core);
-    const profileId = setup.profile.id;
-    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
-    const cache = setup.core.cacheOf(profileId);
+    const { handlers, profileId, cache } = await synced(1_500);
 
     for (const filters of [{}, { reviewed: false }, { freeText: 'an', matched: false }]) {
       const answered: string[] = [];
@@ -47,12 +53,40 @@ describe('transactions.search with totals', () => {
     }
   });
 
+  it('counts "needs attention" in the totals thread too, answering a page meanwhile', async () => {
+    const { handlers, profileId, cache } = await synced(1_500);
+    const unmatched = cache.sqlite
+      .prepare('SELECT id FROM bank_transactions WHERE matched = 0 AND deleted_at IS NULL LIMIT 3')
+      .pluck()
+      .all() as string[];
+    expect(
+      await dispatch(handlers, 'review.apply', {
+        profileId,
+        target: { by: 'ids', kind: 'transaction', ids: unmatched },
+        change: { action: 'flag', reason: 'Ask the client' },
+      }),
+    ).toMatchObject({ ok: true });
+
+    const answered: string[] = [];
+    const attention = dispatch(handlers, 'review.attention', { profileId }).then(
+      (result) => (answered.push('attention'), result),
+    );
+    const page = dispatch(handlers, 'transactions.search', {
+      profileId,
+      search: { filters: {}, withTotals: false },
+    }).then((result) => (answered.push('page'), result));
+    const [groups] = await Promise.all([attention, page]);
+    expect(answered).toEqual(['page', 'attention']);
+    expect(groups).toEqual({ ok: true, value: { groups: needsAttention(cache) } });
+    const counts = Object.fromEntries(
+      (groups.ok ? (groups.value as { groups: AttentionGroup[] }).groups : []).map((g) => [g.group, g.count]),
+    );
+    expect(counts['flaggedTransactions']).toBe(3);
+    expect(counts['unmatchedTransactions']).toBeGreaterThan(0);
+  });
+
   it('stops the totals thread with the organisation it counts for', async () => {
-    const setup = await connectedCore(tempDir(), { transactions: 300 });
-    cleanups.push(setup.close);
-    const handlers = createHandlers(setup.core);
-    const profileId = setup.profile.id;
-    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
+    const { handlers, profileId } = await synced(300);
     const search = { filters: { matched: false }, withTotals: true };
     expect(await dispatch(handlers, 'transactions.search', { profileId, search })).toMatchObject({
       ok: true,
