@@ -18,13 +18,19 @@ const { file } = workerData as TotalsThreadData;
 const sqlite = openCacheReader(file);
 port.postMessage({ ready: true } satisfies TotalsAnswer);
 
+// Each answer reads one snapshot: the totals' own query and the reads that shape it (which
+// account ids are stored, whether any row is deleted, the text's gram sets) would otherwise
+// each see the cache as the app's last commit left it, and a commit between them could give
+// totals that match no state of the cache.
+const inOneSnapshot = sqlite.transaction((filters: TransactionFilters) => totalsOf(sqlite, filters));
+
 port.on('message', (request: TotalsRequest) => {
   port.postMessage(answer(request));
 });
 
 function answer({ id, filters }: TotalsRequest): TotalsAnswer {
   try {
-    return { id, totals: totalsOf(sqlite, TransactionFilters.parse(filters)) };
+    return { id, totals: inOneSnapshot(TransactionFilters.parse(filters)) };
   } catch (error) {
     if (error instanceof AppError) return { id, error: { ...error.toShape(), app: true } };
     return { id, error: { message: error instanceof Error ? error.message : String(error), app: false } };

@@ -61,21 +61,28 @@ export interface TextConditions {
 export const TEXT_JOIN = `CROSS JOIN ${TEXT_TABLE} x ON x.row_id = t.row_id`;
 
 /**
- * Every condition but the free text, and the free text on its own (null when blank); `none`
- * when the accounts' gram sets (store/account-grams.ts) show that no row can match.
+ * Every condition but the free text (`base`), and the free text on its own (null when
+ * blank); `none` when the accounts' gram sets (store/account-grams.ts) show that no row can
+ * match. `base` is also given apart as `others` and `live`, the test that leaves deleted rows
+ * out (null when none is to be left out), so that a plan testing text on every row it walks
+ * can test that first (see {@link liveIf}).
  */
 export function transactionConditions(
   sqlite: Database.Database,
   filters: TransactionFilters,
-): { base: SqlPart; text: TextConditions | null; none: boolean } {
+): { base: SqlPart; others: SqlPart; live: SqlPart | null; text: TextConditions | null; none: boolean } {
   const parts: SqlPart[] = [];
+  let live: SqlPart | null = null;
   // Deleted rows are few and indexed (partial index); NOT IN over row_id keeps a walk of a
   // (col, id) index covering, where `deleted_at IS NULL` would read every row it passes.
-  if (!filters.includeDeleted)
-    parts.push({
+  // Still, the test costs each row passed a lookup (2 ms of the 7 ms a walk of 37,000 index
+  // entries takes), so it is left out when the cache holds no deleted row at all (one probe
+  // of the partial index; the answer is the same).
+  if (!filters.includeDeleted && hasDeletedRows(sqlite))
+    live = {
       sql: 't.row_id NOT IN (SELECT d.row_id FROM bank_transactions d WHERE d.deleted_at IS NOT NULL)',
       params: {},
-    });
+    };
   if (filters.ids) parts.push(inPart('t.id', 'f_id', caseVariants(filters.ids)));
   if (filters.bookingDateFrom)
     parts.push({ sql: 't.booking_date >= @f_from', params: { f_from: filters.bookingDateFrom } });
@@ -95,7 +102,13 @@ export function transactionConditions(
     text !== '' &&
     filters.accountIds !== undefined &&
     textAbsentFromAccounts(sqlite, text, caseVariants(filters.accountIds));
-  return { base: allOf(parts), text: text === '' ? null : textConditions(sqlite, text), none };
+  return {
+    base: allOf(live ? [live, ...parts] : parts),
+    others: allOf(parts),
+    live,
+    text: text === '' ? null : textConditions(sqlite, text),
+    none,
+  };
 }
 
 /**
@@ -207,6 +220,30 @@ function textConditions(sqlite: Database.Database, text: string): TextConditions
     share: blocks.blocks / Math.max(1, blocks.ofBlocks),
   };
   return { fts, match, scan, hit, rows, onTextRow: true, inIndex, candidates };
+}
+
+/**
+ * `test`, and then `live` for the rows that pass it: SQLite evaluates the deleted rows' `NOT
+ * IN` before any other test of a row however they are written, and with a thousand deleted
+ * rows each lookup costs about 0.2 µs — 7.5 of the 18.5 ms a walk of one account's 37,000
+ * index entries took for text it held 50 times. CASE makes the text go first, so only its
+ * matches are looked up.
+ */
+export function liveIf(test: SqlPart, live: SqlPart | null): SqlPart {
+  if (!live) return test;
+  return {
+    sql: `CASE WHEN ${test.sql} THEN ${live.sql} ELSE 0 END`,
+    params: { ...test.params, ...live.params },
+  };
+}
+
+/** Whether any transaction is deleted: one probe of the partial index of deleted rows. */
+function hasDeletedRows(sqlite: Database.Database): boolean {
+  return (
+    prepared(sqlite, 'SELECT EXISTS (SELECT 1 FROM bank_transactions WHERE deleted_at IS NOT NULL)')
+      .pluck()
+      .get() === 1
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import { searchTransactions } from '../../../src-main/search';
 import { totalsIndex, totalsQuery, transactionTotals } from '../../../src-main/search/transactions';
 import { allOf } from '../../../src-main/search/sql';
 import { ACCOUNT_TEXT_INDEX, pageQuery } from '../../../src-main/search/transaction-page';
-import { transactionConditions } from '../../../src-main/search/transaction-where';
+import { liveIf, transactionConditions } from '../../../src-main/search/transaction-where';
 import { applyReview } from '../../../src-main/review';
 import type { CacheDb } from '../../../src-main/store';
 import { searchRecords } from '../../../src-sandbox/search/v0-records';
@@ -120,21 +120,28 @@ describe('v0 filters, one at a time, agree with the sandbox reference', () => {
 
   it('free text within accounts is tested on the account index alone, never on the table', () => {
     // The plan `account-text` relies on SQLite reading the row's free-text value from the
-    // index: the query's expression must be the migration's exactly (TEXT_VALUE).
-    for (const freeText of ['GB29', 'de', 'Büro']) {
-      const filters = { accountIds: [records[10]!.bankAccountId], matched: false, freeText };
-      const { base, text } = transactionConditions(cache.sqlite, filters);
-      const query = pageQuery(
-        allOf([base, text!.inIndex!]),
-        { field: 'bookingDate', direction: 'DESC' },
-        ACCOUNT_TEXT_INDEX,
-      );
-      const plan = cache.sqlite
-        .prepare(`EXPLAIN QUERY PLAN ${query}`)
-        .all({ ...base.params, ...text!.inIndex!.params }) as Array<{ detail: string }>;
-      expect(plan.map((step) => step.detail).join('; '), freeText).toContain(
-        `SEARCH t USING COVERING INDEX ${ACCOUNT_TEXT_INDEX}`,
-      );
+    // index: the query's expression must be the migration's exactly (TEXT_VALUE) — also
+    // inside the CASE that tests it before the deleted rows' lookup, when there are any.
+    const gone = records[43]!;
+    for (const deleted of [false, true]) {
+      if (deleted) upsertTransactions(cache, [gone], new Set([gone.id]));
+      try {
+        for (const freeText of ['GB29', 'de', 'Büro']) {
+          const filters = { accountIds: [records[10]!.bankAccountId], matched: false, freeText };
+          const { others, live, text } = transactionConditions(cache.sqlite, filters);
+          expect(live !== null, 'a deleted row is left out by its own test').toBe(deleted);
+          const where = allOf([others, liveIf(text!.inIndex!, live)]);
+          const query = pageQuery(where, { field: 'bookingDate', direction: 'DESC' }, ACCOUNT_TEXT_INDEX);
+          const plan = cache.sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all(where.params) as Array<{
+            detail: string;
+          }>;
+          expect(plan.map((step) => step.detail).join('; '), freeText).toContain(
+            `SEARCH t USING COVERING INDEX ${ACCOUNT_TEXT_INDEX}`,
+          );
+        }
+      } finally {
+        if (deleted) upsertTransactions(cache, [gone]);
+      }
     }
   });
 
