@@ -133,6 +133,9 @@ export function pageRowIds(
   const { base, others, live, text, none } = transactionConditions(sqlite, filters);
   // Plans that test the text on every row they walk test it before the deleted rows' lookup.
   const tested = (test: SqlPart) => allOf([others, liveIf(test, live)]);
+  // The accounts' index entries in date order, the text tested on each (`account-text`).
+  const accountText = (inIndex: SqlPart) =>
+    took('account-text', ordered(sqlite, tested(inIndex), sorting, page, filters, ACCOUNT_TEXT_INDEX));
   if (none) return took('account-grams', []);
   if (!text) return took('index', ordered(sqlite, base, sorting, page, filters));
   // One or two characters in few rows, in date order: sorted from the gram's row list.
@@ -153,8 +156,7 @@ export function pageRowIds(
   // which walks the same rows and looks each up in the narrow text table, and a window that
   // comes back short is followed by this walk anyway (5 ms of 14 for "hotel" on page 2 of an
   // account where it is rare).
-  if (accountTextInOrder(text, filters, sorting))
-    return took('account-text', fromAccountText(sqlite, tested, text, sorting, page, filters));
+  if (text.inIndex && accountTextInOrder(filters, sorting)) return accountText(text.inIndex);
   const budget = windowBudget(page, density, narrowed(filters));
   if (budget !== null) {
     const first = fromWindow(sqlite, others, live, text, sorting, page, budget);
@@ -166,7 +168,7 @@ export function pageRowIds(
     if (second && 'rows' in second) return took('wider-window', second.rows);
   }
   if (text.inIndex && filters.accountIds?.length && sorting.field === 'bookingDate')
-    return took('account-text', fromAccountText(sqlite, tested, text, sorting, page, filters));
+    return accountText(text.inIndex);
   // Text that is not common enough for a window: the order's index is walked and each row
   // looked up in the set of matches (the trigram index's, or for one or two characters one
   // pass over the narrow text table). The `+` keeps SQLite from driving the query by that
@@ -188,29 +190,8 @@ export function pageRowIds(
  * rows in the sort's order: one account, `matched` given, booking date order. Then walking it
  * costs only the entries up to the page's last match.
  */
-function accountTextInOrder(
-  text: TextConditions,
-  filters: TransactionFilters,
-  sorting: TransactionSorting,
-): boolean {
-  return (
-    text.inIndex !== null &&
-    filters.accountIds?.length === 1 &&
-    filters.matched !== undefined &&
-    sorting.field === 'bookingDate'
-  );
-}
-
-/** The page from the accounts' index entries, the text tested on each (`account-text`). */
-function fromAccountText(
-  sqlite: Database.Database,
-  tested: (test: SqlPart) => SqlPart,
-  text: TextConditions,
-  sorting: TransactionSorting,
-  page: Pagination,
-  filters: TransactionFilters,
-): number[] {
-  return ordered(sqlite, tested(text.inIndex as SqlPart), sorting, page, filters, ACCOUNT_TEXT_INDEX);
+function accountTextInOrder(filters: TransactionFilters, sorting: TransactionSorting): boolean {
+  return filters.accountIds?.length === 1 && filters.matched !== undefined && sorting.field === 'bookingDate';
 }
 
 /** The filters a row list answers besides the text: booking dates, and deleted rows or not. */
