@@ -38,7 +38,7 @@ describe('http fetch for file bodies', () => {
       response.end(body);
     });
     const fetch = createHttpFetch();
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < 6; round += 1) {
       const response = await fetch(`${url}/file`, {
         headers: { authorization: 'Bearer t', range: 'bytes=0-' },
       });
@@ -47,7 +47,9 @@ describe('http fetch for file bodies', () => {
       expect(response.headers.get('etag')).toBe('"abc"');
       expect((await readAll(response)).equals(body)).toBe(true);
     }
-    expect(sockets.size).toBe(1);
+    // Kept alive: six requests one after the other need no more than two connections (the pool
+    // may open a second while the first still settles the answer it just ended).
+    expect(sockets.size).toBeLessThanOrEqual(2);
     expect(seen[0]).toMatchObject({
       authorization: 'Bearer t',
       range: 'bytes=0-',
@@ -140,7 +142,7 @@ describe('http fetch for file bodies', () => {
 
   // The same rules hold for Node's fetch behind fromFetch (what the app uses when given a fetch).
   it.each([
-    ['the node:http transport', () => createHttpFetch()],
+    ['the undici transport', () => createHttpFetch()],
     ["Node's fetch through fromFetch", () => fromFetch(globalThis.fetch)],
   ])(
     'times out on silence, not on a body that keeps arriving however long it takes: %s',
