@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { renameSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
+import { pooledIo, type InlineIo } from './inline-io';
 
 /**
  * Puts checked `.part` files in place for a bulk download: durably (their bytes on the disk
@@ -37,6 +39,12 @@ export interface CommitterOptions {
   delayMs?: number;
   /** Makes the folder's file system durable; false when it cannot (then files are synced one by one). */
   syncFileSystem?: (folder: string) => Promise<boolean>;
+  /**
+   * Where renames are made (inline-io.ts): on the main thread while they are cheap, a batch
+   * then renamed in slices of a few milliseconds with the event loop served in between. The
+   * thread pool when left out.
+   */
+  io?: InlineIo;
 }
 
 /** `syncfs` of the folder's file system through coreutils `sync -f`; false where that is missing. */
@@ -56,6 +64,11 @@ async function datasync(file: string): Promise<void> {
   }
 }
 
+/** Renames on the main thread go on for this long at most before the event loop is served. */
+const SLICE_MS = 4;
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 interface Pending {
   partPath: string;
   finalPath: string;
@@ -67,6 +80,7 @@ export function createCommitter(options: CommitterOptions): Committer {
   const batchSize = options.batchSize ?? 2000;
   const delayMs = options.delayMs ?? 500;
   const syncAll = options.syncFileSystem ?? syncFileSystem;
+  const io = options.io ?? pooledIo;
   let queue: Pending[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** Whether `syncFileSystem` works here; learned from the first batch. */
@@ -76,8 +90,26 @@ export function createCommitter(options: CommitterOptions): Committer {
   async function commit(batch: Pending[]): Promise<void> {
     if (batch.length === 0) return;
     if (fileSystemSync) fileSystemSync = await syncAll(options.folder).catch(() => false);
+    const pooled: Pending[] = [];
+    let sliceStart = performance.now();
+    for (const file of batch) {
+      if (!fileSystemSync || !io.inline) {
+        pooled.push(file);
+        continue;
+      }
+      await io
+        .run(
+          () => renameSync(file.partPath, file.finalPath),
+          () => rename(file.partPath, file.finalPath),
+        )
+        .then(file.resolve, file.reject);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await turn();
+        sliceStart = performance.now();
+      }
+    }
     await Promise.all(
-      batch.map(async (file) => {
+      pooled.map(async (file) => {
         try {
           if (!fileSystemSync) await datasync(file.partPath);
           await rename(file.partPath, file.finalPath);
@@ -101,7 +133,11 @@ export function createCommitter(options: CommitterOptions): Committer {
 
   return {
     place(partPath, finalPath) {
-      if (!options.durable) return rename(partPath, finalPath);
+      if (!options.durable)
+        return io.run(
+          () => renameSync(partPath, finalPath),
+          () => rename(partPath, finalPath),
+        );
       return new Promise<void>((resolve, reject) => {
         queue.push({ partPath, finalPath, resolve, reject });
         if (queue.length >= batchSize) void cut();

@@ -1,9 +1,10 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, createReadStream, open as openCallback, writevSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, writevSync } from 'node:fs';
 import { copyFile, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { abortableSleep } from '../api/rate-governor';
+import { pooledIo, type InlineIo } from './inline-io';
 
 /**
  * One expense file onto disk, whole or not at all: the bytes go to a temporary `.part` file,
@@ -43,6 +44,8 @@ export interface FetchFileOptions {
    * here, before returning.
    */
   place?: (partPath: string, finalPath: string) => Promise<void>;
+  /** Where a small body is written (inline-io.ts); the thread pool when left out. */
+  io?: InlineIo;
 }
 
 /** Bodies up to this size are checked in memory before they are written. */
@@ -128,45 +131,45 @@ async function checkOrRemove(expected: ExpectedFile, size: number, sha256: strin
   }
 }
 
-/** Bodies up to this size are written and closed on the main thread (see writeSmall). */
+/** Bodies up to this size may be written on the main thread (see writeSmall). */
 const WRITE_ON_MAIN_BYTES = 64 * 1024;
 
 /**
- * A small, already checked body onto disk in one write. The file is created off the main
- * thread: creating a file costs a third of a millisecond of system time on some file systems,
- * which would otherwise hold up every other request in flight. A body of a few kilobytes is
- * then written and closed at once on the main thread: each hop to the thread pool and back
- * costs more than writing it (about 8 % of a bulk download of receipts).
+ * A small, already checked body onto disk in one write. Created, written and closed on the
+ * main thread while `io` finds such calls cheap (inline-io.ts: each hop to the thread pool
+ * and back costs more than writing a receipt to a local disk), else in the thread pool, as
+ * is anything to be synced here.
  */
 async function writeSmall(
   file: string,
   chunks: Uint8Array[],
   append: boolean,
   durable: boolean,
+  io: InlineIo,
 ): Promise<void> {
   const bytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-  if (!durable && bytes <= WRITE_ON_MAIN_BYTES) {
-    const fd = await new Promise<number>((resolve, reject) =>
-      openCallback(file, append ? 'a' : 'w', (error, opened) => (error ? reject(error) : resolve(opened))),
-    );
+  // A short write is an error here, never a file that merely looks complete.
+  const short = (written: number) => new Error(`only ${written} of ${bytes} bytes of ${file} were written`);
+  const pooled = async () => {
+    const handle = await open(file, append ? 'a' : 'w');
+    try {
+      const { bytesWritten } = await handle.writev(chunks);
+      if (bytesWritten !== bytes) throw short(bytesWritten);
+      if (durable) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  };
+  if (durable || bytes > WRITE_ON_MAIN_BYTES) return pooled();
+  return io.run(() => {
+    const fd = openSync(file, append ? 'a' : 'w');
     try {
       const written = writevSync(fd, chunks);
-      if (written !== bytes) throw new Error(`only ${written} of ${bytes} bytes of ${file} were written`);
+      if (written !== bytes) throw short(written);
     } finally {
       closeSync(fd);
     }
-    return;
-  }
-  const handle = await open(file, append ? 'a' : 'w');
-  try {
-    // A short write is an error here, never a file that merely looks complete.
-    const { bytesWritten } = await handle.writev(chunks);
-    if (bytesWritten !== bytes)
-      throw new Error(`only ${bytesWritten} of ${bytes} bytes of ${file} were written`);
-    if (durable) await handle.datasync();
-  } finally {
-    await handle.close();
-  }
+  }, pooled);
 }
 
 /** Fetches (or continues fetching) the file, checks it and renames it into place. */
@@ -244,7 +247,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       if (memory) {
         // Checked before anything touches the disk: damaged bytes are never written.
         await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
-        await writeSmall(partPath, memory, append, durable);
+        await writeSmall(partPath, memory, append, durable, options.io ?? pooledIo);
       } else if (durable) await handle!.sync();
     } finally {
       await (handle as FileHandle | null)?.close();

@@ -9,6 +9,7 @@ import { abortableSleep } from '../api/rate-governor';
 import { backoffMs } from '../api/retry';
 import type { CacheDb } from '../store';
 import { createCommitter } from './commit';
+import { createInlineIo } from './inline-io';
 import { createRateMeter, estimateSeconds } from './eta';
 import { copyVerified, fetchFile, IntegrityError, matches, TransferError } from './fetch';
 import { writeManifest } from './manifest';
@@ -146,7 +147,9 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
 
   // Checked files go into place in batches, made durable together (commit.ts); a worker
   // does not wait for that before it fetches the next file.
-  const committer = createCommitter({ folder: partial, durable: options.durable ?? true });
+  // Small files are created and renamed on the main thread while that is cheap (inline-io.ts).
+  const io = createInlineIo();
+  const committer = createCommitter({ folder: partial, durable: options.durable ?? true, io });
   const placements = new Set<Promise<void>>();
 
   const stopWatching = client.onWait((scope, until) => {
@@ -245,6 +248,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
           finalPath,
           signal: stop,
           place: committer.place,
+          io,
           noPartFile,
           delayBeforeRequest: () => {
             const delay = share.delayMs();

@@ -2,12 +2,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCommitter, syncFileSystem } from '../../../src-main/files/commit';
+import { createInlineIo } from '../../../src-main/files/inline-io';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 /**
  * Putting checked `.part` files in place (src-main/files/commit.ts), on real folders: batched
  * behind one file-system sync, each file's own answer, the per-file fallback, and the
- * immediate rename when durability is off.
+ * immediate rename when durability is off; renames in the thread pool (the default) and on
+ * the main thread (a download's inline I/O, src-main/files/inline-io.ts).
  */
 
 const tempDir = useTempDirs('satchel-commit-');
@@ -24,12 +26,18 @@ function parts(count: number) {
   return { root, partial, files };
 }
 
-describe('createCommitter', () => {
+const modes = [
+  ['in the thread pool', () => undefined],
+  ['on the main thread', () => createInlineIo()],
+] as const;
+
+describe.each(modes)('createCommitter, renaming %s', (_mode, io) => {
   it('syncs the file system once per batch, then renames, and answers per file', async () => {
     const { partial, files } = parts(7);
     const synced: string[][] = [];
     const committer = createCommitter({
       folder: partial,
+      io: io(),
       durable: true,
       batchSize: 3,
       delayMs: 10_000,
@@ -56,14 +64,20 @@ describe('createCommitter', () => {
 
   it('places a batch after its delay without a flush', async () => {
     const { partial, files } = parts(2);
-    const committer = createCommitter({ folder: partial, durable: true, batchSize: 100, delayMs: 20 });
+    const committer = createCommitter({
+      folder: partial,
+      io: io(),
+      durable: true,
+      batchSize: 100,
+      delayMs: 20,
+    });
     await Promise.all(files.map((f) => committer.place(f.partPath, f.finalPath)));
     expect(files.every((f) => existsSync(f.finalPath))).toBe(true);
   });
 
   it('rejects only the file that could not be renamed', async () => {
     const { root, partial, files } = parts(3);
-    const committer = createCommitter({ folder: partial, durable: true, batchSize: 3 });
+    const committer = createCommitter({ folder: partial, io: io(), durable: true, batchSize: 3 });
     const broken = { ...files[1]!, finalPath: path.join(root, 'no-such-folder', 'receipt.pdf') };
     const results = await Promise.allSettled([
       committer.place(files[0]!.partPath, files[0]!.finalPath),
@@ -80,6 +94,7 @@ describe('createCommitter', () => {
     let asked = 0;
     const committer = createCommitter({
       folder: partial,
+      io: io(),
       durable: true,
       batchSize: 2,
       syncFileSystem: async () => {
@@ -102,6 +117,7 @@ describe('createCommitter', () => {
     let asked = 0;
     const committer = createCommitter({
       folder: partial,
+      io: io(),
       durable: false,
       syncFileSystem: async () => {
         asked += 1;
@@ -111,6 +127,22 @@ describe('createCommitter', () => {
     await committer.place(files[0]!.partPath, files[0]!.finalPath);
     expect(existsSync(files[0]!.finalPath)).toBe(true);
     expect(asked).toBe(0);
+  });
+
+  it('renames a batch of thousands with the event loop served in between', async () => {
+    const { partial, files } = parts(3000);
+    const committer = createCommitter({ folder: partial, io: io(), durable: true, batchSize: 3000 });
+    let placed = 0;
+    // What a timer saw of the batch each time the event loop came round to it.
+    const seen: number[] = [];
+    const ticker = setInterval(() => seen.push(placed), 0);
+    try {
+      await Promise.all(files.map((f) => committer.place(f.partPath, f.finalPath).then(() => (placed += 1))));
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(files.every((f, i) => readFileSync(f.finalPath, 'utf8') === `receipt ${i}`)).toBe(true);
+    expect(seen.some((count) => count > 0 && count < files.length)).toBe(true);
   });
 
   it('can sync the file system of a real folder here', async () => {
