@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { renameSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
+import { syncFileSystem } from './fs-sync';
 import { pooledIo, type InlineIo } from './inline-io';
 
 /**
@@ -10,7 +10,7 @@ import { pooledIo, type InlineIo } from './inline-io';
  *
  * `fdatasync` per file costs about a fifth of a bulk download's throughput (receipts are
  * small, so a download is a stream of tiny files). On Linux one `syncfs` of the destination's
- * file system (`sync -f FOLDER`, coreutils) makes a whole batch of files durable in one
+ * file system (`sync -f FOLDER`, coreutils, run by fs-sync.ts) makes a whole batch of files durable in one
  * journal commit, so files are collected, synced together, then renamed. Where `sync -f` is
  * missing or fails (macOS, Windows, an old coreutils) each file of the batch is
  * `fdatasync`ed instead. With `durable: false` a file is renamed at once.
@@ -32,8 +32,7 @@ export interface CommitterOptions {
   durable: boolean;
   /**
    * Files per batch at most (2,000); a batch also goes when `delayMs` (500) passed since its
-   * first file. Each batch starts a `sync` process, and forking a large process costs the
-   * main thread a few milliseconds, so batches are few.
+   * first file. Each batch waits for one file-system sync, so batches are few.
    */
   batchSize?: number;
   delayMs?: number;
@@ -45,14 +44,6 @@ export interface CommitterOptions {
    * thread pool when left out.
    */
   io?: InlineIo;
-}
-
-/** `syncfs` of the folder's file system through coreutils `sync -f`; false where that is missing. */
-export function syncFileSystem(folder: string): Promise<boolean> {
-  if (process.platform !== 'linux') return Promise.resolve(false);
-  return new Promise((resolve) => {
-    execFile('sync', ['-f', folder], { timeout: 60_000 }, (error) => resolve(error === null));
-  });
 }
 
 async function datasync(file: string): Promise<void> {

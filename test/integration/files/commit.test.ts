@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCommitter, syncFileSystem } from '../../../src-main/files/commit';
+import { createCommitter } from '../../../src-main/files/commit';
+import { syncFileSystem, syncHelperState } from '../../../src-main/files/fs-sync';
 import { createInlineIo } from '../../../src-main/files/inline-io';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -128,26 +130,96 @@ describe.each(modes)('createCommitter, renaming %s', (_mode, io) => {
     expect(existsSync(files[0]!.finalPath)).toBe(true);
     expect(asked).toBe(0);
   });
+});
 
-  it('renames a batch of thousands with the event loop served in between', async () => {
-    const { partial, files } = parts(3000);
-    const committer = createCommitter({ folder: partial, io: io(), durable: true, batchSize: 3000 });
-    let placed = 0;
-    // What a timer saw of the batch each time the event loop came round to it.
-    const seen: number[] = [];
-    const ticker = setInterval(() => seen.push(placed), 0);
-    try {
-      await Promise.all(files.map((f) => committer.place(f.partPath, f.finalPath).then(() => (placed += 1))));
-    } finally {
-      clearInterval(ticker);
-    }
-    expect(files.every((f, i) => readFileSync(f.finalPath, 'utf8') === `receipt ${i}`)).toBe(true);
-    expect(seen.some((count) => count > 0 && count < files.length)).toBe(true);
+it('renames a batch of thousands on the main thread with the event loop served in between', async () => {
+  const { partial, files } = parts(3000);
+  const committer = createCommitter({
+    folder: partial,
+    io: createInlineIo(),
+    durable: true,
+    batchSize: 3000,
+  });
+  let placed = 0;
+  // What a timer saw of the batch each time the event loop came round to it.
+  const seen: number[] = [];
+  const ticker = setInterval(() => seen.push(placed), 0);
+  try {
+    await Promise.all(files.map((f) => committer.place(f.partPath, f.finalPath).then(() => (placed += 1))));
+  } finally {
+    clearInterval(ticker);
+  }
+  expect(files.every((f, i) => readFileSync(f.finalPath, 'utf8') === `receipt ${i}`)).toBe(true);
+  expect(seen.some((count) => count > 0 && count < files.length)).toBe(true);
+});
+
+// The development and CI machines are Linux with coreutils: the batched path is the one that
+// runs. Elsewhere syncFileSystem answers false and files are synced one by one.
+describe.runIf(process.platform === 'linux')('syncFileSystem', () => {
+  it('syncs real folders through one helper process kept for the session', async () => {
+    const before = syncHelperState().started;
+    const folders = Array.from({ length: 5 }, () => tempDir());
+    expect(await Promise.all(folders.map((folder) => syncFileSystem(folder)))).toEqual(
+      folders.map(() => true),
+    );
+    for (const folder of folders) expect(await syncFileSystem(folder)).toBe(true);
+    expect(syncHelperState().started - before).toBeLessThanOrEqual(1);
+    expect(syncHelperState().pid).not.toBeNull();
   });
 
-  it('can sync the file system of a real folder here', async () => {
-    // The development and CI machines are Linux with coreutils: the batched path is the one
-    // that runs. Elsewhere this answers false and files are synced one by one.
-    expect(await syncFileSystem(tempDir())).toBe(process.platform === 'linux');
+  it('answers false for a folder that cannot be synced, and the next folder rightly', async () => {
+    const results = await Promise.all([
+      syncFileSystem(tempDir()),
+      syncFileSystem(path.join(tempDir(), 'no such folder')),
+      syncFileSystem(tempDir()),
+    ]);
+    expect(results).toEqual([true, false, true]);
+  });
+
+  it('syncs a folder with a line break in its name (without the helper)', async () => {
+    const odd = path.join(tempDir(), 'receipts\nof 2026');
+    mkdirSync(odd);
+    const before = syncHelperState().started;
+    expect(await syncFileSystem(odd)).toBe(true);
+    expect(await syncFileSystem(`${odd}/missing`)).toBe(false);
+    expect(syncHelperState().started).toBe(before);
+  });
+
+  it('starts another helper when the running one was killed', async () => {
+    expect(await syncFileSystem(tempDir())).toBe(true);
+    const { pid, started } = syncHelperState();
+    process.kill(pid!, 'SIGKILL');
+    await expect.poll(() => syncHelperState().pid, { timeout: 5000 }).toBeNull();
+    expect(await syncFileSystem(tempDir())).toBe(true);
+    expect(syncHelperState().started).toBe(started + 1);
+    expect(syncHelperState().pid).not.toBe(pid);
+  });
+
+  it('does not keep a process running once its syncs are answered', async () => {
+    const folder = tempDir();
+    const script = [
+      "const { syncFileSystem } = await import('./src-main/files/fs-sync.ts');",
+      'console.log(await syncFileSystem(process.argv.at(-1)));',
+    ].join('\n');
+    const started = Date.now();
+    const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script, folder],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('the process was kept running'));
+      }, 20_000);
+      child.on('exit', (exitCode) => {
+        clearTimeout(timer);
+        resolve({ code: exitCode, out: text });
+      });
+    });
+    expect({ code, out: out.trim() }).toEqual({ code: 0, out: 'true' });
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
