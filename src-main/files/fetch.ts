@@ -183,8 +183,13 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
     await rm(partPath, { force: true });
     have = 0;
   }
-  const hash = createHash('sha256');
-  if (have > 0) await hashInto(hash, partPath);
+  // The bytes already there, hashed; a fresh file starts its own hash once its answer is in.
+  const hashOfPart = async () => {
+    const hash = createHash('sha256');
+    if (have > 0) await hashInto(hash, partPath);
+    return hash;
+  };
+  const hash = have > 0 ? await hashOfPart() : null;
   const resumedFrom = have;
   let received = 0;
 
@@ -213,7 +218,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       append = true;
     }
     // Otherwise the whole file came back (a changed file, a server without ranges): start over.
-    const digest = append ? hash : createHash('sha256');
+    const digest = append && hash ? hash : createHash('sha256');
     // Small bodies are kept in memory and written once they are whole: fewer system calls per
     // file. Large ones, and anything cut off midway, go to the .part file as they arrive.
     const length = Number(response.headers.get('content-length') ?? NaN);
@@ -253,7 +258,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       await (handle as FileHandle | null)?.close();
     }
     if (!memory) await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
-  } else await checkOrRemove(file, have, hash.digest('hex'), partPath);
+  } else await checkOrRemove(file, have, (hash ?? (await hashOfPart())).digest('hex'), partPath);
   if (options.place) return { bytes: received, resumedFrom, placed: options.place(partPath, finalPath) };
   // Same file system, so atomic. Off the main thread: a rename costs a fifth of a millisecond
   // of system time on some file systems, which would hold up every other request in flight.
