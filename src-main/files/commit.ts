@@ -10,9 +10,9 @@ import { pooledIo, type InlineIo } from './inline-io';
  *
  * `fdatasync` per file costs about a fifth of a bulk download's throughput (receipts are
  * small, so a download is a stream of tiny files). On Linux one `syncfs` of the destination's
- * file system (`sync -f FOLDER`, coreutils, run by fs-sync.ts) makes a whole batch of files durable in one
- * journal commit, so files are collected, synced together, then renamed. Where `sync -f` is
- * missing or fails (macOS, Windows, an old coreutils) each file of the batch is
+ * file system (`sync -f FOLDER`, coreutils, run by fs-sync.ts) makes a whole batch of files
+ * durable in one journal commit, so files are collected, synced together, then renamed. Where
+ * `sync -f` is missing or fails (macOS, Windows, an old coreutils) each file of the batch is
  * `fdatasync`ed instead. With `durable: false` a file is renamed at once.
  *
  * `place` resolves once the file is in place (or rejects with why it could not be): the caller

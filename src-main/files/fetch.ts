@@ -183,13 +183,12 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
     await rm(partPath, { force: true });
     have = 0;
   }
-  // The bytes already there, hashed; a fresh file starts its own hash once its answer is in.
-  const hashOfPart = async () => {
-    const hash = createHash('sha256');
-    if (have > 0) await hashInto(hash, partPath);
-    return hash;
-  };
-  const hash = have > 0 ? await hashOfPart() : null;
+  // The bytes of an earlier attempt, hashed (a fresh file gets its hash with its answer).
+  let hash: Hash | null = null;
+  if (have > 0) {
+    hash = createHash('sha256');
+    await hashInto(hash, partPath);
+  }
   const resumedFrom = have;
   let received = 0;
 
@@ -258,7 +257,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       await (handle as FileHandle | null)?.close();
     }
     if (!memory) await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
-  } else await checkOrRemove(file, have, (hash ?? (await hashOfPart())).digest('hex'), partPath);
+  } else await checkOrRemove(file, have, (hash ?? createHash('sha256')).digest('hex'), partPath);
   if (options.place) return { bytes: received, resumedFrom, placed: options.place(partPath, finalPath) };
   // Same file system, so atomic. Off the main thread: a rename costs a fifth of a millisecond
   // of system time on some file systems, which would hold up every other request in flight.
