@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 
 /**
@@ -33,11 +34,14 @@ let helper: Helper | null = null;
 /** Helpers started in this process (for tests: one per session unless one failed). */
 let started = 0;
 
+/** Whether the helper keeps the app running: only while a sync waits for its answer. */
 function hold(current: Helper, held: boolean): void {
-  const method = held ? 'ref' : 'unref';
-  current.child[method]();
-  (current.child.stdin as Writable & { [key: string]: () => void })[method]?.();
-  (current.child.stdout as Readable & { [key: string]: () => void })[method]?.();
+  // The pipes of a spawned process are sockets, each with its own hold on the event loop.
+  const { child } = current;
+  for (const handle of [child, child.stdin as Socket, child.stdout as Socket]) {
+    if (held) handle.ref();
+    else handle.unref();
+  }
 }
 
 function drop(current: Helper): void {
