@@ -11,7 +11,7 @@ import type { Core } from './core';
 import { exportReviewFile, exportTransactions, importReviewFile } from './export';
 import { log } from './log';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
-import { applyReview, countAttention } from './review';
+import { applyReviewInSlices, countAttention } from './review';
 import { searchExpenses, searchSuppliers, searchTransactions } from './search';
 
 type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
@@ -20,6 +20,9 @@ type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']
 export type HandlerTable = {
   [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C>;
 };
+
+/** Between progress events of a long review change at most (the last one is always sent). */
+const PROGRESS_INTERVAL_MS = 100;
 
 export function createHandlers(core: Core): HandlerTable {
   return {
@@ -51,7 +54,18 @@ export function createHandlers(core: Core): HandlerTable {
     'bankAccounts.list': ({ profileId }) => ({ accounts: bankAccountSummaries(core.cacheOf(profileId)) }),
     'expenses.search': ({ profileId, search }) => searchExpenses(core.cacheOf(profileId), search),
     'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
-    'review.apply': ({ profileId, target, change }) => applyReview(core.cacheOf(profileId), target, change),
+    // A whole search result is changed in slices (review/slices.ts), with progress.
+    'review.apply': ({ profileId, target, change }) => {
+      let last = 0;
+      return applyReviewInSlices(core.cacheOf(profileId), target, change, {
+        onProgress: (done, total) => {
+          const now = Date.now();
+          if (done < total && now - last < PROGRESS_INTERVAL_MS) return;
+          last = now;
+          core.events.emit('review.progress', { profileId, done, total });
+        },
+      });
+    },
     'review.attention': async ({ profileId }) => ({
       groups: await countAttention(
         core.cacheOf(profileId),

@@ -311,6 +311,12 @@ export const events = {
   'app.menu': z.object({ action: MenuAction }),
   'sync.progress': SyncProgressEvent,
   'export.progress': z.object({ profileId: z.uuid(), written: z.number().int(), total: z.number().int() }),
+  /** A review change of a whole search result: records done of the result fixed at its start. */
+  'review.progress': z.object({
+    profileId: z.uuid(),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+  }),
   'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid() }),
   /** A bulk download's files, bytes, rate and time left (rate-limit waits included). */
   'downloads.progress': DownloadProgress,

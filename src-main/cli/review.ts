@@ -4,7 +4,7 @@ import { validationError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
 import type { Core } from '../core';
 import { exportReviewFile, importReviewFile } from '../export';
-import { applyReview, needsAttention } from '../review';
+import { applyReviewInSlices, needsAttention } from '../review';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
 import { table, UsageError, type CliIo } from './io';
 
@@ -35,7 +35,7 @@ export async function reviewCommand(core: Core, args: string[], io: CliIo): Prom
   }
 }
 
-function mark(core: Core, args: string[], io: CliIo): void {
+async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -83,7 +83,13 @@ function mark(core: Core, args: string[], io: CliIo): void {
     throw new UsageError(
       'give --id or at least one filter; marking every transaction needs --from or similar',
     );
-  const { changed } = applyReview(core.cacheOf(profile.id), target.data, change.data);
+  const interactive = 'isTTY' in io.stderr && io.stderr.isTTY === true;
+  const { changed } = await applyReviewInSlices(core.cacheOf(profile.id), target.data, change.data, {
+    onProgress: (done, total) => {
+      if (interactive && total > 0) io.stderr.write(`\rchanging ${done} of ${total} records`);
+    },
+  });
+  if (interactive) io.stderr.write('\n');
   io.stdout.write(`${changed} ${changed === 1 ? 'record' : 'records'} changed\n`);
 }
 

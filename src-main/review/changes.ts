@@ -112,7 +112,8 @@ export function changeStatements(target: TargetSql, change: ReviewChange): State
           sql: update(
             target,
             'tags_changed_at = @now',
-            `record_id IN (SELECT record_id FROM review_tags WHERE kind = @kind AND tag COLLATE NOCASE IN (${TAGS}))`,
+            `EXISTS (SELECT 1 FROM review_tags r WHERE r.kind = @kind AND r.record_id = review_marks.record_id
+               AND r.tag COLLATE NOCASE IN (${TAGS}))`,
           ),
           counts: true,
         },

@@ -15,7 +15,8 @@ export interface TargetSql extends SqlPart {
   kind: RecordKind;
 }
 
-const TABLE: Record<RecordKind, string> = { transaction: 'bank_transactions', expense: 'expenses' };
+export const TABLE: Record<RecordKind, string> = { transaction: 'bank_transactions', expense: 'expenses' };
+const ALIAS: Record<RecordKind, string> = { transaction: 't', expense: 'e' };
 
 export function targetSql(sqlite: Database.Database, target: ReviewTarget): TargetSql {
   switch (target.by) {
@@ -44,4 +45,28 @@ export function targetSql(sqlite: Database.Database, target: ReviewTarget): Targ
       };
     }
   }
+}
+
+/**
+ * The rowids a search target finds now, in the order of the records' ids: the fixed result a
+ * bulk change works through a slice at a time (slices.ts). Marks are keyed by record id, so
+ * slices in that order each write their own stretch of the marks' pages; slices in any other
+ * order would each rewrite pages all over the table (a 283,292-row result took six times as
+ * long in rowid order).
+ */
+export function targetRows(
+  sqlite: Database.Database,
+  target: Exclude<ReviewTarget, { by: 'ids' }>,
+): TargetSql {
+  const where =
+    target.by === 'transactionSearch'
+      ? transactionWhere(sqlite, target.filters)
+      : expenseWhere(sqlite, target.filters);
+  const kind: RecordKind = target.by === 'transactionSearch' ? 'transaction' : 'expense';
+  return {
+    kind,
+    sql: `SELECT ${ALIAS[kind]}.rowid FROM ${TABLE[kind]} ${ALIAS[kind]} WHERE ${where.sql}
+      ORDER BY ${ALIAS[kind]}.id`,
+    params: where.params,
+  };
 }

@@ -18,10 +18,14 @@ const resourceNames: Record<string, string> = {
   expenseFiles: 'files',
 };
 
-/** Running work as the core reports it: a sync in progress (until it finishes), an export. */
+/**
+ * Running work as the core reports it: a sync in progress (until it finishes), an export, a
+ * review change of a whole search result.
+ */
 function useRunningWork(profileId: string | undefined) {
   const [sync, setSync] = useState<EventPayload<'sync.progress'> | null>(null);
   const [exporting, setExporting] = useState<EventPayload<'export.progress'> | null>(null);
+  const [reviewing, setReviewing] = useState<EventPayload<'review.progress'> | null>(null);
   useEffect(() => {
     const stops = [
       window.satchel.on('sync.progress', (event) => {
@@ -34,18 +38,22 @@ function useRunningWork(profileId: string | undefined) {
         if (event.profileId !== profileId) return;
         setExporting(event.written >= event.total ? null : event);
       }),
+      window.satchel.on('review.progress', (event) => {
+        if (event.profileId !== profileId) return;
+        setReviewing(event.done >= event.total ? null : event);
+      }),
     ];
     return () => {
       for (const stop of stops) stop();
     };
   }, [profileId]);
-  return { sync, exporting };
+  return { sync, exporting, reviewing };
 }
 
 function ProfileStatus({ profile }: { profile: ProfileSummary }) {
   const history = useCommand('sync.history', { profileId: profile.id, limit: 5 });
   const edits = useCommand('edits.list', { profileId: profile.id });
-  const { sync, exporting } = useRunningWork(profile.id);
+  const { sync, exporting, reviewing } = useRunningWork(profile.id);
   const last = history.data?.runs.find((run) => run.finishedAt && run.outcome !== 'running');
   const pending = edits.data?.items.length ?? 0;
   const problems =
@@ -74,6 +82,11 @@ function ProfileStatus({ profile }: { profile: ProfileSummary }) {
       {exporting && (
         <span className="status-item" data-testid="running-export">
           Exporting {formatCount(exporting.written)} of {formatCount(exporting.total)}
+        </span>
+      )}
+      {reviewing && (
+        <span className="status-item" data-testid="running-review">
+          Changing review marks: {formatCount(reviewing.done)} of {formatCount(reviewing.total)}
         </span>
       )}
     </>

@@ -81,9 +81,13 @@ export function BulkBar({
             type="button"
             className="primary"
             autoFocus
-            onClick={() => run({ by: 'transactionSearch', filters }, confirm)}
+            // Not `disabled`: the button keeps the keyboard focus while the change runs.
+            aria-disabled={review.isPending}
+            onClick={() => {
+              if (!review.isPending) run({ by: 'transactionSearch', filters }, confirm);
+            }}
           >
-            Yes, change {formatCount(total)}
+            {review.isPending ? 'Changing…' : `Yes, change ${formatCount(total)}`}
           </button>
           <button type="button" onClick={() => setConfirm(null)}>
             Cancel

@@ -4,23 +4,13 @@ import { commands } from '../../../src-shared/ipc';
 import { applyReview, createReviewService, needsAttention, reviewStates } from '../../../src-main/review';
 import { searchTransactions } from '../../../src-main/search';
 import { rebuildTransactionSearch, type CacheDb } from '../../../src-main/store';
-import { demoState, recordsOf, seedExpenses, useCaches } from '../search/fixtures';
+import { demoState, loadedCache, recordsOf, seedExpenses, tickingClock, useCaches } from '../search/fixtures';
 import { upsertTransactions } from '../search/load';
 
 const caches = useCaches();
 const records = recordsOf(demoState(1500, 11));
 
-function loaded(): CacheDb {
-  const cache = caches.open(caches.file());
-  upsertTransactions(cache, records);
-  return cache;
-}
-
-/** A clock that moves one second per call, so every change has its own timestamp. */
-function ticking(start = Date.parse('2026-05-01T08:00:00Z')) {
-  let t = start;
-  return () => new Date((t += 1000));
-}
+const loaded = (): CacheDb => loadedCache(caches, records);
 
 const byIds = (ids: string[]) => ({ by: 'ids' as const, kind: 'transaction' as const, ids });
 const state = (cache: CacheDb, id: string) => reviewStates(cache, 'transaction', [id]).get(id)!;
@@ -28,7 +18,7 @@ const state = (cache: CacheDb, id: string) => reviewStates(cache, 'transaction',
 describe('marks on one record or a list', () => {
   it('reviewed keeps its first time; clearing removes it', () => {
     const cache = loaded();
-    const now = ticking();
+    const now = tickingClock();
     const [a, b] = [records[1]!.id, records[2]!.id];
     expect(applyReview(cache, byIds([a, b]), { action: 'setReviewed' }, { now }).changed).toBe(2);
     const first = state(cache, a).reviewedAt;

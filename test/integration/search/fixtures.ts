@@ -26,6 +26,12 @@ export function loadedCache(
   return cache;
 }
 
+/** A clock that moves one second per call, so every review change has its own timestamp. */
+export function tickingClock(start = Date.parse('2026-05-01T08:00:00Z')): () => Date {
+  let t = start;
+  return () => new Date((t += 1000));
+}
+
 /** A wire record with readable defaults, for hand-made cases. */
 export function wireTransaction(overrides: Partial<BankTransaction> & { id: string }): BankTransaction {
   return {

@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventPayload } from '../../../src-shared/ipc';
+import type { TransactionSearchResult } from '../../../src-shared/search';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { connectedCore } from '../../helpers/sync-fixture';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// `review.apply` through the real handler table, over a cache filled by a real sync of the
+// sandbox: a whole search result is changed with `review.progress` events on the core's bus.
+const tempDir = useTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('review.apply', () => {
+  it('changes a whole search result and reports its progress to the end', async () => {
+    const setup = await connectedCore(tempDir(), { transactions: 3_000 });
+    cleanups.push(setup.close);
+    const handlers = createHandlers(setup.core);
+    const profileId = setup.profile.id;
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
+    const count = async (filters: object) => {
+      const answer = await dispatch(handlers, 'transactions.search', {
+        profileId,
+        search: { filters, pagination: { page: 1, pageSize: 1 }, withTotals: true },
+      });
+      if (!answer.ok) throw new Error('the search failed');
+      return (answer.value as TransactionSearchResult).totals!.count;
+    };
+    const unmatched = await count({ matched: false });
+    expect(unmatched).toBeGreaterThan(500);
+
+    const progress: Array<EventPayload<'review.progress'>> = [];
+    const stop = setup.core.events.subscribe((event, payload) => {
+      if (event === 'review.progress') progress.push(payload as EventPayload<'review.progress'>);
+    });
+    const answer = await dispatch(handlers, 'review.apply', {
+      profileId,
+      target: { by: 'transactionSearch', filters: { matched: false } },
+      change: { action: 'setReviewed' },
+    });
+    stop();
+    expect(answer).toEqual({ ok: true, value: { changed: unmatched } });
+    expect(progress.at(-1)).toEqual({ profileId, done: unmatched, total: unmatched });
+    expect(progress.every((event) => event.total === unmatched && event.done <= unmatched)).toBe(true);
+    expect(await count({ matched: false, reviewed: false })).toBe(0);
+    expect(await count({ reviewed: true })).toBe(unmatched);
+
+    // A bad change is refused with the field it names, and changes nothing.
+    const refused = await dispatch(handlers, 'review.apply', {
+      profileId,
+      target: { by: 'transactionSearch', filters: { matched: false } },
+      change: { action: 'flag', reason: '' },
+    });
+    expect(refused.ok).toBe(false);
+    expect(await count({ flagged: true })).toBe(0);
+  });
+});
