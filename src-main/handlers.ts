@@ -11,7 +11,7 @@ import type { Core } from './core';
 import { exportReviewFile, exportTransactions, importReviewFile } from './export';
 import { log } from './log';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
-import { applyReviewInSlices, countAttention } from './review';
+import { afterReviewChanges, applyReviewInSlices, countAttention } from './review';
 import { searchExpenses, searchSuppliers, searchTransactions } from './search';
 
 type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
@@ -76,8 +76,14 @@ export function createHandlers(core: Core): HandlerTable {
       exportTransactions(core.cacheOf(profileId), input, (written, total) =>
         core.events.emit('export.progress', { profileId, written, total }),
       ),
-    'review.export': ({ profileId, file }) => exportReviewFile(core.cacheOf(profileId), { file }),
-    'review.import': ({ profileId, file }) => importReviewFile(core.cacheOf(profileId), { file }),
+    'review.export': ({ profileId, file }) => {
+      const cache = core.cacheOf(profileId);
+      return afterReviewChanges(cache, () => exportReviewFile(cache, { file }));
+    },
+    'review.import': ({ profileId, file }) => {
+      const cache = core.cacheOf(profileId);
+      return afterReviewChanges(cache, () => importReviewFile(cache, { file }));
+    },
     'suppliers.create': ({ profileId, input }) => core.outbox.createSupplier(profileId, input),
     'suppliers.update': ({ profileId, id, input }) => core.outbox.updateSupplier(profileId, id, input),
     'dimensions.create': ({ profileId, input }) => core.outbox.createDimension(profileId, input),

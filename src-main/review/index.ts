@@ -1,6 +1,6 @@
 /** Review state of transactions and expenses: marks, "needs attention", export and import. */
 export { applyReview, createReviewService, reviewStates, type ReviewService } from './marks';
-export { applyReviewInSlices, type SlicedReviewOptions } from './slices';
+export { afterReviewChanges, applyReviewInSlices, type SlicedReviewOptions } from './slices';
 export { countAttention, needsAttention, type AttentionGroup } from './attention';
 export { exportReview, importReview, readReviewFile, ReviewImportError, type ImportResult } from './exchange';
 export { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, ReviewFile } from './format';

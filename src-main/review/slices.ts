@@ -52,6 +52,16 @@ function queued<T>(sqlite: Database.Database, work: () => Promise<T> | T): Promi
   return run;
 }
 
+/**
+ * Runs `work` (an export or import of review state) after the review changes already asked
+ * for, and before any asked for later: an import merges "newer wins" against what the user
+ * changed before it, never half-way through a bulk change whose later slices would overwrite
+ * newer marks it brought.
+ */
+export function afterReviewChanges<T>(cache: CacheDb, work: () => T): Promise<T> {
+  return queued(cache.sqlite, work);
+}
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function applyReviewInSlices(

@@ -1,6 +1,14 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReviewChange, TransactionFilters } from '../../../src-shared/search';
-import { applyReview, applyReviewInSlices, reviewStates } from '../../../src-main/review';
+import {
+  afterReviewChanges,
+  applyReview,
+  applyReviewInSlices,
+  exportReview,
+  importReview,
+  reviewStates,
+} from '../../../src-main/review';
 import { changeStatements } from '../../../src-main/review/changes';
 import { searchTransactions } from '../../../src-main/search';
 import type { CacheDb } from '../../../src-main/store';
@@ -139,6 +147,40 @@ describe('a whole search result, a slice at a time', () => {
     expect(singleResult.changed).toBe(1);
     expect(reviewStates(cache, 'transaction', [one]).get(one)!.reviewedAt).toBeNull();
     expect(reviewedCount(cache)).toBe(bulkResult.changed - 1);
+  });
+
+  it("imports a colleague's review file after a bulk change asked for before it", async () => {
+    const mine = loaded();
+    const colleague = loaded();
+    const record = records.filter((r) => !r.matched).at(-1)!.id;
+    // The colleague's note is an hour newer than the bulk change below: it must win.
+    applyReview(
+      colleague,
+      { by: 'ids', kind: 'transaction', ids: [record] },
+      { action: 'setNote', note: 'Receipt is in the shared folder.' },
+      { now: () => new Date('2026-05-01T09:00:00Z') },
+    );
+    const file = path.join(caches.tempDir(), 'review.json');
+    exportReview(colleague, file);
+    const bulk = applyReviewInSlices(
+      mine,
+      { by: 'transactionSearch', filters: unmatched },
+      { action: 'setNote', note: 'Checked with the bank statement.' },
+      { now: () => new Date('2026-05-01T08:00:00Z'), firstSlice: 100, sliceMs: 0 },
+    );
+    const imported = afterReviewChanges(mine, () => importReview(mine, file));
+    await Promise.all([bulk, imported]);
+    expect(reviewStates(mine, 'transaction', [record]).get(record)!.note).toBe(
+      'Receipt is in the shared folder.',
+    );
+    // Every other record of the result has the bulk change's note.
+    const notes = mine.sqlite
+      .prepare(`SELECT note, count(*) AS n FROM review_marks WHERE kind = 'transaction' GROUP BY note`)
+      .all();
+    expect(notes).toEqual([
+      { note: 'Checked with the bank statement.', n: (await bulk).changed - 1 },
+      { note: 'Receipt is in the shared folder.', n: 1 },
+    ]);
   });
 
   it('over expenses, and over an empty result', async () => {
