@@ -4,9 +4,10 @@ import packageJson from '../package.json';
 import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
 import { createEventBus, type EventBus } from './events';
 import { createConnectivity, observeFetch, observeRawFetch, type Connectivity } from './connectivity';
-import { createFolderChooser, type FolderPicker } from './folders';
+import { createFileChooser, createFolderChooser, type FilePicker, type FolderPicker } from './folders';
 import { AppError } from '../src-shared/errors';
 import type { ProfileAuth } from '../src-shared/profiles';
+import type { FilePurpose } from '../src-shared/export';
 import { createApiClient } from './api/client';
 import { createHttpFetch, fromFetch } from './api/http-fetch';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
@@ -40,6 +41,8 @@ export interface CoreOptions {
   demoSandbox?: SandboxOptions;
   /** The system's folder dialog, given by the Electron shell (tests give their own). */
   pickFolder?: FolderPicker;
+  /** The system's save and open dialogs, for exports and imports (tests give their own). */
+  pickFile?: FilePicker;
   /**
    * The URL the page loads a cached file from. The app serves `satchel-file://<profileId>/<name>`
    * (the default); the end-to-end harness, whose Chromium cannot serve a custom scheme, gives an
@@ -67,6 +70,8 @@ export interface Core {
   readonly connectivity: Connectivity;
   /** Asks for a folder to download into (the shell's dialog); null when cancelled. */
   pickFolder(title?: string): Promise<string | null>;
+  /** Asks for a file to export to or import from (the shell's dialog); null when cancelled. */
+  pickFile(purpose: FilePurpose, suggestedName?: string): Promise<string | null>;
   /** The cache of one organisation, opened (and migrated) on first use. */
   cacheOf(profileId: string): CacheDb;
   /**
@@ -215,6 +220,7 @@ export function createCore(options: CoreOptions): Core {
     demo,
     connectivity,
     pickFolder: createFolderChooser(options.pickFolder),
+    pickFile: createFileChooser(options.pickFile),
     cacheOf,
     transactionTotals: totalsOf,
     removeProfile,

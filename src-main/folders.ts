@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../src-shared/errors';
+import type { FilePurpose } from '../src-shared/export';
 
 /**
  * The folder picker for bulk downloads. The system dialog belongs to the Electron shell, which
@@ -51,5 +52,110 @@ export function createFolderChooser(picker: FolderPicker | undefined) {
     if (picked === null) return null;
     last = checkWritableFolder(picked);
     return last;
+  };
+}
+
+/**
+ * The file picker for exports and imports (a CSV of a search, a review file). Like the folder
+ * picker, the dialog is the shell's (`pickFile`); the core decides its title and the kind of
+ * file from the purpose, and checks the answer: a file to save gets its extension and must be
+ * in a folder Satchel can write to, a file to open must be one it can read.
+ */
+
+export interface FileRequest {
+  mode: 'save' | 'open';
+  title: string;
+  /** The file's extension, without the dot, and what the dialog's filter calls such files. */
+  extension: string;
+  kind: string;
+  /** Where the dialog opens: a suggested name, in the folder of the last file picked. */
+  defaultPath?: string;
+}
+
+/** Shows the system's save or open dialog; null when the user cancels. */
+export type FilePicker = (request: FileRequest) => Promise<string | null>;
+
+const FILE_PURPOSES: Record<FilePurpose, Omit<FileRequest, 'defaultPath'>> = {
+  transactionsCsv: { mode: 'save', title: 'Export transactions as CSV', extension: 'csv', kind: 'CSV file' },
+  reviewExport: {
+    mode: 'save',
+    title: 'Export review marks',
+    extension: 'json',
+    kind: 'Satchel review file',
+  },
+  reviewImport: {
+    mode: 'open',
+    title: 'Import review marks',
+    extension: 'json',
+    kind: 'Satchel review file',
+  },
+};
+
+/** A file to write: absolute, with its extension, in a folder Satchel can write to. */
+export function checkFileToSave(file: string, extension: string): string {
+  if (!path.isAbsolute(file))
+    throw new AppError('VALIDATION_ERROR', 'Choose a file by its full path.', 'file');
+  let absolute = path.resolve(file);
+  if (!absolute.toLowerCase().endsWith(`.${extension}`)) absolute = `${absolute}.${extension}`;
+  const folder = path.dirname(absolute);
+  try {
+    if (!statSync(folder).isDirectory()) throw new Error('not a folder');
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'The folder of this file does not exist; choose another.', 'file');
+  }
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'Satchel cannot write to that folder; choose another.', 'file');
+  }
+  let isFolder = false;
+  try {
+    isFolder = statSync(absolute).isDirectory();
+  } catch {
+    // Not there yet: the usual case.
+  }
+  if (isFolder) throw new AppError('VALIDATION_ERROR', 'This is a folder; choose a file name.', 'file');
+  return absolute;
+}
+
+/** A file to read: absolute, an existing file Satchel can read. */
+export function checkFileToOpen(file: string): string {
+  if (!path.isAbsolute(file))
+    throw new AppError('VALIDATION_ERROR', 'Choose a file by its full path.', 'file');
+  const absolute = path.resolve(file);
+  let isFile = false;
+  try {
+    isFile = statSync(absolute).isFile();
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'This file does not exist; choose another.', 'file');
+  }
+  if (!isFile) throw new AppError('VALIDATION_ERROR', 'This is a folder, not a file.', 'file');
+  try {
+    accessSync(absolute, constants.R_OK);
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'Satchel cannot read this file; choose another.', 'file');
+  }
+  return absolute;
+}
+
+/** Asks for a file for `purpose`; opens the next dialog in the folder of the last file picked. */
+export function createFileChooser(picker: FilePicker | undefined) {
+  let lastFolder: string | undefined;
+  return async (purpose: FilePurpose, suggestedName?: string): Promise<string | null> => {
+    if (!picker) {
+      throw new AppError(
+        'INTERNAL',
+        'There is no file dialog here (command line or tests): give the file as a path instead.',
+      );
+    }
+    const request = FILE_PURPOSES[purpose];
+    const name = request.mode === 'save' ? suggestedName : undefined;
+    const defaultPath = name ? (lastFolder ? path.join(lastFolder, name) : name) : lastFolder;
+    const picked = await picker({ ...request, ...(defaultPath ? { defaultPath } : {}) });
+    if (picked === null) return null;
+    const file =
+      request.mode === 'save' ? checkFileToSave(picked, request.extension) : checkFileToOpen(picked);
+    lastFolder = path.dirname(file);
+    return file;
   };
 }

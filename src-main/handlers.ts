@@ -29,6 +29,9 @@ export function createHandlers(core: Core): HandlerTable {
     'app.info': () => core.info(),
     'app.online': () => core.connectivity.state(),
     'dialog.pickFolder': async ({ title }) => ({ folder: await core.pickFolder(title) }),
+    'dialog.pickFile': async ({ purpose, suggestedName }) => ({
+      file: await core.pickFile(purpose, suggestedName),
+    }),
     'keychain.status': () => core.secrets.status(),
     'profiles.list': () => ({ profiles: core.profiles.list() }),
     'profiles.add': (input) => core.addProfile(input),

@@ -116,6 +116,23 @@ void app.whenReady().then(() => {
         : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
+    async pickFile({ mode, title, extension, kind, defaultPath }) {
+      const filters = [{ name: kind, extensions: [extension] }];
+      const common = { title, filters, ...(defaultPath ? { defaultPath } : {}) };
+      if (mode === 'save') {
+        // The system asks before replacing a file (Linux only when told to).
+        const options = { ...common, properties: ['showOverwriteConfirmation' as const] };
+        const result = mainWindow
+          ? await dialog.showSaveDialog(mainWindow, options)
+          : await dialog.showSaveDialog(options);
+        return result.canceled || !result.filePath ? null : result.filePath;
+      }
+      const options = { ...common, properties: ['openFile' as const] };
+      const result = mainWindow
+        ? await dialog.showOpenDialog(mainWindow, options)
+        : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
   });
   const handlers = createHandlers(core);
 

@@ -17,6 +17,17 @@ export interface CsvFormat {
   decimalSeparator: '.' | ',';
 }
 
+/** What a file is picked for (`dialog.pickFile`): the core gives the dialog its title and filter. */
+export const FilePurpose = z.enum(['transactionsCsv', 'reviewExport', 'reviewImport']);
+export type FilePurpose = z.infer<typeof FilePurpose>;
+
+/** A file name the save dialog suggests: a name, never a path. */
+export const SuggestedFileName = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'A file name, not a path.');
+
 /** An absolute path, chosen by the user; checked again by the main process before writing. */
 const FilePath = z.string().min(1).max(4096);
 

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
 import { BankAccountSummary, ExpenseDetail, TransactionDetail } from './details';
-import { CsvExportResult, ReviewFileInput, TransactionCsvExport } from './export';
+import {
+  CsvExportResult,
+  FilePurpose,
+  ReviewFileInput,
+  SuggestedFileName,
+  TransactionCsvExport,
+} from './export';
 import { EditInputs, EditResult, OutboxCommandInputs, OutboxItemShape, PushSummaryShape } from './edits';
 import {
   CachedFile,
@@ -116,6 +122,11 @@ export const commands = {
   'dialog.pickFolder': {
     input: z.object({ title: z.string().min(1).max(120).optional() }).strict(),
     output: z.object({ folder: z.string().nullable() }),
+  },
+  /** The system's save or open dialog for an export or import; the core checks the file picked. */
+  'dialog.pickFile': {
+    input: z.object({ purpose: FilePurpose, suggestedName: SuggestedFileName.optional() }).strict(),
+    output: z.object({ file: z.string().nullable() }),
   },
   /** Whether the system keychain answers; Settings shows it. */
   'keychain.status': { input: NoInput, output: KeychainStatus },

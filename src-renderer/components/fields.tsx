@@ -70,3 +70,81 @@ export function Field({
     </div>
   );
 }
+
+/** A path typed or chosen with the system's dialog ("Choose…"), with its error on it. */
+export function PathField({
+  id,
+  label,
+  field,
+  value,
+  placeholder,
+  error,
+  onChange,
+  onChoose,
+}: {
+  id: string;
+  label: string;
+  /** The `data-field` the form focuses when this field is at fault. */
+  field: string;
+  value: string;
+  placeholder: string;
+  error?: string | undefined;
+  onChange(value: string): void;
+  onChoose(): void;
+}) {
+  return (
+    <Field id={id} label={label} error={error} className="field">
+      {(props) => (
+        <div className="folder-row">
+          <input
+            {...props}
+            data-field={field}
+            className="mono"
+            value={value}
+            placeholder={placeholder}
+            spellCheck={false}
+            onChange={(event) => onChange(event.target.value)}
+          />
+          <button type="button" onClick={onChoose}>
+            Choose…
+          </button>
+        </div>
+      )}
+    </Field>
+  );
+}
+
+/** One choice of several, as radio buttons in a fieldset with its legend. */
+export function RadioGroup<T extends string>({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+  className = 'download-group',
+}: {
+  legend: string;
+  name: string;
+  options: ReadonlyArray<{ value: T; label: ReactNode }>;
+  value: T;
+  onChange(value: T): void;
+  className?: string;
+}) {
+  return (
+    <fieldset className={className}>
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option.value} className="check">
+          <input
+            type="radio"
+            name={name}
+            value={option.value}
+            checked={value === option.value}
+            onChange={() => onChange(option.value)}
+          />
+          {option.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import type { FolderRequest } from '../../src-main/folders';
+import type { CommandInput } from '../../src-shared/ipc';
+import type { FileRequest, FolderRequest } from '../../src-main/folders';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { useTempDirs } from '../helpers/temp-dir';
 
-// `dialog.pickFolder`: the shell gives the core its folder dialog (`pickFolder`); here a real
+// `dialog.pickFolder` and `dialog.pickFile`: the shell gives the core its folder dialog (`pickFolder`); here a real
 // implementation answers in its place. The core refuses folders it cannot write to and opens
 // the dialog where the last pick was.
 
@@ -98,5 +99,119 @@ describe('folder picker for bulk downloads', () => {
     const answer = await dispatch(createHandlers(core), 'dialog.pickFolder', {});
     expect(answer).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
     expect(!answer.ok && answer.error.message).toMatch(/no folder dialog/);
+  });
+});
+
+// `dialog.pickFile`: the same for exports and imports. The core names the dialog and its
+// filter by purpose and checks the file: one to save gets its extension and must be in a
+// folder it can write to; one to open must exist and be a file.
+function fileSetup(answers: Array<string | null>) {
+  const asked: FileRequest[] = [];
+  const core = createCore({
+    dataDir: tempDir(),
+    secrets,
+    pickFile: async (request) => {
+      asked.push(request);
+      return answers.shift() ?? null;
+    },
+  });
+  closes.push(() => core.close());
+  const handlers = createHandlers(core);
+  const pick = (input: CommandInput<'dialog.pickFile'>) => dispatch(handlers, 'dialog.pickFile', input);
+  return { pick, asked };
+}
+
+describe('file picker for exports and imports', () => {
+  it('names the dialog by purpose, adds the extension, and opens by the last file next time', async () => {
+    const folder = tempDir();
+    const existing = path.join(folder, 'from-anna.json');
+    writeFileSync(existing, '{}');
+    const { pick, asked } = fileSetup([
+      path.join(folder, 'March'),
+      existing,
+      path.join(folder, 'r.JSON'),
+      null,
+    ]);
+    expect(await pick({ purpose: 'transactionsCsv', suggestedName: 'Transactions.csv' })).toEqual({
+      ok: true,
+      value: { file: path.join(folder, 'March.csv') },
+    });
+    expect(await pick({ purpose: 'reviewImport' })).toEqual({ ok: true, value: { file: existing } });
+    expect(await pick({ purpose: 'reviewExport', suggestedName: 'Review.json' })).toEqual({
+      ok: true,
+      value: { file: path.join(folder, 'r.JSON') },
+    });
+    expect(await pick({ purpose: 'reviewExport' })).toEqual({ ok: true, value: { file: null } });
+    expect(asked).toEqual([
+      {
+        mode: 'save',
+        title: 'Export transactions as CSV',
+        extension: 'csv',
+        kind: 'CSV file',
+        defaultPath: 'Transactions.csv',
+      },
+      {
+        mode: 'open',
+        title: 'Import review marks',
+        extension: 'json',
+        kind: 'Satchel review file',
+        defaultPath: folder,
+      },
+      {
+        mode: 'save',
+        title: 'Export review marks',
+        extension: 'json',
+        kind: 'Satchel review file',
+        defaultPath: path.join(folder, 'Review.json'),
+      },
+      {
+        mode: 'save',
+        title: 'Export review marks',
+        extension: 'json',
+        kind: 'Satchel review file',
+        defaultPath: folder,
+      },
+    ]);
+  });
+
+  it('refuses what it cannot write or read, and a name that is a path', async () => {
+    const root = tempDir();
+    const sub = path.join(root, 'exports.csv');
+    mkdirSync(sub);
+    const { pick } = fileSetup([
+      path.join(root, 'gone', 'a.csv'),
+      sub,
+      'relative.csv',
+      path.join(root, 'missing.json'),
+      root,
+    ]);
+    const refusal = (message: string) => ({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message, field: 'file' },
+    });
+    expect(await pick({ purpose: 'transactionsCsv' })).toEqual(
+      refusal('The folder of this file does not exist; choose another.'),
+    );
+    expect(await pick({ purpose: 'transactionsCsv' })).toEqual(
+      refusal('This is a folder; choose a file name.'),
+    );
+    expect(await pick({ purpose: 'transactionsCsv' })).toEqual(refusal('Choose a file by its full path.'));
+    expect(await pick({ purpose: 'reviewImport' })).toEqual(
+      refusal('This file does not exist; choose another.'),
+    );
+    expect(await pick({ purpose: 'reviewImport' })).toEqual(refusal('This is a folder, not a file.'));
+    // The renderer suggests a name, never a place.
+    expect(await pick({ purpose: 'reviewExport', suggestedName: '../../etc/passwd' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    });
+  });
+
+  it('says plainly when there is no dialog', async () => {
+    const core = createCore({ dataDir: tempDir(), secrets });
+    closes.push(() => core.close());
+    const answer = await dispatch(createHandlers(core), 'dialog.pickFile', { purpose: 'reviewImport' });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(!answer.ok && answer.error.message).toMatch(/no file dialog/);
   });
 });

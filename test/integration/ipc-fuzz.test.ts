@@ -24,6 +24,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'app.info': {},
   'app.online': {},
   'dialog.pickFolder': { title: 'Download receipts to…' },
+  'dialog.pickFile': { purpose: 'transactionsCsv', suggestedName: 'Transactions.csv' },
   'keychain.status': {},
   'profiles.list': {},
   'profiles.add': {

@@ -5,6 +5,7 @@ import { formatCount } from '../../lib/format';
 import { isPlainKey } from '../../lib/keys';
 import { useCommand } from '../../lib/query';
 import { attentionItems, type Opening } from './groups';
+import { ReviewFileSection } from './ReviewFileSection';
 
 /**
  * What is left to review, group by group, each with the count and one key (1…4) or click that
@@ -84,6 +85,7 @@ export function AttentionView({
       ) : (
         !attention.error && <p className="muted">Counting…</p>
       )}
+      <ReviewFileSection profile={profile} />
     </section>
   );
 }

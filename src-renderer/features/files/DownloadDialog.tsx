@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import { layoutFolders, renderFileName, type FileFacts } from '../../../src-shared/file-template';
 import {
@@ -10,7 +10,8 @@ import {
   type DownloadLayout,
   type TemplateToken,
 } from '../../../src-shared/files';
-import { Field } from '../../components/fields';
+import { Field, PathField, RadioGroup } from '../../components/fields';
+import { trapTab, useModal } from '../../components/modal';
 import { call } from '../../lib/satchel';
 import './files.css';
 
@@ -89,38 +90,6 @@ function fieldOfError(error: unknown): string {
   return ['scope', 'destination', 'template', 'layout'].includes(field) ? field : 'form';
 }
 
-/** The controls Tab stops at, in order: of a radio group only its checked radio. */
-function tabStops(root: HTMLElement): HTMLElement[] {
-  return [
-    ...root.querySelectorAll<HTMLElement>('button, input, select, textarea, summary, [tabindex]'),
-  ].filter(
-    (element) =>
-      element.tabIndex >= 0 &&
-      !element.matches(':disabled') &&
-      element.getClientRects().length > 0 &&
-      !(element instanceof HTMLInputElement && element.type === 'radio' && !element.checked),
-  );
-}
-
-/**
- * Keeps Tab inside the dialog. A modal <dialog> makes the page inert, but Tab past its last
- * control would still leave for the window's frame; here it wraps to the first, and back.
- */
-export function trapTab(event: KeyboardEvent<HTMLElement>): void {
-  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
-  const stops = tabStops(event.currentTarget);
-  const first = stops[0];
-  const last = stops.at(-1);
-  if (!first || !last) return;
-  if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  } else if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  }
-}
-
 /** The example name for a template, or null while the template is invalid. */
 export function exampleName(template: string, layout: DownloadLayout): string | null {
   const parsed = NamingTemplate.safeParse(template);
@@ -162,12 +131,7 @@ export function DownloadDialog({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    const element = dialog.current;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (element && !element.open) element.showModal();
-    return () => opener?.focus();
-  }, []);
+  useModal(dialog);
 
   const templateCheck = NamingTemplate.safeParse(template);
   const templateError = templateCheck.success ? errors['template'] : templateCheck.error.issues[0]?.message;
@@ -305,29 +269,16 @@ export function DownloadDialog({
           )}
         </fieldset>
 
-        <Field
+        <PathField
           id={`${id}-destination`}
           label="Destination folder"
+          field="destination"
+          value={destination}
+          placeholder="/home/me/Audit 2026"
           error={errors['destination']}
-          className="field"
-        >
-          {(props) => (
-            <div className="folder-row">
-              <input
-                {...props}
-                data-field="destination"
-                className="mono"
-                value={destination}
-                placeholder="/home/me/Audit 2026"
-                spellCheck={false}
-                onChange={(event) => setDestination(event.target.value)}
-              />
-              <button type="button" onClick={() => void pickFolder()}>
-                Choose…
-              </button>
-            </div>
-          )}
-        </Field>
+          onChange={setDestination}
+          onChoose={() => void pickFolder()}
+        />
 
         <Field
           id={`${id}-template`}
@@ -369,23 +320,21 @@ export function DownloadDialog({
           </button>
         </div>
 
-        <fieldset className="download-group layouts">
-          <legend>Folders</legend>
-          {LAYOUTS.map((option) => (
-            <label key={option.value} className="check">
-              <input
-                type="radio"
-                name={`${id}-layout`}
-                value={option.value}
-                checked={layout === option.value}
-                onChange={() => setLayout(option.value)}
-              />
+        <RadioGroup<DownloadLayout>
+          legend="Folders"
+          name={`${id}-layout`}
+          className="download-group layouts"
+          options={LAYOUTS.map((option) => ({
+            value: option.value,
+            label: (
               <span>
                 {option.label} <span className="muted">— {option.hint}</span>
               </span>
-            </label>
-          ))}
-        </fieldset>
+            ),
+          }))}
+          value={layout}
+          onChange={setLayout}
+        />
 
         <p className="example" data-testid="example-name">
           <span className="muted">Example: </span>

@@ -1,28 +1,35 @@
 import { useState } from 'react';
-import type { ReviewChange, TransactionFilters } from '../../../src-shared/search';
+import type { ReviewChange, TransactionFilters, TransactionSorting } from '../../../src-shared/search';
 import { formatCount } from '../../lib/format';
 import { DownloadDialog, type ScopeChoice } from '../files/DownloadDialog';
 import { filesCount } from '../files/format';
 import { byIds, useReview } from '../review/useReview';
+import { ExportDialog } from './ExportDialog';
 
-/** Bulk review: the selected rows, or every transaction the search finds (after a confirmation). */
+/**
+ * Bulk review: the selected rows, or every transaction the search finds (after a
+ * confirmation); files of either downloaded; the whole result exported as CSV.
+ */
 export function BulkBar({
   profileId,
   selected,
   total,
   filters,
+  sorting,
   onClear,
 }: {
   profileId: string;
   selected: Set<string>;
   total: number;
   filters: TransactionFilters;
+  sorting: TransactionSorting;
   onClear(): void;
 }) {
   const review = useReview(profileId);
   const [confirm, setConfirm] = useState<ReviewChange | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [download, setDownload] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
   const ids = [...selected];
   const downloadChoices: ScopeChoice[] = [
     ...(ids.length > 0
@@ -108,6 +115,9 @@ export function BulkBar({
           <button type="button" disabled={total === 0} onClick={() => setDownload('result')}>
             Download files of this result…
           </button>
+          <button type="button" disabled={total === 0} onClick={() => setExporting(true)}>
+            Export as CSV…
+          </button>
         </>
       )}
       {download && (
@@ -119,6 +129,16 @@ export function BulkBar({
           onStarted={(job) =>
             setDone(`Downloading ${filesCount(job.files.total)}; follow it in Files (Ctrl+4).`)
           }
+        />
+      )}
+      {exporting && (
+        <ExportDialog
+          profileId={profileId}
+          filters={filters}
+          sorting={sorting}
+          total={total}
+          onClose={() => setExporting(false)}
+          onDone={setDone}
         />
       )}
       {done && (

@@ -209,6 +209,7 @@ export function TransactionsView({
         selected={selected}
         total={pages.total}
         filters={filters}
+        sorting={sorting}
         onClear={() => setSelected(new Set())}
       />
       {pages.error && (

@@ -1,0 +1,97 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ProfileSummary } from '../../../src-shared/profiles';
+import { formatCount } from '../../lib/format';
+import { CHANGED_BY_REVIEW } from '../../lib/live';
+import { refreshCommands } from '../../lib/refresh';
+import { call } from '../../lib/satchel';
+
+/** "Review Acme GmbH 2026-11-24.json", without characters a file name cannot have. */
+function reviewFileName(profile: ProfileSummary): string {
+  const day = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const name = profile.name.replace(/[/\\:*?"<>|\p{Cc}]+/gu, ' ').trim() || 'organisation';
+  return `Review ${name} ${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}.json`;
+}
+
+/**
+ * Hands the review to a colleague: every review mark of the organisation written to a file
+ * (`review.export`), or a colleague's file merged in (`review.import`, the newer change of each
+ * facet wins). Files are chosen with the system's dialogs; a bad file is refused whole and
+ * says why.
+ */
+export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
+  const client = useQueryClient();
+  const [busy, setBusy] = useState<'export' | 'import' | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (action: 'export' | 'import') => {
+    setMessage(null);
+    setError(null);
+    try {
+      const { file } = await call('dialog.pickFile', {
+        purpose: action === 'export' ? 'reviewExport' : 'reviewImport',
+        ...(action === 'export' ? { suggestedName: reviewFileName(profile) } : {}),
+      });
+      if (!file) return;
+      setBusy(action);
+      if (action === 'export') {
+        const result = await call('review.export', { profileId: profile.id, file });
+        setMessage(`${formatCount(result.marks)} review marks written to ${result.file}.`);
+      } else {
+        const result = await call('review.import', { profileId: profile.id, file });
+        setMessage(
+          `${formatCount(result.marks)} review marks read; ${formatCount(result.updated)} ${
+            result.updated === 1 ? 'record' : 'records'
+          } took a newer mark from the file.`,
+        );
+        await refreshCommands(client, CHANGED_BY_REVIEW);
+      }
+    } catch (problem) {
+      setError((problem as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby="review-file-title" className="settings-section">
+      <h2 id="review-file-title">Hand the review to a colleague</h2>
+      <p className="muted">
+        Every review mark of {profile.name} (reviewed, flags, notes, tags) in one file. A colleague imports it
+        into their Satchel to go on from there; where both changed the same mark, the newer change wins.
+      </p>
+      <div className="actions">
+        <button
+          type="button"
+          aria-disabled={busy !== null || undefined}
+          onClick={() => {
+            if (!busy) void run('export');
+          }}
+        >
+          {busy === 'export' ? 'Exporting…' : 'Export review marks…'}
+        </button>
+        <button
+          type="button"
+          aria-disabled={busy !== null || undefined}
+          onClick={() => {
+            if (!busy) void run('import');
+          }}
+        >
+          {busy === 'import' ? 'Importing…' : 'Import review marks…'}
+        </button>
+      </div>
+      {message && (
+        <p className="muted" role="status" data-testid="review-file-result">
+          {message}
+        </p>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

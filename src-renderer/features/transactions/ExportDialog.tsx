@@ -1,0 +1,200 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { AppError } from '../../../src-shared/errors';
+import type { CsvFormatInput } from '../../../src-shared/export';
+import type { TransactionFilters, TransactionSorting } from '../../../src-shared/search';
+import { PathField, RadioGroup } from '../../components/fields';
+import { trapTab, useModal } from '../../components/modal';
+import { formatCount } from '../../lib/format';
+import { call } from '../../lib/satchel';
+import '../files/files.css';
+
+type Separators = 'locale' | 'comma' | 'semicolon';
+
+const REMEMBERED = 'satchel.export.separators';
+
+/** -1234.50 as a language writes it without grouping: what the amounts in the file look like. */
+function sampleAmount(locale: string): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, useGrouping: false }).format(-1234.5);
+}
+
+function formatOf(separators: Separators, locale: string): CsvFormatInput {
+  if (separators === 'comma') return { delimiter: ',', decimalSeparator: '.' };
+  if (separators === 'semicolon') return { delimiter: ';', decimalSeparator: ',' };
+  return { locale };
+}
+
+/** "Transactions 2026-11-24.csv": the name the system's save dialog suggests. */
+function suggestedName(): string {
+  const day = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `Transactions ${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}.csv`;
+}
+
+/**
+ * Exports the whole result of the current search as CSV (the core's `transactions.exportCsv`):
+ * the file, chosen with the system's save dialog or typed; the separators, by default as this
+ * computer's language writes numbers (`;` and `,` for German Excel). The export's progress is
+ * shown while it runs; a file already there is replaced only when the user said so, in the
+ * system dialog or here.
+ */
+export function ExportDialog({
+  profileId,
+  filters,
+  sorting,
+  total,
+  onClose,
+  onDone,
+}: {
+  profileId: string;
+  filters: TransactionFilters;
+  sorting: TransactionSorting;
+  total: number;
+  onClose(): void;
+  onDone(message: string): void;
+}) {
+  const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const locale = navigator.language || 'en-US';
+  const [file, setFile] = useState('');
+  const [replace, setReplace] = useState(false);
+  const [separators, setSeparators] = useState<Separators>(() => {
+    const stored = localStorage.getItem(REMEMBERED);
+    return stored === 'comma' || stored === 'semicolon' ? stored : 'locale';
+  });
+  const [error, setError] = useState<{ field: 'file' | 'form'; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<{ written: number; total: number } | null>(null);
+
+  useModal(dialog);
+
+  useEffect(
+    () =>
+      window.satchel.on('export.progress', (event) => {
+        if (event.profileId === profileId) setProgress({ written: event.written, total: event.total });
+      }),
+    [profileId],
+  );
+
+  const choose = async () => {
+    try {
+      const picked = await call('dialog.pickFile', {
+        purpose: 'transactionsCsv',
+        suggestedName: suggestedName(),
+      });
+      if (picked.file) {
+        setFile(picked.file);
+        // The system's save dialog has asked before replacing a file.
+        setReplace(true);
+        setError(null);
+      }
+    } catch (problem) {
+      setError({ field: 'file', message: (problem as Error).message });
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (file.trim() === '') {
+      setError({ field: 'file', message: 'Choose the file to write.' });
+      dialog.current?.querySelector<HTMLElement>('[data-field="file"]')?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setProgress(null);
+    try {
+      const result = await call('transactions.exportCsv', {
+        profileId,
+        search: { filters, sorting },
+        file: file.trim(),
+        format: formatOf(separators, locale),
+        overwrite: replace,
+      });
+      localStorage.setItem(REMEMBERED, separators);
+      onDone(`${formatCount(result.rows)} transactions written to ${result.file}.`);
+      dialog.current?.close();
+    } catch (problem) {
+      const field = problem instanceof AppError && problem.field === 'file' ? 'file' : 'form';
+      setError({ field, message: (problem as Error).message });
+      if (field === 'file') dialog.current?.querySelector<HTMLElement>('[data-field="file"]')?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const localeSample = sampleAmount(locale);
+  const options: Array<{ value: Separators; label: string }> = [
+    {
+      value: 'locale',
+      label: `As this computer’s language writes numbers (${localeSample}, separated by ${
+        localeSample.includes(',') ? 'semicolons' : 'commas'
+      })`,
+    },
+    { value: 'comma', label: 'Commas, with a decimal point (-1234.50)' },
+    { value: 'semicolon', label: 'Semicolons, with a decimal comma (-1234,50): Excel in German, French, …' },
+  ];
+
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog download-dialog"
+      aria-labelledby={`${id}-title`}
+      onClose={onClose}
+      onKeyDown={trapTab}
+      data-testid="export-dialog"
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <h2 id={`${id}-title`}>Export as CSV</h2>
+        <p className="muted">
+          All {formatCount(total)} transactions of this search, in its order, with their review marks. UTF-8,
+          ISO dates, exact amounts.
+        </p>
+        <PathField
+          id={`${id}-file`}
+          label="File"
+          field="file"
+          value={file}
+          placeholder="/home/me/Audit 2026/Transactions.csv"
+          error={error?.field === 'file' ? error.message : undefined}
+          onChange={(value) => {
+            setFile(value);
+            setReplace(false);
+          }}
+          onChoose={() => void choose()}
+        />
+        <label className="check">
+          <input type="checkbox" checked={replace} onChange={(event) => setReplace(event.target.checked)} />
+          Replace the file if it is already there
+        </label>
+        <RadioGroup<Separators>
+          legend="Separators"
+          name={`${id}-separators`}
+          options={options}
+          value={separators}
+          onChange={setSeparators}
+        />
+        {busy && (
+          <p className="muted" role="status" data-testid="export-progress">
+            {progress
+              ? `Exporting ${formatCount(progress.written)} of ${formatCount(progress.total)}…`
+              : 'Exporting…'}
+          </p>
+        )}
+        {error?.field === 'form' && (
+          <p className="form-error" role="alert">
+            {error.message}
+          </p>
+        )}
+        <div className="actions end">
+          <button type="button" onClick={() => dialog.current?.close()}>
+            {busy ? 'Close' : 'Cancel'}
+          </button>
+          <button type="submit" className="primary" aria-disabled={busy || undefined}>
+            {busy ? 'Exporting…' : 'Export'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import type { FileRequest } from '../../src-main/folders';
+import { applyReview } from '../../src-main/review';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { checkScreen } from './axe';
+import { closeBrowser, openApp } from './harness';
+
+// Exports and imports from the app in Chromium against a real core and the real sandbox: the
+// current search written as CSV from the Transactions bulk bar (file from the system's save
+// dialog, separators chosen, a file already there replaced only when asked), and the review
+// handed over from Needs attention (export, import, a bad file refused). The system's dialogs
+// are answered by the test. Every screen is checked with axe-core in both themes.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+describe('export and import from the app', () => {
+  it('exports the search as CSV and hands the review to a colleague', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
+    const folder = tempDir();
+    const answers: Array<string | null> = [];
+    const asked: FileRequest[] = [];
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      pickFile: (request) => {
+        asked.push(request);
+        return Promise.resolve(answers.shift() ?? null);
+      },
+    });
+    const profile = await core.addProfile({
+      name: 'Sandbox GmbH',
+      baseUrl: sandbox.url,
+      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+    });
+    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const cache = core.cacheOf(profile.id);
+    const live = cache.sqlite
+      .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
+      .pluck()
+      .get() as number;
+    const someIds = cache.sqlite
+      .prepare('SELECT id FROM bank_transactions WHERE deleted_at IS NULL ORDER BY id LIMIT 3')
+      .pluck()
+      .all() as string[];
+    applyReview(cache, { by: 'ids', kind: 'transaction', ids: someIds }, { action: 'flag', reason: 'Ask' });
+
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
+
+      // The whole result, to a file picked in the save dialog (the extension is added).
+      await bulk.getByRole('button', { name: 'Export as CSV…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Export as CSV' });
+      await dialog.getByText(`All ${count(live)} transactions of this search`).waitFor();
+      answers.push(path.join(folder, 'March'));
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      const csv = path.join(folder, 'March.csv');
+      await expect.poll(() => dialog.getByLabel('File', { exact: true }).inputValue()).toBe(csv);
+      expect(asked.at(-1)).toMatchObject({
+        mode: 'save',
+        extension: 'csv',
+        title: 'Export transactions as CSV',
+      });
+      expect(asked.at(-1)?.defaultPath).toMatch(/^Transactions \d{4}-\d{2}-\d{2}\.csv$/);
+      expect(await dialog.getByLabel('Replace the file if it is already there').isChecked()).toBe(true);
+      await dialog.getByRole('radio', { name: /Semicolons, with a decimal comma/ }).check();
+      await checkScreen(app, 'export-dialog');
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await bulk
+        .getByRole('status')
+        .getByText(`${count(live)} transactions written to ${csv}.`)
+        .waitFor();
+      const text = readFileSync(csv, 'utf8');
+      expect(text.startsWith('\uFEFFid;booking_date;')).toBe(true);
+      const lines = text.split('\r\n').filter((line) => line !== '');
+      expect(lines).toHaveLength(live + 1);
+      expect(lines.filter((line) => line.includes(';Ask;'))).toHaveLength(3);
+      expect(lines[1]).toMatch(/;-?\d+,\d{2};[A-Z]{3};/); // decimal comma, exact amount
+
+      // The same file typed in: it is there, so it is replaced only when asked to.
+      await bulk.getByRole('button', { name: 'Export as CSV…' }).click();
+      await dialog.getByLabel('File', { exact: true }).fill(csv);
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await dialog.getByText(/already exists; choose another name or replace it/).waitFor();
+      expect(await dialog.getByLabel('File', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      await dialog.getByLabel('Replace the file if it is already there').check();
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      // The review, handed over from Needs attention.
+      await page.keyboard.press('Control+7');
+      await page.getByRole('heading', { level: 1, name: 'Needs attention' }).waitFor();
+      const section = page.getByRole('region', { name: 'Hand the review to a colleague' });
+      answers.push(path.join(folder, 'review'));
+      await section.getByRole('button', { name: 'Export review marks…' }).click();
+      const reviewFile = path.join(folder, 'review.json');
+      await section.getByText(`3 review marks written to ${reviewFile}.`).waitFor();
+      // Suggested in the folder of the CSV picked before.
+      expect(path.dirname(asked.at(-1)?.defaultPath ?? '')).toBe(folder);
+      expect(path.basename(asked.at(-1)?.defaultPath ?? '')).toMatch(
+        /^Review Sandbox GmbH \d{4}-\d{2}-\d{2}\.json$/,
+      );
+      expect(JSON.parse(readFileSync(reviewFile, 'utf8'))).toMatchObject({ marks: expect.any(Array) });
+
+      answers.push(reviewFile);
+      await section.getByRole('button', { name: 'Import review marks…' }).click();
+      await section.getByText('3 review marks read; 0 records took a newer mark from the file.').waitFor();
+      expect(asked.at(-1)).toMatchObject({ mode: 'open', title: 'Import review marks' });
+
+      // Cancelled: nothing happens.
+      answers.push(null);
+      await section.getByRole('button', { name: 'Import review marks…' }).click();
+      await expect.poll(() => asked.length).toBe(4);
+      expect(await section.getByRole('status').count()).toBe(0);
+
+      const bad = path.join(folder, 'notes.json');
+      writeFileSync(bad, 'these are my notes');
+      answers.push(bad);
+      await section.getByRole('button', { name: 'Import review marks…' }).click();
+      await section
+        .getByRole('alert')
+        .getByText(/is not a review export \(it is not JSON\)/)
+        .waitFor();
+      await checkScreen(app, 'export-review-file');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 240_000);
+});
