@@ -77,6 +77,7 @@ export type FilePicker = (request: FileRequest) => Promise<string | null>;
 
 const FILE_PURPOSES: Record<FilePurpose, Omit<FileRequest, 'defaultPath'>> = {
   transactionsCsv: { mode: 'save', title: 'Export transactions as CSV', extension: 'csv', kind: 'CSV file' },
+  expensesCsv: { mode: 'save', title: 'Export expenses as CSV', extension: 'csv', kind: 'CSV file' },
   reviewExport: {
     mode: 'save',
     title: 'Export review marks',

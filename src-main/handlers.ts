@@ -8,7 +8,7 @@ import {
   type IpcResult,
 } from '../src-shared/ipc';
 import type { Core } from './core';
-import { exportReviewFile, exportTransactions, importReviewFile } from './export';
+import { exportExpenses, exportReviewFile, exportTransactions, importReviewFile } from './export';
 import { log } from './log';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
 import { afterReviewChanges, applyReviewInSlices, countAttention } from './review';
@@ -77,6 +77,10 @@ export function createHandlers(core: Core): HandlerTable {
     }),
     'transactions.exportCsv': ({ profileId, ...input }) =>
       exportTransactions(core.cacheOf(profileId), input, (written, total) =>
+        core.events.emit('export.progress', { profileId, written, total }),
+      ),
+    'expenses.exportCsv': ({ profileId, ...input }) =>
+      exportExpenses(core.cacheOf(profileId), input, (written, total) =>
         core.events.emit('export.progress', { profileId, written, total }),
       ),
     'review.export': ({ profileId, file }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TransactionFilters, TransactionSorting } from './search';
+import { ExpenseFilters, ExpenseSorting, TransactionFilters, TransactionSorting } from './search';
 
 /** How a CSV separates fields and decimals; left out, both follow the locale. */
 export const CsvFormatInput = z
@@ -18,7 +18,7 @@ export interface CsvFormat {
 }
 
 /** What a file is picked for (`dialog.pickFile`): the core gives the dialog its title and filter. */
-export const FilePurpose = z.enum(['transactionsCsv', 'reviewExport', 'reviewImport']);
+export const FilePurpose = z.enum(['transactionsCsv', 'expensesCsv', 'reviewExport', 'reviewImport']);
 export type FilePurpose = z.infer<typeof FilePurpose>;
 
 /** A file name the save dialog suggests: a name, never a path. */
@@ -39,6 +39,22 @@ export const TransactionCsvExport = z
       .object({
         filters: TransactionFilters.default({}),
         sorting: TransactionSorting.default({ field: 'bookingDate', direction: 'DESC' }),
+      })
+      .strict(),
+    file: FilePath.refine((file) => /\.csv$/i.test(file), 'The file name must end in .csv.'),
+    format: CsvFormatInput.default({}),
+    overwrite: z.boolean().default(false),
+  })
+  .strict();
+
+export const ExpenseCsvExport = z
+  .object({
+    profileId: z.uuid(),
+    /** The expense search whose whole result is exported, in its order. */
+    search: z
+      .object({
+        filters: ExpenseFilters.default({}),
+        sorting: ExpenseSorting,
       })
       .strict(),
     file: FilePath.refine((file) => /\.csv$/i.test(file), 'The file name must end in .csv.'),

@@ -3,6 +3,7 @@ import { AppErrorShape } from './errors';
 import { BankAccountSummary, ExpenseDetail, TransactionDetail } from './details';
 import {
   CsvExportResult,
+  ExpenseCsvExport,
   FilePurpose,
   ReviewFileInput,
   SuggestedFileName,
@@ -212,6 +213,8 @@ export const commands = {
   },
   /** The whole result of a transaction search as CSV (docs/search-and-review.md, "CSV export"). */
   'transactions.exportCsv': { input: TransactionCsvExport, output: CsvExportResult },
+  /** The same for an expense search; progress as `export.progress` too. */
+  'expenses.exportCsv': { input: ExpenseCsvExport, output: CsvExportResult },
   /** Review state as a file a colleague can import to continue the review. */
   'review.export': {
     input: ReviewFileInput,

@@ -248,13 +248,17 @@ export type ExpenseFilters = z.infer<typeof ExpenseFilters>;
 export const ExpenseSortField = z.enum(['expenseTime', 'updateTime', 'amount', 'id']);
 export type ExpenseSortField = z.infer<typeof ExpenseSortField>;
 
+/** Newest first unless asked otherwise; `id` breaks ties. */
+export const ExpenseSorting = z
+  .object({ field: ExpenseSortField, direction: SortDirection })
+  .strict()
+  .default({ field: 'expenseTime', direction: 'DESC' });
+export type ExpenseSorting = z.infer<typeof ExpenseSorting>;
+
 export const ExpenseSearch = z
   .object({
     filters: ExpenseFilters.default({}),
-    sorting: z
-      .object({ field: ExpenseSortField, direction: SortDirection })
-      .strict()
-      .default({ field: 'expenseTime', direction: 'DESC' }),
+    sorting: ExpenseSorting,
     pagination: Pagination.default(DEFAULT_PAGE),
   })
   .strict();

@@ -1,49 +1,50 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TransactionCsvExport } from '../../src-shared/export';
+import { ExpenseCsvExport, TransactionCsvExport } from '../../src-shared/export';
 import { validationError } from '../../src-shared/errors';
-import { TransactionSortField } from '../../src-shared/search';
+import { ExpenseSortField, TransactionSortField } from '../../src-shared/search';
 import type { Core } from '../core';
-import { exportTransactions } from '../export';
+import { exportExpenses, exportTransactions } from '../export';
+import type { CsvExportResult } from '../export/csv';
 import {
   chooseProfile,
   transactionFilterOptions,
   transactionFilters,
   transactionFilterUsage,
+  yesNo,
 } from './filters';
 import { UsageError, type CliIo } from './io';
 
 export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID] ${transactionFilterUsage}
-               [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]`;
+               [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
+satchel export expenses --out FILE.csv [--profile NAME_OR_ID] [--text T] [--reviewed true|false]
+               [--flagged true|false] [--tag T] [--has-file true|false] [--sort expenseTime|updateTime|amount|id]
+               [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]`;
 
-/** The whole result of a transaction search as CSV, with the review columns. */
-export async function exportCommand(core: Core, args: string[], io: CliIo): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      profile: { type: 'string' },
-      out: { type: 'string' },
-      ...transactionFilterOptions,
-      sort: { type: 'string', default: 'bookingDate' },
-      asc: { type: 'boolean', default: false },
-      locale: { type: 'string' },
-      delimiter: { type: 'string' },
-      decimal: { type: 'string' },
-      force: { type: 'boolean', default: false },
-    },
-  });
+/** Options every CSV export takes: where, in which order, which separators, replace or not. */
+const commonOptions = {
+  profile: { type: 'string' },
+  out: { type: 'string' },
+  asc: { type: 'boolean', default: false },
+  locale: { type: 'string' },
+  delimiter: { type: 'string' },
+  decimal: { type: 'string' },
+  force: { type: 'boolean', default: false },
+} as const;
+
+interface CommonValues {
+  out?: string | undefined;
+  locale?: string | undefined;
+  delimiter?: string | undefined;
+  decimal?: string | undefined;
+  force: boolean;
+}
+
+/** The file, separators and overwrite choice as the export schemas take them. */
+function target(values: CommonValues) {
   if (!values.out) throw new UsageError('--out FILE.csv is required');
-  const field = TransactionSortField.safeParse(values.sort);
-  if (!field.success) throw new UsageError(`--sort takes one of ${TransactionSortField.options.join(', ')}`);
-  const profile = chooseProfile(core, values.profile);
   const delimiter = values.delimiter === 'tab' ? '\t' : values.delimiter;
-  const parsed = TransactionCsvExport.safeParse({
-    profileId: profile.id,
-    search: {
-      filters: transactionFilters(values),
-      sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
-    },
+  return {
     file: path.resolve(values.out),
     format: {
       ...(values.locale !== undefined ? { locale: values.locale } : {}),
@@ -51,13 +52,88 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
       ...(values.decimal !== undefined ? { decimalSeparator: values.decimal } : {}),
     },
     overwrite: values.force,
+  };
+}
+
+/** Progress on an interactive terminal, then the summary line. */
+async function run(
+  io: CliIo,
+  what: string,
+  exporting: (onProgress: (written: number, total: number) => void) => Promise<CsvExportResult>,
+): Promise<void> {
+  const interactive = 'isTTY' in io.stderr && io.stderr.isTTY === true;
+  const result = await exporting((written, total) => {
+    if (interactive) io.stderr.write(`\rexporting ${written} of ${total} ${what}`);
+  });
+  if (interactive) io.stderr.write('\n');
+  io.stdout.write(`${result.rows} ${what} written to ${result.file} (${result.bytes} bytes)\n`);
+}
+
+/** The whole result of a transaction (or, with `expenses`, an expense) search as CSV. */
+export async function exportCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  if (args[0] === 'expenses') return exportExpensesCommand(core, args.slice(1), io);
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      ...commonOptions,
+      ...transactionFilterOptions,
+      sort: { type: 'string', default: 'bookingDate' },
+    },
+  });
+  const field = TransactionSortField.safeParse(values.sort);
+  if (!field.success) throw new UsageError(`--sort takes one of ${TransactionSortField.options.join(', ')}`);
+  const profile = chooseProfile(core, values.profile);
+  const parsed = TransactionCsvExport.safeParse({
+    profileId: profile.id,
+    search: {
+      filters: transactionFilters(values),
+      sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
+    },
+    ...target(values),
   });
   if (!parsed.success) throw validationError(parsed.error);
   const { profileId: _profileId, ...input } = parsed.data;
-  const interactive = 'isTTY' in io.stderr && io.stderr.isTTY === true;
-  const result = await exportTransactions(core.cacheOf(profile.id), input, (written, total) => {
-    if (interactive) io.stderr.write(`\rexporting ${written} of ${total} transactions`);
+  await run(io, 'transactions', (onProgress) =>
+    exportTransactions(core.cacheOf(profile.id), input, onProgress),
+  );
+}
+
+async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      ...commonOptions,
+      text: { type: 'string' },
+      reviewed: { type: 'string' },
+      flagged: { type: 'string' },
+      tag: { type: 'string' },
+      'has-file': { type: 'string' },
+      sort: { type: 'string', default: 'expenseTime' },
+    },
   });
-  if (interactive) io.stderr.write('\n');
-  io.stdout.write(`${result.rows} transactions written to ${result.file} (${result.bytes} bytes)\n`);
+  const field = ExpenseSortField.safeParse(values.sort);
+  if (!field.success) throw new UsageError(`--sort takes one of ${ExpenseSortField.options.join(', ')}`);
+  const profile = chooseProfile(core, values.profile);
+  const flags = {
+    reviewed: yesNo('reviewed', values.reviewed),
+    flagged: yesNo('flagged', values.flagged),
+    hasFile: yesNo('has-file', values['has-file']),
+  };
+  const parsed = ExpenseCsvExport.safeParse({
+    profileId: profile.id,
+    search: {
+      filters: {
+        ...(values.text !== undefined ? { text: values.text } : {}),
+        ...(values.tag !== undefined ? { tag: values.tag } : {}),
+        ...Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)),
+      },
+      sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
+    },
+    ...target(values),
+  });
+  if (!parsed.success) throw validationError(parsed.error);
+  const { profileId: _profileId, ...input } = parsed.data;
+  await run(io, 'expenses', (onProgress) => exportExpenses(core.cacheOf(profile.id), input, onProgress));
 }

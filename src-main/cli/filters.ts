@@ -33,7 +33,7 @@ export const transactionFilterUsage = `[--text T] [--from YYYY-MM-DD] [--to YYYY
                [--matched true|false] [--reviewed true|false] [--flagged true|false] [--tag T]
                [--type TYPE]... [--currency CUR]...`;
 
-function yesNo(option: string, value: string | undefined): boolean | undefined {
+export function yesNo(option: string, value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   if (value !== 'true' && value !== 'false') throw new UsageError(`--${option} takes true or false`);
   return value === 'true';

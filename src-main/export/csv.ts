@@ -4,8 +4,15 @@ import path from 'node:path';
 import type { CsvFormat, CsvFormatInput } from '../../src-shared/export';
 import { AppError } from '../../src-shared/errors';
 import { formatAmount } from '../../src-shared/money';
-import type { TransactionRow, TransactionSearchInput } from '../../src-shared/search';
-import { TransactionSearch } from '../../src-shared/search';
+import type {
+  ExpenseRow,
+  ExpenseSearchInput,
+  ReviewState,
+  TransactionRow,
+  TransactionSearchInput,
+} from '../../src-shared/search';
+import { ExpenseSearch, TransactionSearch } from '../../src-shared/search';
+import { expenseIds, expensesById } from '../search/expenses';
 import { orderBy } from '../search/transaction-page';
 import { prepared } from '../search/sql';
 import { transactionWhere } from '../search/transaction-where';
@@ -13,8 +20,8 @@ import { transactionsByRowId } from '../search/transactions';
 import type { CacheDb } from '../store';
 
 /**
- * CSV of a whole transaction search result with its review columns, for Excel and for
- * auditors (docs/search-and-review.md, "CSV export"):
+ * CSV of a whole transaction or expense search result with its review columns, for Excel and
+ * for auditors (docs/search-and-review.md, "CSV export"):
  *
  * - UTF-8 with a byte-order mark, so Excel reads umlauts right; CRLF line ends (RFC 4180).
  * - Delimiter and decimal separator follow the user's locale: where the decimal separator is
@@ -26,6 +33,17 @@ import type { CacheDb } from '../store';
  * - Written to a temporary file beside the target and renamed when complete, so a failed or
  *   cancelled export never leaves a half-written file under the chosen name.
  */
+
+/** The review state and the deletion mark, last in every export. */
+const REVIEW_CSV_COLUMNS = [
+  'reviewed',
+  'reviewed_at',
+  'flagged',
+  'flag_reason',
+  'note',
+  'tags',
+  'deleted_at',
+] as const;
 
 export const TRANSACTION_CSV_COLUMNS = [
   'id',
@@ -40,13 +58,7 @@ export const TRANSACTION_CSV_COLUMNS = [
   'currency',
   'matched',
   'group_id',
-  'reviewed',
-  'reviewed_at',
-  'flagged',
-  'flag_reason',
-  'note',
-  'tags',
-  'deleted_at',
+  ...REVIEW_CSV_COLUMNS,
 ] as const;
 
 /** The separators a locale's spreadsheet expects; explicit choices win. */
@@ -85,10 +97,26 @@ function amountField(minor: number, currency: string, decimalSeparator: string):
   return decimalSeparator === '.' ? text : text.replace('.', decimalSeparator);
 }
 
+/** The fields of REVIEW_CSV_COLUMNS. */
+function reviewFields(
+  review: ReviewState,
+  deletedAt: string | null,
+  text: (value: string | null) => string,
+): string[] {
+  return [
+    String(review.reviewedAt !== null),
+    review.reviewedAt ?? '',
+    String(review.flagged),
+    text(review.flagReason),
+    text(review.note),
+    text(review.tags.join(', ')),
+    deletedAt ?? '',
+  ];
+}
+
 function transactionLine(row: TransactionRow, format: CsvFormat): string {
   const { delimiter } = format;
   const text = (value: string | null) => csvText(value, delimiter);
-  const review = row.review;
   return [
     text(row.id),
     row.bookingDate,
@@ -102,13 +130,7 @@ function transactionLine(row: TransactionRow, format: CsvFormat): string {
     row.amount.currency,
     String(row.matched),
     text(row.groupId),
-    String(review.reviewedAt !== null),
-    review.reviewedAt ?? '',
-    String(review.flagged),
-    text(review.flagReason),
-    text(review.note),
-    text(review.tags.join(', ')),
-    row.deletedAt ?? '',
+    ...reviewFields(row.review, row.deletedAt, text),
   ].join(delimiter);
 }
 
@@ -171,7 +193,72 @@ export async function exportTransactionsCsv(
   )
     .pluck()
     .all(where.params) as number[];
+  return writeCsv(options, TRANSACTION_CSV_COLUMNS, ids, (batch) =>
+    transactionsByRowId(cache, batch).map((row) => transactionLine(row, options.format)),
+  );
+}
 
+export const EXPENSE_CSV_COLUMNS = [
+  'id',
+  'expense_time',
+  'type',
+  'status',
+  'supplier_id',
+  'supplier',
+  'merchant',
+  'description',
+  'booking_text',
+  'amount',
+  'currency',
+  'files',
+  ...REVIEW_CSV_COLUMNS,
+] as const;
+
+function expenseLine(row: ExpenseRow, format: CsvFormat): string {
+  const { delimiter } = format;
+  const text = (value: string | null) => csvText(value, delimiter);
+  return [
+    text(row.id),
+    row.expenseTime ?? '',
+    text(row.type),
+    text(row.status),
+    text(row.supplierId),
+    text(row.supplierName),
+    text(row.merchantName),
+    text(row.description),
+    text(row.bookingText),
+    row.amount ? amountField(row.amount.minor, row.amount.currency, format.decimalSeparator) : '',
+    row.amount?.currency ?? '',
+    String(row.fileCount),
+    ...reviewFields(row.review, row.deletedAt, text),
+  ].join(delimiter);
+}
+
+/** The same for an expense search: every expense it finds, in its order, with its review. */
+export async function exportExpensesCsv(
+  cache: CacheDb,
+  query: ExpenseSearchInput,
+  options: CsvExportOptions,
+): Promise<CsvExportResult> {
+  const search = ExpenseSearch.parse(query);
+  checkTarget(options.file, options.overwrite ?? false);
+  const ids = expenseIds(cache, search.filters, search.sorting);
+  return writeCsv(options, EXPENSE_CSV_COLUMNS, ids, (batch) =>
+    expensesById(cache, batch).map((row) => expenseLine(row, options.format)),
+  );
+}
+
+/**
+ * Writes the header, then the lines of `keys` a batch at a time (`lines` reads a batch's
+ * records; ones gone since the export started are left out), to a temporary file beside the
+ * target, synced and renamed over it when complete.
+ */
+async function writeCsv<K>(
+  options: CsvExportOptions,
+  columns: readonly string[],
+  keys: K[],
+  lines: (batch: K[]) => string[],
+): Promise<CsvExportResult> {
   const temporary = path.join(
     path.dirname(options.file),
     `.${path.basename(options.file)}.${randomBytes(4).toString('hex')}.partial`,
@@ -182,15 +269,15 @@ export async function exportTransactionsCsv(
     bytes += writeSync(fd, text);
   };
   try {
-    write(`${BOM}${TRANSACTION_CSV_COLUMNS.join(options.format.delimiter)}\r\n`);
+    write(`${BOM}${columns.join(options.format.delimiter)}\r\n`);
     let written = 0;
-    for (let start = 0; start < ids.length; start += BATCH) {
+    for (let start = 0; start < keys.length; start += BATCH) {
       if (options.signal?.aborted)
         throw new AppError('CANCELLED', 'The export was cancelled; no file was written.');
-      const rows = transactionsByRowId(cache, ids.slice(start, start + BATCH));
-      if (rows.length > 0) write(rows.map((row) => `${transactionLine(row, options.format)}\r\n`).join(''));
-      written += rows.length;
-      options.onProgress?.(written, ids.length);
+      const batch = lines(keys.slice(start, start + BATCH));
+      if (batch.length > 0) write(batch.map((line) => `${line}\r\n`).join(''));
+      written += batch.length;
+      options.onProgress?.(written, keys.length);
       await new Promise((resolve) => setImmediate(resolve));
     }
     fsyncSync(fd);

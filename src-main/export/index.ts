@@ -1,11 +1,18 @@
 import { AppError } from '../../src-shared/errors';
 import type { z } from 'zod';
-import type { ReviewFileInput, TransactionCsvExport } from '../../src-shared/export';
+import type { ExpenseCsvExport, ReviewFileInput, TransactionCsvExport } from '../../src-shared/export';
 import type { CacheDb } from '../store';
 import { exportReview, importReview, ReviewImportError, type ImportResult } from '../review';
-import { csvFormat, exportTransactionsCsv, type CsvExportResult } from './csv';
+import { csvFormat, exportExpensesCsv, exportTransactionsCsv, type CsvExportResult } from './csv';
 
-export { csvFormat, csvText, exportTransactionsCsv, TRANSACTION_CSV_COLUMNS } from './csv';
+export {
+  csvFormat,
+  csvText,
+  EXPENSE_CSV_COLUMNS,
+  exportExpensesCsv,
+  exportTransactionsCsv,
+  TRANSACTION_CSV_COLUMNS,
+} from './csv';
 
 /** A transaction CSV export as the IPC command and the CLI ask for it. */
 export function exportTransactions(
@@ -14,6 +21,20 @@ export function exportTransactions(
   onProgress?: (written: number, total: number) => void,
 ): Promise<CsvExportResult> {
   return exportTransactionsCsv(cache, input.search, {
+    file: input.file,
+    format: csvFormat(input.format),
+    overwrite: input.overwrite,
+    ...(onProgress ? { onProgress } : {}),
+  });
+}
+
+/** An expense CSV export as the IPC command and the CLI ask for it. */
+export function exportExpenses(
+  cache: CacheDb,
+  input: Omit<z.output<typeof ExpenseCsvExport>, 'profileId'>,
+  onProgress?: (written: number, total: number) => void,
+): Promise<CsvExportResult> {
+  return exportExpensesCsv(cache, input.search, {
     file: input.file,
     format: csvFormat(input.format),
     overwrite: input.overwrite,

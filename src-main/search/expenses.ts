@@ -6,6 +6,7 @@ import {
   type ExpenseSearchInput,
   type ExpenseSearchResult,
   type ExpenseSortField,
+  type ExpenseSorting,
 } from '../../src-shared/search';
 import type { CacheDb } from '../store';
 import { memoized } from './memo';
@@ -89,10 +90,14 @@ interface RawRow extends ReviewColumns {
   fileCount: number;
 }
 
+function expenseOrder(sorting: ExpenseSorting): string {
+  return SORT_KEYS[sorting.field].map((key) => `${key} ${sorting.direction}`).join(', ');
+}
+
 export function searchExpenses(cache: CacheDb, query: ExpenseSearchInput): ExpenseSearchResult {
   const search = ExpenseSearch.parse(query);
   const where = expenseWhere(cache.sqlite, search.filters);
-  const order = SORT_KEYS[search.sorting.field].map((key) => `${key} ${search.sorting.direction}`).join(', ');
+  const order = expenseOrder(search.sorting);
   const text = `SELECT ${COLUMNS}
     FROM (SELECT e.id FROM expenses e WHERE ${where.sql} ORDER BY ${order} LIMIT @limit OFFSET @offset) p
     JOIN expenses e ON e.id = p.id
@@ -106,6 +111,32 @@ export function searchExpenses(cache: CacheDb, query: ExpenseSearchInput): Expen
   }) as RawRow[];
   const total = expenseCount(cache, search.filters);
   return { rows: rows.map(toRow), page: search.pagination.page, pageSize: search.pagination.pageSize, total };
+}
+
+/** The ids of every expense the filters match, in the sort's order (the CSV export's list). */
+export function expenseIds(cache: CacheDb, filters: ExpenseFilters, sorting: ExpenseSorting): string[] {
+  const where = expenseWhere(cache.sqlite, filters);
+  return prepared(
+    cache.sqlite,
+    `SELECT e.id FROM expenses e WHERE ${where.sql} ORDER BY ${expenseOrder(sorting)}`,
+  )
+    .pluck()
+    .all(where.params) as string[];
+}
+
+/** Expense rows by id, in the order of `ids`; ids no longer in the cache are left out. */
+export function expensesById(cache: CacheDb, ids: readonly string[]): ExpenseRow[] {
+  const rows = prepared(
+    cache.sqlite,
+    `SELECT ${COLUMNS} FROM expenses e LEFT JOIN suppliers s ON s.id = e.supplier_id
+     ${reviewJoin('expense', 'e.id')}
+     WHERE e.id IN (SELECT value FROM json_each(@ids))`,
+  ).all({ ids: JSON.stringify(ids) }) as RawRow[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toRow(row)] : [];
+  });
 }
 
 /** How many expenses the filters match; memoised per filter set and data version. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import type { FileRequest } from '../../src-main/folders';
+import { EXPENSE_CSV_COLUMNS } from '../../src-main/export';
 import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
@@ -13,7 +14,8 @@ import { closeBrowser, openApp } from './harness';
 
 // Exports and imports from the app in Chromium against a real core and the real sandbox: the
 // current search written as CSV from the Transactions bulk bar (file from the system's save
-// dialog, separators chosen, a file already there replaced only when asked), and the review
+// dialog, separators chosen, a file already there replaced only when asked) and from Expenses
+// (the separators remembered), and the review
 // handed over from Needs attention (export, import, a bad file refused). The system's dialogs
 // are answered by the test. Every screen is checked with axe-core in both themes.
 const tempDir = useTempDirs();
@@ -102,6 +104,34 @@ describe('export and import from the app', () => {
       await dialog.getByRole('button', { name: 'Export', exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
 
+      // The expenses of their search, from the Expenses area, with the separators remembered.
+      const expenseCount = cache.sqlite
+        .prepare('SELECT count(*) FROM expenses WHERE deleted_at IS NULL')
+        .pluck()
+        .get() as number;
+      await page.keyboard.press('Control+2');
+      await page.getByRole('grid', { name: 'Expenses' }).locator('tbody tr').first().waitFor();
+      const expenseBar = page.getByRole('toolbar', { name: 'Expense list' });
+      await expenseBar.getByRole('button', { name: 'Export as CSV…' }).click();
+      await dialog.getByText(`All ${count(expenseCount)} expenses of this search`).waitFor();
+      expect(await dialog.getByRole('radio', { name: /Semicolons, with a decimal comma/ }).isChecked()).toBe(
+        true,
+      );
+      answers.push(path.join(folder, 'expenses'));
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      const expensesCsv = path.join(folder, 'expenses.csv');
+      await expect.poll(() => dialog.getByLabel('File', { exact: true }).inputValue()).toBe(expensesCsv);
+      expect(asked.at(-1)).toMatchObject({ title: 'Export expenses as CSV', extension: 'csv' });
+      expect(path.basename(asked.at(-1)?.defaultPath ?? '')).toMatch(/^Expenses \d{4}-\d{2}-\d{2}\.csv$/);
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await expenseBar.getByText(`${count(expenseCount)} expenses written to ${expensesCsv}.`).waitFor();
+      const expenseLines = readFileSync(expensesCsv, 'utf8')
+        .split('\r\n')
+        .filter((line) => line !== '');
+      expect(expenseLines[0]).toBe(`\uFEFF${EXPENSE_CSV_COLUMNS.join(';')}`);
+      expect(expenseLines).toHaveLength(expenseCount + 1);
+
       // The review, handed over from Needs attention.
       await page.keyboard.press('Control+7');
       await page.getByRole('heading', { level: 1, name: 'Needs attention' }).waitFor();
@@ -125,7 +155,7 @@ describe('export and import from the app', () => {
       // Cancelled: nothing happens.
       answers.push(null);
       await section.getByRole('button', { name: 'Import review marks…' }).click();
-      await expect.poll(() => asked.length).toBe(4);
+      await expect.poll(() => asked.length).toBe(5);
       expect(await section.getByRole('status').count()).toBe(0);
 
       const bad = path.join(folder, 'notes.json');

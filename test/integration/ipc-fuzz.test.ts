@@ -58,6 +58,11 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
     file: '/tmp/satchel-fuzz-never-written.csv',
     format: { locale: 'de-DE' },
   },
+  'expenses.exportCsv': {
+    profileId: uuid,
+    search: { filters: { hasFile: false }, sorting: { field: 'amount', direction: 'ASC' } },
+    file: '/tmp/satchel-fuzz-never-written.csv',
+  },
   'review.export': { profileId: uuid, file: '/tmp/satchel-fuzz-never-written.json' },
   'review.import': { profileId: uuid, file: '/tmp/satchel-fuzz-never-read.json' },
   'suppliers.create': { profileId: uuid, input: { name: 'Acme', code: 'S-1' } },

@@ -7,6 +7,7 @@ import { useListKeys } from '../../components/useListKeys';
 import { formatDate, formatMoney, humanize } from '../../lib/format';
 import { isPlainKey } from '../../lib/keys';
 import { useCommand } from '../../lib/query';
+import { ExportDialog } from '../export/ExportDialog';
 import { ReviewControls, type ReviewFocus } from '../review/ReviewControls';
 import { byIds, useReview } from '../review/useReview';
 import { ExpenseFiles, ExpenseLines } from './ExpenseParts';
@@ -33,6 +34,8 @@ export function ExpensesView({
     direction: 'DESC',
   });
   const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
+  const [exported, setExported] = useState<string | null>(null);
   const [paneOpen, setPaneOpen] = useState(false);
   const [focus, setFocus] = useState<ReviewFocus>(null);
   const grid = useRef<HTMLTableElement>(null);
@@ -152,6 +155,33 @@ export function ExpensesView({
           />
         </div>
       </form>
+      <div className="bulk-bar" role="toolbar" aria-label="Expense list">
+        <button
+          type="button"
+          disabled={!search.data || search.data.total === 0}
+          onClick={() => setExporting(true)}
+        >
+          Export as CSV…
+        </button>
+        {exported && (
+          <span className="muted" role="status">
+            {exported}
+          </span>
+        )}
+      </div>
+      {exporting && (
+        <ExportDialog
+          profileId={profileId}
+          search={{
+            kind: 'expense',
+            filters: { ...filters, ...(debounced ? { text: debounced } : {}) },
+            sorting: sort,
+          }}
+          total={search.data?.total ?? 0}
+          onClose={() => setExporting(false)}
+          onDone={setExported}
+        />
+      )}
       {search.error && (
         <p className="form-error" role="alert">
           {search.error.message}

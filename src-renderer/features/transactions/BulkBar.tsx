@@ -4,7 +4,7 @@ import { formatCount } from '../../lib/format';
 import { DownloadDialog, type ScopeChoice } from '../files/DownloadDialog';
 import { filesCount } from '../files/format';
 import { byIds, useReview } from '../review/useReview';
-import { ExportDialog } from './ExportDialog';
+import { ExportDialog } from '../export/ExportDialog';
 
 /**
  * Bulk review: the selected rows, or every transaction the search finds (after a
@@ -134,8 +134,7 @@ export function BulkBar({
       {exporting && (
         <ExportDialog
           profileId={profileId}
-          filters={filters}
-          sorting={sorting}
+          search={{ kind: 'transaction', filters, sorting }}
           total={total}
           onClose={() => setExporting(false)}
           onDone={setDone}

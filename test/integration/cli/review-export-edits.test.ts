@@ -74,6 +74,24 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists');
 
+    // Expenses: those without a receipt, from the synced organisation.
+    const expensesCsv = path.join(tempDir(), 'no-receipt.csv');
+    const withoutFile = await ok(
+      ['export', 'expenses', '--out', expensesCsv, '--has-file', 'false', '--sort', 'amount', '--asc'],
+      mine,
+    );
+    const exported = Number(/^(\d+) expenses written to /.exec(withoutFile)?.[1]);
+    expect(exported).toBeGreaterThan(0);
+    const expenseRows = parseCsv(readFileSync(expensesCsv, 'utf8').slice(1), ',');
+    expect(expenseRows).toHaveLength(exported + 1);
+    const files = expenseRows[0]!.indexOf('files');
+    expect(expenseRows.slice(1).every((row) => row[files] === '0')).toBe(true);
+    const bad = await runCli(['export', 'expenses', '--out', expensesCsv, '--has-file', 'maybe'], {
+      env: mine,
+    });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--has-file takes true or false');
+
     const handover = path.join(tempDir(), 'review.json');
     expect(await ok(['review', 'export', '--out', handover], mine)).toMatch(/^\d+ review marks written to /);
     const colleague = await connectAndSync(sandbox.url);

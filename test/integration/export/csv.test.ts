@@ -1,12 +1,25 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvFormat, exportTransactions, TRANSACTION_CSV_COLUMNS } from '../../../src-main/export';
+import {
+  csvFormat,
+  EXPENSE_CSV_COLUMNS,
+  exportExpenses,
+  exportTransactions,
+  TRANSACTION_CSV_COLUMNS,
+} from '../../../src-main/export';
 import { applyReview } from '../../../src-main/review';
-import { searchTransactions } from '../../../src-main/search';
+import { searchExpenses, searchTransactions } from '../../../src-main/search';
 import { parseAmount } from '../../../src-shared/money';
 import { parseCsv } from '../../helpers/csv';
-import { demoState, loadedCache, recordsOf, useCaches, wireTransaction } from '../search/fixtures';
+import {
+  demoState,
+  loadedCache,
+  recordsOf,
+  seedExpenses,
+  useCaches,
+  wireTransaction,
+} from '../search/fixtures';
 
 const caches = useCaches();
 const column = (name: (typeof TRANSACTION_CSV_COLUMNS)[number]) => TRANSACTION_CSV_COLUMNS.indexOf(name);
@@ -177,5 +190,96 @@ describe('CSV export of a search result', () => {
     const replaced = await exportTransactions(cache, { search, file, format: {}, overwrite: true });
     expect(replaced.rows).toBe(3000);
     expect(existsSync(file) && readFileSync(file, 'utf8').length).toBeGreaterThan(1000);
+  });
+});
+
+describe('CSV export of an expense search', () => {
+  it('writes every expense of the search in its order, with supplier, files and review columns', async () => {
+    const cache = caches.open(caches.file());
+    seedExpenses(cache);
+    // A description a spreadsheet would run as a formula, and an expense without an amount.
+    cache.sqlite
+      .prepare(
+        `INSERT INTO expenses (id, type, status, supplier_id, description, booking_text, amount_minor,
+           amount_currency, expense_time, update_time, merchant_name, raw, deleted_at)
+         VALUES ('exp-9', 'RECEIPT', 'DRAFT', NULL, '=HYPERLINK("x")', 'Draft; "rough"', NULL, NULL,
+           '2026-03-12T09:00:00Z', '2026-03-12T09:00:00Z', NULL, '{}', NULL)`,
+      )
+      .run();
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'expense', ids: ['exp-2'] },
+      { action: 'flag', reason: 'Ask Anna' },
+    );
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'expense', ids: ['exp-2'] },
+      { action: 'addTags', tags: ['q1', 'audit'] },
+    );
+    applyReview(cache, { by: 'ids', kind: 'expense', ids: ['exp-1'] }, { action: 'setReviewed' });
+
+    const file = path.join(caches.tempDir(), 'expenses.csv');
+    const search = { filters: {}, sorting: { field: 'amount' as const, direction: 'ASC' as const } };
+    const result = await exportExpenses(cache, {
+      search,
+      file,
+      format: { locale: 'de-DE' },
+      overwrite: false,
+    });
+    const bytes = readFileSync(file);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = parseCsv(bytes.toString('utf8').slice(1), ';');
+    expect(header).toEqual([...EXPENSE_CSV_COLUMNS]);
+    const at = (row: string[], name: (typeof EXPENSE_CSV_COLUMNS)[number]) =>
+      row[EXPENSE_CSV_COLUMNS.indexOf(name)];
+
+    // The same expenses as the search, in its order (the deleted one left out), field by field.
+    const expected = searchExpenses(cache, { ...search, pagination: { page: 1, pageSize: 100 } }).rows;
+    expect(result.rows).toBe(expected.length);
+    expect(rows.map((row) => at(row, 'id'))).toEqual(expected.map((row) => row.id));
+    expect(rows.map((row) => at(row, 'id'))).not.toContain('exp-5');
+    for (const [i, row] of rows.entries()) {
+      const want = expected[i]!;
+      expect(at(row, 'files')).toBe(String(want.fileCount));
+      expect(at(row, 'supplier')).toBe(want.supplierName ?? '');
+      expect(at(row, 'currency')).toBe(want.amount?.currency ?? '');
+    }
+    const byId = new Map(rows.map((row) => [at(row, 'id'), row]));
+    const workshop = byId.get('exp-2')!;
+    expect(at(workshop, 'amount')).toBe('-2500,00'); // exact, decimal comma
+    expect(at(workshop, 'supplier')).toBe('Nordlicht Consulting');
+    expect([at(workshop, 'flagged'), at(workshop, 'flag_reason'), at(workshop, 'tags')]).toEqual([
+      'true',
+      'Ask Anna',
+      'audit, q1',
+    ]);
+    expect(at(byId.get('exp-1')!, 'reviewed')).toBe('true');
+    expect(at(byId.get('exp-1')!, 'files')).toBe('1');
+    expect(at(byId.get('exp-4')!, 'files')).toBe('1'); // on a line
+    expect(at(byId.get('exp-3')!, 'merchant')).toBe('Café Einstein');
+    expect(at(byId.get('exp-3')!, 'files')).toBe('0'); // its only file is deleted
+    const draft = byId.get('exp-9')!;
+    expect(at(draft, 'description')).toBe(`'=HYPERLINK("x")`);
+    expect(at(draft, 'booking_text')).toBe('Draft; "rough"');
+    expect([at(draft, 'amount'), at(draft, 'currency')]).toEqual(['', '']);
+    expect(at(draft, 'expense_time')).toBe('2026-03-12T09:00:00Z');
+
+    // Filters and deleted rows as in the search; a file there is kept unless replacing is asked.
+    await expect(
+      exportExpenses(cache, {
+        search: { filters: {}, sorting: search.sorting },
+        file,
+        format: {},
+        overwrite: false,
+      }),
+    ).rejects.toMatchObject({ code: 'ALREADY_EXISTS', field: 'file' });
+    const flagged = await exportExpenses(cache, {
+      search: { filters: { flagged: true, includeDeleted: true }, sorting: search.sorting },
+      file,
+      format: {},
+      overwrite: true,
+    });
+    expect(flagged.rows).toBe(1);
+    expect(readFileSync(file, 'utf8').split('\r\n')[1]).toMatch(/^exp-2,/);
   });
 });

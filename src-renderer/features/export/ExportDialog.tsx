@@ -1,7 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import type { CsvFormatInput } from '../../../src-shared/export';
-import type { TransactionFilters, TransactionSorting } from '../../../src-shared/search';
+import type {
+  ExpenseFilters,
+  ExpenseSorting,
+  TransactionFilters,
+  TransactionSorting,
+} from '../../../src-shared/search';
 import { PathField, RadioGroup } from '../../components/fields';
 import { trapTab, useModal } from '../../components/modal';
 import { formatCount } from '../../lib/format';
@@ -24,14 +29,21 @@ function formatOf(separators: Separators, locale: string): CsvFormatInput {
 }
 
 /** "Transactions 2026-11-24.csv": the name the system's save dialog suggests. */
-function suggestedName(): string {
+function suggestedName(what: string): string {
   const day = new Date();
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `Transactions ${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}.csv`;
+  const title = what.charAt(0).toUpperCase() + what.slice(1);
+  return `${title} ${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}.csv`;
 }
 
+/** The search whose whole result is exported: transactions or expenses, filters and order. */
+export type ExportedSearch =
+  | { kind: 'transaction'; filters: TransactionFilters; sorting: TransactionSorting }
+  | { kind: 'expense'; filters: ExpenseFilters; sorting: ExpenseSorting };
+
 /**
- * Exports the whole result of the current search as CSV (the core's `transactions.exportCsv`):
+ * Exports the whole result of the current search as CSV (the core's `transactions.exportCsv`
+ * or `expenses.exportCsv`):
  * the file, chosen with the system's save dialog or typed; the separators, by default as this
  * computer's language writes numbers (`;` and `,` for German Excel). The export's progress is
  * shown while it runs; a file already there is replaced only when the user said so, in the
@@ -39,20 +51,19 @@ function suggestedName(): string {
  */
 export function ExportDialog({
   profileId,
-  filters,
-  sorting,
+  search,
   total,
   onClose,
   onDone,
 }: {
   profileId: string;
-  filters: TransactionFilters;
-  sorting: TransactionSorting;
+  search: ExportedSearch;
   total: number;
   onClose(): void;
   onDone(message: string): void;
 }) {
   const id = useId();
+  const what = search.kind === 'transaction' ? 'transactions' : 'expenses';
   const dialog = useRef<HTMLDialogElement>(null);
   const locale = navigator.language || 'en-US';
   const [file, setFile] = useState('');
@@ -78,8 +89,8 @@ export function ExportDialog({
   const choose = async () => {
     try {
       const picked = await call('dialog.pickFile', {
-        purpose: 'transactionsCsv',
-        suggestedName: suggestedName(),
+        purpose: search.kind === 'transaction' ? 'transactionsCsv' : 'expensesCsv',
+        suggestedName: suggestedName(what),
       });
       if (picked.file) {
         setFile(picked.file);
@@ -104,15 +115,21 @@ export function ExportDialog({
     setError(null);
     setProgress(null);
     try {
-      const result = await call('transactions.exportCsv', {
-        profileId,
-        search: { filters, sorting },
-        file: file.trim(),
-        format: formatOf(separators, locale),
-        overwrite: replace,
-      });
+      const target = { file: file.trim(), format: formatOf(separators, locale), overwrite: replace };
+      const result =
+        search.kind === 'transaction'
+          ? await call('transactions.exportCsv', {
+              profileId,
+              search: { filters: search.filters, sorting: search.sorting },
+              ...target,
+            })
+          : await call('expenses.exportCsv', {
+              profileId,
+              search: { filters: search.filters, sorting: search.sorting },
+              ...target,
+            });
       localStorage.setItem(REMEMBERED, separators);
-      onDone(`${formatCount(result.rows)} transactions written to ${result.file}.`);
+      onDone(`${formatCount(result.rows)} ${what} written to ${result.file}.`);
       dialog.current?.close();
     } catch (problem) {
       const field = problem instanceof AppError && problem.field === 'file' ? 'file' : 'form';
@@ -147,15 +164,15 @@ export function ExportDialog({
       <form onSubmit={(event) => void submit(event)} noValidate>
         <h2 id={`${id}-title`}>Export as CSV</h2>
         <p className="muted">
-          All {formatCount(total)} transactions of this search, in its order, with their review marks. UTF-8,
-          ISO dates, exact amounts.
+          All {formatCount(total)} {what} of this search, in its order, with their review marks. UTF-8, ISO
+          dates, exact amounts.
         </p>
         <PathField
           id={`${id}-file`}
           label="File"
           field="file"
           value={file}
-          placeholder="/home/me/Audit 2026/Transactions.csv"
+          placeholder={`/home/me/Audit 2026/${suggestedName(what)}`}
           error={error?.field === 'file' ? error.message : undefined}
           onChange={(value) => {
             setFile(value);
