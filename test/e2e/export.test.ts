@@ -15,7 +15,7 @@ import { closeBrowser, openApp } from './harness';
 // Exports and imports from the app in Chromium against a real core and the real sandbox: the
 // current search written as CSV from the Transactions bulk bar (file from the system's save
 // dialog, separators chosen, a file already there replaced only when asked) and from Expenses
-// (the separators remembered), and the review
+// (after marking the whole expense result reviewed; the separators remembered), and the review
 // handed over from Needs attention (export, import, a bad file refused). The system's dialogs
 // are answered by the test. Every screen is checked with axe-core in both themes.
 const tempDir = useTempDirs();
@@ -112,6 +112,17 @@ describe('export and import from the app', () => {
       await page.keyboard.press('Control+2');
       await page.getByRole('grid', { name: 'Expenses' }).locator('tbody tr').first().waitFor();
       const expenseBar = page.getByRole('toolbar', { name: 'Expense list' });
+      // Every expense of the search marked reviewed, after a confirmation naming the number.
+      await expenseBar.getByRole('button', { name: `Mark all ${count(expenseCount)} reviewed…` }).click();
+      await expenseBar
+        .getByRole('group', { name: 'Confirm the bulk change' })
+        .getByText(`Mark all ${count(expenseCount)} expenses?`)
+        .waitFor();
+      await expenseBar.getByRole('button', { name: `Yes, change ${count(expenseCount)}` }).click();
+      await expenseBar
+        .getByRole('status')
+        .getByText(`${count(expenseCount)} changed.`)
+        .waitFor();
       await expenseBar.getByRole('button', { name: 'Export as CSV…' }).click();
       await dialog.getByText(`All ${count(expenseCount)} expenses of this search`).waitFor();
       expect(await dialog.getByRole('radio', { name: /Semicolons, with a decimal comma/ }).isChecked()).toBe(
@@ -131,6 +142,8 @@ describe('export and import from the app', () => {
         .filter((line) => line !== '');
       expect(expenseLines[0]).toBe(`\uFEFF${EXPENSE_CSV_COLUMNS.join(';')}`);
       expect(expenseLines).toHaveLength(expenseCount + 1);
+      const reviewedColumn = EXPENSE_CSV_COLUMNS.indexOf('reviewed');
+      expect(expenseLines.slice(1).every((line) => line.split(';')[reviewedColumn] === 'true')).toBe(true);
 
       // The review, handed over from Needs attention.
       await page.keyboard.press('Control+7');
@@ -139,7 +152,9 @@ describe('export and import from the app', () => {
       answers.push(path.join(folder, 'review'));
       await section.getByRole('button', { name: 'Export review marks…' }).click();
       const reviewFile = path.join(folder, 'review.json');
-      await section.getByText(`3 review marks written to ${reviewFile}.`).waitFor();
+      // Three flags, and every expense marked reviewed above.
+      const marks = count(3 + expenseCount);
+      await section.getByText(`${marks} review marks written to ${reviewFile}.`).waitFor();
       // Suggested in the folder of the CSV picked before.
       expect(path.dirname(asked.at(-1)?.defaultPath ?? '')).toBe(folder);
       expect(path.basename(asked.at(-1)?.defaultPath ?? '')).toMatch(
@@ -149,7 +164,9 @@ describe('export and import from the app', () => {
 
       answers.push(reviewFile);
       await section.getByRole('button', { name: 'Import review marks…' }).click();
-      await section.getByText('3 review marks read; 0 records took a newer mark from the file.').waitFor();
+      await section
+        .getByText(`${marks} review marks read; 0 records took a newer mark from the file.`)
+        .waitFor();
       expect(asked.at(-1)).toMatchObject({ mode: 'open', title: 'Import review marks' });
 
       // Cancelled: nothing happens.

@@ -9,6 +9,7 @@ import { isPlainKey } from '../../lib/keys';
 import { useCommand } from '../../lib/query';
 import { ExportDialog } from '../export/ExportDialog';
 import { ReviewControls, type ReviewFocus } from '../review/ReviewControls';
+import { ResultReview } from '../review/ResultReview';
 import { byIds, useReview } from '../review/useReview';
 import { ExpenseFiles, ExpenseLines } from './ExpenseParts';
 
@@ -35,7 +36,7 @@ export function ExpensesView({
   });
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
-  const [exported, setExported] = useState<string | null>(null);
+  const [listMessage, setListMessage] = useState<string | null>(null);
   const [paneOpen, setPaneOpen] = useState(false);
   const [focus, setFocus] = useState<ReviewFocus>(null);
   const grid = useRef<HTMLTableElement>(null);
@@ -53,10 +54,11 @@ export function ExpensesView({
     setPage(1);
   };
 
+  const currentFilters: ExpenseFilters = { ...filters, ...(debounced ? { text: debounced } : {}) };
   const search = useCommand('expenses.search', {
     profileId,
     search: {
-      filters: { ...filters, ...(debounced ? { text: debounced } : {}) },
+      filters: currentFilters,
       sorting: sort,
       pagination: { page, pageSize: PAGE_SIZE },
     },
@@ -156,16 +158,24 @@ export function ExpensesView({
         </div>
       </form>
       <div className="bulk-bar" role="toolbar" aria-label="Expense list">
-        <button
-          type="button"
-          disabled={!search.data || search.data.total === 0}
-          onClick={() => setExporting(true)}
+        <ResultReview
+          profileId={profileId}
+          target={{ by: 'expenseSearch', filters: currentFilters }}
+          total={search.data?.total ?? 0}
+          noun="expenses"
+          onDone={setListMessage}
         >
-          Export as CSV…
-        </button>
-        {exported && (
+          <button
+            type="button"
+            disabled={!search.data || search.data.total === 0}
+            onClick={() => setExporting(true)}
+          >
+            Export as CSV…
+          </button>
+        </ResultReview>
+        {listMessage && (
           <span className="muted" role="status">
-            {exported}
+            {listMessage}
           </span>
         )}
       </div>
@@ -174,12 +184,12 @@ export function ExpensesView({
           profileId={profileId}
           search={{
             kind: 'expense',
-            filters: { ...filters, ...(debounced ? { text: debounced } : {}) },
+            filters: currentFilters,
             sorting: sort,
           }}
           total={search.data?.total ?? 0}
           onClose={() => setExporting(false)}
-          onDone={setExported}
+          onDone={setListMessage}
         />
       )}
       {search.error && (

@@ -3,6 +3,7 @@ import type { ReviewChange, TransactionFilters, TransactionSorting } from '../..
 import { formatCount } from '../../lib/format';
 import { DownloadDialog, type ScopeChoice } from '../files/DownloadDialog';
 import { filesCount } from '../files/format';
+import { ResultReview } from '../review/ResultReview';
 import { byIds, useReview } from '../review/useReview';
 import { ExportDialog } from '../export/ExportDialog';
 
@@ -26,7 +27,6 @@ export function BulkBar({
   onClear(): void;
 }) {
   const review = useReview(profileId);
-  const [confirm, setConfirm] = useState<ReviewChange | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [download, setDownload] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -54,10 +54,7 @@ export function BulkBar({
     review.mutate(
       { target, change },
       {
-        onSuccess: ({ changed }) => {
-          setDone(`${formatCount(changed)} changed.`);
-          setConfirm(null);
-        },
+        onSuccess: ({ changed }) => setDone(`${formatCount(changed)} changed.`),
       },
     );
   return (
@@ -81,45 +78,20 @@ export function BulkBar({
       ) : (
         <span className="muted">Select rows with x or their box, or change the whole result:</span>
       )}
-      {confirm ? (
-        <span className="confirm" role="group" aria-label="Confirm the bulk change">
-          {confirm.action === 'setReviewed' ? 'Mark' : 'Unmark'} all {formatCount(total)} transactions?
-          <button
-            type="button"
-            className="primary"
-            autoFocus
-            // Not `disabled`: the button keeps the keyboard focus while the change runs.
-            aria-disabled={review.isPending}
-            onClick={() => {
-              if (!review.isPending) run({ by: 'transactionSearch', filters }, confirm);
-            }}
-          >
-            {review.isPending ? 'Changing…' : `Yes, change ${formatCount(total)}`}
-          </button>
-          <button type="button" onClick={() => setConfirm(null)}>
-            Cancel
-          </button>
-        </span>
-      ) : (
-        <>
-          <button type="button" disabled={total === 0} onClick={() => setConfirm({ action: 'setReviewed' })}>
-            Mark all {formatCount(total)} reviewed…
-          </button>
-          <button
-            type="button"
-            disabled={total === 0}
-            onClick={() => setConfirm({ action: 'clearReviewed' })}
-          >
-            Unmark all…
-          </button>
-          <button type="button" disabled={total === 0} onClick={() => setDownload('result')}>
-            Download files of this result…
-          </button>
-          <button type="button" disabled={total === 0} onClick={() => setExporting(true)}>
-            Export as CSV…
-          </button>
-        </>
-      )}
+      <ResultReview
+        profileId={profileId}
+        target={{ by: 'transactionSearch', filters }}
+        total={total}
+        noun="transactions"
+        onDone={setDone}
+      >
+        <button type="button" disabled={total === 0} onClick={() => setDownload('result')}>
+          Download files of this result…
+        </button>
+        <button type="button" disabled={total === 0} onClick={() => setExporting(true)}>
+          Export as CSV…
+        </button>
+      </ResultReview>
       {download && (
         <DownloadDialog
           profileId={profileId}

@@ -1,0 +1,84 @@
+import { useState, type ReactNode } from 'react';
+import type { ReviewChange, ReviewTarget } from '../../../src-shared/search';
+import { formatCount } from '../../lib/format';
+import { useReview } from './useReview';
+
+/**
+ * "Mark all N reviewed…" and "Unmark all…" for a whole search result, each after a
+ * confirmation that names the number; the change runs in the core a slice at a time (the
+ * status bar follows it). While the confirmation shows, it replaces these buttons and
+ * `children` (the result's other actions).
+ */
+export function ResultReview({
+  profileId,
+  target,
+  total,
+  noun,
+  onDone,
+  children,
+}: {
+  profileId: string;
+  /** The search whose result is changed. */
+  target: Extract<ReviewTarget, { by: 'transactionSearch' | 'expenseSearch' }>;
+  total: number;
+  /** What the result holds, plural: "transactions", "expenses". */
+  noun: string;
+  onDone(message: string): void;
+  children?: ReactNode;
+}) {
+  const review = useReview(profileId);
+  const [confirm, setConfirm] = useState<ReviewChange | null>(null);
+  const run = (change: ReviewChange) =>
+    review.mutate(
+      { target, change },
+      {
+        onSuccess: ({ changed }) => {
+          onDone(`${formatCount(changed)} changed.`);
+          setConfirm(null);
+        },
+      },
+    );
+  return (
+    <>
+      {confirm ? (
+        <span className="confirm" role="group" aria-label="Confirm the bulk change">
+          {confirm.action === 'setReviewed' ? 'Mark' : 'Unmark'} all {formatCount(total)} {noun}?
+          <button
+            type="button"
+            className="primary"
+            autoFocus
+            // Not `disabled`: the button keeps the keyboard focus while the change runs.
+            aria-disabled={review.isPending}
+            onClick={() => {
+              if (!review.isPending) run(confirm);
+            }}
+          >
+            {review.isPending ? 'Changing…' : `Yes, change ${formatCount(total)}`}
+          </button>
+          <button type="button" onClick={() => setConfirm(null)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <>
+          <button type="button" disabled={total === 0} onClick={() => setConfirm({ action: 'setReviewed' })}>
+            Mark all {formatCount(total)} reviewed…
+          </button>
+          <button
+            type="button"
+            disabled={total === 0}
+            onClick={() => setConfirm({ action: 'clearReviewed' })}
+          >
+            Unmark all…
+          </button>
+          {children}
+        </>
+      )}
+      {review.error && (
+        <span className="form-error" role="alert">
+          {review.error.message}
+        </span>
+      )}
+    </>
+  );
+}
