@@ -15,7 +15,8 @@ import { closeBrowser, openApp } from './harness';
 // Exports and imports from the app in Chromium against a real core and the real sandbox: the
 // current search written as CSV from the Transactions bulk bar (file from the system's save
 // dialog, separators chosen, a file already there replaced only when asked) and from Expenses
-// (after marking the whole expense result reviewed; the separators remembered), and the review
+// (after marking a selection and then the whole expense result reviewed; the separators
+// remembered), and the review
 // handed over from Needs attention (export, import, a bad file refused). The system's dialogs
 // are answered by the test. Every screen is checked with axe-core in both themes.
 const tempDir = useTempDirs();
@@ -112,6 +113,19 @@ describe('export and import from the app', () => {
       await page.keyboard.press('Control+2');
       await page.getByRole('grid', { name: 'Expenses' }).locator('tbody tr').first().waitFor();
       const expenseBar = page.getByRole('toolbar', { name: 'Expense list' });
+      // Two expenses selected from the keyboard (x, j, x) and marked reviewed.
+      const expenseGrid = page.getByRole('grid', { name: 'Expenses' });
+      await expenseGrid.focus();
+      await page.keyboard.press('x');
+      await page.keyboard.press('j');
+      await page.keyboard.press('x');
+      await expenseBar.getByText('2 selected').waitFor();
+      expect(await expenseGrid.getByRole('checkbox', { checked: true }).count()).toBe(2);
+      await expenseBar.getByRole('button', { name: 'Mark selected reviewed' }).click();
+      await expenseBar.getByRole('status').getByText('2 changed.').waitFor();
+      await expenseBar.getByRole('button', { name: 'Clear selection' }).click();
+      await expenseBar.getByText('Select rows with x or their box').waitFor();
+
       // Every expense of the search marked reviewed, after a confirmation naming the number.
       await expenseBar.getByRole('button', { name: `Mark all ${count(expenseCount)} reviewed…` }).click();
       await expenseBar
@@ -121,7 +135,7 @@ describe('export and import from the app', () => {
       await expenseBar.getByRole('button', { name: `Yes, change ${count(expenseCount)}` }).click();
       await expenseBar
         .getByRole('status')
-        .getByText(`${count(expenseCount)} changed.`)
+        .getByText(`${count(expenseCount - 2)} changed.`)
         .waitFor();
       await expenseBar.getByRole('button', { name: 'Export as CSV…' }).click();
       await dialog.getByText(`All ${count(expenseCount)} expenses of this search`).waitFor();

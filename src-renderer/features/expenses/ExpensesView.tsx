@@ -4,7 +4,7 @@ import type { ExpenseFilters, ExpenseSortField } from '../../../src-shared/searc
 import { TriState } from '../../components/fields';
 import { Pager } from '../../components/Pager';
 import { useListKeys } from '../../components/useListKeys';
-import { formatDate, formatMoney, humanize } from '../../lib/format';
+import { formatCount, formatDate, formatMoney, humanize } from '../../lib/format';
 import { isPlainKey } from '../../lib/keys';
 import { useCommand } from '../../lib/query';
 import { ExportDialog } from '../export/ExportDialog';
@@ -37,6 +37,19 @@ export function ExpensesView({
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
   const [listMessage, setListMessage] = useState<string | null>(null);
+  // The selection belongs to one result: other filters, text or order start with none selected.
+  const resultKey = JSON.stringify([filters, debounced, sort]);
+  const [selection, setSelection] = useState<{ key: string; ids: Set<string> }>({
+    key: resultKey,
+    ids: new Set(),
+  });
+  const selected = selection.key === resultKey ? selection.ids : new Set<string>();
+  const setSelected = (ids: Set<string>) => setSelection({ key: resultKey, ids });
+  const toggleSelected = (expenseId: string) => {
+    const next = new Set(selected);
+    if (!next.delete(expenseId)) next.add(expenseId);
+    setSelected(next);
+  };
   const [paneOpen, setPaneOpen] = useState(false);
   const [focus, setFocus] = useState<ReviewFocus>(null);
   const grid = useRef<HTMLTableElement>(null);
@@ -85,8 +98,16 @@ export function ExpensesView({
     } else if (event.key === 'n') {
       event.preventDefault();
       open(index, 'note');
+    } else if (event.key === 'x') {
+      event.preventDefault();
+      toggleSelected(row.id);
     } else if (event.key === 'Escape') setPaneOpen(false);
   };
+  const markSelected = (action: 'setReviewed' | 'clearReviewed') =>
+    review.mutate(
+      { target: byIds('expense', [...selected]), change: { action } },
+      { onSuccess: ({ changed }) => setListMessage(`${formatCount(changed)} changed.`) },
+    );
   const keys = useListKeys(rows.length, open, (event, index) => reviewKey(event, index));
   const activeRow = rows[keys.active];
   // The pane shows the active row while it is open.
@@ -158,6 +179,22 @@ export function ExpensesView({
         </div>
       </form>
       <div className="bulk-bar" role="toolbar" aria-label="Expense list">
+        {selected.size > 0 ? (
+          <>
+            <span>{formatCount(selected.size)} selected</span>
+            <button type="button" onClick={() => markSelected('setReviewed')}>
+              Mark selected reviewed
+            </button>
+            <button type="button" onClick={() => markSelected('clearReviewed')}>
+              Mark selected not reviewed
+            </button>
+            <button type="button" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </button>
+          </>
+        ) : (
+          <span className="muted">Select rows with x or their box, or change the whole result:</span>
+        )}
         <ResultReview
           profileId={profileId}
           target={{ by: 'expenseSearch', filters: currentFilters }}
@@ -216,6 +253,9 @@ export function ExpensesView({
           >
             <thead>
               <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Selected</span>
+                </th>
                 <th scope="col" aria-sort={ariaSort('expenseTime')}>
                   <button type="button" className="sort" tabIndex={-1} onClick={() => sortBy('expenseTime')}>
                     Date
@@ -251,6 +291,16 @@ export function ExpensesView({
                     open(index);
                   }}
                 >
+                  <td>
+                    <input
+                      type="checkbox"
+                      tabIndex={-1}
+                      aria-label={`Select ${row.description || row.bookingText || row.id}`}
+                      checked={selected.has(row.id)}
+                      onChange={() => toggleSelected(row.id)}
+                      onClick={(event) => event.stopPropagation()}
+                    />
+                  </td>
                   <td>{formatDate(row.expenseTime)}</td>
                   <td>{row.description || row.bookingText || '—'}</td>
                   <td>{row.supplierName ?? row.merchantName ?? '—'}</td>
