@@ -7,6 +7,7 @@ import { EXIT, printError, UsageError, type CliIo } from './cli/io';
 import { profileCommand, profileUsage } from './cli/profile';
 import { statusCommand } from './cli/status';
 import { downloadCommand, downloadUsage } from './cli/download';
+import { dimensionCommand, dimensionUsage } from './cli/dimension';
 import { editsCommand, editsUsage } from './cli/edits';
 import { exportCommand, exportUsage } from './cli/export';
 import { reviewCommand, reviewUsage } from './cli/review';
@@ -28,6 +29,7 @@ ${exportUsage}
 ${downloadUsage}
 ${reviewUsage}
 ${supplierUsage}
+${dimensionUsage}
 ${editsUsage}
 satchel status [--json]
 
@@ -45,6 +47,7 @@ const commands: Record<string, Command> = {
   download: downloadCommand,
   review: reviewCommand,
   supplier: supplierCommand,
+  dimension: dimensionCommand,
   edits: editsCommand,
 };
 

@@ -5,6 +5,7 @@ import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { runCli } from '../../helpers/cli';
 import { parseCsv } from '../../helpers/csv';
+import { sandboxToken } from '../../helpers/sandbox-token';
 import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -23,6 +24,16 @@ async function ok(args: string[], env: NodeJS.ProcessEnv) {
   expect(result.stderr, args.join(' ')).toBe('');
   expect(result.code, args.join(' ')).toBe(0);
   return result.stdout;
+}
+
+/** A GET of the sandbox's API with a token of its own, as a second client would make it. */
+async function apiGet(sandbox: { url: string; clientId: string; clientSecret: string }, path: string) {
+  const token = await sandboxToken(sandbox);
+  const answer = await fetch(`${sandbox.url}${path}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(answer.status, path).toBe(200);
+  return (await answer.json()) as unknown;
 }
 
 async function connectAndSync(url: string) {
@@ -144,27 +155,66 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     stops.push(() => back.stop());
     expect(await ok(['edits', 'push'], env)).toBe('1 sent, 0 failed, 0 conflicts, 0 waiting\n');
     expect(await ok(['edits', 'list'], env)).toBe('No edits are waiting.\n');
-    const token = (await (
-      await fetch(`${back.url}/oauth2/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: back.clientId,
-          client_secret: back.clientSecret,
-        }),
-      })
-    ).json()) as { access_token: string };
     const created: Array<{ name: string; number: string }> = [];
     for (let page = 1; ; page += 1) {
-      const answer = await fetch(`${back.url}/v1/suppliers?page=${page}&page_size=100`, {
-        headers: { authorization: `Bearer ${token.access_token}` },
-      });
-      expect(answer.status).toBe(200);
-      const body = (await answer.json()) as { data: Array<{ name: string; number: string }> };
+      const body = (await apiGet(back, `/v1/suppliers?page=${page}&page_size=100`)) as {
+        data: Array<{ name: string; number: string }>;
+      };
       created.push(...body.data.filter((supplier) => supplier.number === 'CLI-7001'));
       if (body.data.length < 100) break;
     }
     expect(created).toEqual([expect.objectContaining({ name: 'Kaffeerösterei Nord' })]); // once, not twice
+  });
+  it('lists, creates and updates dimensions and their items offline, then pushes them', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 29, transactions: 100 });
+    stops.push(() => sandbox.stop());
+    const env = await connectAndSync(sandbox.url);
+    const { dimensions } = JSON.parse(await ok(['dimension', 'list', '--json'], env)) as {
+      dimensions: Array<{ id: string; name: string; code: string }>;
+    };
+    expect(dimensions.length).toBeGreaterThan(0);
+    const dimension = dimensions[0]!;
+    const { items } = JSON.parse(await ok(['dimension', 'list', '--items', dimension.id, '--json'], env)) as {
+      items: Array<{ id: string; name: string }>;
+    };
+    expect(items.length).toBeGreaterThan(0);
+    const item = items[0]!;
+
+    // Refused on the field, before anything is queued; a missing id is a usage mistake.
+    const noCode = await runCli(['dimension', 'create', '--name', 'Projects'], { env });
+    expect(noCode.code).toBe(1);
+    expect(noCode.stderr).toContain('code');
+    const badStatus = await runCli(['dimension', 'update', dimension.id, '--status', 'SOMETIMES'], { env });
+    expect(badStatus.code).toBe(1);
+    expect(badStatus.stderr).toContain('status');
+    expect((await runCli(['dimension', 'update', '--name', 'x'], { env })).code).toBe(2);
+
+    expect(await ok(['dimension', 'create', '--name', 'Client projects', '--code', 'CLI-PRJ'], env)).toMatch(
+      /^Dimension \S+ created offline; edit [0-9a-f-]{36} waits to be sent\n$/,
+    );
+    expect(
+      await ok(['dimension', 'create-item', dimension.id, '--name', 'Audit 2026', '--code', 'CLI-A26'], env),
+    ).toMatch(/^Dimension item \S+ created offline/);
+    expect(
+      await ok(['dimension', 'update-item', dimension.id, item.id, '--name', 'Renamed offline'], env),
+    ).toMatch(new RegExp(`^Dimension item ${item.id} updated offline`));
+    // The offline copy shows the edits at once, marked as waiting.
+    expect(await ok(['dimension', 'list'], env)).toMatch(/CLI-PRJ +Client projects +ACTIVE \(edit waiting\)/);
+    expect(await ok(['dimension', 'list', '--items', dimension.id], env)).toContain('Renamed offline');
+
+    expect(await ok(['edits', 'push'], env)).toBe('3 sent, 0 failed, 0 conflicts, 0 waiting\n');
+    const server = (await apiGet(sandbox, '/v1/dimensions?page_size=100')) as {
+      data: Array<{ code: string; name: string }>;
+    };
+    expect(server.data.filter((d) => d.code === 'CLI-PRJ')).toEqual([
+      expect.objectContaining({ name: 'Client projects' }),
+    ]);
+    const serverItems = (await apiGet(
+      sandbox,
+      `/v1/dimensions/${encodeURIComponent(dimension.id)}/items?page_size=100`,
+    )) as { data: Array<{ id: string; code: string; name: string }> };
+    expect(serverItems.data.find((d) => d.id === item.id)?.name).toBe('Renamed offline');
+    expect(serverItems.data.filter((d) => d.code === 'CLI-A26')).toHaveLength(1);
+    expect(await ok(['dimension', 'list'], env)).not.toContain('edit waiting');
   });
 });

@@ -5,6 +5,7 @@ import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main
 import { runSync } from '../../../src-main/sync/engine';
 import { allResources } from '../../../src-main/sync/resources';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src-sandbox';
+import { sandboxToken } from '../../helpers/sandbox-token';
 
 /**
  * A real sandbox over HTTP, a real SQLite cache synced from it, and the outbox over both. The
@@ -52,19 +53,7 @@ export async function outboxSetup(dir: string, options: Partial<SandboxOptions> 
     },
     sync: () => runSync({ cache: setup.cache, client, resources: allResources }),
     async api(method, apiPath, body) {
-      if (!token) {
-        const answer = await fetch(`${sandbox.url}/oauth2/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: sandbox.clientId,
-            client_secret: sandbox.clientSecret,
-            scope: 'read write',
-          }),
-        });
-        token = ((await answer.json()) as { access_token: string }).access_token;
-      }
+      token ??= await sandboxToken(sandbox, 'read write');
       const response = await fetch(`${sandbox.url}${apiPath}`, {
         method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -1,0 +1,152 @@
+import { parseArgs } from 'node:util';
+import {
+  DimensionCreate,
+  DimensionItemCreate,
+  DimensionItemUpdate,
+  DimensionUpdate,
+} from '../../src-shared/api';
+import { validationError } from '../../src-shared/errors';
+import type { Core } from '../core';
+import { chooseProfile } from './filters';
+import { table, UsageError, type CliIo } from './io';
+
+export const dimensionUsage = `satchel dimension list [--items DIMENSION_ID] [--all] [--json] [--profile NAME_OR_ID]
+satchel dimension create --name NAME --code C [--status ACTIVE|INACTIVE]
+satchel dimension update DIMENSION_ID [--name NAME] [--code C] [--status S]
+satchel dimension create-item DIMENSION_ID --name NAME --code C [--status ACTIVE|INACTIVE]
+satchel dimension update-item DIMENSION_ID ITEM_ID [--name NAME] [--code C] [--status S]
+               (changes are offline: each waits in the outbox for "edits push" or the next sync)`;
+
+interface Row {
+  id: string;
+  name: string | null;
+  code: string | null;
+  status: string | null;
+  pending: number;
+}
+
+/**
+ * Dimensions (cost centres, projects, …) and their items: listed from the offline copy,
+ * created and updated there at once, the edit queued for the API like a supplier's.
+ */
+export async function dimensionCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  const [action, ...rest] = args;
+  const actions = ['list', 'create', 'update', 'create-item', 'update-item'];
+  if (!action || !actions.includes(action))
+    throw new UsageError(`dimension takes ${actions.join(', ')}${action ? `, not "${action}"` : ''}`);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      profile: { type: 'string' },
+      name: { type: 'string' },
+      code: { type: 'string' },
+      status: { type: 'string' },
+      items: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const profile = chooseProfile(core, values.profile);
+  if (action === 'list') {
+    list(core, profile.id, values, io);
+    return;
+  }
+  const fields = {
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(values.code !== undefined ? { code: values.code } : {}),
+    ...(values.status !== undefined ? { status: values.status } : {}),
+  };
+  const [first, second] = positionals;
+  const needs = (count: number, what: string) => {
+    if (positionals.length !== count) throw new UsageError(`dimension ${action} needs ${what}`);
+  };
+  let done: { recordId: string; operationId: string };
+  let label: string;
+  switch (action) {
+    case 'create': {
+      needs(0, 'no id (the new dimension gets one)');
+      const input = DimensionCreate.safeParse(fields);
+      if (!input.success) throw validationError(input.error);
+      done = core.outbox.createDimension(profile.id, input.data);
+      label = 'Dimension';
+      break;
+    }
+    case 'update': {
+      needs(1, 'the dimension id');
+      const input = DimensionUpdate.safeParse(fields);
+      if (!input.success) throw validationError(input.error);
+      done = core.outbox.updateDimension(profile.id, first!, input.data);
+      label = 'Dimension';
+      break;
+    }
+    case 'create-item': {
+      needs(1, 'the dimension id');
+      const input = DimensionItemCreate.safeParse(fields);
+      if (!input.success) throw validationError(input.error);
+      done = core.outbox.createDimensionItem(profile.id, first!, input.data);
+      label = 'Dimension item';
+      break;
+    }
+    default: {
+      needs(2, 'the dimension id and the item id');
+      const input = DimensionItemUpdate.safeParse(fields);
+      if (!input.success) throw validationError(input.error);
+      done = core.outbox.updateDimensionItem(profile.id, first!, second!, input.data);
+      label = 'Dimension item';
+    }
+  }
+  const verb = action.startsWith('create') ? 'created' : 'updated';
+  io.stdout.write(`${label} ${done.recordId} ${verb} offline; edit ${done.operationId} waits to be sent\n`);
+}
+
+function list(
+  core: Core,
+  profileId: string,
+  values: { items?: string | undefined; all: boolean; json: boolean },
+  io: CliIo,
+): void {
+  const { sqlite } = core.cacheOf(profileId);
+  const columns = 'id, name, code, status, local_edit_pending AS pending';
+  const live = values.all ? '' : "AND deleted_at IS NULL AND coalesce(status, '') <> 'DELETED'";
+  const rows = (
+    values.items === undefined
+      ? sqlite
+          .prepare(`SELECT ${columns} FROM dimensions WHERE 1 ${live} ORDER BY name COLLATE NOCASE, id`)
+          .all()
+      : sqlite
+          .prepare(
+            `SELECT ${columns} FROM dimension_items WHERE dimension_id = ? ${live} ORDER BY name COLLATE NOCASE, id`,
+          )
+          .all(values.items)
+  ) as Row[];
+  const shaped = rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    code: row.code,
+    status: row.status,
+    editPending: row.pending === 1,
+  }));
+  if (values.json) {
+    io.stdout.write(
+      `${JSON.stringify(values.items ? { items: shaped } : { dimensions: shaped }, null, 2)}\n`,
+    );
+    return;
+  }
+  if (shaped.length === 0) {
+    io.stdout.write(values.items ? 'This dimension has no items here.\n' : 'No dimensions are cached.\n');
+    return;
+  }
+  io.stdout.write(
+    table([
+      ['ID', 'CODE', 'NAME', 'STATUS'],
+      ...shaped.map((row) => [
+        row.id,
+        row.code ?? '',
+        row.name ?? '',
+        `${row.status ?? ''}${row.editPending ? ' (edit waiting)' : ''}`,
+      ]),
+    ]),
+  );
+}
