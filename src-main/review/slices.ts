@@ -13,8 +13,9 @@ import { TABLE, targetRows } from './targets';
  * Marking a large result in one statement held the app's thread for seconds (283,292
  * transactions of a million: 2.2 s to mark reviewed, 5.4 s to tag), and with it every IPC
  * answer, sync step and download. Here the result is fixed when the change starts (the
- * rowids the search finds then, in rowid order: records that join or leave the search
- * meanwhile are not what the user confirmed) and changed a slice at a time, each slice one
+ * rowids the search finds then, in the order of the records' ids, targets.ts: records that
+ * join or leave the search meanwhile are not what the user confirmed) and changed a slice at
+ * a time, each slice one
  * transaction of about `sliceMs`, with progress after each. Every slice carries the same
  * time stamp: it is one change.
  *

@@ -51,8 +51,8 @@ export function targetSql(sqlite: Database.Database, target: ReviewTarget): Targ
  * The rowids a search target finds now, in the order of the records' ids: the fixed result a
  * bulk change works through a slice at a time (slices.ts). Marks are keyed by record id, so
  * slices in that order each write their own stretch of the marks' pages; slices in any other
- * order would each rewrite pages all over the table (a 283,292-row result took six times as
- * long in rowid order).
+ * order would each rewrite pages all over the table (a 283,292-row result took four to five
+ * times as long in rowid order).
  */
 export function targetRows(
   sqlite: Database.Database,
