@@ -1,4 +1,5 @@
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src-sandbox/index';
+import { sandboxToken } from '../../helpers/sandbox-token';
 
 /** Talks to a real sandbox over HTTP, the way the app's client does. */
 
@@ -24,18 +25,7 @@ export async function startApi(options: SandboxOptions = {}): Promise<Api> {
   const token = async (scope = 'read write'): Promise<string> => {
     const cached = tokens.get(scope);
     if (cached) return cached;
-    const response = await fetch(`${sandbox.url}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: sandbox.clientId,
-        client_secret: sandbox.clientSecret,
-        scope,
-      }).toString(),
-    });
-    if (response.status !== 200) throw new Error(`token: ${response.status}`);
-    const value = ((await response.json()) as { access_token: string }).access_token;
+    const value = await sandboxToken(sandbox, scope);
     tokens.set(scope, value);
     return value;
   };
