@@ -1,9 +1,20 @@
 import { AppError } from '../../src-shared/errors';
 import type { z } from 'zod';
-import type { ExpenseCsvExport, ReviewFileInput, TransactionCsvExport } from '../../src-shared/export';
+import type {
+  CsvFormatInput,
+  ExpenseCsvExport,
+  ReviewFileInput,
+  TransactionCsvExport,
+} from '../../src-shared/export';
 import type { CacheDb } from '../store';
 import { exportReview, importReview, ReviewImportError, type ImportResult } from '../review';
-import { csvFormat, exportExpensesCsv, exportTransactionsCsv, type CsvExportResult } from './csv';
+import {
+  csvFormat,
+  exportExpensesCsv,
+  exportTransactionsCsv,
+  type CsvExportOptions,
+  type CsvExportResult,
+} from './csv';
 
 export {
   csvFormat,
@@ -14,18 +25,26 @@ export {
   TRANSACTION_CSV_COLUMNS,
 } from './csv';
 
+/** The file, separators and overwrite choice of an export request, as the writer takes them. */
+function csvOptions(
+  input: { file: string; format: CsvFormatInput; overwrite: boolean },
+  onProgress?: (written: number, total: number) => void,
+): CsvExportOptions {
+  return {
+    file: input.file,
+    format: csvFormat(input.format),
+    overwrite: input.overwrite,
+    ...(onProgress ? { onProgress } : {}),
+  };
+}
+
 /** A transaction CSV export as the IPC command and the CLI ask for it. */
 export function exportTransactions(
   cache: CacheDb,
   input: Omit<z.output<typeof TransactionCsvExport>, 'profileId'>,
   onProgress?: (written: number, total: number) => void,
 ): Promise<CsvExportResult> {
-  return exportTransactionsCsv(cache, input.search, {
-    file: input.file,
-    format: csvFormat(input.format),
-    overwrite: input.overwrite,
-    ...(onProgress ? { onProgress } : {}),
-  });
+  return exportTransactionsCsv(cache, input.search, csvOptions(input, onProgress));
 }
 
 /** An expense CSV export as the IPC command and the CLI ask for it. */
@@ -34,12 +53,7 @@ export function exportExpenses(
   input: Omit<z.output<typeof ExpenseCsvExport>, 'profileId'>,
   onProgress?: (written: number, total: number) => void,
 ): Promise<CsvExportResult> {
-  return exportExpensesCsv(cache, input.search, {
-    file: input.file,
-    format: csvFormat(input.format),
-    overwrite: input.overwrite,
-    ...(onProgress ? { onProgress } : {}),
-  });
+  return exportExpensesCsv(cache, input.search, csvOptions(input, onProgress));
 }
 
 export function exportReviewFile(

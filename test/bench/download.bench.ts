@@ -10,6 +10,7 @@ import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/st
 import { runSync } from '../../src-main/sync/engine';
 import { allResources } from '../../src-main/sync/resources';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, startSandbox } from '../../src-sandbox';
+import { sandboxToken } from '../helpers/sandbox-token';
 
 /**
  * Bulk download figures:
@@ -115,20 +116,6 @@ async function ours(sandbox: Sandbox, cache: CacheDb, dir: string, durable: bool
   return { seconds, files: status.files.total, bytes: status.bytes.total };
 }
 
-async function token(sandbox: Sandbox): Promise<string> {
-  const answer = await fetch(`${sandbox.url}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: sandbox.clientId,
-      client_secret: sandbox.clientSecret,
-      scope: 'read',
-    }),
-  });
-  return ((await answer.json()) as { access_token: string }).access_token;
-}
-
 async function curl(sandbox: Sandbox, accessToken: string, dir: string, ids: string[]) {
   const destination = path.join(dir, `curl-${Math.random().toString(36).slice(2)}`);
   mkdirSync(destination);
@@ -181,7 +168,7 @@ async function throughput(dir: string, options: { latencyMs?: number; rounds?: n
   try {
     const cache = await syncedCache(sandbox, path.join(dir, 'throughput.sqlite'));
     const ids = cache.sqlite.prepare(`SELECT id FROM expense_files ORDER BY id`).pluck().all() as string[];
-    const accessToken = await token(sandbox);
+    const accessToken = await sandboxToken(sandbox);
     if (options.latencyMs) {
       // Every file answer waits this long first: a server across a network rather than on the
       // same machine (the sync above ran without it).

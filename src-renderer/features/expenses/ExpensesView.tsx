@@ -9,7 +9,7 @@ import { isPlainKey } from '../../lib/keys';
 import { useCommand } from '../../lib/query';
 import { ExportDialog } from '../export/ExportDialog';
 import { ReviewControls, type ReviewFocus } from '../review/ReviewControls';
-import { ResultReview } from '../review/ResultReview';
+import { ResultReview, SelectionReview } from '../review/ResultReview';
 import { byIds, useReview } from '../review/useReview';
 import { ExpenseFiles, ExpenseLines } from './ExpenseParts';
 
@@ -179,22 +179,7 @@ export function ExpensesView({
         </div>
       </form>
       <div className="bulk-bar" role="toolbar" aria-label="Expense list">
-        {selected.size > 0 ? (
-          <>
-            <span>{formatCount(selected.size)} selected</span>
-            <button type="button" onClick={() => markSelected('setReviewed')}>
-              Mark selected reviewed
-            </button>
-            <button type="button" onClick={() => markSelected('clearReviewed')}>
-              Mark selected not reviewed
-            </button>
-            <button type="button" onClick={() => setSelected(new Set())}>
-              Clear selection
-            </button>
-          </>
-        ) : (
-          <span className="muted">Select rows with x or their box, or change the whole result:</span>
-        )}
+        <SelectionReview count={selected.size} onMark={markSelected} onClear={() => setSelected(new Set())} />
         <ResultReview
           profileId={profileId}
           target={{ by: 'expenseSearch', filters: currentFilters }}

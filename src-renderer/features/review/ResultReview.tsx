@@ -82,3 +82,38 @@ export function ResultReview({
     </>
   );
 }
+
+/**
+ * The selected rows' part of a bulk bar: how many, "Mark selected reviewed" and "… not
+ * reviewed", `children` (other actions on the selection), "Clear selection"; with nothing
+ * selected, how to select.
+ */
+export function SelectionReview({
+  count,
+  onMark,
+  onClear,
+  children,
+}: {
+  count: number;
+  onMark(action: 'setReviewed' | 'clearReviewed'): void;
+  onClear(): void;
+  children?: ReactNode;
+}) {
+  if (count === 0)
+    return <span className="muted">Select rows with x or their box, or change the whole result:</span>;
+  return (
+    <>
+      <span>{formatCount(count)} selected</span>
+      <button type="button" onClick={() => onMark('setReviewed')}>
+        Mark selected reviewed
+      </button>
+      <button type="button" onClick={() => onMark('clearReviewed')}>
+        Mark selected not reviewed
+      </button>
+      {children}
+      <button type="button" onClick={onClear}>
+        Clear selection
+      </button>
+    </>
+  );
+}

@@ -3,7 +3,7 @@ import type { ReviewChange, TransactionFilters, TransactionSorting } from '../..
 import { formatCount } from '../../lib/format';
 import { DownloadDialog, type ScopeChoice } from '../files/DownloadDialog';
 import { filesCount } from '../files/format';
-import { ResultReview } from '../review/ResultReview';
+import { ResultReview, SelectionReview } from '../review/ResultReview';
 import { byIds, useReview } from '../review/useReview';
 import { ExportDialog } from '../export/ExportDialog';
 
@@ -59,25 +59,15 @@ export function BulkBar({
     );
   return (
     <div className="bulk-bar" role="toolbar" aria-label="Bulk review">
-      {ids.length > 0 ? (
-        <>
-          <span>{formatCount(ids.length)} selected</span>
-          <button type="button" onClick={() => run(byIds('transaction', ids), { action: 'setReviewed' })}>
-            Mark selected reviewed
-          </button>
-          <button type="button" onClick={() => run(byIds('transaction', ids), { action: 'clearReviewed' })}>
-            Mark selected not reviewed
-          </button>
-          <button type="button" onClick={() => setDownload('selection')}>
-            Download files…
-          </button>
-          <button type="button" onClick={onClear}>
-            Clear selection
-          </button>
-        </>
-      ) : (
-        <span className="muted">Select rows with x or their box, or change the whole result:</span>
-      )}
+      <SelectionReview
+        count={ids.length}
+        onMark={(action) => run(byIds('transaction', ids), { action })}
+        onClear={onClear}
+      >
+        <button type="button" onClick={() => setDownload('selection')}>
+          Download files…
+        </button>
+      </SelectionReview>
       <ResultReview
         profileId={profileId}
         target={{ by: 'transactionSearch', filters }}
