@@ -12,7 +12,13 @@ import { exportExpenses, exportReviewFile, exportTransactions, importReviewFile 
 import { log } from './log';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
 import { afterReviewChanges, applyReviewInSlices, countAttention } from './review';
-import { searchExpenses, searchSuppliers, searchTransactions } from './search';
+import {
+  listDimensions,
+  searchDimensionItems,
+  searchExpenses,
+  searchSuppliers,
+  searchTransactions,
+} from './search';
 
 type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
 
@@ -57,6 +63,10 @@ export function createHandlers(core: Core): HandlerTable {
     'bankAccounts.list': ({ profileId }) => ({ accounts: bankAccountSummaries(core.cacheOf(profileId)) }),
     'expenses.search': ({ profileId, search }) => searchExpenses(core.cacheOf(profileId), search),
     'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
+    'dimensions.list': ({ profileId, search }) => ({
+      dimensions: listDimensions(core.cacheOf(profileId), search),
+    }),
+    'dimensionItems.search': ({ profileId, search }) => searchDimensionItems(core.cacheOf(profileId), search),
     // A whole search result is changed in slices (review/slices.ts), with progress.
     'review.apply': ({ profileId, target, change }) => {
       let last = 0;

@@ -20,6 +20,10 @@ import {
 } from './files';
 import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl } from './profiles';
 import {
+  DimensionItemSearch,
+  DimensionItemSearchResult,
+  DimensionList,
+  DimensionRow,
   ExpenseFilters,
   ExpenseSearch,
   ExpenseSearchResult,
@@ -103,6 +107,7 @@ export const MenuAction = z.enum([
   'go.transactions',
   'go.expenses',
   'go.suppliers',
+  'go.dimensions',
   'go.files',
   'go.sync',
   'go.settings',
@@ -185,6 +190,16 @@ export const commands = {
   'suppliers.search': {
     input: z.object({ profileId: z.uuid(), search: SupplierSearch }).strict(),
     output: SupplierSearchResult,
+  },
+  /** Every dimension of the offline copy (they are few), with its live items counted. */
+  'dimensions.list': {
+    input: z.object({ profileId: z.uuid(), search: DimensionList }).strict(),
+    output: z.object({ dimensions: z.array(DimensionRow) }),
+  },
+  /** One dimension's items: a page, by name or code. */
+  'dimensionItems.search': {
+    input: z.object({ profileId: z.uuid(), search: DimensionItemSearch }).strict(),
+    output: DimensionItemSearchResult,
   },
   /** Marks reviewed, flags, notes or tags one record, a selection, or a whole search result. */
   'review.apply': {

@@ -308,6 +308,58 @@ export const SupplierRow = z
   .strict();
 export type SupplierRow = z.infer<typeof SupplierRow>;
 
+/* ---------------------------------------------------------------- dimensions */
+
+/** Dimensions are few (cost centre, cost carrier, projects, …): listed whole, not paged. */
+export const DimensionList = z
+  .object({
+    /** Also dimensions deleted on the server (status DELETED) or gone from it. */
+    includeDeleted: z.boolean().optional(),
+  })
+  .strict();
+export type DimensionListInput = z.input<typeof DimensionList>;
+
+export const DimensionRow = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    code: z.string().nullable(),
+    status: z.string().nullable(),
+    /** Cost center and cost carrier: not renamed, recoded or deleted; their items can be. */
+    system: z.boolean(),
+    /** Items not deleted. */
+    itemCount: z.number().int(),
+    /** An offline edit of the dimension waits in the outbox. */
+    editPending: z.boolean(),
+    deletedAt: z.string().nullable(),
+  })
+  .strict();
+export type DimensionRow = z.infer<typeof DimensionRow>;
+
+export const DimensionItemSearch = z
+  .object({
+    dimensionId: z.string().min(1).max(100),
+    /** Case-insensitive substring of the item's name or code. */
+    text: z.string().max(200).optional(),
+    includeDeleted: z.boolean().optional(),
+    pagination: Pagination.default(DEFAULT_PAGE),
+  })
+  .strict();
+export type DimensionItemSearchInput = z.input<typeof DimensionItemSearch>;
+
+export const DimensionItemRow = z
+  .object({
+    id: z.string(),
+    dimensionId: z.string(),
+    name: z.string().nullable(),
+    code: z.string().nullable(),
+    status: z.string().nullable(),
+    editPending: z.boolean(),
+    deletedAt: z.string().nullable(),
+  })
+  .strict();
+export type DimensionItemRow = z.infer<typeof DimensionItemRow>;
+
 /** A page of a list whose total is a plain count. */
 export function pageResult<T extends z.ZodType>(row: T) {
   return z
@@ -323,6 +375,8 @@ export const ExpenseSearchResult = pageResult(ExpenseRow);
 export type ExpenseSearchResult = z.infer<typeof ExpenseSearchResult>;
 export const SupplierSearchResult = pageResult(SupplierRow);
 export type SupplierSearchResult = z.infer<typeof SupplierSearchResult>;
+export const DimensionItemSearchResult = pageResult(DimensionItemRow);
+export type DimensionItemSearchResult = z.infer<typeof DimensionItemSearchResult>;
 
 /* ---------------------------------------------------------------- review changes */
 

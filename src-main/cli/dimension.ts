@@ -6,7 +6,9 @@ import {
   DimensionUpdate,
 } from '../../src-shared/api';
 import { validationError } from '../../src-shared/errors';
+import type { DimensionRow } from '../../src-shared/search';
 import type { Core } from '../core';
+import { listDimensions, searchDimensionItems } from '../search';
 import { chooseProfile } from './filters';
 import { table, UsageError, type CliIo } from './io';
 
@@ -16,14 +18,6 @@ satchel dimension update DIMENSION_ID [--name NAME] [--code C] [--status S]
 satchel dimension create-item DIMENSION_ID --name NAME --code C [--status ACTIVE|INACTIVE]
 satchel dimension update-item DIMENSION_ID ITEM_ID [--name NAME] [--code C] [--status S]
                (changes are offline: each waits in the outbox for "edits push" or the next sync)`;
-
-interface Row {
-  id: string;
-  name: string | null;
-  code: string | null;
-  status: string | null;
-  pending: number;
-}
 
 /**
  * Dimensions (cost centres, projects, …) and their items: listed from the offline copy,
@@ -107,27 +101,28 @@ function list(
   values: { items?: string | undefined; all: boolean; json: boolean },
   io: CliIo,
 ): void {
-  const { sqlite } = core.cacheOf(profileId);
-  const columns = 'id, name, code, status, local_edit_pending AS pending';
-  const live = values.all ? '' : "AND deleted_at IS NULL AND coalesce(status, '') <> 'DELETED'";
-  const rows = (
-    values.items === undefined
-      ? sqlite
-          .prepare(`SELECT ${columns} FROM dimensions WHERE 1 ${live} ORDER BY name COLLATE NOCASE, id`)
-          .all()
-      : sqlite
-          .prepare(
-            `SELECT ${columns} FROM dimension_items WHERE dimension_id = ? ${live} ORDER BY name COLLATE NOCASE, id`,
-          )
-          .all(values.items)
-  ) as Row[];
-  const shaped = rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    code: row.code,
-    status: row.status,
-    editPending: row.pending === 1,
-  }));
+  const cache = core.cacheOf(profileId);
+  const pick = ({ id, name, code, status, editPending }: Omit<DimensionRow, 'system' | 'itemCount'>) => ({
+    id,
+    name,
+    code,
+    status,
+    editPending,
+  });
+  const shaped = [];
+  if (values.items === undefined)
+    shaped.push(...listDimensions(cache, { includeDeleted: values.all }).map(pick));
+  else {
+    for (let page = 1; ; page++) {
+      const result = searchDimensionItems(cache, {
+        dimensionId: values.items,
+        includeDeleted: values.all,
+        pagination: { page, pageSize: 500 },
+      });
+      shaped.push(...result.rows.map(pick));
+      if (page * 500 >= result.total) break;
+    }
+  }
   if (values.json) {
     io.stdout.write(
       `${JSON.stringify(values.items ? { items: shaped } : { dimensions: shaped }, null, 2)}\n`,

@@ -65,6 +65,7 @@ export const AREA_ITEMS: ReadonlyArray<{ action: MenuAction; label: string; key:
   { action: 'go.transactions', label: 'Transactions', key: '1' },
   { action: 'go.expenses', label: 'Expenses', key: '2' },
   { action: 'go.suppliers', label: 'Suppliers', key: '3' },
+  { action: 'go.dimensions', label: 'Dimensions', key: '8' },
   { action: 'go.files', label: 'Files', key: '4' },
   { action: 'go.sync', label: 'Sync', key: '5' },
   { action: 'go.settings', label: 'Settings', key: '6' },

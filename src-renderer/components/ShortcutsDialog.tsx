@@ -12,10 +12,11 @@ export const shortcuts: Array<{ keys: string[]; what: string }> = [
   { keys: ['/'], what: 'Search' },
   { keys: ['?'], what: 'This list of shortcuts' },
   {
-    keys: ['Ctrl+1…7'],
-    what: 'Go to Transactions, Expenses, Suppliers, Files, Sync, Settings, Needs attention',
+    keys: ['Ctrl+1…8'],
+    what: 'Go to Transactions, Expenses, Suppliers, Files, Sync, Settings, Needs attention, Dimensions',
   },
   { keys: ['1…4'], what: 'In Needs attention: open that list' },
+  { keys: ['Enter'], what: 'In Dimensions: change the dimension (a system one: go to its items)' },
 ];
 
 /** The shortcuts help: a modal dialog (focus stays inside; Esc closes it and focus returns). */

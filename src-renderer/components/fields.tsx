@@ -148,3 +148,32 @@ export function RadioGroup<T extends string>({
     </fieldset>
   );
 }
+
+/** The area's search box: `/` focuses it (any `[data-search-input]`). */
+export function SearchField({
+  id,
+  label,
+  placeholder,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <div className="field compact grow">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="search"
+        data-search-input
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}

@@ -13,6 +13,9 @@ const SettingsView = lazy(() => import('./settings/SettingsView').then((m) => ({
 const SuppliersView = lazy(() =>
   import('./suppliers/SuppliersView').then((m) => ({ default: m.SuppliersView })),
 );
+const DimensionsView = lazy(() =>
+  import('./dimensions/DimensionsView').then((m) => ({ default: m.DimensionsView })),
+);
 const SyncView = lazy(() => import('./sync/SyncView').then((m) => ({ default: m.SyncView })));
 const AttentionView = lazy(() =>
   import('./attention/AttentionView').then((m) => ({ default: m.AttentionView })),
@@ -27,6 +30,10 @@ const summaries: Record<Exclude<AreaId, 'settings'>, { title: string; text: stri
   suppliers: {
     title: 'Suppliers',
     text: 'Suppliers, editable offline; edits are sent when you are back online.',
+  },
+  dimensions: {
+    title: 'Dimensions',
+    text: 'Cost centers, cost carriers, projects and their items, editable offline.',
   },
   files: { title: 'Files', text: 'Receipts and invoices, kept offline and downloadable in bulk.' },
   sync: {
@@ -105,6 +112,7 @@ function Area({
         />
       );
     if (area === 'suppliers') return <SuppliersView key={key} profile={profile} />;
+    if (area === 'dimensions') return <DimensionsView key={key} profile={profile} />;
     if (area === 'files') return <FilesView key={key} profile={profile} />;
     if (area === 'attention') return <AttentionView key={key} profile={profile} onOpen={onOpen} />;
   }

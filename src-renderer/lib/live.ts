@@ -9,6 +9,8 @@ const CHANGED_BY_SYNC: CommandName[] = [
   'expenses.search',
   'expenses.get',
   'suppliers.search',
+  'dimensions.list',
+  'dimensionItems.search',
   'bankAccounts.list',
   'edits.list',
   'review.attention',
@@ -44,4 +46,10 @@ export const CHANGED_BY_REVIEW: CommandName[] = [
 ];
 
 /** Queries an offline edit (or its push) makes stale. */
-export const CHANGED_BY_EDIT: CommandName[] = ['suppliers.search', 'edits.list', 'expenses.search'];
+export const CHANGED_BY_EDIT: CommandName[] = [
+  'suppliers.search',
+  'dimensions.list',
+  'dimensionItems.search',
+  'edits.list',
+  'expenses.search',
+];

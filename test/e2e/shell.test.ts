@@ -23,6 +23,7 @@ describe('app shell in Chromium', () => {
       'Transactions',
       'Expenses',
       'Suppliers',
+      'Dimensions',
       'Files',
       'Sync',
       'Needs attention',

@@ -26,7 +26,7 @@ function menu(platform: string, isPackaged = true) {
 }
 
 describe('native menus', () => {
-  it('shows Ctrl+1…7 for the areas and leaves the keys to the page on Windows and Linux', () => {
+  it('shows Ctrl+1…8 for the areas and leaves the keys to the page on Windows and Linux', () => {
     for (const platform of ['linux', 'win32']) {
       const { byId, clicked } = menu(platform);
       for (const area of AREA_ITEMS) {
@@ -42,10 +42,10 @@ describe('native menus', () => {
       expect(byId('search')).toMatchObject({ accelerator: '/', registerAccelerator: false });
       expect(byId('shortcuts')).toMatchObject({ accelerator: '?', registerAccelerator: false });
     }
-    expect(AREA_ITEMS.map((area) => area.key)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(AREA_ITEMS.map((area) => area.key)).toEqual(['1', '2', '3', '8', '4', '5', '6', '7']);
   });
 
-  it('on macOS lets Cmd+1…7 go through the menu and keeps bare / and ? off it', () => {
+  it('on macOS lets Cmd+1…8 go through the menu and keeps bare / and ? off it', () => {
     const { byId, items } = menu('darwin');
     expect(byId('go.sync')).toMatchObject({ accelerator: 'CmdOrCtrl+5' });
     expect(byId('go.sync').registerAccelerator).toBeUndefined();

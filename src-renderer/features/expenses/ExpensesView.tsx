@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { ExpenseFilters, ExpenseSortField } from '../../../src-shared/search';
-import { TriState } from '../../components/fields';
+import { TriState, SearchField } from '../../components/fields';
 import { Pager } from '../../components/Pager';
 import { useListKeys } from '../../components/useListKeys';
+import { useTypedSearch } from '../../components/useTypedSearch';
 import { formatCount, formatDate, formatMoney, humanize } from '../../lib/format';
 import { isPlainKey } from '../../lib/keys';
 import { useCommand } from '../../lib/query';
@@ -27,14 +28,12 @@ export function ExpensesView({
   const id = useId();
   const profileId = profile.id;
   const { text: initialText = '', ...initialRest } = initialFilters;
-  const [text, setText] = useState(initialText);
-  const [debounced, setDebounced] = useState(initialText);
+  const { text, setText, searched: debounced, page, setPage } = useTypedSearch(initialText);
   const [filters, setFilters] = useState<Omit<ExpenseFilters, 'text'>>(initialRest);
   const [sort, setSort] = useState<{ field: ExpenseSortField; direction: 'ASC' | 'DESC' }>({
     field: 'expenseTime',
     direction: 'DESC',
   });
-  const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
   const [listMessage, setListMessage] = useState<string | null>(null);
   // The selection belongs to one result: other filters, text or order start with none selected.
@@ -55,13 +54,6 @@ export function ExpensesView({
   const grid = useRef<HTMLTableElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setDebounced(text.trim());
-      setPage(1);
-    }, 200);
-    return () => clearTimeout(timer);
-  }, [text]);
   const filter = (next: Omit<ExpenseFilters, 'text'>) => {
     setFilters(next);
     setPage(1);
@@ -141,17 +133,13 @@ export function ExpensesView({
         onSubmit={(e) => e.preventDefault()}
       >
         <div className="filter-row">
-          <div className="field compact grow">
-            <label htmlFor={`${id}-text`}>Search</label>
-            <input
-              id={`${id}-text`}
-              type="search"
-              data-search-input
-              placeholder="Description, merchant, supplier or line  (/)"
-              value={text}
-              onChange={(event) => setText(event.target.value)}
-            />
-          </div>
+          <SearchField
+            id={`${id}-text`}
+            label="Search"
+            placeholder="Description, merchant, supplier or line  (/)"
+            value={text}
+            onChange={setText}
+          />
           <TriState
             id={`${id}-reviewed`}
             label="Reviewed"

@@ -1,33 +1,38 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { SupplierRow } from '../../../src-shared/search';
+import { Badge, ListGrid } from '../../components/ListGrid';
+import { SearchField } from '../../components/fields';
 import { Pager } from '../../components/Pager';
 import { useListKeys } from '../../components/useListKeys';
+import { useTypedSearch } from '../../components/useTypedSearch';
 import { humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
-import { EditsList } from './EditsList';
-import { SupplierEditor } from './SupplierEditor';
+import { EditsList } from '../edits/EditsList';
+import { formOf, valuesFrom } from '../edits/forms';
+import { RecordEditor } from '../edits/RecordEditor';
 
 const PAGE_SIZE = 50;
+
+function supplierForm(supplier: SupplierRow | null) {
+  const form = formOf('supplier', supplier === null);
+  return {
+    fields: form.fields,
+    schema: form.schema,
+    initial: valuesFrom(form.fields, supplier ? { ...supplier, code: supplier.number } : {}, form.defaults),
+    mode: supplier ? ('update' as const) : ('create' as const),
+  };
+}
 
 /** Suppliers: search, create and change them offline, and the edits waiting to be sent. */
 export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const id = useId();
   const profileId = profile.id;
-  const [text, setText] = useState('');
-  const [debounced, setDebounced] = useState('');
-  const [page, setPage] = useState(1);
+  const { text, setText, searched: debounced, page, setPage } = useTypedSearch();
   const [editing, setEditing] = useState<{ supplier: SupplierRow | null } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const grid = useRef<HTMLTableElement>(null);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setDebounced(text.trim());
-      setPage(1);
-    }, 200);
-    return () => clearTimeout(timer);
-  }, [text]);
 
   const search = useCommand('suppliers.search', {
     profileId,
@@ -58,17 +63,13 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
         <p className="muted">{profile.name}</p>
       </div>
       <div className="filter-row">
-        <div className="field compact grow">
-          <label htmlFor={`${id}-text`}>Search</label>
-          <input
-            id={`${id}-text`}
-            type="search"
-            data-search-input
-            placeholder="Name, number, VAT id or IBAN  (/)"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
+        <SearchField
+          id={`${id}-text`}
+          label="Search"
+          placeholder="Name, number, VAT id or IBAN  (/)"
+          value={text}
+          onChange={setText}
+        />
         <button type="button" className="primary" onClick={() => startEdit(null)}>
           New supplier
         </button>
@@ -80,18 +81,16 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
       )}
       <div className={editing ? 'split open' : 'split'}>
         <div className="list-column">
-          <table
-            ref={grid}
-            className="list-grid"
-            role="grid"
-            aria-label="Suppliers"
-            tabIndex={0}
-            aria-activedescendant={rows.length > 0 ? `sup-row-${keys.active}` : undefined}
-            onKeyDown={keys.onKeyDown}
-            data-testid="suppliers-grid"
-          >
-            <thead>
-              <tr>
+          <ListGrid
+            gridRef={grid}
+            label="Suppliers"
+            idPrefix="sup-row"
+            rows={rows}
+            rowKey={(row) => row.id}
+            keys={keys}
+            testId="suppliers-grid"
+            head={
+              <>
                 <th scope="col">Name</th>
                 <th scope="col">Number</th>
                 <th scope="col">Status</th>
@@ -100,39 +99,32 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, index) => (
-                <tr
-                  key={row.id}
-                  id={`sup-row-${index}`}
-                  aria-selected={index === keys.active}
-                  data-active={index === keys.active || undefined}
-                  onClick={() => keys.setActive(index)}
-                >
-                  <td>
-                    {row.name ?? '—'}
-                    {pendingIds.has(row.id) && <span className="badge badge-pending"> Not sent yet</span>}
-                  </td>
-                  <td className="mono">{row.number ?? '—'}</td>
-                  <td>{humanize(row.status)}</td>
-                  <td className="mono">{row.vatIdNo ?? '—'}</td>
-                  <td className="mono">{row.iban ?? '—'}</td>
-                  <td>
-                    <button
-                      type="button"
-                      tabIndex={-1}
-                      onClick={() => startEdit(row)}
-                      aria-label={`Edit ${row.name ?? row.id}`}
-                    >
-                      Edit
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+              </>
+            }
+          >
+            {(row) => (
+              <>
+                <td>
+                  {row.name ?? '—'}
+                  {pendingIds.has(row.id) && <Badge kind="pending">Not sent yet</Badge>}
+                </td>
+                <td className="mono">{row.number ?? '—'}</td>
+                <td>{humanize(row.status)}</td>
+                <td className="mono">{row.vatIdNo ?? '—'}</td>
+                <td className="mono">{row.iban ?? '—'}</td>
+                <td>
+                  <button
+                    type="button"
+                    tabIndex={-1}
+                    onClick={() => startEdit(row)}
+                    aria-label={`Edit ${row.name ?? row.id}`}
+                  >
+                    Edit
+                  </button>
+                </td>
+              </>
+            )}
+          </ListGrid>
           {search.data && search.data.total === 0 && <p className="empty">No supplier matches.</p>}
           {search.data && (
             <Pager
@@ -156,9 +148,9 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               }
             }}
           >
-            <SupplierEditor
+            <RecordEditor
               key={editing.supplier?.id ?? 'new'}
-              supplier={editing.supplier}
+              {...supplierForm(editing.supplier)}
               title={
                 editing.supplier ? `Edit ${editing.supplier.name ?? editing.supplier.id}` : 'New supplier'
               }

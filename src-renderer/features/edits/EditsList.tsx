@@ -4,9 +4,16 @@ import type { OutboxItemShape } from '../../../src-shared/edits';
 import { formatCount, formatTime, humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
-import { SupplierEditor, type SupplierValues } from './SupplierEditor';
+import { formOf, serverValue, valuesFrom } from './forms';
+import { RecordEditor } from './RecordEditor';
 
 type OutboxItem = z.infer<typeof OutboxItemShape>;
+
+const RESOURCE: Record<OutboxItem['resource'], string> = {
+  supplier: 'supplier',
+  dimension: 'dimension',
+  dimensionItem: 'dimension item',
+};
 
 const show = (value: unknown) =>
   value === null || value === undefined
@@ -29,7 +36,7 @@ function FieldByField({
     Object.fromEntries(fields.map((field) => [field, 'mine'])),
   );
   const server = item.server ?? {};
-  const serverValue = (field: string) => (field === 'code' ? server['number'] : server[field]);
+  const theirs = (field: string) => serverValue(item.resource, server, field);
   return (
     <fieldset className="merge">
       <legend>Choose each field</legend>
@@ -54,7 +61,7 @@ function FieldByField({
                       checked={choice[field] === side}
                       onChange={() => setChoice({ ...choice, [field]: side })}
                     />{' '}
-                    {show(side === 'mine' ? item.payload[field] : serverValue(field))}
+                    {show(side === 'mine' ? item.payload[field] : theirs(field))}
                   </label>
                 </td>
               ))}
@@ -71,13 +78,13 @@ function FieldByField({
               Object.fromEntries(
                 fields.map((field) => [
                   field,
-                  choice[field] === 'mine' ? item.payload[field] : serverValue(field),
+                  choice[field] === 'mine' ? item.payload[field] : theirs(field),
                 ]),
               ),
             )
           }
         >
-          Send the merged record
+          Keep the merged record
         </button>
         <button type="button" onClick={onCancel}>
           Cancel
@@ -96,24 +103,20 @@ function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) 
   const operation = { profileId, operationId: item.operationId };
   const name = show(item.payload['name'] ?? item.server?.['name'] ?? item.recordId);
   const error = retry.error ?? discard.error ?? resolve.error;
-  const values: SupplierValues = {
-    name: String(item.payload['name'] ?? ''),
-    code: String(item.payload['code'] ?? ''),
-    status: String(item.payload['status'] ?? 'ACTIVE'),
-    vatIdNo: String(item.payload['vatIdNo'] ?? ''),
-    iban: String(item.payload['iban'] ?? ''),
-    bic: String(item.payload['bic'] ?? ''),
-    currency: String(item.payload['currency'] ?? ''),
-  };
+  // A queued create is edited as a create; a queued update shows only the fields it changes,
+  // so changing it cannot add a change the user never made (a status, say).
+  const creating = item.operation === 'create';
+  const form = formOf(item.resource, creating);
+  const fields = creating ? form.fields : form.fields.filter((field) => field.key in item.payload);
   return (
     <li
       className={`edit-item status-${item.status}`}
-      aria-label={`${humanize(item.operation)} ${item.resource} ${name}`}
+      aria-label={`${humanize(item.operation)} ${RESOURCE[item.resource]} ${name}`}
     >
       <div className="edit-facts">
         <span className={`badge badge-${item.status}`}>{humanize(item.status)}</span>
         <strong>
-          {humanize(item.operation)} {humanize(item.resource).toLowerCase()}: {name}
+          {humanize(item.operation)} {RESOURCE[item.resource]}: {name}
         </strong>
         <span className="muted">
           {Object.entries(item.payload)
@@ -132,9 +135,11 @@ function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) 
         </p>
       )}
       {mode === 'edit' && (
-        <SupplierEditor
-          supplier={null}
-          initialValues={values}
+        <RecordEditor
+          fields={fields}
+          schema={form.schema}
+          initial={valuesFrom(fields, item.payload, creating ? form.defaults : {})}
+          mode={creating ? 'create' : 'replace'}
           title={`Change the queued edit of ${name}`}
           busy={edit.isPending}
           serverError={edit.error}
@@ -174,7 +179,7 @@ function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) 
               </button>
             )
           )}
-          {item.resource === 'supplier' && item.status !== 'sending' && (
+          {item.status !== 'sending' && (
             <button type="button" onClick={() => setMode('edit')}>
               Edit…
             </button>

@@ -1,0 +1,369 @@
+import { useId, useRef, useState, type RefObject } from 'react';
+import type { ProfileSummary } from '../../../src-shared/profiles';
+import type { DimensionItemRow, DimensionRow } from '../../../src-shared/search';
+import { Badge, ListGrid } from '../../components/ListGrid';
+import { SearchField } from '../../components/fields';
+import { Pager } from '../../components/Pager';
+import { useListKeys } from '../../components/useListKeys';
+import { useTypedSearch } from '../../components/useTypedSearch';
+import { formatCount, humanize } from '../../lib/format';
+import { CHANGED_BY_EDIT } from '../../lib/live';
+import { useCommand, useCommandMutation } from '../../lib/query';
+import { EditsList } from '../edits/EditsList';
+import { formOf, valuesFrom } from '../edits/forms';
+import { RecordEditor } from '../edits/RecordEditor';
+
+const PAGE_SIZE = 50;
+
+type Editing =
+  | { kind: 'dimension'; record: DimensionRow | null }
+  | { kind: 'item'; dimension: DimensionRow; record: DimensionItemRow | null };
+
+const label = (record: { name: string | null; code: string | null; id: string }) =>
+  record.name ?? record.code ?? record.id;
+const isDeleted = (record: { status: string | null; deletedAt: string | null }) =>
+  record.deletedAt !== null || record.status === 'DELETED';
+
+/**
+ * Dimensions (cost center, cost carrier, projects, …) and their items: listed from the
+ * offline copy, created and changed there at once, each change queued for the API like a
+ * supplier's. The items shown are those of the dimension highlighted in the first list.
+ */
+export function DimensionsView({ profile }: { profile: ProfileSummary }) {
+  const id = useId();
+  const profileId = profile.id;
+  const [showDeleted, setShowDeleted] = useState(false);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [highlight, setHighlight] = useState<string | null>(null);
+  const dimensionGrid = useRef<HTMLTableElement>(null);
+  const itemGrid = useRef<HTMLTableElement>(null);
+
+  const list = useCommand('dimensions.list', { profileId, search: { includeDeleted: showDeleted } });
+  const dimensions = list.data?.dimensions ?? [];
+  const createDimension = useCommandMutation('dimensions.create', CHANGED_BY_EDIT);
+  const updateDimension = useCommandMutation('dimensions.update', CHANGED_BY_EDIT);
+  const createItem = useCommandMutation('dimensionItems.create', CHANGED_BY_EDIT);
+  const updateItem = useCommandMutation('dimensionItems.update', CHANGED_BY_EDIT);
+  const mutations = [createDimension, updateDimension, createItem, updateItem];
+
+  const startEdit = (next: Editing) => {
+    for (const mutation of mutations) mutation.reset();
+    setSaved(null);
+    setEditing(next);
+  };
+  const keys = useListKeys(dimensions.length, (index) => {
+    const dimension = dimensions[index];
+    if (!dimension) return;
+    // A system dimension cannot be changed: Enter goes to its items instead.
+    if (dimension.system) itemGrid.current?.focus();
+    else startEdit({ kind: 'dimension', record: dimension });
+  });
+  // A dimension just created is highlighted once the list holds it, so its items are shown.
+  const created = highlight === null ? -1 : dimensions.findIndex((d) => d.id === highlight);
+  if (created >= 0) {
+    setHighlight(null);
+    keys.setActive(created);
+  }
+  const selected = dimensions[created >= 0 ? created : keys.active] ?? null;
+  const returnFocus = (kind: Editing['kind']) =>
+    (kind === 'dimension' ? dimensionGrid : itemGrid).current?.focus();
+  const close = () => {
+    if (editing) returnFocus(editing.kind);
+    setEditing(null);
+  };
+  const finish = (kind: Editing['kind'], message: string) => {
+    setEditing(null);
+    setSaved(message);
+    returnFocus(kind);
+  };
+  const waits = 'it will be sent with the next push.';
+
+  const submit = (payload: Record<string, unknown>) => {
+    if (!editing) return;
+    const name = String(payload['name'] ?? (editing.record ? label(editing.record) : ''));
+    if (editing.kind === 'dimension') {
+      const record = editing.record;
+      if (record)
+        updateDimension.mutate(
+          { profileId, id: record.id, input: payload },
+          { onSuccess: () => finish('dimension', `Saved ${name}; ${waits}`) },
+        );
+      else
+        createDimension.mutate(
+          { profileId, input: payload as { name: string; code: string } },
+          {
+            onSuccess: (created) => {
+              setHighlight(created.recordId);
+              finish('dimension', `Created ${name}; ${waits}`);
+            },
+          },
+        );
+      return;
+    }
+    const { dimension, record } = editing;
+    if (record)
+      updateItem.mutate(
+        { profileId, dimensionId: dimension.id, id: record.id, input: payload },
+        { onSuccess: () => finish('item', `Saved ${name} in ${label(dimension)}; ${waits}`) },
+      );
+    else
+      createItem.mutate(
+        { profileId, dimensionId: dimension.id, input: payload as { name: string; code: string } },
+        { onSuccess: () => finish('item', `Created ${name} in ${label(dimension)}; ${waits}`) },
+      );
+  };
+
+  const form = editing
+    ? formOf(editing.kind === 'item' ? 'dimensionItem' : 'dimension', !editing.record)
+    : null;
+  const title = !editing
+    ? ''
+    : editing.kind === 'dimension'
+      ? editing.record
+        ? `Edit ${label(editing.record)}`
+        : 'New dimension'
+      : editing.record
+        ? `Edit ${label(editing.record)} in ${label(editing.dimension)}`
+        : `New item in ${label(editing.dimension)}`;
+
+  return (
+    <section className="area" data-area="dimensions">
+      <div className="area-head">
+        <h1 id="area-title">Dimensions</h1>
+        <p className="muted">{profile.name}</p>
+      </div>
+      <div className="filter-row">
+        <label className="check" htmlFor={`${id}-deleted`}>
+          <input
+            id={`${id}-deleted`}
+            type="checkbox"
+            checked={showDeleted}
+            onChange={(event) => setShowDeleted(event.target.checked)}
+          />{' '}
+          Show deleted
+        </label>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => startEdit({ kind: 'dimension', record: null })}
+        >
+          New dimension
+        </button>
+      </div>
+      {saved && (
+        <p role="status" className="muted" data-testid="dimension-saved">
+          {saved}
+        </p>
+      )}
+      <div className={editing ? 'split open' : 'split'}>
+        <div className="list-column">
+          <ListGrid
+            gridRef={dimensionGrid}
+            label="Dimensions"
+            idPrefix="dim-row"
+            rows={dimensions}
+            rowKey={(row) => row.id}
+            keys={keys}
+            head={
+              <>
+                <th scope="col">Name</th>
+                <th scope="col">Code</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="number">
+                  Items
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </>
+            }
+          >
+            {(row, index) => (
+              <>
+                <td>
+                  {label(row)}
+                  {row.system && (
+                    <Badge title="Its name, code and status are fixed; its items can be edited.">
+                      System
+                    </Badge>
+                  )}
+                  {row.editPending && <Badge kind="pending">Not sent yet</Badge>}
+                </td>
+                <td className="mono">{row.code ?? '—'}</td>
+                <td>{humanize(row.status)}</td>
+                <td className="number">{formatCount(row.itemCount)}</td>
+                <td>
+                  {!row.system && (
+                    <button
+                      type="button"
+                      tabIndex={-1}
+                      onClick={() => {
+                        keys.setActive(index);
+                        startEdit({ kind: 'dimension', record: row });
+                      }}
+                      aria-label={`Edit ${label(row)}`}
+                    >
+                      Edit
+                    </button>
+                  )}
+                </td>
+              </>
+            )}
+          </ListGrid>
+          {list.data && dimensions.length === 0 && (
+            <p className="empty">No dimensions in the offline copy yet: sync to fetch them.</p>
+          )}
+          {selected && (
+            <Items
+              key={`${selected.id}:${showDeleted}`}
+              profileId={profileId}
+              dimension={selected}
+              showDeleted={showDeleted}
+              grid={itemGrid}
+              onEdit={(record) => startEdit({ kind: 'item', dimension: selected, record })}
+            />
+          )}
+        </div>
+        {editing && form && (
+          <aside
+            className="pane"
+            aria-label={editing.kind === 'dimension' ? 'Dimension editor' : 'Dimension item editor'}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                close();
+              }
+            }}
+          >
+            <RecordEditor
+              key={`${editing.kind}:${editing.record?.id ?? 'new'}`}
+              fields={form.fields}
+              schema={form.schema}
+              initial={valuesFrom(form.fields, editing.record ?? {}, form.defaults)}
+              mode={editing.record ? 'update' : 'create'}
+              title={title}
+              busy={mutations.some((mutation) => mutation.isPending)}
+              serverError={mutations.find((mutation) => mutation.error)?.error ?? null}
+              onCancel={close}
+              onSubmit={submit}
+            />
+          </aside>
+        )}
+      </div>
+      <EditsList profileId={profileId} />
+    </section>
+  );
+}
+
+/** The highlighted dimension's items: found by name or code, a page at a time. */
+function Items({
+  profileId,
+  dimension,
+  showDeleted,
+  grid,
+  onEdit,
+}: {
+  profileId: string;
+  dimension: DimensionRow;
+  showDeleted: boolean;
+  grid: RefObject<HTMLTableElement | null>;
+  onEdit(record: DimensionItemRow | null): void;
+}) {
+  const id = useId();
+  const { text, setText, searched: debounced, page, setPage } = useTypedSearch();
+  const search = useCommand('dimensionItems.search', {
+    profileId,
+    search: {
+      dimensionId: dimension.id,
+      includeDeleted: showDeleted,
+      ...(debounced ? { text: debounced } : {}),
+      pagination: { page, pageSize: PAGE_SIZE },
+    },
+  });
+  const rows = search.data?.rows ?? [];
+  const keys = useListKeys(rows.length, (index) => onEdit(rows[index] ?? null));
+  const deleted = isDeleted(dimension);
+  const name = label(dimension);
+
+  return (
+    <section className="dimension-items" aria-labelledby={`${id}-title`}>
+      <div className="section-head">
+        <h2 id={`${id}-title`}>Items of {name}</h2>
+        <button
+          type="button"
+          disabled={deleted}
+          aria-describedby={deleted ? `${id}-deleted` : undefined}
+          onClick={() => onEdit(null)}
+        >
+          New item
+        </button>
+      </div>
+      {deleted && (
+        <p className="hint" id={`${id}-deleted`}>
+          {name} is deleted: items cannot be added to it.
+        </p>
+      )}
+      <div className="filter-row">
+        <SearchField
+          id={`${id}-text`}
+          label="Search items"
+          placeholder="Name or code  (/)"
+          value={text}
+          onChange={setText}
+        />
+      </div>
+      <ListGrid
+        gridRef={grid}
+        label={`Items of ${name}`}
+        idPrefix="item-row"
+        rows={rows}
+        rowKey={(row) => row.id}
+        keys={keys}
+        head={
+          <>
+            <th scope="col">Name</th>
+            <th scope="col">Code</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </>
+        }
+      >
+        {(row) => (
+          <>
+            <td>
+              {label(row)}
+              {row.editPending && <Badge kind="pending">Not sent yet</Badge>}
+            </td>
+            <td className="mono">{row.code ?? '—'}</td>
+            <td>{humanize(row.status)}</td>
+            <td>
+              <button
+                type="button"
+                tabIndex={-1}
+                onClick={() => onEdit(row)}
+                aria-label={`Edit ${label(row)}`}
+              >
+                Edit
+              </button>
+            </td>
+          </>
+        )}
+      </ListGrid>
+      {search.data && search.data.total === 0 && (
+        <p className="empty">{debounced ? 'No item matches.' : `${name} has no items yet.`}</p>
+      )}
+      {search.data && (
+        <Pager
+          page={page}
+          pageSize={PAGE_SIZE}
+          total={search.data.total}
+          onPage={setPage}
+          label={`Items of ${name}`}
+        />
+      )}
+    </section>
+  );
+}

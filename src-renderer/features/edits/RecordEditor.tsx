@@ -1,0 +1,135 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import { Field } from '../../components/fields';
+import { fieldOf, payloadOf, type FieldSpec, type PayloadMode, type RecordValues } from './forms';
+
+/** The form's errors for an answer of the core: on the field it names, or on the form. */
+function errorsOf(error: Error | null, fields: FieldSpec[]): Record<string, string> {
+  if (!error) return {};
+  const field = fieldOf(error);
+  // A field the form does not show (the dimension of an item, say) is the form's error.
+  return field && fields.some((spec) => spec.key === field)
+    ? { [field]: error.message }
+    : { form: error.message };
+}
+
+/**
+ * Create or change a supplier, dimension or dimension item. The API's own request schema
+ * checks the form first, so a mistake is named on its field before anything is queued; what
+ * only the outbox or the server knows (a code already taken) comes back with its field and is
+ * shown there too.
+ */
+export function RecordEditor({
+  fields,
+  schema,
+  initial,
+  mode,
+  title,
+  busy,
+  serverError,
+  onSubmit,
+  onCancel,
+}: {
+  fields: FieldSpec[];
+  /** The API's create or update request schema. */
+  schema: z.ZodType;
+  initial: RecordValues;
+  mode: PayloadMode;
+  title: string;
+  busy: boolean;
+  serverError: Error | null;
+  onSubmit(payload: Record<string, unknown>): void;
+  onCancel(): void;
+}) {
+  const id = useId();
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState(() => errorsOf(serverError, fields));
+  const first = useRef<HTMLInputElement>(null);
+
+  const [shownError, setShownError] = useState(serverError);
+  // A new answer from the core lands on its field (adjusting state while rendering, not in an effect).
+  if (serverError !== shownError) {
+    setShownError(serverError);
+    if (serverError) setErrors(errorsOf(serverError, fields));
+  }
+
+  useEffect(() => first.current?.focus(), []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const payload = payloadOf(fields, values, initial, mode);
+    if (Object.keys(payload).length === 0) {
+      setErrors({ form: 'Nothing changed.' });
+      return;
+    }
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      const next: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? 'form');
+        next[fields.some((spec) => spec.key === key) ? key : 'form'] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    onSubmit(payload);
+  };
+
+  return (
+    <form className="editor" aria-label={title} onSubmit={submit} noValidate>
+      <h2>{title}</h2>
+      {fields.map((field, index) => (
+        <Field
+          key={field.key}
+          id={`${id}-${field.key}`}
+          label={field.label}
+          error={errors[field.key]}
+          className="field"
+          {...(field.hint ? { hint: field.hint } : {})}
+        >
+          {(props) =>
+            field.options ? (
+              <select
+                {...props}
+                name={field.key}
+                value={values[field.key] ?? ''}
+                onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+              >
+                {field.options.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                {...props}
+                ref={index === 0 ? first : undefined}
+                name={field.key}
+                value={values[field.key] ?? ''}
+                onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+              />
+            )
+          }
+        </Field>
+      ))}
+      {errors['form'] && (
+        <p className="form-error" role="alert">
+          {errors['form']}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <p className="hint">
+        Saved at once in the offline copy; sent to the organisation with the next push or sync.
+      </p>
+    </form>
+  );
+}

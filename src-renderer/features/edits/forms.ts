@@ -1,0 +1,139 @@
+import type { z } from 'zod';
+import {
+  DimensionCreate,
+  DimensionItemCreate,
+  DimensionItemUpdate,
+  DimensionUpdate,
+  SupplierCreate,
+  SupplierUpdate,
+} from '../../../src-shared/api';
+import type { OutboxItemShape } from '../../../src-shared/edits';
+import { AppError } from '../../../src-shared/errors';
+
+export type OutboxResource = z.infer<typeof OutboxItemShape>['resource'];
+
+/** One field of an editable record: a text input, or a choice when it has options. */
+export interface FieldSpec {
+  key: string;
+  label: string;
+  hint?: string;
+  options?: Array<{ value: string; label: string }>;
+  /** Emptied, it is sent as null (the API clears it); otherwise an empty field is left out. */
+  nullable?: boolean;
+}
+
+export type RecordValues = Record<string, string>;
+
+/**
+ * What a form sends. `create`: every filled field. `update`: only what differs from the
+ * values the form opened with. `replace` (a queued edit changed before it is sent): every
+ * field shown, since the new payload replaces the old one whole.
+ */
+export type PayloadMode = 'create' | 'update' | 'replace';
+
+/** The form's values of a record (or of a queued edit's payload): every field a string. */
+export function valuesFrom(
+  fields: FieldSpec[],
+  source: Record<string, unknown>,
+  defaults: RecordValues = {},
+): RecordValues {
+  return Object.fromEntries(
+    fields.map((field) => {
+      const value = source[field.key];
+      return [field.key, value === null || value === undefined ? (defaults[field.key] ?? '') : String(value)];
+    }),
+  );
+}
+
+export function payloadOf(
+  fields: FieldSpec[],
+  values: RecordValues,
+  initial: RecordValues,
+  mode: PayloadMode,
+): Record<string, unknown> {
+  const payload: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = (values[field.key] ?? '').trim();
+    if (mode === 'update' && value === (initial[field.key] ?? '').trim()) continue;
+    if (mode === 'create' && value === '') continue;
+    payload[field.key] = value === '' && field.nullable ? null : value;
+  }
+  return payload;
+}
+
+/** Which field an error names: "input.code" and "code" are both the code field. */
+export function fieldOf(error: unknown): string | undefined {
+  if (!(error instanceof AppError) || !error.field) return undefined;
+  return error.field.split('.').at(-1);
+}
+
+/** The form of each editable record, for a create or an update, and the schema that checks it. */
+export function formOf(resource: OutboxResource, creating: boolean) {
+  if (resource === 'supplier')
+    return {
+      fields: [
+        { key: 'name', label: 'Name' },
+        { key: 'code', label: 'Supplier number', hint: 'Required unless the ERP numbers suppliers.' },
+        {
+          key: 'status',
+          label: 'Status',
+          options: [
+            { value: 'ACTIVE', label: 'Active' },
+            { value: 'DEACTIVATED', label: 'Deactivated' },
+            { value: 'DELETED', label: 'Deleted' },
+          ],
+        },
+        { key: 'vatIdNo', label: 'VAT id', nullable: true },
+        { key: 'iban', label: 'IBAN', nullable: true },
+        { key: 'bic', label: 'BIC', nullable: true },
+        {
+          key: 'currency',
+          label: 'Currency',
+          hint: creating ? 'EUR when left empty.' : 'Left empty: unchanged.',
+        },
+      ] satisfies FieldSpec[],
+      defaults: { status: 'ACTIVE' },
+      schema: creating ? SupplierCreate : SupplierUpdate,
+    };
+  const item = resource === 'dimensionItem';
+  return {
+    fields: [
+      { key: 'name', label: 'Name' },
+      {
+        key: 'code',
+        label: 'Code',
+        hint: item ? 'Unique within the dimension.' : 'Unique among the dimensions.',
+      },
+      {
+        key: 'status',
+        label: 'Status',
+        // A new record is active or inactive; deleting is a change of an existing one.
+        options: [
+          { value: 'ACTIVE', label: 'Active' },
+          { value: 'INACTIVE', label: 'Inactive' },
+          ...(creating ? [] : [{ value: 'DELETED', label: 'Deleted' }]),
+        ],
+      },
+    ] satisfies FieldSpec[],
+    defaults: { status: 'ACTIVE' },
+    schema: item
+      ? creating
+        ? DimensionItemCreate
+        : DimensionItemUpdate
+      : creating
+        ? DimensionCreate
+        : DimensionUpdate,
+  };
+}
+
+/**
+ * A record's field as the server sends it back, by the name the edit uses: suppliers are
+ * edited with `code` and answered with `number`; dimensions use `code` both ways.
+ */
+export function serverValue(
+  resource: OutboxResource,
+  server: Record<string, unknown>,
+  field: string,
+): unknown {
+  return resource === 'supplier' && field === 'code' ? server['number'] : server[field];
+}

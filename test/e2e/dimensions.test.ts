@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { sandboxToken } from '../helpers/sandbox-token';
+import { useTempDirs } from '../helpers/temp-dir';
+import { checkScreen } from './axe';
+import { closeBrowser, openApp } from './harness';
+
+// The Dimensions area against a synced sandbox: browsing and searching items, creating and
+// changing dimensions and items offline with their mistakes shown on the field, changing an
+// edit before it is sent, and a conflict with a colleague's change merged field by field.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+async function setUp() {
+  const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 200, control: true });
+  const core = createCore({ dataDir: tempDir(), secrets });
+  const profile = await core.addProfile({
+    name: 'Sandbox GmbH',
+    baseUrl: sandbox.url,
+    auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+  });
+  expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+  const app = await openApp(core);
+  app.page.setDefaultTimeout(20_000);
+  await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+  await app.page.keyboard.press('Control+8');
+  await app.page.getByRole('heading', { level: 1, name: 'Dimensions' }).waitFor();
+  return {
+    sandbox,
+    core,
+    profile,
+    app,
+    page: app.page,
+    async close() {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    },
+  };
+}
+
+describe('dimensions', () => {
+  it('browses, searches, creates and changes dimensions and items offline, then sends them', async () => {
+    const { sandbox, core, profile, app, page, close } = await setUp();
+    try {
+      const state = sandbox.state;
+      const project = state.dimensions.find((d) => d.name === 'Project');
+      if (!project) throw new Error('the demo data has no Project dimension');
+      const projectItems = state.items.filter((i) => i.dimensionId === project.id && i.status !== 'DELETED');
+
+      const dimensions = page.getByRole('grid', { name: 'Dimensions' });
+      const rows = dimensions.locator('tbody tr');
+      // Deleted dimensions are left out until asked for; system ones cannot be edited.
+      await expect
+        .poll(() => rows.allInnerTexts())
+        .toEqual([
+          expect.stringMatching(/^Cost carrier\s+System\s+KOST2\s+Active\s+\d+/),
+          expect.stringMatching(/^Cost center\s+System\s+KOST1\s+Active\s+\d+/),
+          expect.stringMatching(/^Project\s+PROJ\s+Active\s+\d+\s+Edit/),
+          expect.stringMatching(/^Region\s+REG\s+Inactive\s+\d+\s+Edit/),
+        ]);
+      expect(await dimensions.getByRole('button', { name: 'Edit Cost center' }).count()).toBe(0);
+      await page.getByLabel('Show deleted').check();
+      await rows.filter({ hasText: 'Legacy division' }).waitFor();
+      await page.getByLabel('Show deleted').uncheck();
+      await expect.poll(() => rows.count()).toBe(4);
+
+      // Keyboard: the highlighted dimension's items are shown.
+      await dimensions.focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      const items = page.getByRole('grid', { name: 'Items of Project' });
+      await expect.poll(() => items.locator('tbody tr').count()).toBe(projectItems.length);
+      await checkScreen(app, 'dimensions');
+
+      // Search by code, then by part of a name, case-insensitively.
+      const target = projectItems[0]!;
+      await page.getByLabel('Search items').fill(target.code.toLowerCase());
+      await expect
+        .poll(() => items.locator('tbody tr').allInnerTexts())
+        .toEqual([expect.stringContaining(target.name)]);
+      await page.getByLabel('Search items').fill('');
+      await expect.poll(() => items.locator('tbody tr').count()).toBe(projectItems.length);
+
+      // A new item: the missing code, then a code another item has, each on the Code field.
+      await page.getByRole('button', { name: 'New item' }).click();
+      const editor = page.getByRole('form', { name: 'New item in Project' });
+      await editor.getByLabel('Name').fill('Audit Müller 2026');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => editor.getByLabel('Code').getAttribute('aria-invalid')).toBe('true');
+      await editor.getByLabel('Code').fill(target.code);
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await editor.getByText(`Another item of this dimension already has the code ${target.code}.`).waitFor();
+      expect(await editor.getByLabel('Code').getAttribute('aria-invalid')).toBe('true');
+      await editor.getByLabel('Code').fill('PROJ-AUDIT');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await page.getByTestId('dimension-saved').getByText('Created Audit Müller 2026 in Project').waitFor();
+      await items
+        .locator('tbody tr')
+        .filter({ hasText: 'Audit Müller 2026' })
+        .getByText('Not sent yet')
+        .waitFor();
+
+      // Changing the queued create before it is sent.
+      const edits = page.getByTestId('edits');
+      const queued = edits.getByRole('listitem', { name: 'Create dimension item Audit Müller 2026' });
+      await queued.getByRole('button', { name: 'Edit…' }).click();
+      const change = queued.getByRole('form', { name: 'Change the queued edit of Audit Müller 2026' });
+      await change.getByLabel('Name').fill('Audit Müller 2027');
+      await change.getByRole('button', { name: 'Save' }).click();
+      await edits.getByRole('listitem', { name: 'Create dimension item Audit Müller 2027' }).waitFor();
+
+      // A new dimension is highlighted at once, with its empty list of items.
+      await page.getByRole('button', { name: 'New dimension' }).click();
+      const newDimension = page.getByRole('form', { name: 'New dimension' });
+      await newDimension.getByLabel('Name').fill('Client engagements');
+      await newDimension.getByLabel('Code').fill('ENG');
+      await newDimension.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Client engagements has no items yet.').waitFor();
+      await page.getByRole('button', { name: 'New item' }).click();
+      const engagement = page.getByRole('form', { name: 'New item in Client engagements' });
+      await engagement.getByLabel('Name').fill('Nordlicht annual audit');
+      await engagement.getByLabel('Code').fill('ENG-001');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('grid', { name: 'Items of Client engagements' })
+        .getByText('Nordlicht annual audit')
+        .waitFor();
+
+      // Esc closes an editor and returns to its list.
+      await page.getByRole('grid', { name: 'Dimensions' }).focus();
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown'); // Project: Client engagements sorts first
+      await page.keyboard.press('Enter');
+      const edit = page.getByRole('form', { name: 'Edit Project' });
+      await edit.getByLabel('Name').waitFor();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => edit.count()).toBe(0);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+        .toBe('Dimensions');
+      await checkScreen(app, 'dimensions-pending');
+
+      // A queued update shows only what it changes: changing it cannot add a change (here,
+      // Region is inactive; a form with every field would send it back as active).
+      await page
+        .getByRole('grid', { name: 'Dimensions' })
+        .getByRole('button', { name: 'Edit Region' })
+        .click();
+      const region = page.getByRole('form', { name: 'Edit Region' });
+      await region.getByLabel('Name').fill('Regions');
+      await region.getByRole('button', { name: 'Save' }).click();
+      const queuedRegion = edits.getByRole('listitem', { name: 'Update dimension Regions' });
+      await queuedRegion.getByRole('button', { name: 'Edit…' }).click();
+      const changeRegion = queuedRegion.getByRole('form', { name: 'Change the queued edit of Regions' });
+      expect(await changeRegion.getByRole('textbox').count()).toBe(1);
+      expect(await changeRegion.getByLabel('Status').count()).toBe(0);
+      await changeRegion.getByLabel('Name').fill('Sales regions');
+      await changeRegion.getByRole('button', { name: 'Save' }).click();
+      await edits.getByRole('listitem', { name: 'Update dimension Sales regions' }).waitFor();
+
+      await edits.getByRole('button', { name: 'Send now' }).click();
+      await edits.getByText('Every edit has been sent.').waitFor({ timeout: 60_000 });
+      expect(core.outbox.list(profile.id)).toEqual([]);
+      expect(state.dimensions.find((d) => d.code === 'REG')).toMatchObject({
+        name: 'Sales regions',
+        status: 'INACTIVE',
+      });
+      const engagements = state.dimensions.filter((d) => d.code === 'ENG');
+      expect(engagements).toEqual([
+        expect.objectContaining({ name: 'Client engagements', status: 'ACTIVE' }),
+      ]);
+      expect(state.items.filter((i) => i.code === 'ENG-001')).toEqual([
+        expect.objectContaining({ dimensionId: engagements[0]!.id, name: 'Nordlicht annual audit' }),
+      ]);
+      expect(state.items.filter((i) => i.code === 'PROJ-AUDIT')).toEqual([
+        expect.objectContaining({ dimensionId: project.id, name: 'Audit Müller 2027' }),
+      ]);
+      await dimensions.locator('tbody tr').filter({ hasText: 'PROJ' }).click();
+      await items.getByText('Audit Müller 2027').waitFor();
+      expect(await dimensions.getByText('Not sent yet').count()).toBe(0);
+      expect(await items.getByText('Not sent yet').count()).toBe(0);
+    } finally {
+      await close();
+    }
+  }, 180_000);
+
+  it("merges a change of a dimension with a colleague's, field by field", async () => {
+    const { sandbox, page, app, close } = await setUp();
+    try {
+      const project = sandbox.state.dimensions.find((d) => d.name === 'Project');
+      if (!project) throw new Error('the demo data has no Project dimension');
+      const dimensions = page.getByRole('grid', { name: 'Dimensions' });
+      await dimensions.getByRole('button', { name: 'Edit Project' }).click();
+      const editor = page.getByRole('form', { name: 'Edit Project' });
+      await editor.getByLabel('Name').fill('Client projects');
+      await editor.getByLabel('Code').fill('PROJ-C');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await page.getByTestId('dimension-saved').getByText('Saved Client projects').waitFor();
+
+      // Meanwhile a colleague renames and recodes it through the API.
+      const token = await sandboxToken(sandbox, 'write');
+      const answer = await fetch(`${sandbox.url}/v1/dimensions/${project.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Projects (finance)', code: 'PROJ-F' }),
+      });
+      expect(answer.status).toBe(200);
+
+      const edits = page.getByTestId('edits');
+      await edits.getByRole('button', { name: 'Send now' }).click();
+      await page.getByTestId('push-result').getByText('1 conflicts').waitFor({ timeout: 60_000 });
+      const conflict = edits.getByRole('listitem', { name: 'Update dimension Client projects' });
+      await conflict.getByRole('button', { name: 'Field by field…' }).click();
+      const merge = conflict.getByRole('group', { name: 'Choose each field' });
+      // The server's side shows the colleague's values, the code included.
+      await expect
+        .poll(() => merge.locator('tbody tr').allInnerTexts())
+        .toEqual([
+          expect.stringMatching(/^name\s+Client projects\s+Projects \(finance\)\s*$/),
+          expect.stringMatching(/^code\s+PROJ-C\s+PROJ-F\s*$/),
+        ]);
+      await checkScreen(app, 'dimensions-conflict');
+      await merge.getByRole('row', { name: /^code/ }).getByLabel('PROJ-F').check();
+      await merge.getByRole('button', { name: 'Keep the merged record' }).click();
+      await conflict.getByText('Pending').waitFor();
+      await edits.getByRole('button', { name: 'Send now' }).click();
+      await edits.getByText('Every edit has been sent.').waitFor({ timeout: 60_000 });
+      expect(sandbox.state.dimensions.find((d) => d.id === project.id)).toMatchObject({
+        name: 'Client projects',
+        code: 'PROJ-F',
+      });
+      await dimensions
+        .locator('tbody tr')
+        .filter({ hasText: 'PROJ-F' })
+        .getByText('Client projects')
+        .waitFor();
+    } finally {
+      await close();
+    }
+  }, 180_000);
+});

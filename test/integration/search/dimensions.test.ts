@@ -1,0 +1,155 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { COST_CENTER_DIMENSION_ID } from '../../../src-shared/api';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { connectedCore } from '../../helpers/sync-fixture';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// The Dimensions screen's two queries over a cache synced from the sandbox, edits not yet
+// sent included, through the handler table the renderer uses.
+const tempDir = useTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+const byName = (a: { name: string }, b: { name: string }) =>
+  a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0;
+
+async function synced() {
+  const setup = await connectedCore(tempDir());
+  cleanups.push(setup.close);
+  const handlers = createHandlers(setup.core);
+  const profileId = setup.profile.id;
+  expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({
+    ok: true,
+    value: { outcome: 'succeeded' },
+  });
+  const call = async <T>(command: Parameters<typeof dispatch>[1], input: object): Promise<T> => {
+    const answer = await dispatch(handlers, command, { profileId, ...input } as never);
+    if (!answer.ok) throw new Error(`${command}: ${answer.error.message}`);
+    return answer.value as T;
+  };
+  return { ...setup, profileId, handlers, call };
+}
+
+interface Row {
+  id: string;
+  name: string;
+  code: string;
+  status: string;
+  system?: boolean;
+  itemCount?: number;
+  editPending: boolean;
+}
+
+describe('dimensions in the offline copy', () => {
+  it('lists every live dimension in name order with its live items counted, the system ones marked', async () => {
+    const { sandbox, call } = await synced();
+    const state = sandbox.state;
+    const live = (status: string) => status !== 'DELETED';
+    const { dimensions } = await call<{ dimensions: Row[] }>('dimensions.list', { search: {} });
+    const expected = state.dimensions.filter((d) => live(d.status)).sort(byName);
+    expect(dimensions.map((d) => d.id)).toEqual(expected.map((d) => d.id));
+    for (const row of dimensions) {
+      expect(row.itemCount).toBe(
+        state.items.filter((item) => item.dimensionId === row.id && live(item.status)).length,
+      );
+      expect(row.system).toBe(
+        ['00000000-0000-0000-0000-000000000001', '00000000-0000-0000-0000-000000000002'].includes(row.id),
+      );
+      expect(row.editPending).toBe(false);
+    }
+    expect(dimensions.find((d) => d.id === COST_CENTER_DIMENSION_ID)?.name).toBe('Cost center');
+
+    // Deleted ones (and their items) only when asked.
+    const deleted = state.dimensions.find((d) => d.status === 'DELETED');
+    if (!deleted) throw new Error('the demo data has no deleted dimension');
+    const all = await call<{ dimensions: Row[] }>('dimensions.list', { search: { includeDeleted: true } });
+    expect(all.dimensions.map((d) => d.id)).toEqual([...state.dimensions].sort(byName).map((d) => d.id));
+    const items = await call<{ rows: Row[]; total: number }>('dimensionItems.search', {
+      search: { dimensionId: deleted.id },
+    });
+    expect(items.total).toBe(0);
+    const deletedItems = await call<{ rows: Row[]; total: number }>('dimensionItems.search', {
+      search: { dimensionId: deleted.id, includeDeleted: true },
+    });
+    expect(deletedItems.total).toBe(state.items.filter((item) => item.dimensionId === deleted.id).length);
+    expect(deletedItems.total).toBeGreaterThan(0);
+  });
+
+  it("finds a dimension's items by name or code, case-insensitively, a page at a time", async () => {
+    const { sandbox, call } = await synced();
+    const items = sandbox.state.items
+      .filter((item) => item.dimensionId === COST_CENTER_DIMENSION_ID && item.status !== 'DELETED')
+      .sort(byName);
+    const search = (extra: object) =>
+      call<{ rows: Row[]; total: number }>('dimensionItems.search', {
+        search: { dimensionId: COST_CENTER_DIMENSION_ID, ...extra },
+      });
+    const first = await search({ pagination: { page: 1, pageSize: 5 } });
+    const second = await search({ pagination: { page: 2, pageSize: 5 } });
+    expect(first.total).toBe(items.length);
+    expect([...first.rows, ...second.rows].map((row) => row.id)).toEqual(items.slice(0, 10).map((i) => i.id));
+
+    const target = items[3]!;
+    expect((await search({ text: target.code.toLowerCase() })).rows.map((row) => row.id)).toEqual([
+      target.id,
+    ]);
+    const word = target.name.split(' ').at(-1)!.toUpperCase();
+    expect((await search({ text: word })).rows.map((row) => row.id)).toContain(target.id);
+    expect((await search({ text: 'no such item' })).total).toBe(0);
+    // Text that means something to LIKE is taken literally.
+    expect((await search({ text: '%' })).total).toBe(0);
+  });
+
+  it('shows offline creates and changes at once, marked as waiting to be sent', async () => {
+    const { call } = await synced();
+    const created = await call<{ recordId: string }>('dimensions.create', {
+      input: { name: 'Client engagements', code: 'ENG' },
+    });
+    let { dimensions } = await call<{ dimensions: Row[] }>('dimensions.list', { search: {} });
+    expect(dimensions.find((d) => d.id === created.recordId)).toMatchObject({
+      name: 'Client engagements',
+      code: 'ENG',
+      status: 'ACTIVE',
+      itemCount: 0,
+      editPending: true,
+      system: false,
+    });
+
+    const item = await call<{ recordId: string }>('dimensionItems.create', {
+      dimensionId: created.recordId,
+      input: { name: 'Audit Müller 2026', code: 'ENG-01' },
+    });
+    ({ dimensions } = await call<{ dimensions: Row[] }>('dimensions.list', { search: {} }));
+    expect(dimensions.find((d) => d.id === created.recordId)?.itemCount).toBe(1);
+    const found = await call<{ rows: Row[] }>('dimensionItems.search', {
+      search: { dimensionId: created.recordId, text: 'MÜLLER' },
+    });
+    expect(found.rows).toEqual([
+      expect.objectContaining({ id: item.recordId, code: 'ENG-01', editPending: true }),
+    ]);
+
+    // Deleting an item offline takes it out of the count and the list at once.
+    await call('dimensionItems.update', {
+      dimensionId: created.recordId,
+      id: item.recordId,
+      input: { status: 'DELETED' },
+    });
+    ({ dimensions } = await call<{ dimensions: Row[] }>('dimensions.list', { search: {} }));
+    expect(dimensions.find((d) => d.id === created.recordId)?.itemCount).toBe(0);
+    const withDeleted = await call<{ rows: Row[] }>('dimensionItems.search', {
+      search: { dimensionId: created.recordId, includeDeleted: true },
+    });
+    expect(withDeleted.rows.map((row) => row.status)).toEqual(['DELETED']);
+  });
+
+  it('refuses a query the renderer could not have meant', async () => {
+    const { handlers, profileId } = await synced();
+    const answer = await dispatch(handlers, 'dimensionItems.search', {
+      profileId,
+      search: { dimensionId: '', text: 'x' },
+    });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../src-shared/errors';
+import {
+  fieldOf,
+  formOf,
+  payloadOf,
+  serverValue,
+  valuesFrom,
+} from '../../../src-renderer/features/edits/forms';
+
+describe('the forms of offline edits', () => {
+  it('sends every filled field of a create, and only what changed in an update', () => {
+    const { fields, defaults, schema } = formOf('supplier', true);
+    const blank = valuesFrom(fields, {}, defaults);
+    expect(blank).toMatchObject({ name: '', code: '', status: 'ACTIVE', vatIdNo: '' });
+    const create = payloadOf(fields, { ...blank, name: ' Kaffee Nord ', code: 'K-1' }, blank, 'create');
+    expect(create).toEqual({ name: 'Kaffee Nord', code: 'K-1', status: 'ACTIVE' });
+    expect(schema.safeParse(create).success).toBe(true);
+
+    const update = formOf('supplier', false);
+    const initial = valuesFrom(update.fields, { name: 'Kaffee Nord', code: 'K-1', vatIdNo: 'DE1' });
+    // Emptying a field the API clears sends null; an unchanged field is not sent.
+    expect(
+      payloadOf(update.fields, { ...initial, name: 'Kaffee Süd', vatIdNo: '' }, initial, 'update'),
+    ).toEqual({
+      name: 'Kaffee Süd',
+      vatIdNo: null,
+    });
+    expect(payloadOf(update.fields, initial, initial, 'update')).toEqual({});
+  });
+
+  it('replaces a queued update with exactly the fields it shows', () => {
+    // A queued update of the name only: its form shows the name, and changing it sends the
+    // name alone, with no status the user never chose.
+    const { fields, schema } = formOf('dimension', false);
+    const shown = fields.filter((field) => field.key in { name: 'Projects' });
+    const values = valuesFrom(shown, { name: 'Projects' });
+    expect(values).toEqual({ name: 'Projects' });
+    expect(payloadOf(shown, { name: 'Client projects' }, values, 'replace')).toEqual({
+      name: 'Client projects',
+    });
+    // Emptied, a required field is sent empty so the schema names it, not dropped.
+    const emptied = payloadOf(shown, { name: '  ' }, values, 'replace');
+    expect(emptied).toEqual({ name: '' });
+    const parsed = schema.safeParse(emptied);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['name']);
+  });
+
+  it('offers Deleted only when changing a dimension or item, and checks codes as the API does', () => {
+    const statuses = (creating: boolean) =>
+      formOf('dimensionItem', creating)
+        .fields.find((field) => field.key === 'status')
+        ?.options?.map((o) => o.value);
+    expect(statuses(true)).toEqual(['ACTIVE', 'INACTIVE']);
+    expect(statuses(false)).toEqual(['ACTIVE', 'INACTIVE', 'DELETED']);
+    const { schema } = formOf('dimensionItem', true);
+    expect(schema.safeParse({ name: 'North', code: 'N' }).success).toBe(true);
+    const noCode = schema.safeParse({ name: 'North' });
+    expect(noCode.error?.issues[0]?.path).toEqual(['code']);
+    expect(schema.safeParse({ name: 'North', code: 'x'.repeat(51) }).success).toBe(false);
+  });
+
+  it("reads the server's side of a conflict by the edit's field names", () => {
+    // Suppliers are edited with `code` and answered with `number`; dimensions use `code`.
+    expect(serverValue('supplier', { number: '70001', code: 'ignored' }, 'code')).toBe('70001');
+    expect(serverValue('dimension', { code: 'PROJ-2' }, 'code')).toBe('PROJ-2');
+    expect(serverValue('dimensionItem', { code: 'P-7', name: 'Audit' }, 'name')).toBe('Audit');
+  });
+
+  it('puts an error of the core on the field it names', () => {
+    expect(fieldOf(new AppError('VALIDATION_ERROR', 'taken', 'input.code'))).toBe('code');
+    expect(fieldOf(new AppError('VALIDATION_ERROR', 'no field'))).toBeUndefined();
+    expect(fieldOf(new Error('plain'))).toBeUndefined();
+  });
+});
