@@ -41,6 +41,27 @@ export const ExpenseLineSummary = z
     net: MinorAmount.nullable(),
     vat: MinorAmount.nullable(),
     gross: MinorAmount.nullable(),
+    /** Where the line is booked; names are null when the cache does not know the record. */
+    expenseAccount: z
+      .object({ id: z.string(), number: z.string().nullable(), name: z.string().nullable() })
+      .strict()
+      .nullable(),
+    taxRate: z
+      .object({ id: z.string(), name: z.string().nullable(), rate: z.string().nullable() })
+      .strict()
+      .nullable(),
+    /** The line's dimensions in the order the API gives them (cost center, cost carrier, …). */
+    dimensions: z.array(
+      z
+        .object({
+          dimensionId: z.string(),
+          dimensionName: z.string().nullable(),
+          itemId: z.string().nullable(),
+          itemCode: z.string().nullable(),
+          itemName: z.string().nullable(),
+        })
+        .strict(),
+    ),
   })
   .strict();
 export type ExpenseLineSummary = z.infer<typeof ExpenseLineSummary>;

@@ -240,6 +240,11 @@ export const ExpenseFilters = z
     hasNote: z.boolean().optional(),
     tag: Tag.optional(),
     hasFile: z.boolean().optional(),
+    /** A line of the expense is booked on this item of this dimension (a cost center, a project). */
+    bookedOn: z
+      .object({ dimensionId: z.string().min(1).max(100), itemId: z.string().min(1).max(100) })
+      .strict()
+      .optional(),
     includeDeleted: z.boolean().optional(),
   })
   .strict();
@@ -338,7 +343,8 @@ export type DimensionRow = z.infer<typeof DimensionRow>;
 
 export const DimensionItemSearch = z
   .object({
-    dimensionId: z.string().min(1).max(100),
+    /** Left out: the items of every dimension, dimension by dimension. */
+    dimensionId: z.string().min(1).max(100).optional(),
     /** Case-insensitive substring of the item's name or code. */
     text: z.string().max(200).optional(),
     includeDeleted: z.boolean().optional(),

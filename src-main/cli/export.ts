@@ -18,7 +18,8 @@ import { UsageError, type CliIo } from './io';
 export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
 satchel export expenses --out FILE.csv [--profile NAME_OR_ID] [--text T] [--reviewed true|false]
-               [--flagged true|false] [--tag T] [--has-file true|false] [--sort expenseTime|updateTime|amount|id]
+               [--flagged true|false] [--tag T] [--has-file true|false] [--booked-on DIMENSION_ITEM_ID]
+               [--sort expenseTime|updateTime|amount|id]
                [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]`;
 
 /** Options every CSV export takes: where, in which order, which separators, replace or not. */
@@ -110,6 +111,7 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
       flagged: { type: 'string' },
       tag: { type: 'string' },
       'has-file': { type: 'string' },
+      'booked-on': { type: 'string' },
       sort: { type: 'string', default: 'expenseTime' },
     },
   });
@@ -128,6 +130,9 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
         ...(values.text !== undefined ? { text: values.text } : {}),
         ...(values.tag !== undefined ? { tag: values.tag } : {}),
         ...Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)),
+        ...(values['booked-on'] !== undefined
+          ? { bookedOn: bookedOn(core, profile.id, values['booked-on']) }
+          : {}),
       },
       sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
     },
@@ -136,4 +141,17 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
   if (!parsed.success) throw validationError(parsed.error);
   const { profileId: _profileId, ...input } = parsed.data;
   await run(io, 'expenses', (onProgress) => exportExpenses(core.cacheOf(profile.id), input, onProgress));
+}
+
+/** The dimension of an item named on the command line, from the offline copy. */
+function bookedOn(core: Core, profileId: string, itemId: string): { dimensionId: string; itemId: string } {
+  const row = core
+    .cacheOf(profileId)
+    .sqlite.prepare('SELECT dimension_id AS dimensionId, id AS itemId FROM dimension_items WHERE id = ?')
+    .get(itemId) as { dimensionId: string; itemId: string } | undefined;
+  if (!row)
+    throw new UsageError(
+      `--booked-on: no dimension item ${itemId} in the offline copy (satchel dimension list --items DIMENSION_ID)`,
+    );
+  return row;
 }

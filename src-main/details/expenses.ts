@@ -3,6 +3,7 @@ import { AppError } from '../../src-shared/errors';
 import type { ExpenseDetail, ExpenseLineSummary } from '../../src-shared/details';
 import type { MinorAmount } from '../../src-shared/search';
 import { searchExpenses } from '../search';
+import { prepared } from '../search/sql';
 import { expenseFiles, expenseLines, expenses, type CacheDb } from '../store';
 
 function money(minor: number | null, currency: string | null): MinorAmount | null {
@@ -44,6 +45,7 @@ function linesAndFiles(cache: CacheDb, expenseId: string): Omit<ExpenseDetail, '
       net: money(line.netAmountMinor, line.netAmountCurrency),
       vat: money(line.vatAmountMinor, line.vatAmountCurrency),
       gross: money(line.grossAmountMinor, line.grossAmountCurrency),
+      ...booking(cache, line),
     }));
   const lineIds = lines.map((line) => line.id);
   const files = db
@@ -67,6 +69,44 @@ function linesAndFiles(cache: CacheDb, expenseId: string): Omit<ExpenseDetail, '
       downloaded: file.localPath !== null && file.localSha256 !== null && file.localSha256 === file.sha256,
     }));
   return { bankTransactionId: link?.bankTransactionId ?? null, lines, files };
+}
+
+/** A line's expense account, tax rate and dimension items, with their names from the cache. */
+function booking(
+  cache: CacheDb,
+  line: { id: string; expenseAccountId: string | null; taxRateId: string | null },
+): Pick<ExpenseLineSummary, 'expenseAccount' | 'taxRate' | 'dimensions'> {
+  const account =
+    line.expenseAccountId === null
+      ? null
+      : (prepared(cache.sqlite, 'SELECT code AS number, name FROM expense_accounts WHERE id = ?').get(
+          line.expenseAccountId,
+        ) as { number: string | null; name: string | null } | undefined);
+  const rate =
+    line.taxRateId === null
+      ? null
+      : (prepared(cache.sqlite, 'SELECT name, rate FROM tax_rates WHERE id = ?').get(line.taxRateId) as
+          { name: string | null; rate: string | null } | undefined);
+  const dimensions = prepared(
+    cache.sqlite,
+    `SELECT ld.dimension_id AS dimensionId, d.name AS dimensionName, ld.dimension_item_id AS itemId,
+       i.code AS itemCode, i.name AS itemName
+     FROM expense_line_dimensions ld
+     LEFT JOIN dimensions d ON d.id = ld.dimension_id
+     LEFT JOIN dimension_items i ON i.id = ld.dimension_item_id
+     WHERE ld.line_id = ? ORDER BY ld.position`,
+  ).all(line.id) as ExpenseLineSummary['dimensions'];
+  return {
+    expenseAccount:
+      line.expenseAccountId === null
+        ? null
+        : { id: line.expenseAccountId, number: account?.number ?? null, name: account?.name ?? null },
+    taxRate:
+      line.taxRateId === null
+        ? null
+        : { id: line.taxRateId, name: rate?.name ?? null, rate: rate?.rate ?? null },
+    dimensions,
+  };
 }
 
 function descriptionOf(raw: string): string | null {

@@ -43,9 +43,9 @@ export function listDimensions(cache: CacheDb, query: DimensionListInput = {}): 
 }
 
 function itemWhere(cache: CacheDb, search: z.output<typeof DimensionItemSearch>): SqlPart {
-  const parts: SqlPart[] = [
-    { sql: 'i.dimension_id = @dimensionId', params: { dimensionId: search.dimensionId } },
-  ];
+  const parts: SqlPart[] = [];
+  if (search.dimensionId !== undefined)
+    parts.push({ sql: 'i.dimension_id = @dimensionId', params: { dimensionId: search.dimensionId } });
   if (!search.includeDeleted) parts.push({ sql: live('i'), params: {} });
   const text = searchText(search.text);
   if (text !== '') parts.push(containsAny(cache.sqlite, ['i.name', 'i.code'], text, 'i_text'));
@@ -63,7 +63,8 @@ export function searchDimensionItems(
     `SELECT i.id AS id, i.dimension_id AS dimensionId, i.name AS name, i.code AS code,
        i.status AS status, i.local_edit_pending AS pending, i.deleted_at AS deletedAt
      FROM dimension_items i WHERE ${where.sql}
-     ORDER BY i.name COLLATE NOCASE, i.id LIMIT @limit OFFSET @offset`,
+     ORDER BY ${search.dimensionId === undefined ? 'i.dimension_id, ' : ''}i.name COLLATE NOCASE, i.id
+     LIMIT @limit OFFSET @offset`,
   ).all({
     ...where.params,
     limit: search.pagination.pageSize,

@@ -51,6 +51,13 @@ export function expenseWhere(sqlite: Database.Database, filters: ExpenseFilters)
   parts.push(...reviewConditions('expense', 'e.id', filters));
   if (filters.hasFile !== undefined)
     parts.push({ sql: `${filters.hasFile ? '' : 'NOT '}${HAS_FILE}`, params: {} });
+  if (filters.bookedOn)
+    // From the item to its lines (the (dimension_id, dimension_item_id) index), not per expense.
+    parts.push({
+      sql: `e.id IN (SELECT l.expense_id FROM expense_line_dimensions d JOIN expense_lines l ON l.id = d.line_id
+        WHERE d.dimension_id = @x_dimension AND d.dimension_item_id = @x_item)`,
+      params: { x_dimension: filters.bookedOn.dimensionId, x_item: filters.bookedOn.itemId },
+    });
   return allOf(parts);
 }
 

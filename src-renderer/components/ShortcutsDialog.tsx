@@ -17,6 +17,7 @@ export const shortcuts: Array<{ keys: string[]; what: string }> = [
   },
   { keys: ['1…4'], what: 'In Needs attention: open that list' },
   { keys: ['Enter'], what: 'In Dimensions: change the dimension (a system one: go to its items)' },
+  { keys: ['e'], what: 'In Dimensions, on an item: the expenses booked on it' },
 ];
 
 /** The shortcuts help: a modal dialog (focus stays inside; Esc closes it and focus returns). */

@@ -112,7 +112,7 @@ function Area({
         />
       );
     if (area === 'suppliers') return <SuppliersView key={key} profile={profile} />;
-    if (area === 'dimensions') return <DimensionsView key={key} profile={profile} />;
+    if (area === 'dimensions') return <DimensionsView key={key} profile={profile} onOpen={onOpen} />;
     if (area === 'files') return <FilesView key={key} profile={profile} />;
     if (area === 'attention') return <AttentionView key={key} profile={profile} onOpen={onOpen} />;
   }

@@ -194,6 +194,57 @@ describe('dimensions', () => {
     }
   }, 180_000);
 
+  it("opens an item's expenses, shows where each line is booked, and filters by it", async () => {
+    const { sandbox, page, app, close } = await setUp();
+    try {
+      const { expenses, items } = sandbox.state;
+      const costCenter = '00000000-0000-0000-0000-000000000001';
+      const booked = (itemId: string) =>
+        expenses.filter((e) =>
+          e.lines.some((l) =>
+            l.dimensions.some((d) => d.dimensionId === costCenter && d.dimensionItemId === itemId),
+          ),
+        );
+      const item = items
+        .filter((i) => i.dimensionId === costCenter && i.status === 'ACTIVE')
+        .sort((a, b) => booked(b.id).length - booked(a.id).length)[0]!;
+      const expected = booked(item.id);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length).toBeLessThan(expenses.length);
+
+      // Cost center is the second dimension; its item's expenses open with "e".
+      await page.getByRole('grid', { name: 'Dimensions' }).focus();
+      await page.keyboard.press('ArrowDown');
+      const costCenterItems = page.getByRole('grid', { name: 'Items of Cost center' });
+      await costCenterItems.locator('tbody tr').filter({ hasText: item.name }).click();
+      await costCenterItems.focus();
+      await page.keyboard.press('e');
+      await page.getByRole('heading', { level: 1, name: 'Expenses' }).waitFor();
+      const pager = page.getByRole('navigation', { name: 'Expenses pages' });
+      await pager.getByText(`${expected.length} expenses`).waitFor();
+      const bookedOn = page.getByLabel('Booked on');
+      expect(
+        await bookedOn.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent),
+      ).toBe(item.name);
+
+      // The detail names where each line is booked.
+      const grid = page.getByRole('grid', { name: 'Expenses' });
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await pane.getByText(`Cost center: ${item.name}`).first().waitFor();
+      await checkScreen(app, 'expenses-booked-on');
+
+      // Any item again: every expense.
+      await bookedOn.selectOption({ label: 'Any cost center, project, …' });
+      await pager.getByText(`${expenses.length} expenses`).waitFor();
+      await bookedOn.selectOption({ label: item.name });
+      await pager.getByText(`${expected.length} expenses`).waitFor();
+    } finally {
+      await close();
+    }
+  }, 180_000);
+
   it("merges a change of a dimension with a colleague's, field by field", async () => {
     const { sandbox, page, app, close } = await setUp();
     try {

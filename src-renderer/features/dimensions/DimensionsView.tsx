@@ -11,6 +11,7 @@ import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
+import type { Opening } from '../attention/groups';
 import { RecordEditor } from '../edits/RecordEditor';
 
 const PAGE_SIZE = 50;
@@ -29,7 +30,14 @@ const isDeleted = (record: { status: string | null; deletedAt: string | null }) 
  * offline copy, created and changed there at once, each change queued for the API like a
  * supplier's. The items shown are those of the dimension highlighted in the first list.
  */
-export function DimensionsView({ profile }: { profile: ProfileSummary }) {
+export function DimensionsView({
+  profile,
+  onOpen = () => undefined,
+}: {
+  profile: ProfileSummary;
+  /** Opens another area with a search applied: an item's expenses. */
+  onOpen?(opening: Opening): void;
+}) {
   const id = useId();
   const profileId = profile.id;
   const [showDeleted, setShowDeleted] = useState(false);
@@ -222,6 +230,12 @@ export function DimensionsView({ profile }: { profile: ProfileSummary }) {
               showDeleted={showDeleted}
               grid={itemGrid}
               onEdit={(record) => startEdit({ kind: 'item', dimension: selected, record })}
+              onExpenses={(record) =>
+                onOpen({
+                  area: 'expenses',
+                  filters: { bookedOn: { dimensionId: selected.id, itemId: record.id } },
+                })
+              }
             />
           )}
         </div>
@@ -263,12 +277,14 @@ function Items({
   showDeleted,
   grid,
   onEdit,
+  onExpenses,
 }: {
   profileId: string;
   dimension: DimensionRow;
   showDeleted: boolean;
   grid: RefObject<HTMLTableElement | null>;
   onEdit(record: DimensionItemRow | null): void;
+  onExpenses(record: DimensionItemRow): void;
 }) {
   const id = useId();
   const { text, setText, searched: debounced, page, setPage } = useTypedSearch();
@@ -282,7 +298,17 @@ function Items({
     },
   });
   const rows = search.data?.rows ?? [];
-  const keys = useListKeys(rows.length, (index) => onEdit(rows[index] ?? null));
+  const keys = useListKeys(
+    rows.length,
+    (index) => onEdit(rows[index] ?? null),
+    (event, index) => {
+      const row = rows[index];
+      if (event.key === 'e' && row) {
+        event.preventDefault();
+        onExpenses(row);
+      }
+    },
+  );
   const deleted = isDeleted(dimension);
   const name = label(dimension);
 
@@ -347,6 +373,14 @@ function Items({
                 aria-label={`Edit ${label(row)}`}
               >
                 Edit
+              </button>
+              <button
+                type="button"
+                tabIndex={-1}
+                onClick={() => onExpenses(row)}
+                aria-label={`Expenses booked on ${label(row)}`}
+              >
+                Expenses
               </button>
             </td>
           </>

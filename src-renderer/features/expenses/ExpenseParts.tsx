@@ -1,7 +1,26 @@
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import type { ExpenseDetail, ExpenseFileSummary, ExpenseLineSummary } from '../../../src-shared/details';
 import { formatBytes, formatMoney, humanize } from '../../lib/format';
 import { FilePreview } from '../preview/FilePreview';
+
+/**
+ * Where a line is booked, in one line of text: "Account 4930 Office supplies · VAT 19 % ·
+ * Cost center: 1000 Management". A record the offline copy does not know shows its id.
+ */
+export function bookingOf(line: ExpenseLineSummary): string {
+  const parts: string[] = [];
+  const account = line.expenseAccount;
+  if (account)
+    parts.push(`Account ${[account.number, account.name].filter(Boolean).join(' ') || account.id}`);
+  const rate = line.taxRate;
+  if (rate) parts.push(rate.name ?? (rate.rate !== null ? `Tax ${rate.rate} %` : `Tax rate ${rate.id}`));
+  for (const dimension of line.dimensions) {
+    if (dimension.itemId === null) continue;
+    const item = dimension.itemName ?? dimension.itemCode ?? dimension.itemId;
+    parts.push(`${dimension.dimensionName ?? 'Dimension'}: ${item}`);
+  }
+  return parts.join(' · ');
+}
 
 export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
   if (lines.length === 0) return <p className="muted">No lines.</p>;
@@ -24,15 +43,25 @@ export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
         </tr>
       </thead>
       <tbody>
-        {lines.map((line) => (
-          <tr key={line.id}>
-            <td>{line.description || '—'}</td>
-            <td>{humanize(line.type)}</td>
-            <td className="number">{formatMoney(line.net)}</td>
-            <td className="number">{formatMoney(line.vat)}</td>
-            <td className="number">{formatMoney(line.gross)}</td>
-          </tr>
-        ))}
+        {lines.map((line) => {
+          const booked = bookingOf(line);
+          return (
+            <Fragment key={line.id}>
+              <tr className={booked ? 'booked-line' : undefined}>
+                <td>{line.description || '—'}</td>
+                <td>{humanize(line.type)}</td>
+                <td className="number">{formatMoney(line.net)}</td>
+                <td className="number">{formatMoney(line.vat)}</td>
+                <td className="number">{formatMoney(line.gross)}</td>
+              </tr>
+              {booked && (
+                <tr className="line-booking">
+                  <td colSpan={5}>{booked}</td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
       </tbody>
     </table>
   );

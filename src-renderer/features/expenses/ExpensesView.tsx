@@ -12,6 +12,7 @@ import { ExportDialog } from '../export/ExportDialog';
 import { ReviewControls, type ReviewFocus } from '../review/ReviewControls';
 import { ResultReview, SelectionReview } from '../review/ResultReview';
 import { byIds, useReview } from '../review/useReview';
+import { BookedOnFilter } from './BookedOnFilter';
 import { ExpenseFiles, ExpenseLines } from './ExpenseParts';
 
 const PAGE_SIZE = 50;
@@ -163,6 +164,15 @@ export function ExpensesView({
             label="Has a receipt"
             value={filters.hasFile}
             onChange={(v) => filter({ ...filters, hasFile: v })}
+          />
+          <BookedOnFilter
+            id={`${id}-booked`}
+            profileId={profileId}
+            value={filters.bookedOn}
+            onChange={(bookedOn) => {
+              const { bookedOn: _old, ...rest } = filters;
+              filter(bookedOn ? { ...rest, bookedOn } : rest);
+            }}
           />
         </div>
       </form>

@@ -103,6 +103,26 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--has-file takes true or false');
 
+    // Expenses booked on one cost center item: the item's dimension is looked up offline.
+    const item = sandbox.state.items.find((candidate) =>
+      sandbox.state.expenses.some((e) =>
+        e.lines.some((l) => l.dimensions.some((d) => d.dimensionItemId === candidate.id)),
+      ),
+    )!;
+    const bookedCount = sandbox.state.expenses.filter((e) =>
+      e.lines.some((l) => l.dimensions.some((d) => d.dimensionItemId === item.id)),
+    ).length;
+    const bookedCsv = path.join(tempDir(), 'booked.csv');
+    expect(await ok(['export', 'expenses', '--out', bookedCsv, '--booked-on', item.id], mine)).toMatch(
+      new RegExp(`^${bookedCount} expenses written to `),
+    );
+    expect(bookedCount).toBeLessThan(sandbox.state.expenses.length);
+    const unknown = await runCli(['export', 'expenses', '--out', bookedCsv, '--booked-on', 'no-such-item'], {
+      env: mine,
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no dimension item no-such-item');
+
     const handover = path.join(tempDir(), 'review.json');
     expect(await ok(['review', 'export', '--out', handover], mine)).toMatch(/^\d+ review marks written to /);
     const colleague = await connectAndSync(sandbox.url);

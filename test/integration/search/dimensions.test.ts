@@ -144,6 +144,83 @@ describe('dimensions in the offline copy', () => {
     expect(withDeleted.rows.map((row) => row.status)).toEqual(['DELETED']);
   });
 
+  it('finds the expenses booked on an item and names where each line is booked', async () => {
+    const { sandbox, call } = await synced();
+    const { expenses, items, dimensions, reference } = sandbox.state;
+    const bookedOn = (dimensionId: string, itemId: string) =>
+      expenses
+        .filter((e) =>
+          e.lines.some((l) =>
+            l.dimensions.some((d) => d.dimensionId === dimensionId && d.dimensionItemId === itemId),
+          ),
+        )
+        .map((e) => e.id)
+        .sort();
+    // The items of every dimension at once (the Expenses filter's choices), dimension by dimension.
+    const every = await call<{ rows: Row[]; total: number }>('dimensionItems.search', {
+      search: { pagination: { page: 1, pageSize: 500 } },
+    });
+    expect(every.total).toBe(items.filter((i) => i.status !== 'DELETED').length);
+    // Several items of each kind are used: check every item the data books anything on.
+    let checked = 0;
+    for (const item of every.rows) {
+      const dimensionId = (item as Row & { dimensionId: string }).dimensionId;
+      const expected = bookedOn(dimensionId, item.id);
+      const found = await call<{ rows: Array<{ id: string }>; total: number }>('expenses.search', {
+        search: {
+          filters: { bookedOn: { dimensionId, itemId: item.id } },
+          pagination: { page: 1, pageSize: 500 },
+        },
+      });
+      expect(found.rows.map((row) => row.id).sort(), item.name).toEqual(expected);
+      expect(found.total).toBe(expected.length);
+      if (expected.length > 0) checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+    // An item of another dimension, or one nobody books on, finds nothing.
+    const [first] = every.rows as Array<Row & { dimensionId: string }>;
+    const other = dimensions.find((d) => d.id !== first!.dimensionId)!;
+    expect(
+      (
+        await call<{ total: number }>('expenses.search', {
+          search: { filters: { bookedOn: { dimensionId: other.id, itemId: first!.id } } },
+        })
+      ).total,
+    ).toBe(0);
+
+    // The detail names the account, the tax rate and each dimension's item of every line.
+    const expense = expenses.find(
+      (e) => e.lines.length > 1 && e.lines.every((l) => l.dimensions.length > 0),
+    )!;
+    const detail = await call<{ lines: Array<Record<string, unknown>> }>('expenses.get', { id: expense.id });
+    expect(detail.lines).toHaveLength(expense.lines.length);
+    expense.lines.forEach((line, index) => {
+      const shown = detail.lines[index]!;
+      const account = reference.expenseAccounts.find((a) => a.id === line.expenseAccountId);
+      const rate = reference.taxRates.find((t) => t.id === line.taxRateId);
+      expect(shown['expenseAccount']).toEqual(
+        line.expenseAccountId
+          ? { id: line.expenseAccountId, number: account?.number ?? null, name: account?.name ?? null }
+          : null,
+      );
+      expect(shown['taxRate']).toEqual(
+        line.taxRateId ? { id: line.taxRateId, name: rate?.name ?? null, rate: rate?.rate ?? null } : null,
+      );
+      expect(shown['dimensions']).toEqual(
+        line.dimensions.map((d) => {
+          const item = items.find((i) => i.id === d.dimensionItemId);
+          return {
+            dimensionId: d.dimensionId,
+            dimensionName: dimensions.find((x) => x.id === d.dimensionId)?.name ?? null,
+            itemId: d.dimensionItemId,
+            itemCode: item?.code ?? null,
+            itemName: item?.name ?? null,
+          };
+        }),
+      );
+    });
+  });
+
   it('refuses a query the renderer could not have meant', async () => {
     const { handlers, profileId } = await synced();
     const answer = await dispatch(handlers, 'dimensionItems.search', {
