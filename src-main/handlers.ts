@@ -14,6 +14,7 @@ import { bankAccountSummaries, expenseDetail, transactionDetail } from './detail
 import { afterReviewChanges, applyReviewInSlices, countAttention } from './review';
 import {
   listDimensions,
+  listExpenseAccounts,
   searchDimensionItems,
   searchExpenses,
   searchSuppliers,
@@ -63,6 +64,7 @@ export function createHandlers(core: Core): HandlerTable {
     'bankAccounts.list': ({ profileId }) => ({ accounts: bankAccountSummaries(core.cacheOf(profileId)) }),
     'expenses.search': ({ profileId, search }) => searchExpenses(core.cacheOf(profileId), search),
     'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
+    'expenseAccounts.list': ({ profileId }) => ({ accounts: listExpenseAccounts(core.cacheOf(profileId)) }),
     'dimensions.list': ({ profileId, search }) => ({
       dimensions: listDimensions(core.cacheOf(profileId), search),
     }),

@@ -24,6 +24,7 @@ import {
   DimensionItemSearchResult,
   DimensionList,
   DimensionRow,
+  ExpenseAccountRow,
   ExpenseFilters,
   ExpenseSearch,
   ExpenseSearchResult,
@@ -190,6 +191,11 @@ export const commands = {
   'suppliers.search': {
     input: z.object({ profileId: z.uuid(), search: SupplierSearch }).strict(),
     output: SupplierSearchResult,
+  },
+  /** The expense accounts lines are booked to (the Expenses filter's choices). */
+  'expenseAccounts.list': {
+    input: z.object({ profileId: z.uuid() }).strict(),
+    output: z.object({ accounts: z.array(ExpenseAccountRow) }),
   },
   /** Every dimension of the offline copy (they are few), with its live items counted. */
   'dimensions.list': {

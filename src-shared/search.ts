@@ -245,6 +245,8 @@ export const ExpenseFilters = z
       .object({ dimensionId: z.string().min(1).max(100), itemId: z.string().min(1).max(100) })
       .strict()
       .optional(),
+    /** A line of the expense is booked to this expense account (by id). */
+    expenseAccountId: z.string().min(1).max(100).optional(),
     includeDeleted: z.boolean().optional(),
   })
   .strict();
@@ -312,6 +314,18 @@ export const SupplierRow = z
   })
   .strict();
 export type SupplierRow = z.infer<typeof SupplierRow>;
+
+/* ---------------------------------------------------------------- expense accounts */
+
+export const ExpenseAccountRow = z
+  .object({
+    id: z.string(),
+    number: z.string().nullable(),
+    name: z.string().nullable(),
+    status: z.string().nullable(),
+  })
+  .strict();
+export type ExpenseAccountRow = z.infer<typeof ExpenseAccountRow>;
 
 /* ---------------------------------------------------------------- dimensions */
 

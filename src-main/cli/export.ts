@@ -19,7 +19,7 @@ export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID]
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
 satchel export expenses --out FILE.csv [--profile NAME_OR_ID] [--text T] [--reviewed true|false]
                [--flagged true|false] [--tag T] [--has-file true|false] [--booked-on DIMENSION_ITEM_ID]
-               [--sort expenseTime|updateTime|amount|id]
+               [--account NUMBER] [--sort expenseTime|updateTime|amount|id]
                [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]`;
 
 /** Options every CSV export takes: where, in which order, which separators, replace or not. */
@@ -112,6 +112,7 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
       tag: { type: 'string' },
       'has-file': { type: 'string' },
       'booked-on': { type: 'string' },
+      account: { type: 'string' },
       sort: { type: 'string', default: 'expenseTime' },
     },
   });
@@ -132,6 +133,9 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
         ...Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)),
         ...(values['booked-on'] !== undefined
           ? { bookedOn: bookedOn(core, profile.id, values['booked-on']) }
+          : {}),
+        ...(values.account !== undefined
+          ? { expenseAccountId: expenseAccountId(core, profile.id, values.account) }
           : {}),
       },
       sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
@@ -154,4 +158,17 @@ function bookedOn(core: Core, profileId: string, itemId: string): { dimensionId:
       `--booked-on: no dimension item ${itemId} in the offline copy (satchel dimension list --items DIMENSION_ID)`,
     );
   return row;
+}
+
+/** An expense account named on the command line by its number (or id), from the offline copy. */
+function expenseAccountId(core: Core, profileId: string, account: string): string {
+  const id = core
+    .cacheOf(profileId)
+    .sqlite.prepare(
+      'SELECT id FROM expense_accounts WHERE deleted_at IS NULL AND (code = ? OR id = ?) ORDER BY code = ? DESC LIMIT 1',
+    )
+    .pluck()
+    .get(account, account, account) as string | undefined;
+  if (id === undefined) throw new UsageError(`--account: no expense account ${account} in the offline copy`);
+  return id;
 }

@@ -8,6 +8,7 @@ import {
   type DimensionItemSearchResult,
   type DimensionListInput,
   type DimensionRow,
+  type ExpenseAccountRow,
 } from '../../src-shared/search';
 import type { CacheDb } from '../store';
 import { allOf, offsetOf, prepared, type SqlPart } from './sql';
@@ -77,4 +78,16 @@ export function searchDimensionItems(
     pageSize: search.pagination.pageSize,
     total: (count.get(where.params) as { n: number }).n,
   };
+}
+
+/**
+ * The organisation's expense accounts (not deleted), by number: the other thing expense lines
+ * are booked to, listed beside the dimensions for the Expenses filter.
+ */
+export function listExpenseAccounts(cache: CacheDb): ExpenseAccountRow[] {
+  return prepared(
+    cache.sqlite,
+    `SELECT id, code AS number, name, status FROM expense_accounts WHERE deleted_at IS NULL
+     ORDER BY code IS NULL, code, name COLLATE NOCASE, id`,
+  ).all() as ExpenseAccountRow[];
 }

@@ -58,6 +58,11 @@ export function expenseWhere(sqlite: Database.Database, filters: ExpenseFilters)
         WHERE d.dimension_id = @x_dimension AND d.dimension_item_id = @x_item)`,
       params: { x_dimension: filters.bookedOn.dimensionId, x_item: filters.bookedOn.itemId },
     });
+  if (filters.expenseAccountId !== undefined)
+    parts.push({
+      sql: 'e.id IN (SELECT l.expense_id FROM expense_lines l WHERE l.expense_account_id = @x_account)',
+      params: { x_account: filters.expenseAccountId },
+    });
   return allOf(parts);
 }
 

@@ -3,4 +3,4 @@ export { searchTransactions, transactionTotals, transactionsByRowId } from './tr
 export { transactionWhere } from './transaction-where';
 export { searchExpenses, expenseCount, expenseWhere } from './expenses';
 export { searchSuppliers } from './suppliers';
-export { listDimensions, searchDimensionItems } from './dimensions';
+export { listDimensions, listExpenseAccounts, searchDimensionItems } from './dimensions';

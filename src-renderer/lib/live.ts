@@ -11,6 +11,7 @@ const CHANGED_BY_SYNC: CommandName[] = [
   'suppliers.search',
   'dimensions.list',
   'dimensionItems.search',
+  'expenseAccounts.list',
   'bankAccounts.list',
   'edits.list',
   'review.attention',

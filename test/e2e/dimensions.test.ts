@@ -236,10 +236,21 @@ describe('dimensions', () => {
       await checkScreen(app, 'expenses-booked-on');
 
       // Any item again: every expense.
-      await bookedOn.selectOption({ label: 'Any cost center, project, …' });
+      await bookedOn.selectOption({ label: 'Any account, cost center, project, …' });
       await pager.getByText(`${expenses.length} expenses`).waitFor();
       await bookedOn.selectOption({ label: item.name });
       await pager.getByText(`${expected.length} expenses`).waitFor();
+
+      // Or an expense account, listed by number in the same choice.
+      const account = sandbox.state.reference.expenseAccounts.find((candidate) =>
+        expenses.some((e) => e.lines.some((l) => l.expenseAccountId === candidate.id)),
+      )!;
+      const onAccount = expenses.filter((e) => e.lines.some((l) => l.expenseAccountId === account.id));
+      await bookedOn.selectOption({ label: `${account.number} ${account.name}` });
+      await pager.getByText(`${onAccount.length} expenses`).waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      await pane.getByText(`Account ${account.number} ${account.name}`).first().waitFor();
     } finally {
       await close();
     }

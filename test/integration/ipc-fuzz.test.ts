@@ -46,6 +46,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'bankAccounts.list': { profileId: uuid },
   'expenses.search': { profileId: uuid, search: { filters: { text: 'taxi' } } },
   'suppliers.search': { profileId: uuid, search: {} },
+  'expenseAccounts.list': { profileId: uuid },
   'dimensions.list': { profileId: uuid, search: { includeDeleted: true } },
   'dimensionItems.search': { profileId: uuid, search: { dimensionId: uuid, text: 'north' } },
   'review.apply': {

@@ -1,16 +1,29 @@
 import type { ExpenseFilters } from '../../../src-shared/search';
 import { useCommand } from '../../lib/query';
 
-type BookedOn = NonNullable<ExpenseFilters['bookedOn']>;
+/** What a line is booked to: an expense account, or an item of a dimension. */
+export type Booking = Pick<ExpenseFilters, 'bookedOn' | 'expenseAccountId'>;
 
-/** The choices are read in one page; an organisation with more items still finds them by id. */
+/** The items are read in one page; an organisation with more still opens one from Dimensions. */
 const CHOICES = 500;
 
-const valueOf = (booked: BookedOn | undefined) => (booked ? `${booked.dimensionId}\n${booked.itemId}` : '');
+function valueOf(booking: Booking): string {
+  if (booking.expenseAccountId !== undefined) return `account\n${booking.expenseAccountId}`;
+  if (booking.bookedOn) return `item\n${booking.bookedOn.dimensionId}\n${booking.bookedOn.itemId}`;
+  return '';
+}
+
+function bookingOf(value: string): Booking {
+  const [kind, first, second] = value.split('\n');
+  if (kind === 'account' && first) return { expenseAccountId: first };
+  if (kind === 'item' && first && second) return { bookedOn: { dimensionId: first, itemId: second } };
+  return {};
+}
 
 /**
- * "Booked on": expenses with a line booked on one item of a dimension (a cost center, a
- * project), the items grouped by dimension in the dimensions' order.
+ * "Booked on": expenses with a line booked to one expense account, or on one item of a
+ * dimension (a cost center, a project): the accounts by number, then each dimension's items
+ * in the dimensions' order.
  */
 export function BookedOnFilter({
   id,
@@ -20,34 +33,44 @@ export function BookedOnFilter({
 }: {
   id: string;
   profileId: string;
-  value: BookedOn | undefined;
-  onChange(value: BookedOn | undefined): void;
+  value: Booking;
+  onChange(value: Booking): void;
 }) {
+  const accounts = useCommand('expenseAccounts.list', { profileId }).data?.accounts ?? [];
   const dimensions = useCommand('dimensions.list', { profileId, search: {} }).data?.dimensions ?? [];
   const items =
     useCommand('dimensionItems.search', { profileId, search: { pagination: { page: 1, pageSize: CHOICES } } })
       .data?.rows ?? [];
-  const chosenListed = !value || items.some((item) => item.id === value.itemId);
+  const chosen = valueOf(value);
+  const listed =
+    chosen === '' ||
+    accounts.some((account) => account.id === value.expenseAccountId) ||
+    items.some((item) => item.id === value.bookedOn?.itemId);
   return (
     <div className="field compact">
       <label htmlFor={id}>Booked on</label>
-      <select
-        id={id}
-        value={valueOf(value)}
-        onChange={(event) => {
-          const [dimensionId, itemId] = event.target.value.split('\n');
-          onChange(dimensionId && itemId ? { dimensionId, itemId } : undefined);
-        }}
-      >
-        <option value="">Any cost center, project, …</option>
-        {!chosenListed && value && <option value={valueOf(value)}>Item {value.itemId}</option>}
+      <select id={id} value={chosen} onChange={(event) => onChange(bookingOf(event.target.value))}>
+        <option value="">Any account, cost center, project, …</option>
+        {!listed && <option value={chosen}>The one chosen ({chosen.split('\n').at(-1)})</option>}
+        {accounts.length > 0 && (
+          <optgroup label="Expense account">
+            {accounts.map((account) => (
+              <option key={account.id} value={valueOf({ expenseAccountId: account.id })}>
+                {[account.number, account.name].filter(Boolean).join(' ') || account.id}
+              </option>
+            ))}
+          </optgroup>
+        )}
         {dimensions.map((dimension) => {
           const own = items.filter((item) => item.dimensionId === dimension.id);
           if (own.length === 0) return null;
           return (
             <optgroup key={dimension.id} label={dimension.name ?? dimension.code ?? dimension.id}>
               {own.map((item) => (
-                <option key={item.id} value={valueOf({ dimensionId: dimension.id, itemId: item.id })}>
+                <option
+                  key={item.id}
+                  value={valueOf({ bookedOn: { dimensionId: dimension.id, itemId: item.id } })}
+                >
                   {item.name ?? item.code ?? item.id}
                 </option>
               ))}

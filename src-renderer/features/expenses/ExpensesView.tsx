@@ -168,10 +168,15 @@ export function ExpensesView({
           <BookedOnFilter
             id={`${id}-booked`}
             profileId={profileId}
-            value={filters.bookedOn}
-            onChange={(bookedOn) => {
-              const { bookedOn: _old, ...rest } = filters;
-              filter(bookedOn ? { ...rest, bookedOn } : rest);
+            value={{
+              ...(filters.bookedOn ? { bookedOn: filters.bookedOn } : {}),
+              ...(filters.expenseAccountId !== undefined
+                ? { expenseAccountId: filters.expenseAccountId }
+                : {}),
+            }}
+            onChange={(booking) => {
+              const { bookedOn: _item, expenseAccountId: _account, ...rest } = filters;
+              filter({ ...rest, ...booking });
             }}
           />
         </div>

@@ -122,6 +122,16 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no dimension item no-such-item');
+    // Expenses booked to one expense account, named by its number.
+    const account = sandbox.state.reference.expenseAccounts.find((candidate) =>
+      sandbox.state.expenses.some((e) => e.lines.some((l) => l.expenseAccountId === candidate.id)),
+    )!;
+    const accountCount = sandbox.state.expenses.filter((e) =>
+      e.lines.some((l) => l.expenseAccountId === account.id),
+    ).length;
+    expect(
+      await ok(['export', 'expenses', '--out', bookedCsv, '--force', '--account', account.number], mine),
+    ).toMatch(new RegExp(`^${accountCount} expenses written to `));
 
     const handover = path.join(tempDir(), 'review.json');
     expect(await ok(['review', 'export', '--out', handover], mine)).toMatch(/^\d+ review marks written to /);

@@ -188,6 +188,26 @@ describe('dimensions in the offline copy', () => {
       ).total,
     ).toBe(0);
 
+    // Expense accounts: listed by number, and each one's expenses found.
+    const { accounts } = await call<{ accounts: Array<{ id: string; number: string; name: string }> }>(
+      'expenseAccounts.list',
+      {},
+    );
+    expect(accounts.map((a) => a.number)).toEqual(reference.expenseAccounts.map((a) => a.number).sort());
+    let accountsChecked = 0;
+    for (const account of accounts) {
+      const expected = expenses
+        .filter((e) => e.lines.some((l) => l.expenseAccountId === account.id))
+        .map((e) => e.id)
+        .sort();
+      const found = await call<{ rows: Array<{ id: string }> }>('expenses.search', {
+        search: { filters: { expenseAccountId: account.id }, pagination: { page: 1, pageSize: 500 } },
+      });
+      expect(found.rows.map((row) => row.id).sort(), account.name).toEqual(expected);
+      if (expected.length > 0) accountsChecked++;
+    }
+    expect(accountsChecked).toBeGreaterThan(3);
+
     // The detail names the account, the tax rate and each dimension's item of every line.
     const expense = expenses.find(
       (e) => e.lines.length > 1 && e.lines.every((l) => l.dimensions.length > 0),
