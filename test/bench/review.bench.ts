@@ -1,0 +1,136 @@
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ReviewChange, ReviewTarget } from '../../src-shared/search';
+import { applyReview } from '../../src-main/review';
+import { applyReviewInSlices } from '../../src-main/review/slices';
+import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/store';
+import { loadTransactions } from './search.bench';
+
+/**
+ * Bulk review of a whole search result on 1,000,000 cached transactions: the unmatched ones
+ * (about 280,000) marked reviewed, flagged and tagged, and each undone. Every change runs as
+ * one statement (what the app did before: the app held for all of it) and in slices (what it
+ * does: the result fixed first, then ~20 ms transactions with the event loop free between
+ * them). Reported per change: the one statement's time; the sliced total, its first pause
+ * (fixing the result, until the first progress), the longest gap between two slices, and the
+ * event loop's longest delay meanwhile.
+ *
+ * `SEARCH_BENCH_CACHE=/path/to/cache.sqlite` starts from a copy of a cache the search bench
+ * built (the copy is changed, the file named is not); otherwise a cache is built (90–170 s).
+ */
+
+const ROWS = Number(process.env['SEARCH_BENCH_ROWS'] ?? 1_000_000);
+const TARGET: ReviewTarget = { by: 'transactionSearch', filters: { matched: false } };
+const TAGS = ['bench-a', 'bench-b'];
+
+/** Each change and the one that undoes it, so the cache ends as it began. */
+const PAIRS: Array<[string, ReviewChange, ReviewChange]> = [
+  ['reviewed', { action: 'setReviewed' }, { action: 'clearReviewed' }],
+  ['flag', { action: 'flag', reason: 'Receipt missing' }, { action: 'unflag' }],
+  ['tags', { action: 'addTags', tags: TAGS }, { action: 'removeTags', tags: TAGS }],
+];
+
+function openBenchCache(dir: string): CacheDb {
+  const reuse = process.env['SEARCH_BENCH_CACHE'];
+  const file = path.join(dir, 'review-bench.sqlite');
+  if (reuse) {
+    copyFileSync(reuse, file);
+    if (existsSync(`${reuse}-wal`)) copyFileSync(`${reuse}-wal`, `${file}-wal`);
+    // On the disk and in the page cache before any run, as the file of an app in use would
+    // be: a fresh copy is still being written back and is not in the page cache (the kernel
+    // copies it without it), and the sliced runs measured 3 times slower on it.
+    for (const name of [file, `${file}-wal`].filter((name) => existsSync(name))) {
+      const fd = openSync(name, 'r+');
+      fsyncSync(fd);
+      const buffer = Buffer.allocUnsafe(8 << 20);
+      for (let position = 0; readSync(fd, buffer, 0, buffer.length, position) > 0; position += buffer.length);
+      closeSync(fd);
+    }
+    return openCache(file, { migrationsDir: defaultMigrationsDir() });
+  }
+  const cache = openCache(file, { migrationsDir: defaultMigrationsDir() });
+  loadTransactions(cache, ROWS);
+  return cache;
+}
+
+/**
+ * Untimed, before every run: the last run's WAL checkpointed and emptied, so no run pays for
+ * the one before it (a one-statement change leaves a WAL of hundreds of megabytes behind).
+ */
+function settle(cache: CacheDb): void {
+  cache.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+function oneStatement(cache: CacheDb, change: ReviewChange): { ms: number; changed: number } {
+  settle(cache);
+  const started = performance.now();
+  const { changed } = applyReview(cache, TARGET, change);
+  return { ms: performance.now() - started, changed };
+}
+
+async function sliced(cache: CacheDb, change: ReviewChange) {
+  settle(cache);
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const started = performance.now();
+  let first = 0;
+  let last = 0;
+  let longestGap = 0;
+  let slices = 0;
+  loop.enable();
+  const { changed } = await applyReviewInSlices(cache, TARGET, change, {
+    onProgress: () => {
+      const now = performance.now();
+      if (slices === 0) first = now - started;
+      else longestGap = Math.max(longestGap, now - last);
+      last = now;
+      slices++;
+    },
+  });
+  const ms = performance.now() - started;
+  loop.disable();
+  return { ms, first, longestGap, slices, changed, loopMax: loop.max / 1e6 };
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+export default async function run(): Promise<Record<string, number | string>> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'satchel-review-bench-'));
+  try {
+    const cache = openBenchCache(dir);
+    // Untimed: the target's rows read once, so the first run does not pay for a cold index.
+    cache.sqlite.prepare('SELECT count(*) FROM bank_transactions WHERE matched = 0').pluck().get();
+    const figures: Record<string, number | string> = { rows: ROWS };
+    for (const [name, forward, back] of PAIRS) {
+      // Each change, then its undo, in slices (the app's way); then the same two as one
+      // statement. The cache is as it began after each pair of runs. Slices first: on a fresh
+      // copy, after one statement had changed (and undone) a whole result, the slices that
+      // followed took 3 times as long (10 s against 3-4; docs/search-and-review.md).
+      const cut = [await sliced(cache, forward), await sliced(cache, back)];
+      const one = [oneStatement(cache, forward), oneStatement(cache, back)];
+      [name, `${name}.undo`].forEach((step, i) => {
+        figures[`${step}.changed`] = cut[i]!.changed;
+        figures[`${step}.oneStatementMs`] = round(one[i]!.ms);
+        figures[`${step}.slicedMs`] = round(cut[i]!.ms);
+        figures[`${step}.firstPauseMs`] = round(cut[i]!.first);
+        figures[`${step}.longestGapMs`] = round(cut[i]!.longestGap);
+        figures[`${step}.loopDelayMaxMs`] = round(cut[i]!.loopMax);
+        figures[`${step}.slices`] = cut[i]!.slices;
+      });
+    }
+    cache.close();
+    return figures;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
