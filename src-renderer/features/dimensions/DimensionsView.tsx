@@ -219,6 +219,11 @@ export function DimensionsView({
               </>
             )}
           </ListGrid>
+          {list.error && (
+            <p className="form-error" role="alert">
+              {list.error.message}
+            </p>
+          )}
           {list.data && dimensions.length === 0 && (
             <p className="empty">No dimensions in the offline copy yet: sync to fetch them.</p>
           )}
@@ -386,6 +391,11 @@ function Items({
           </>
         )}
       </ListGrid>
+      {search.error && (
+        <p className="form-error" role="alert">
+          {search.error.message}
+        </p>
+      )}
       {search.data && search.data.total === 0 && (
         <p className="empty">{debounced ? 'No item matches.' : `${name} has no items yet.`}</p>
       )}

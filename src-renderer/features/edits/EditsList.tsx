@@ -4,7 +4,7 @@ import type { OutboxItemShape } from '../../../src-shared/edits';
 import { formatCount, formatTime, humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
-import { formOf, serverValue, valuesFrom } from './forms';
+import { queuedEditForm, serverValue } from './forms';
 import { RecordEditor } from './RecordEditor';
 
 type OutboxItem = z.infer<typeof OutboxItemShape>;
@@ -103,11 +103,7 @@ function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) 
   const operation = { profileId, operationId: item.operationId };
   const name = show(item.payload['name'] ?? item.server?.['name'] ?? item.recordId);
   const error = retry.error ?? discard.error ?? resolve.error;
-  // A queued create is edited as a create; a queued update shows only the fields it changes,
-  // so changing it cannot add a change the user never made (a status, say).
-  const creating = item.operation === 'create';
-  const form = formOf(item.resource, creating);
-  const fields = creating ? form.fields : form.fields.filter((field) => field.key in item.payload);
+  const queued = queuedEditForm(item);
   return (
     <li
       className={`edit-item status-${item.status}`}
@@ -136,16 +132,16 @@ function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) 
       )}
       {mode === 'edit' && (
         <RecordEditor
-          fields={fields}
-          schema={form.schema}
-          initial={valuesFrom(fields, item.payload, creating ? form.defaults : {})}
-          mode={creating ? 'create' : 'replace'}
+          fields={queued.fields}
+          schema={queued.schema}
+          initial={queued.initial}
+          mode={queued.mode}
           title={`Change the queued edit of ${name}`}
           busy={edit.isPending}
           serverError={edit.error}
           onCancel={() => setMode('view')}
           onSubmit={(payload) =>
-            edit.mutate({ ...operation, input: payload }, { onSuccess: () => setMode('view') })
+            edit.mutate({ ...operation, input: queued.input(payload) }, { onSuccess: () => setMode('view') })
           }
         />
       )}

@@ -137,3 +137,30 @@ export function serverValue(
 ): unknown {
   return resource === 'supplier' && field === 'code' ? server['number'] : server[field];
 }
+
+/**
+ * The form for changing a queued edit. A queued create is edited as a create. A queued update
+ * shows only the fields it changes (a form with every field would add changes the user never
+ * made: the status alone would send a deactivated supplier back as active), and what is saved
+ * replaces its payload whole, members the form does not show (externalUserId) kept as they were.
+ */
+export function queuedEditForm(item: {
+  resource: OutboxResource;
+  operation: 'create' | 'update';
+  payload: Record<string, unknown>;
+}) {
+  const creating = item.operation === 'create';
+  const form = formOf(item.resource, creating);
+  const fields = creating ? form.fields : form.fields.filter((field) => field.key in item.payload);
+  const unshown = Object.fromEntries(
+    Object.entries(item.payload).filter(([key]) => !fields.some((field) => field.key === key)),
+  );
+  return {
+    fields,
+    schema: form.schema,
+    initial: valuesFrom(fields, item.payload, creating ? form.defaults : {}),
+    mode: (creating ? 'create' : 'replace') as PayloadMode,
+    /** The new payload from what the form sends. */
+    input: (payload: Record<string, unknown>) => ({ ...unshown, ...payload }),
+  };
+}

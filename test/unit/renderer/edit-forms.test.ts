@@ -4,6 +4,7 @@ import {
   fieldOf,
   formOf,
   payloadOf,
+  queuedEditForm,
   serverValue,
   valuesFrom,
 } from '../../../src-renderer/features/edits/forms';
@@ -45,6 +46,28 @@ describe('the forms of offline edits', () => {
     const parsed = schema.safeParse(emptied);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(['name']);
+  });
+
+  it('changes a queued update in the fields it changes, keeping the members it does not show', () => {
+    const queued = queuedEditForm({
+      resource: 'supplier',
+      operation: 'update',
+      payload: { vatIdNo: null, externalUserId: 'erp-7' },
+    });
+    expect(queued.fields.map((field) => field.key)).toEqual(['vatIdNo']);
+    expect(queued.initial).toEqual({ vatIdNo: '' });
+    const sent = payloadOf(queued.fields, { vatIdNo: 'DE123' }, queued.initial, queued.mode);
+    expect(queued.input(sent)).toEqual({ vatIdNo: 'DE123', externalUserId: 'erp-7' });
+    expect(queued.schema.safeParse(queued.input(sent)).success).toBe(true);
+
+    // A queued create opens with every field, the defaults filled in.
+    const create = queuedEditForm({
+      resource: 'dimensionItem',
+      operation: 'create',
+      payload: { name: 'North', code: 'N' },
+    });
+    expect(create.initial).toEqual({ name: 'North', code: 'N', status: 'ACTIVE' });
+    expect(create.mode).toBe('create');
   });
 
   it('offers Deleted only when changing a dimension or item, and checks codes as the API does', () => {
