@@ -125,6 +125,11 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               </>
             )}
           </ListGrid>
+          {search.error && (
+            <p className="form-error" role="alert">
+              {search.error.message}
+            </p>
+          )}
           {search.data && search.data.total === 0 && <p className="empty">No supplier matches.</p>}
           {search.data && (
             <Pager
