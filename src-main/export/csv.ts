@@ -211,10 +211,63 @@ export const EXPENSE_CSV_COLUMNS = [
   'amount',
   'currency',
   'files',
+  'expense_accounts',
+  'booked_on',
   ...REVIEW_CSV_COLUMNS,
 ] as const;
 
-function expenseLine(row: ExpenseRow, format: CsvFormat): string {
+interface Booking {
+  /** The lines' expense accounts, each once, in line order: "4930 Office supplies | 4964 …". */
+  accounts: string;
+  /** The lines' dimension items, each once: "Cost center: 1000 Management | Project: …". */
+  bookedOn: string;
+}
+
+/** Where the lines of a batch of expenses are booked, one query each for accounts and dimensions. */
+function bookings(cache: CacheDb, ids: readonly string[]): Map<string, Booking> {
+  const collect = (rows: Array<{ expenseId: string; text: string | null }>) => {
+    const seen = new Map<string, string[]>();
+    for (const { expenseId, text } of rows) {
+      if (text === null || text === '') continue;
+      const list = seen.get(expenseId) ?? [];
+      if (!list.includes(text)) list.push(text);
+      seen.set(expenseId, list);
+    }
+    return seen;
+  };
+  const params = { ids: JSON.stringify(ids) };
+  const accounts = collect(
+    prepared(
+      cache.sqlite,
+      `SELECT l.expense_id AS expenseId,
+         coalesce(nullif(trim(coalesce(a.code, '') || ' ' || coalesce(a.name, '')), ''), l.expense_account_id) AS text
+       FROM expense_lines l LEFT JOIN expense_accounts a ON a.id = l.expense_account_id
+       WHERE l.expense_id IN (SELECT value FROM json_each(@ids)) AND l.expense_account_id IS NOT NULL
+       ORDER BY l.expense_id, l.position`,
+    ).all(params) as Array<{ expenseId: string; text: string | null }>,
+  );
+  const items = collect(
+    prepared(
+      cache.sqlite,
+      `SELECT l.expense_id AS expenseId,
+         coalesce(d.name, ld.dimension_id) || ': ' || coalesce(i.name, i.code, ld.dimension_item_id) AS text
+       FROM expense_lines l
+       JOIN expense_line_dimensions ld ON ld.line_id = l.id
+       LEFT JOIN dimensions d ON d.id = ld.dimension_id
+       LEFT JOIN dimension_items i ON i.id = ld.dimension_item_id
+       WHERE l.expense_id IN (SELECT value FROM json_each(@ids)) AND ld.dimension_item_id IS NOT NULL
+       ORDER BY l.expense_id, l.position, ld.position`,
+    ).all(params) as Array<{ expenseId: string; text: string | null }>,
+  );
+  return new Map(
+    ids.map((id) => [
+      id,
+      { accounts: (accounts.get(id) ?? []).join(' | '), bookedOn: (items.get(id) ?? []).join(' | ') },
+    ]),
+  );
+}
+
+function expenseLine(row: ExpenseRow, booking: Booking | undefined, format: CsvFormat): string {
   const { delimiter } = format;
   const text = (value: string | null) => csvText(value, delimiter);
   return [
@@ -230,6 +283,8 @@ function expenseLine(row: ExpenseRow, format: CsvFormat): string {
     row.amount ? amountField(row.amount.minor, row.amount.currency, format.decimalSeparator) : '',
     row.amount?.currency ?? '',
     String(row.fileCount),
+    text(booking?.accounts ?? ''),
+    text(booking?.bookedOn ?? ''),
     ...reviewFields(row.review, row.deletedAt, text),
   ].join(delimiter);
 }
@@ -243,9 +298,10 @@ export async function exportExpensesCsv(
   const search = ExpenseSearch.parse(query);
   checkTarget(options.file, options.overwrite ?? false);
   const ids = expenseIds(cache, search.filters, search.sorting);
-  return writeCsv(options, EXPENSE_CSV_COLUMNS, ids, (batch) =>
-    expensesById(cache, batch).map((row) => expenseLine(row, options.format)),
-  );
+  return writeCsv(options, EXPENSE_CSV_COLUMNS, ids, (batch) => {
+    const booked = bookings(cache, batch);
+    return expensesById(cache, batch).map((row) => expenseLine(row, booked.get(row.id), options.format));
+  });
 }
 
 /**

@@ -217,6 +217,20 @@ describe('CSV export of an expense search', () => {
       { action: 'addTags', tags: ['q1', 'audit'] },
     );
     applyReview(cache, { by: 'ids', kind: 'expense', ids: ['exp-1'] }, { action: 'setReviewed' });
+    // Where exp-2's two lines are booked: one account for both, a cost center and a project
+    // (the project on both lines, named once), and an item the cache does not know.
+    cache.sqlite.exec(`
+      INSERT INTO expense_accounts (id, name, code, status, raw) VALUES ('acc-1', 'Consulting', '6300', 'ACTIVE', '{}');
+      INSERT INTO dimensions (id, name, code, status, raw) VALUES
+        ('dim-cc', 'Cost center', 'KOST1', 'ACTIVE', '{}'), ('dim-pr', 'Project', 'PROJ', 'ACTIVE', '{}');
+      INSERT INTO dimension_items (id, dimension_id, name, code, status, raw) VALUES
+        ('item-1', 'dim-cc', '1000 Management', 'KOST1-001', 'ACTIVE', '{}'),
+        ('item-2', 'dim-pr', 'Audit; 2026', 'PROJ-001', 'ACTIVE', '{}');
+      UPDATE expense_lines SET expense_account_id = 'acc-1' WHERE expense_id = 'exp-2';
+      INSERT INTO expense_line_dimensions (line_id, position, dimension_id, dimension_item_id) VALUES
+        ('line-1', 0, 'dim-cc', 'item-1'), ('line-1', 1, 'dim-pr', 'item-2'),
+        ('line-2', 0, 'dim-pr', 'item-2'), ('line-2', 1, 'dim-pr', 'item-gone');
+    `);
 
     const file = path.join(caches.tempDir(), 'expenses.csv');
     const search = { filters: {}, sorting: { field: 'amount' as const, direction: 'ASC' as const } };
@@ -253,6 +267,12 @@ describe('CSV export of an expense search', () => {
       'Ask Anna',
       'audit, q1',
     ]);
+    expect(at(workshop, 'expense_accounts')).toBe('6300 Consulting');
+    expect(at(workshop, 'booked_on')).toBe(
+      'Cost center: 1000 Management | Project: Audit; 2026 | Project: item-gone',
+    );
+    expect(at(byId.get('exp-1')!, 'expense_accounts')).toBe('');
+    expect(at(byId.get('exp-1')!, 'booked_on')).toBe('');
     expect(at(byId.get('exp-1')!, 'reviewed')).toBe('true');
     expect(at(byId.get('exp-1')!, 'files')).toBe('1');
     expect(at(byId.get('exp-4')!, 'files')).toBe('1'); // on a line
