@@ -7,6 +7,7 @@ import { sandboxToken } from '../helpers/sandbox-token';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
 
 // The Dimensions area against a synced sandbox: browsing and searching items, creating and
 // changing dimensions and items offline with their mistakes shown on the field, changing an
@@ -21,12 +22,7 @@ afterEach(async () => {
 async function setUp() {
   const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 200, control: true });
   const core = createCore({ dataDir: tempDir(), secrets });
-  const profile = await core.addProfile({
-    name: 'Sandbox GmbH',
-    baseUrl: sandbox.url,
-    auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-  });
-  expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+  const profile = await connectSandbox(core, sandbox);
   const app = await openApp(core);
   app.page.setDefaultTimeout(20_000);
   await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();

@@ -11,6 +11,7 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
 
 // Exports and imports from the app in Chromium against a real core and the real sandbox: the
 // current search written as CSV from the Transactions bulk bar (file from the system's save
@@ -40,12 +41,7 @@ describe('export and import from the app', () => {
         return Promise.resolve(answers.shift() ?? null);
       },
     });
-    const profile = await core.addProfile({
-      name: 'Sandbox GmbH',
-      baseUrl: sandbox.url,
-      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-    });
-    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const profile = await connectSandbox(core, sandbox);
     const cache = core.cacheOf(profile.id);
     const live = cache.sqlite
       .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')

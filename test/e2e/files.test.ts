@@ -10,6 +10,7 @@ import { readManifest, sha256Of } from '../helpers/files';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
 
 // The Files area in Chromium against a real core and the real sandbox: a bulk download set up
 // in the dialog (folder from the folder picker, a template error shown on its field), followed
@@ -39,12 +40,7 @@ describe('files area', () => {
         return Promise.resolve(folder);
       },
     });
-    const profile = await core.addProfile({
-      name: 'Sandbox GmbH',
-      baseUrl: sandbox.url,
-      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-    });
-    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const profile = await connectSandbox(core, sandbox);
     const files = scopedFiles(core.cacheOf(profile.id), { by: 'all' });
     expect(files.length).toBeGreaterThan(20);
     const failing = files[3];

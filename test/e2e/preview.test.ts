@@ -8,6 +8,7 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen, seriousViolations } from './axe';
 import { closeBrowser, openApp, testFileUrl, type AppPage } from './harness';
+import { connectSandbox } from './steps';
 
 // Receipts previewed in the app, in Chromium against a real core and the real sandbox: a PDF
 // drawn by pdf.js (its bundled worker, no eval) and a PNG shown as an image, both read through
@@ -94,12 +95,7 @@ describe('receipt preview', () => {
   it('draws a PDF receipt with pdf.js and shows a PNG receipt, from the offline file cache', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 400, control: true });
     const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    const profile = await core.addProfile({
-      name: 'Sandbox GmbH',
-      baseUrl: sandbox.url,
-      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-    });
-    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const profile = await connectSandbox(core, sandbox);
     const { sqlite } = core.cacheOf(profile.id);
     const withFile = (mimeType: string, skip: string[] = []) => {
       const row = sqlite

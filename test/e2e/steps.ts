@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Core } from '../../src-main/core';
 
 /**
  * Steps more than one browser test takes the same way, written once so that a change of the
@@ -38,4 +39,18 @@ export async function sendWaitingEditUnreachable(page: Page, timeoutMs: number):
   await page.getByTestId('pending-edits').getByText('1 edit waiting').waitFor();
   await edits.getByRole('button', { name: 'Send now' }).click();
   await page.getByTestId('push-result').getByText('0 sent', { exact: false }).waitFor({ timeout: timeoutMs });
+}
+
+/** Connects the sandbox as "Sandbox GmbH" and syncs it: where the journeys over synced data start. */
+export async function connectSandbox(
+  core: Core,
+  sandbox: { url: string; clientId: string; clientSecret: string },
+): Promise<{ id: string }> {
+  const profile = await core.addProfile({
+    name: 'Sandbox GmbH',
+    baseUrl: sandbox.url,
+    auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+  });
+  expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+  return profile;
 }

@@ -6,7 +6,7 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
-import { sendWaitingEditUnreachable } from './steps';
+import { connectSandbox, sendWaitingEditUnreachable } from './steps';
 
 // Editing a supplier while the API is unreachable (the sandbox drops every connection), then
 // sending the edit once it answers again, all from the Suppliers screen.
@@ -21,12 +21,7 @@ describe('suppliers offline', () => {
   it('keeps an edit made while the sandbox is unreachable and pushes it when it is back', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
     const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await core.addProfile({
-      name: 'Sandbox GmbH',
-      baseUrl: sandbox.url,
-      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-    });
-    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const profile = await connectSandbox(core, sandbox);
     const app = await openApp(core);
     const { page } = app;
     page.setDefaultTimeout(20_000);
