@@ -65,6 +65,19 @@ export const ExpenseLineSummary = z
   })
   .strict();
 export type ExpenseLineSummary = z.infer<typeof ExpenseLineSummary>;
+export type LineBooking = Pick<ExpenseLineSummary, 'expenseAccount' | 'taxRate' | 'dimensions'>;
+
+/** An expense account as people name it: "4930 Office supplies" (its id when the cache lacks it). */
+export function accountText(account: NonNullable<ExpenseLineSummary['expenseAccount']>): string {
+  return [account.number, account.name].filter(Boolean).join(' ') || account.id;
+}
+
+/** A line's item of a dimension: "Cost center: 1000 Management"; null when it names no item. */
+export function dimensionText(dimension: ExpenseLineSummary['dimensions'][number]): string | null {
+  if (dimension.itemId === null) return null;
+  const item = dimension.itemName ?? dimension.itemCode ?? dimension.itemId;
+  return `${dimension.dimensionName ?? dimension.dimensionId}: ${item}`;
+}
 
 export const ExpenseDetail = z
   .object({

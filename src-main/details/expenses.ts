@@ -1,6 +1,6 @@
 import { asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
-import type { ExpenseDetail, ExpenseLineSummary } from '../../src-shared/details';
+import type { ExpenseDetail, ExpenseLineSummary, LineBooking } from '../../src-shared/details';
 import type { MinorAmount } from '../../src-shared/search';
 import { searchExpenses } from '../search';
 import { prepared } from '../search/sql';
@@ -31,22 +31,26 @@ function linesAndFiles(cache: CacheDb, expenseId: string): Omit<ExpenseDetail, '
     .from(expenses)
     .where(eq(expenses.id, expenseId))
     .get();
-  const lines: ExpenseLineSummary[] = db
+  const rows = db
     .select()
     .from(expenseLines)
     .where(eq(expenseLines.expenseId, expenseId))
     .orderBy(asc(expenseLines.position))
-    .all()
-    .map((line) => ({
-      id: line.id,
-      type: line.type,
-      description: descriptionOf(line.raw),
-      parentLineId: line.parentLineId,
-      net: money(line.netAmountMinor, line.netAmountCurrency),
-      vat: money(line.vatAmountMinor, line.vatAmountCurrency),
-      gross: money(line.grossAmountMinor, line.grossAmountCurrency),
-      ...booking(cache, line),
-    }));
+    .all();
+  const booked = lineBookings(
+    cache,
+    rows.map((line) => line.id),
+  );
+  const lines: ExpenseLineSummary[] = rows.map((line) => ({
+    id: line.id,
+    type: line.type,
+    description: descriptionOf(line.raw),
+    parentLineId: line.parentLineId,
+    net: money(line.netAmountMinor, line.netAmountCurrency),
+    vat: money(line.vatAmountMinor, line.vatAmountCurrency),
+    gross: money(line.grossAmountMinor, line.grossAmountCurrency),
+    ...(booked.get(line.id) ?? { expenseAccount: null, taxRate: null, dimensions: [] }),
+  }));
   const lineIds = lines.map((line) => line.id);
   const files = db
     .select()
@@ -71,42 +75,54 @@ function linesAndFiles(cache: CacheDb, expenseId: string): Omit<ExpenseDetail, '
   return { bankTransactionId: link?.bankTransactionId ?? null, lines, files };
 }
 
-/** A line's expense account, tax rate and dimension items, with their names from the cache. */
-function booking(
-  cache: CacheDb,
-  line: { id: string; expenseAccountId: string | null; taxRateId: string | null },
-): Pick<ExpenseLineSummary, 'expenseAccount' | 'taxRate' | 'dimensions'> {
-  const account =
-    line.expenseAccountId === null
-      ? null
-      : (prepared(cache.sqlite, 'SELECT code AS number, name FROM expense_accounts WHERE id = ?').get(
-          line.expenseAccountId,
-        ) as { number: string | null; name: string | null } | undefined);
-  const rate =
-    line.taxRateId === null
-      ? null
-      : (prepared(cache.sqlite, 'SELECT name, rate FROM tax_rates WHERE id = ?').get(line.taxRateId) as
-          { name: string | null; rate: string | null } | undefined);
+/**
+ * Where each of `lineIds` is booked: its expense account, tax rate and dimension items, named
+ * from the cache's reference lists (null names for a record the cache does not know). Two
+ * queries for any number of lines: the detail asks for one expense's, the CSV export a batch's.
+ */
+export function lineBookings(cache: CacheDb, lineIds: readonly string[]): Map<string, LineBooking> {
+  const ids = { ids: JSON.stringify(lineIds) };
+  const lines = prepared(
+    cache.sqlite,
+    `SELECT l.id AS id, l.expense_account_id AS accountId, a.code AS accountNumber, a.name AS accountName,
+       l.tax_rate_id AS rateId, t.name AS rateName, t.rate AS rate
+     FROM expense_lines l
+     LEFT JOIN expense_accounts a ON a.id = l.expense_account_id
+     LEFT JOIN tax_rates t ON t.id = l.tax_rate_id
+     WHERE l.id IN (SELECT value FROM json_each(@ids))`,
+  ).all(ids) as Array<{
+    id: string;
+    accountId: string | null;
+    accountNumber: string | null;
+    accountName: string | null;
+    rateId: string | null;
+    rateName: string | null;
+    rate: string | null;
+  }>;
   const dimensions = prepared(
     cache.sqlite,
-    `SELECT ld.dimension_id AS dimensionId, d.name AS dimensionName, ld.dimension_item_id AS itemId,
-       i.code AS itemCode, i.name AS itemName
+    `SELECT ld.line_id AS lineId, ld.dimension_id AS dimensionId, d.name AS dimensionName,
+       ld.dimension_item_id AS itemId, i.code AS itemCode, i.name AS itemName
      FROM expense_line_dimensions ld
      LEFT JOIN dimensions d ON d.id = ld.dimension_id
      LEFT JOIN dimension_items i ON i.id = ld.dimension_item_id
-     WHERE ld.line_id = ? ORDER BY ld.position`,
-  ).all(line.id) as ExpenseLineSummary['dimensions'];
-  return {
-    expenseAccount:
-      line.expenseAccountId === null
-        ? null
-        : { id: line.expenseAccountId, number: account?.number ?? null, name: account?.name ?? null },
-    taxRate:
-      line.taxRateId === null
-        ? null
-        : { id: line.taxRateId, name: rate?.name ?? null, rate: rate?.rate ?? null },
-    dimensions,
-  };
+     WHERE ld.line_id IN (SELECT value FROM json_each(@ids)) ORDER BY ld.line_id, ld.position`,
+  ).all(ids) as Array<LineBooking['dimensions'][number] & { lineId: string }>;
+  const byLine = new Map<string, LineBooking>(
+    lines.map((line) => [
+      line.id,
+      {
+        expenseAccount:
+          line.accountId === null
+            ? null
+            : { id: line.accountId, number: line.accountNumber, name: line.accountName },
+        taxRate: line.rateId === null ? null : { id: line.rateId, name: line.rateName, rate: line.rate },
+        dimensions: [],
+      },
+    ]),
+  );
+  for (const { lineId, ...dimension } of dimensions) byLine.get(lineId)?.dimensions.push(dimension);
+  return byLine;
 }
 
 function descriptionOf(raw: string): string | null {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { accountText, dimensionText } from '../../src-shared/details';
 import type { CsvFormat, CsvFormatInput } from '../../src-shared/export';
 import { AppError } from '../../src-shared/errors';
 import { formatAmount } from '../../src-shared/money';
@@ -12,6 +13,7 @@ import type {
   TransactionSearchInput,
 } from '../../src-shared/search';
 import { ExpenseSearch, TransactionSearch } from '../../src-shared/search';
+import { lineBookings } from '../details/expenses';
 import { expenseIds, expensesById } from '../search/expenses';
 import { orderBy } from '../search/transaction-page';
 import { prepared } from '../search/sql';
@@ -223,46 +225,33 @@ interface Booking {
   bookedOn: string;
 }
 
-/** Where the lines of a batch of expenses are booked, one query each for accounts and dimensions. */
+/** Where the lines of a batch of expenses are booked, named as the app's detail names them. */
 function bookings(cache: CacheDb, ids: readonly string[]): Map<string, Booking> {
-  const collect = (rows: Array<{ expenseId: string; text: string | null }>) => {
-    const seen = new Map<string, string[]>();
-    for (const { expenseId, text } of rows) {
-      if (text === null || text === '') continue;
-      const list = seen.get(expenseId) ?? [];
-      if (!list.includes(text)) list.push(text);
-      seen.set(expenseId, list);
+  const lines = prepared(
+    cache.sqlite,
+    `SELECT id, expense_id AS expenseId FROM expense_lines
+     WHERE expense_id IN (SELECT value FROM json_each(@ids)) ORDER BY expense_id, position`,
+  ).all({ ids: JSON.stringify(ids) }) as Array<{ id: string; expenseId: string }>;
+  const booked = lineBookings(
+    cache,
+    lines.map((line) => line.id),
+  );
+  const texts = new Map<string, { accounts: Set<string>; items: Set<string> }>();
+  for (const line of lines) {
+    const booking = booked.get(line.id);
+    if (!booking) continue;
+    const own = texts.get(line.expenseId) ?? { accounts: new Set(), items: new Set() };
+    texts.set(line.expenseId, own);
+    if (booking.expenseAccount) own.accounts.add(accountText(booking.expenseAccount));
+    for (const dimension of booking.dimensions) {
+      const text = dimensionText(dimension);
+      if (text) own.items.add(text);
     }
-    return seen;
-  };
-  const params = { ids: JSON.stringify(ids) };
-  const accounts = collect(
-    prepared(
-      cache.sqlite,
-      `SELECT l.expense_id AS expenseId,
-         coalesce(nullif(trim(coalesce(a.code, '') || ' ' || coalesce(a.name, '')), ''), l.expense_account_id) AS text
-       FROM expense_lines l LEFT JOIN expense_accounts a ON a.id = l.expense_account_id
-       WHERE l.expense_id IN (SELECT value FROM json_each(@ids)) AND l.expense_account_id IS NOT NULL
-       ORDER BY l.expense_id, l.position`,
-    ).all(params) as Array<{ expenseId: string; text: string | null }>,
-  );
-  const items = collect(
-    prepared(
-      cache.sqlite,
-      `SELECT l.expense_id AS expenseId,
-         coalesce(d.name, ld.dimension_id) || ': ' || coalesce(i.name, i.code, ld.dimension_item_id) AS text
-       FROM expense_lines l
-       JOIN expense_line_dimensions ld ON ld.line_id = l.id
-       LEFT JOIN dimensions d ON d.id = ld.dimension_id
-       LEFT JOIN dimension_items i ON i.id = ld.dimension_item_id
-       WHERE l.expense_id IN (SELECT value FROM json_each(@ids)) AND ld.dimension_item_id IS NOT NULL
-       ORDER BY l.expense_id, l.position, ld.position`,
-    ).all(params) as Array<{ expenseId: string; text: string | null }>,
-  );
+  }
   return new Map(
-    ids.map((id) => [
+    [...texts].map(([id, own]) => [
       id,
-      { accounts: (accounts.get(id) ?? []).join(' | '), bookedOn: (items.get(id) ?? []).join(' | ') },
+      { accounts: [...own.accounts].join(' | '), bookedOn: [...own.items].join(' | ') },
     ]),
   );
 }

@@ -1,5 +1,11 @@
 import { Fragment, useId, useState } from 'react';
-import type { ExpenseDetail, ExpenseFileSummary, ExpenseLineSummary } from '../../../src-shared/details';
+import {
+  accountText,
+  dimensionText,
+  type ExpenseDetail,
+  type ExpenseFileSummary,
+  type ExpenseLineSummary,
+} from '../../../src-shared/details';
 import { formatBytes, formatMoney, humanize } from '../../lib/format';
 import { FilePreview } from '../preview/FilePreview';
 
@@ -9,15 +15,12 @@ import { FilePreview } from '../preview/FilePreview';
  */
 export function bookingOf(line: ExpenseLineSummary): string {
   const parts: string[] = [];
-  const account = line.expenseAccount;
-  if (account)
-    parts.push(`Account ${[account.number, account.name].filter(Boolean).join(' ') || account.id}`);
+  if (line.expenseAccount) parts.push(`Account ${accountText(line.expenseAccount)}`);
   const rate = line.taxRate;
   if (rate) parts.push(rate.name ?? (rate.rate !== null ? `Tax ${rate.rate} %` : `Tax rate ${rate.id}`));
   for (const dimension of line.dimensions) {
-    if (dimension.itemId === null) continue;
-    const item = dimension.itemName ?? dimension.itemCode ?? dimension.itemId;
-    parts.push(`${dimension.dimensionName ?? 'Dimension'}: ${item}`);
+    const text = dimensionText(dimension);
+    if (text) parts.push(text);
   }
   return parts.join(' · ');
 }
