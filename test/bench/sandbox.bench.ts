@@ -1,4 +1,5 @@
 import { startSandbox } from '../../src-sandbox/index';
+import { sandboxToken } from '../helpers/sandbox-token';
 
 /**
  * Sandbox latency on 1,000,000 transactions over real HTTP: a v0 free-text page (new queries
@@ -17,20 +18,12 @@ export default async function run(): Promise<Record<string, number | string>> {
   const sandbox = await startSandbox({ transactions: 1_000_000, readLimit: 1_000_000 });
   const startupMs = Math.round(performance.now() - started);
   try {
-    const token = await fetch(`${sandbox.url}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: sandbox.clientId,
-        client_secret: sandbox.clientSecret,
-      }).toString(),
-    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const token = await sandboxToken(sandbox);
     const post = async (path: string, body: unknown): Promise<number> => {
       const t0 = performance.now();
       const response = await fetch(`${sandbox.url}${path}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       await response.arrayBuffer();
