@@ -12,7 +12,7 @@ import { useCommand, useCommandMutation } from '../../lib/query';
 import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
 import type { Opening } from '../attention/groups';
-import { RecordEditor } from '../edits/RecordEditor';
+import { EditorPane, RecordEditor } from '../edits/RecordEditor';
 
 const PAGE_SIZE = 50;
 
@@ -245,15 +245,9 @@ export function DimensionsView({
           )}
         </div>
         {editing && form && (
-          <aside
-            className="pane"
-            aria-label={editing.kind === 'dimension' ? 'Dimension editor' : 'Dimension item editor'}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') {
-                event.preventDefault();
-                close();
-              }
-            }}
+          <EditorPane
+            label={editing.kind === 'dimension' ? 'Dimension editor' : 'Dimension item editor'}
+            onClose={close}
           >
             <RecordEditor
               key={`${editing.kind}:${editing.record?.id ?? 'new'}`}
@@ -267,7 +261,7 @@ export function DimensionsView({
               onCancel={close}
               onSubmit={submit}
             />
-          </aside>
+          </EditorPane>
         )}
       </div>
       <EditsList profileId={profileId} />

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { z } from 'zod';
 import { Field } from '../../components/fields';
 import { fieldOf, payloadOf, type FieldSpec, type PayloadMode, type RecordValues } from './forms';
@@ -131,5 +131,31 @@ export function RecordEditor({
         Saved at once in the offline copy; sent to the organisation with the next push or sync.
       </p>
     </form>
+  );
+}
+
+/** The pane beside a list that holds its editor; Esc anywhere in it closes it (`onClose`). */
+export function EditorPane({
+  label,
+  onClose,
+  children,
+}: {
+  label: string;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  return (
+    <aside
+      className="pane"
+      aria-label={label}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      {children}
+    </aside>
   );
 }

@@ -11,7 +11,7 @@ import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
-import { RecordEditor } from '../edits/RecordEditor';
+import { EditorPane, RecordEditor } from '../edits/RecordEditor';
 
 const PAGE_SIZE = 50;
 
@@ -50,6 +50,10 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
     setEditing({ supplier });
   };
   const keys = useListKeys(rows.length, (index) => startEdit(rows[index] ?? null));
+  const close = () => {
+    setEditing(null);
+    grid.current?.focus();
+  };
   const finish = (message: string) => {
     setEditing(null);
     setSaved(message);
@@ -142,17 +146,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           )}
         </div>
         {editing && (
-          <aside
-            className="pane"
-            aria-label="Supplier editor"
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') {
-                event.preventDefault();
-                setEditing(null);
-                grid.current?.focus();
-              }
-            }}
-          >
+          <EditorPane label="Supplier editor" onClose={close}>
             <RecordEditor
               key={editing.supplier?.id ?? 'new'}
               {...supplierForm(editing.supplier)}
@@ -161,10 +155,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               }
               busy={create.isPending || update.isPending}
               serverError={create.error ?? update.error}
-              onCancel={() => {
-                setEditing(null);
-                grid.current?.focus();
-              }}
+              onCancel={close}
               onSubmit={(payload) => {
                 const supplier = editing.supplier;
                 if (supplier)
@@ -187,7 +178,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
                   );
               }}
             />
-          </aside>
+          </EditorPane>
         )}
       </div>
       <EditsList profileId={profileId} />
