@@ -24,7 +24,8 @@ import { loadTransactions } from './search.bench';
  * does: the result fixed first, then ~20 ms transactions with the event loop free between
  * them). Reported per change: the one statement's time; the sliced total, its first pause
  * (fixing the result, until the first progress), the longest gap between two slices, and the
- * event loop's longest delay meanwhile.
+ * event loop's longest delay meanwhile. Then (`scattered.*`) marking reviewed and undoing it
+ * again in slices, over marks first made in a random order (scatterMarks).
  *
  * `SEARCH_BENCH_CACHE=/path/to/cache.sqlite` starts from a copy of a cache the search bench
  * built (the copy is changed, the file named is not); otherwise a cache is built (90–170 s).
@@ -104,6 +105,35 @@ async function sliced(cache: CacheDb, change: ReviewChange) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/**
+ * Untimed: the target's marks made again in a random order and left unreviewed, as weeks of
+ * marks made one at a time leave them (or a selection, an import, a change made in one
+ * statement). Before migration 0013 the marks were stored in the order they were made, and
+ * the slices that followed, working in the ids' order, took two to three times as long.
+ */
+function scatterMarks(cache: CacheDb): number {
+  const ids = cache.sqlite
+    .prepare(`SELECT id FROM bank_transactions WHERE matched = 0`)
+    .pluck()
+    .all() as string[];
+  // A fixed shuffle (Park–Miller), so that every run scatters them alike.
+  let seed = 7;
+  for (let i = ids.length - 1; i > 0; i -= 1) {
+    seed = (seed * 48271) % 2147483647;
+    const j = seed % (i + 1);
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+  }
+  const now = new Date().toISOString();
+  const insert = cache.sqlite.prepare(
+    `INSERT INTO review_marks (kind, record_id, reviewed_changed_at, updated_at) VALUES ('transaction', ?, ?, ?)`,
+  );
+  cache.sqlite.transaction(() => {
+    cache.sqlite.prepare(`DELETE FROM review_marks WHERE kind = 'transaction'`).run();
+    for (const id of ids) insert.run(id, now, now);
+  })();
+  return ids.length;
+}
+
 export default async function run(): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(path.join(tmpdir(), 'satchel-review-bench-'));
   try {
@@ -113,9 +143,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     const figures: Record<string, number | string> = { rows: ROWS };
     for (const [name, forward, back] of PAIRS) {
       // Each change, then its undo, in slices (the app's way); then the same two as one
-      // statement. The cache is as it began after each pair of runs. Slices first: on a fresh
-      // copy, after one statement had changed (and undone) a whole result, the slices that
-      // followed took 3 times as long (10 s against 3-4; docs/search-and-review.md).
+      // statement. The cache is as it began after each pair of runs.
       const cut = [await sliced(cache, forward), await sliced(cache, back)];
       const one = [oneStatement(cache, forward), oneStatement(cache, back)];
       [name, `${name}.undo`].forEach((step, i) => {
@@ -128,6 +156,18 @@ export default async function run(): Promise<Record<string, number | string>> {
         figures[`${step}.slices`] = cut[i]!.slices;
       });
     }
+    // The same bulk change again, over marks made in a random order first.
+    figures['scattered.marks'] = scatterMarks(cache);
+    const scattered = [
+      await sliced(cache, { action: 'setReviewed' }),
+      await sliced(cache, { action: 'clearReviewed' }),
+    ];
+    ['scattered.reviewed', 'scattered.reviewed.undo'].forEach((step, i) => {
+      figures[`${step}.slicedMs`] = round(scattered[i]!.ms);
+      figures[`${step}.firstPauseMs`] = round(scattered[i]!.first);
+      figures[`${step}.longestGapMs`] = round(scattered[i]!.longestGap);
+      figures[`${step}.slices`] = scattered[i]!.slices;
+    });
     cache.close();
     return figures;
   } finally {

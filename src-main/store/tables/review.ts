@@ -13,6 +13,10 @@ import { flagCheck } from './columns';
  * clearing included: merging a colleague's export compares facet by facet, so their flag
  * and my note both survive, and a cleared mark (a null value with a newer timestamp) wins
  * over an older set one. Timestamps are ISO 8601 UTC with milliseconds and compare as text.
+ *
+ * `review_marks` is a `WITHOUT ROWID` table (migration 0013, hand-written: drizzle cannot
+ * declare one): its rows are stored in the order of (kind, record id), the order a bulk change
+ * works in, whatever order the marks were made in (docs/store.md, "Decisions").
  */
 
 const KINDS = sql.raw(`('transaction', 'expense')`);

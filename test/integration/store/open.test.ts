@@ -1,4 +1,5 @@
-import type { TransactionFilters } from '../../../src-shared/search';
+import type { ReviewChange, TransactionFilters } from '../../../src-shared/search';
+import { applyReview, reviewStates } from '../../../src-main/review';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -257,6 +258,92 @@ describe('openCache', () => {
 
   it('gives an upgraded cache the account totals index, and its planner statistics', () => {
     expectTotalsFromIndex('0012', 'bank_transactions_account_totals_idx', { accountIds: ['acc-1'] });
+  });
+
+  it('moves the review marks of an upgraded cache into record-id order, every mark kept', () => {
+    // Marks made one at a time in the reverse of their ids' order, as weeks of review make them
+    // in no particular order; a rowid table kept them in that order (migration 0013).
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: migrationsBefore('0013') });
+    const ids = Array.from({ length: 60 }, (_, i) => `tx-${String(i).padStart(3, '0')}`);
+    for (const id of ids) older.db.insert(bankTransactions).values(transactionRow({ id })).run();
+    const mark = (id: string, change: ReviewChange) =>
+      applyReview(older, { by: 'ids', kind: 'transaction', ids: [id] }, change);
+    for (const [i, id] of [...ids].reverse().entries()) {
+      mark(id, { action: 'setReviewed' });
+      if (i % 3 === 0) mark(id, { action: 'flag', reason: `Receipt ${i} missing` });
+      if (i % 4 === 0) mark(id, { action: 'setNote', note: `Note ${i}: “ask” the client` });
+      if (i % 5 === 0) mark(id, { action: 'addTags', tags: ['audit', `q${i % 4}`] });
+      if (i % 6 === 0) mark(id, { action: 'clearReviewed' });
+    }
+    // A mark of an expense not (yet) in the cache, as an import brings one.
+    older.sqlite
+      .prepare(
+        `INSERT INTO review_marks (kind, record_id, flagged, flag_reason, flag_changed_at, updated_at)
+         VALUES ('expense', 'exp-1', 1, 'No receipt', '2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z')`,
+      )
+      .run();
+    const everything = (sqlite: typeof older.sqlite) => ({
+      marks: sqlite.prepare('SELECT * FROM review_marks ORDER BY kind, record_id').all(),
+      tags: sqlite.prepare('SELECT * FROM review_tags ORDER BY kind, record_id, tag').all(),
+    });
+    const before = everything(older.sqlite);
+    expect(
+      older.sqlite
+        .prepare(`SELECT record_id FROM review_marks NOT INDEXED WHERE kind = 'transaction'`)
+        .pluck()
+        .all(),
+    ).toEqual([...ids].reverse());
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(everything(upgraded.sqlite)).toEqual(before);
+    expect(before.marks).toHaveLength(61);
+    // Stored by its key: a scan of the table itself returns the marks in the ids' order.
+    const table = upgraded.sqlite
+      .prepare(`SELECT wr FROM pragma_table_list WHERE name = 'review_marks'`)
+      .get() as { wr: number };
+    expect(table.wr).toBe(1);
+    expect(
+      upgraded.sqlite
+        .prepare(`SELECT record_id FROM review_marks NOT INDEXED WHERE kind = 'transaction'`)
+        .pluck()
+        .all(),
+    ).toEqual(ids);
+    expect(
+      upgraded.sqlite
+        .prepare(
+          `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'review_marks' ORDER BY name`,
+        )
+        .pluck()
+        .all(),
+    ).toEqual(['review_marks_flagged_idx', 'review_marks_note_idx', 'review_marks_reviewed_idx']);
+    // The table's rules hold as before: a flag needs its reason.
+    expect(() =>
+      upgraded.sqlite
+        .prepare(
+          `INSERT INTO review_marks (kind, record_id, flagged, updated_at) VALUES ('transaction', 'tx-x', 1, '2026-01-01')`,
+        )
+        .run(),
+    ).toThrow(/CHECK constraint failed: review_marks_flag_reason/);
+    // And the marks answer as before: the review state of each record, tags included.
+    const states = reviewStates(upgraded, 'transaction', ids);
+    for (const row of before.marks as Array<Record<string, unknown>>) {
+      if (row['kind'] !== 'transaction') continue;
+      const id = row['record_id'] as string;
+      expect(states.get(id)).toEqual({
+        reviewedAt: row['reviewed_at'],
+        flagged: row['flagged'] === 1,
+        flagReason: row['flag_reason'],
+        note: row['note'],
+        tags: (before.tags as Array<Record<string, unknown>>)
+          .filter((tag) => tag['record_id'] === id)
+          .map((tag) => tag['tag']),
+      });
+    }
+    expect(
+      applyReview(upgraded, { by: 'ids', kind: 'transaction', ids }, { action: 'setReviewed' }).changed,
+    ).toBe(10);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
