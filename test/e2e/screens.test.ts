@@ -118,6 +118,21 @@ describe('screens', () => {
         await expenses.focus();
         await page.keyboard.press('Enter');
         await page.getByTestId('expense-pane').getByRole('heading', { name: 'Lines' }).waitFor();
+        // With the pane open, the date, amount and review columns keep to one line each
+        // (the text columns wrap instead): no "Oct / 30, / 2026" down a row.
+        const oneLine = await expenses
+          .locator('tbody tr')
+          .first()
+          .evaluate((row) => {
+            const cells = Array.from(row.querySelectorAll('td'));
+            const lineHeight = parseFloat(getComputedStyle(cells[1]!).lineHeight);
+            return [1, 4, 5, 6, 7].map((index) => {
+              const text = document.createRange();
+              text.selectNodeContents(cells[index]!);
+              return text.getBoundingClientRect().height < lineHeight * 1.5;
+            });
+          });
+        expect(oneLine).toEqual([true, true, true, true, true]);
         await checkScreen(app, 'expenses', theme);
 
         await page.keyboard.press('Control+3');

@@ -289,15 +289,15 @@ export function ExpensesView({
                       onClick={(event) => event.stopPropagation()}
                     />
                   </td>
-                  <td>{formatDate(row.expenseTime)}</td>
+                  <td className="nowrap">{formatDate(row.expenseTime)}</td>
                   <td>{row.description || row.bookingText || '—'}</td>
                   <td>{row.supplierName ?? row.merchantName ?? '—'}</td>
-                  <td>{humanize(row.status)}</td>
+                  <td className="nowrap">{humanize(row.status)}</td>
                   <td className="number">
                     <span className="amount">{formatMoney(row.amount)}</span>
                   </td>
                   <td className="number">{row.fileCount}</td>
-                  <td>
+                  <td className="nowrap">
                     {row.review.reviewedAt ? <span className="badge badge-ok">✓ Reviewed</span> : '—'}
                     {row.review.flagged && <span className="badge badge-flag"> Flag</span>}
                   </td>
