@@ -207,8 +207,9 @@ function storageReads(): number | null {
  * which some virtual machines run to hand memory back to their host), and after how long.
  * Under it, the index pages of one case are dropped during the minute or more of `LIKE` scans
  * before the next, and every case's first pass reads them from the disk again: the first pass
- * then measures the machine's reclaim policy, the repeat pass the search. On a desktop, which
- * keeps file pages until memory runs short, the first pass is the repeat's.
+ * then measures the machine's reclaim policy, the repeat pass the search. A desktop keeps file
+ * pages until memory runs short: there a first pass reads from the disk only what no search
+ * read since the computer started.
  */
 export function memoryReclaimer(): string {
   const root = '/sys/kernel/mm/damon/admin/kdamonds';

@@ -118,8 +118,8 @@ describe('screens', () => {
         await expenses.focus();
         await page.keyboard.press('Enter');
         await page.getByTestId('expense-pane').getByRole('heading', { name: 'Lines' }).waitFor();
-        // With the pane open, the date, amount and review columns keep to one line each
-        // (the text columns wrap instead): no "Oct / 30, / 2026" down a row.
+        // With the pane open, the date, status, amount, file count and review cells keep to
+        // one line each (the text columns wrap instead): no "Oct / 30, / 2026" down a row.
         const oneLine = await expenses
           .locator('tbody tr')
           .first()
