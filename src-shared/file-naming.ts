@@ -24,7 +24,8 @@ function bytes(text: string): number {
 
 /** Cuts text to at most `max` UTF-8 bytes without splitting a character. */
 function truncateBytes(text: string, max: number): string {
-  if (bytes(text) <= max) return text;
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most names need no count at all.
+  if (text.length * 3 <= max || bytes(text) <= max) return text;
   let out = '';
   for (const char of text) {
     if (bytes(out + char) > max) break;

@@ -82,29 +82,66 @@ function tokenValue(token: TemplateToken, facts: FileFacts): string {
   }
 }
 
+/** Stands for a token without a value while the name is tidied. */
+const EMPTY = '\u0000';
+const SEPARATORS = '[ _\\-.]*';
+const TOKEN = /\{([^{}]*)\}/g;
+const PATH_SEPARATOR = /[/\\]/g;
+// The control characters (Unicode category Cc).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// Either of the two: a value that needs cleaning.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_VALUE = /[/\\\u0000-\u001f\u007f-\u009f]/;
+const EMPTY_RUN = new RegExp(`${EMPTY}(${SEPARATORS}${EMPTY})+`, 'g');
+const EMPTY_AT_END = new RegExp(`^${EMPTY}${SEPARATORS}|${SEPARATORS}${EMPTY}$`, 'g');
+const EMPTY_INSIDE = new RegExp(`(${SEPARATORS})${EMPTY}(${SEPARATORS})`, 'g');
+
+type TemplatePart = { literal: string; token?: undefined } | { literal?: undefined; token: TemplateToken };
+
+/** The last template taken apart (a job names all its files with one). */
+let lastTemplate: { template: string; parts: TemplatePart[] } | null = null;
+
+/** The template as literal text and tokens, in order. */
+function compiled(template: string): TemplatePart[] {
+  if (lastTemplate?.template === template) return lastTemplate.parts;
+  const parts: TemplatePart[] = [];
+  let at = 0;
+  for (const match of template.matchAll(TOKEN)) {
+    if (match.index > at) parts.push({ literal: template.slice(at, match.index) });
+    parts.push({ token: match[1] as TemplateToken });
+    at = match.index + match[0].length;
+  }
+  if (at < template.length) parts.push({ literal: template.slice(at) });
+  lastTemplate = { template, parts };
+  return parts;
+}
+
 /**
  * The file name (with extension) the template gives this file. Tokens without a value leave
  * no doubled separator behind ("2026-03-01__EUR" becomes "2026-03-01_EUR"); a name that ends
  * up empty falls back to the file id.
  */
 export function renderFileName(template: string, facts: FileFacts): string {
-  const EMPTY = '\u0000';
-  const filled = template.replace(/\{([^{}]*)\}/g, (_match, token: string) => {
+  let filled = '';
+  for (const part of compiled(template)) {
+    if (part.literal !== undefined) {
+      filled += part.literal;
+      continue;
+    }
+    let value = tokenValue(part.token, facts);
     // Path separators and control characters inside a value must never shape the path.
-    const value = tokenValue(token as TemplateToken, facts)
-      .replace(/[/\\]/g, '_')
-      .replace(/\p{Cc}/gu, '')
-      .trim();
-    return value === '' ? EMPTY : value;
-  });
-  const SEPARATORS = '[ _\\-.]*';
-  const tidy = filled
-    .replace(new RegExp(`${EMPTY}(${SEPARATORS}${EMPTY})+`, 'g'), EMPTY)
-    .replace(new RegExp(`^${EMPTY}${SEPARATORS}|${SEPARATORS}${EMPTY}$`, 'g'), '')
-    .replace(
-      new RegExp(`(${SEPARATORS})${EMPTY}(${SEPARATORS})`, 'g'),
-      (_m, before: string, after: string) => before[0] ?? after[0] ?? '',
-    );
+    if (UNSAFE_IN_VALUE.test(value)) value = value.replace(PATH_SEPARATOR, '_').replace(CONTROL, '');
+    value = value.trim();
+    filled += value === '' ? EMPTY : value;
+  }
+  // Most names have every token filled: nothing to tidy.
+  const tidy = filled.includes(EMPTY)
+    ? filled
+        .replace(EMPTY_RUN, EMPTY)
+        .replace(EMPTY_AT_END, '')
+        .replace(EMPTY_INSIDE, (_m, before: string, after: string) => before[0] ?? after[0] ?? '')
+    : filled;
   const { extension } = splitName(facts.originalName, facts.mimeType);
   return `${safeSegment(tidy, facts.fileId)}${extension}`;
 }

@@ -58,8 +58,26 @@ describe('naming template', () => {
     expect(renderFileName('{counterparty}', { ...facts, counterparty: 'tab\there\u0000' })).toBe(
       'tabhere.png',
     );
+    // C1 controls too (next line, CSI, APC).
+    expect(renderFileName('{counterparty}', { ...facts, counterparty: 'a\u0085b\u009bc\u009f' })).toBe(
+      'abc.png',
+    );
     const long = renderFileName('{counterparty}', { ...facts, counterparty: 'ü'.repeat(400) });
     expect(Buffer.byteLength(long)).toBeLessThanOrEqual(255);
+    // Four-byte characters count as four bytes, and are never cut in half.
+    const emoji = renderFileName('{counterparty}', { ...facts, counterparty: '😀'.repeat(60) });
+    expect(emoji).toBe(`${'😀'.repeat(50)}.png`);
+    expect(renderFileName('{counterparty}', { ...facts, counterparty: 'ü'.repeat(100) })).toBe(
+      `${'ü'.repeat(100)}.png`,
+    );
+  });
+
+  it('renders each template as its own, one after another', () => {
+    const a = renderFileName('{counterparty}', facts);
+    const b = renderFileName('x-{fileId}', facts);
+    expect(renderFileName('{counterparty}', facts)).toBe(a);
+    expect(b).toBe(`x-${facts.fileId}.png`);
+    expect(renderFileName('{currency}{currency}', facts)).toBe(`${facts.currency}${facts.currency}.png`);
   });
 
   it('validates templates: known tokens only, at least one, braces paired', () => {
