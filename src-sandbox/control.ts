@@ -57,6 +57,8 @@ export const ExpenseChange = z.strictObject({
   status: ExpenseStatus.optional(),
   description: z.string().optional(),
   bookingText: z.string().optional(),
+  /** The bank transaction the expense documents; null unlinks it. */
+  bankTransactionId: Id.nullable().optional(),
 });
 
 export interface Control {
@@ -201,6 +203,10 @@ export function createControl(
       const change = parse(ExpenseChange, raw);
       const expense = state.expenses.find((e) => e.id === id.toLowerCase());
       if (!expense) throw notFound('Expense');
+      if (change.bankTransactionId) {
+        row(change.bankTransactionId); // a live transaction of this organisation
+        change.bankTransactionId = change.bankTransactionId.toLowerCase();
+      }
       Object.assign(expense, change, { updateTime: isoFromSeconds(nowSec()) });
       return expense;
     },

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { asc, eq, inArray, or } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import type { ExpenseDetail, ExpenseLineSummary, LineBooking } from '../../src-shared/details';
 import type { MinorAmount } from '../../src-shared/search';
@@ -27,7 +27,7 @@ export function expenseDetails(cache: CacheDb, ids: string[]): ExpenseDetail[] {
 function linesAndFiles(cache: CacheDb, expenseId: string): Omit<ExpenseDetail, 'expense'> {
   const { db } = cache;
   const link = db
-    .select({ bankTransactionId: sql<string | null>`json_extract(${expenses.raw}, '$.bankTransactionId')` })
+    .select({ bankTransactionId: expenses.bankTransactionId })
     .from(expenses)
     .where(eq(expenses.id, expenseId))
     .get();

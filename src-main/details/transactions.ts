@@ -35,8 +35,7 @@ export function bankAccountSummaries(cache: CacheDb): BankAccountSummary[] {
 
 /**
  * One transaction with everything its detail pane shows. The expense link lives in the
- * expense (`bankTransactionId`, kept in its raw record); expenses number in the tens of
- * thousands, so reading it from the JSON is a short scan, done only when a pane opens.
+ * expense (`expenses.bank_transaction_id`, indexed).
  */
 export function transactionDetail(cache: CacheDb, id: string): TransactionDetail {
   const [transaction] = rowsOf(cache, [id]);
@@ -82,7 +81,7 @@ export function transactionDetail(cache: CacheDb, id: string): TransactionDetail
   const expenseIds = db
     .select({ id: expenses.id })
     .from(expenses)
-    .where(sql`json_extract(${expenses.raw}, '$.bankTransactionId') = ${transaction.id}`)
+    .where(eq(expenses.bankTransactionId, transaction.id))
     .orderBy(asc(expenses.id))
     .limit(10)
     .all()

@@ -7,7 +7,7 @@ import type { FileFacts } from './template';
 /**
  * The files of a download scope with everything their names, folders and manifest need: the
  * expense (directly, or through the line the file is attached to), the bank transaction the
- * expense documents (`bankTransactionId`, kept in the expense's raw record), its account, and
+ * expense documents (`expenses.bank_transaction_id`), its account, and
  * the supplier (else the card merchant). Deleted file records are left out.
  */
 
@@ -27,7 +27,7 @@ export const SCOPED_FILES_FROM = `
   LEFT JOIN expense_lines l ON l.id = f.expense_line_id
   LEFT JOIN expenses e ON e.id = coalesce(f.expense_id, l.expense_id)
   LEFT JOIN suppliers s ON s.id = e.supplier_id
-  LEFT JOIN bank_transactions t ON t.id = json_extract(e.raw, '$.bankTransactionId')
+  LEFT JOIN bank_transactions t ON t.id = e.bank_transaction_id
   LEFT JOIN bank_accounts a ON a.id = t.bank_account_id`;
 
 const COLUMNS = `

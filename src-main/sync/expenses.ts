@@ -47,6 +47,7 @@ function writeExpenses(
       subType: record.subType ?? null,
       status: record.status ?? null,
       supplierId: record.supplierId ?? null,
+      bankTransactionId: record.bankTransactionId ?? null,
       description: record.description ?? null,
       bookingText: record.bookingText ?? null,
       amountMinor: amount.minor,

@@ -1,10 +1,13 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { deletedAt, flagCheck, integerCheck, jsonCheck, moneyChecks, recordColumns } from './columns';
 
 /**
  * `GET /v1/expenses`, pulled by `update_time__gte` since the last high-water mark, hence the
  * `(update_time, id)` index. The merchant and export metadata objects are flattened into
- * columns because the review screens filter on them; everything else stays in `raw`.
+ * columns because the review screens filter on them, and the bank transaction the expense
+ * documents because a transaction's pane and a download look it up; everything else stays in
+ * `raw`.
  */
 export const expenses = sqliteTable(
   'expenses',
@@ -14,6 +17,8 @@ export const expenses = sqliteTable(
     subType: text('sub_type'),
     status: text('status'),
     supplierId: text('supplier_id'),
+    /** The bank transaction the expense documents (`bankTransactionId`; also in `raw`). */
+    bankTransactionId: text('bank_transaction_id'),
     description: text('description'),
     bookingText: text('booking_text'),
     amountMinor: integer('amount_minor'),
@@ -39,6 +44,9 @@ export const expenses = sqliteTable(
     index('expenses_update_time_idx').on(t.updateTime, t.id),
     index('expenses_expense_time_idx').on(t.expenseTime, t.id),
     index('expenses_supplier_idx').on(t.supplierId),
+    index('expenses_bank_transaction_idx')
+      .on(t.bankTransactionId)
+      .where(sql`"bank_transaction_id" IS NOT NULL`),
     index('expenses_status_idx').on(t.status, t.expenseTime, t.id),
   ],
 );

@@ -92,6 +92,29 @@ describe('control surface', () => {
     expect(since.body.data[0].status).toBe('APPROVED');
   });
 
+  test("an expense's bank transaction can be changed to a live one or taken off, nothing else", async () => {
+    clock = Date.parse('2026-11-22T12:00:00Z');
+    const expense = api.sandbox.state.expenses.find((e) => e.bankTransactionId)!;
+    const served = async () => {
+      const since = await api.call('GET', '/v1/expenses?update_time__gte=2026-11-22T00:00:00Z');
+      expect(since.body.data.map((e: { id: string }) => e.id)).toEqual([expense.id]);
+      return since.body.data[0].bankTransactionId as string | null;
+    };
+    const other = (await v0({ pagination: { page: 1, pageSize: 1 } })).body.data[0].id as string;
+    const link = (id: string | null) =>
+      control('PATCH', `/expenses/${expense.id}`, { bankTransactionId: id });
+    expect((await link(other.toUpperCase())).status).toBe(200);
+    expect(await served()).toBe(other);
+    expect((await link(null)).status).toBe(200);
+    expect(await served()).toBeNull();
+    // Unknown, deleted or not an id: refused, the expense as it was.
+    expect((await link('00000000-0000-4000-8000-00000000beef')).status).toBe(404);
+    expect((await control('DELETE', `/transactions/${other}`)).status).toBe(204);
+    expect((await link(other)).status).toBe(404);
+    expect((await link('not-an-id')).status).toBe(400);
+    expect(await served()).toBeNull();
+  });
+
   test('invalid control input is 400 in the standard format', async () => {
     const response = await control('POST', '/transactions', {
       bankAccountId: api.sandbox.state.reference.wallets[0]!.id,

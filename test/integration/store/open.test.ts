@@ -13,6 +13,7 @@ import {
   shippedSchemaVersion,
   transactionSearchIsConsistent,
 } from '../../../src-main/store';
+import { transactionDetail } from '../../../src-main/details/transactions';
 import { textAbsentFromAccounts } from '../../../src-main/store/account-grams';
 import { needleKey, readGramRows } from '../../../src-main/store/gram-rows';
 import { bankTransactions } from '../../../src-main/store/schema';
@@ -344,6 +345,44 @@ describe('openCache', () => {
     expect(
       applyReview(upgraded, { by: 'ids', kind: 'transaction', ids }, { action: 'setReviewed' }).changed,
     ).toBe(10);
+  });
+
+  it("gives an upgraded cache each expense's bank transaction as a column, filled from the raw record", () => {
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: migrationsBefore('0014') });
+    const linked = transactionRow();
+    older.db.insert(bankTransactions).values(linked).run();
+    const expense = older.sqlite.prepare(
+      `INSERT INTO expenses (id, type, raw, synced_at) VALUES (?, 'CARD_TRANSACTION', ?, '2026-11-01T10:00:00.000Z')`,
+    );
+    // A link, none (null or missing), and one the server sent as something other than an id.
+    expense.run('exp-linked', JSON.stringify({ id: 'exp-linked', bankTransactionId: linked.id }));
+    expense.run('exp-null', JSON.stringify({ id: 'exp-null', bankTransactionId: null }));
+    expense.run('exp-missing', JSON.stringify({ id: 'exp-missing' }));
+    expense.run('exp-odd', JSON.stringify({ id: 'exp-odd', bankTransactionId: { id: linked.id } }));
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(
+      upgraded.sqlite.prepare(`SELECT id, bank_transaction_id AS link FROM expenses ORDER BY id`).all(),
+    ).toEqual([
+      { id: 'exp-linked', link: linked.id },
+      { id: 'exp-missing', link: null },
+      { id: 'exp-null', link: null },
+      { id: 'exp-odd', link: null },
+    ]);
+    // The pane's lookup goes through the index rather than reading every expense.
+    const plan = upgraded.sqlite
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM expenses WHERE bank_transaction_id = ? ORDER BY id LIMIT 10`,
+      )
+      .all('x')
+      .map((row) => (row as { detail: string }).detail)
+      .join(' | ');
+    expect(plan).toContain('expenses_bank_transaction_idx');
+    expect(transactionDetail(upgraded, linked.id).expenses.map((detail) => detail.expense.id)).toEqual([
+      'exp-linked',
+    ]);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {

@@ -34,6 +34,20 @@ async function recentTransactions(setup: Setup) {
     .sort((a, b) => (a.bookingDate < b.bookingDate ? 1 : -1));
 }
 
+/** Each cached expense's bank transaction (the column), by expense id. */
+function links(setup: Setup): Map<string, string | null> {
+  const rows = setup.core
+    .cacheOf(setup.profile.id)
+    .sqlite.prepare('SELECT id, bank_transaction_id AS link FROM expenses')
+    .all() as Array<{ id: string; link: string | null }>;
+  return new Map(rows.map((row) => [row.id, row.link]));
+}
+
+/** The same from the sandbox's own records. */
+function apiLinks(setup: Setup): Map<string, string | null> {
+  return new Map(setup.sandbox.state.expenses.map((e) => [e.id, e.bankTransactionId ?? null]));
+}
+
 describe('later syncs', () => {
   it('bring new, changed and deleted transactions and supplier and expense edits, and nothing else', async () => {
     const setup = await connectedCore(tempDir());
@@ -55,9 +69,17 @@ describe('later syncs', () => {
     control.deleteTransaction(gone.id);
     const supplier = setup.sandbox.state.suppliers[3];
     const expense = setup.sandbox.state.expenses[5];
-    if (!supplier || !expense) throw new Error('the demo data has too few suppliers or expenses');
+    const [unlinked, relinked] = setup.sandbox.state.expenses.filter(
+      (e) => e.bankTransactionId && e.id !== expense?.id,
+    );
+    if (!supplier || !expense || !unlinked || !relinked)
+      throw new Error('the demo data has too few suppliers or expenses');
+    expect(links(setup)).toEqual(apiLinks(setup));
     control.updateSupplier(supplier.id, { name: `${supplier.name} (renamed)` });
     control.updateExpense(expense.id, { description: 'Corrected description' });
+    // A receipt moved to another transaction, and one taken off its transaction.
+    control.updateExpense(relinked.id, { bankTransactionId: added.id });
+    control.updateExpense(unlinked.id, { bankTransactionId: null });
 
     const summary: SyncSummaryShape = await setup.core.sync.sync(setup.profile.id);
     expect(summary.outcome).toBe('succeeded');
@@ -70,6 +92,10 @@ describe('later syncs', () => {
     expect(row(added.id)).toMatchObject({ deleted_at: null });
     expect(row(flip.id)?.matched).toBe(flip.matched ? 0 : 1);
     expect(row(gone.id)?.deleted_at).not.toBeNull();
+    // Each expense's bank transaction, as its own column, follows the API.
+    expect(links(setup)).toEqual(apiLinks(setup));
+    expect(links(setup).get(relinked.id)).toBe(added.id);
+    expect(links(setup).get(unlinked.id)).toBeNull();
     // Incremental: only what changed (plus the ten-minute overlap) comes again.
     expect(summary.counts['suppliers']).toBeLessThanOrEqual(5);
     expect(summary.counts['expenses']).toBeLessThanOrEqual(5);
