@@ -1,15 +1,17 @@
 import { STATUS_CODES } from 'node:http';
-import { Agent, errors } from 'undici';
+import { Agent, errors, type Dispatcher } from 'undici';
 
 /**
  * The transport of file bodies (`RawFetch`), over an `undici` connection pool with keep-alive
  * connections. Receipts are small and many, so a bulk download is bound by the cost of each
  * request: Node's built-in `fetch` spends about twice the CPU per request of a plain
  * `http.request`, and `http.request` about a third more than undici's own `request` (its
- * parser and connection handling in place of `node:http`'s). A `Response` around a web stream,
- * a `Headers` object and a combined abort signal per request would cost again as much as the
- * rest of a small file's handling (docs/files.md, "Benchmark"). So an answer here is a
- * `RawResponse`, the part of `Response` the download path reads:
+ * parser and connection handling in place of `node:http`'s); `request` itself parses every
+ * header and wraps every body in a stream, which the pool's `dispatch` with a handler of our
+ * own (`Exchange`) does not. A `Response` around a web stream, a `Headers` object and a
+ * combined abort signal per request would cost again as much as the rest of a small file's
+ * handling (docs/files.md, "Benchmark"). So an answer here is a `RawResponse`, the part of
+ * `Response` the download path reads:
  *
  * - GET and HEAD only, headers as a plain record, `signal` for cancellation;
  * - `idleTimeoutMs`: the request fails when no byte arrived for that long, waiting for the
@@ -90,24 +92,173 @@ function translated(error: unknown, idleTimeoutMs: number): unknown {
     : error;
 }
 
-type UndiciBody = Awaited<ReturnType<Agent['request']>>['body'];
+/** Body bytes held for a reader before the connection is paused (back-pressure). */
+const HIGH_WATER_BYTES = 256 * 1024;
+/** Bytes of a redirect's or an empty answer's body read to keep its connection; more closes it. */
+const DRAIN_LIMIT_BYTES = 128 * 1024;
 
-/** An answer's body: chunks as they arrive, the time-out reported as `RequestTimeoutError`. */
-function rawBody(body: UndiciBody, idleTimeoutMs: number): RawBody {
-  return {
-    async *[Symbol.asyncIterator]() {
-      try {
-        for await (const chunk of body) yield chunk as Uint8Array;
-      } catch (error) {
-        throw translated(error, idleTimeoutMs);
+/**
+ * One request and its answer as undici's dispatcher reports them: the status and the raw list
+ * of header names and values, then each chunk of the body. This is the dispatcher's handler
+ * interface that hands the headers over unparsed (undici 7 also has one that first turns every
+ * header into an object, as `request` does); with it, an answer costs no stream, no header
+ * object and no combined signal, which for a receipt of a few kilobytes is a quarter of the
+ * process's own time per file (docs/files.md, "Benchmark").
+ *
+ * Chunks wait in a queue for the reader; past `HIGH_WATER_BYTES` the connection is paused
+ * until the reader catches up (undici stops reading the socket and its body time-out with it).
+ * The body ends in the error that ended the request, after the chunks that did arrive.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  status = 0;
+  rawHeaders: Buffer[] = [];
+  /** Settles when the headers arrived, or with the error that came first. */
+  readonly answered: Promise<void>;
+  private settle!: { resolve: () => void; reject: (error: unknown) => void };
+  private abortRequest: ((error: Error) => void) | null = null;
+  private resumeSocket: (() => void) | null = null;
+  private readonly chunks: Buffer[] = [];
+  private queued = 0;
+  private paused = false;
+  private discarded = 0;
+  private discarding = false;
+  private ended = false;
+  private failure: { error: unknown } | null = null;
+  /** Why the request was stopped before undici sent it. */
+  private stopped: Error | null = null;
+  private reader: {
+    resolve: (result: IteratorResult<Uint8Array>) => void;
+    reject: (error: unknown) => void;
+  } | null = null;
+  private finished: (() => void) | null = null;
+  private readonly onAbort = () => this.abort(this.signal?.reason ?? new Error('Aborted.'));
+
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly idleTimeoutMs: number,
+  ) {
+    this.answered = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  // undici's side.
+  onConnect(abort: (error?: Error) => void): void {
+    this.abortRequest = abort;
+    // Stopped while it waited for a connection: it never goes out.
+    if (this.stopped) abort(this.stopped);
+    else if (this.signal?.aborted) this.onAbort();
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (status < 200) return true; // informational; the real answer follows
+    this.status = status;
+    this.rawHeaders = rawHeaders;
+    this.resumeSocket = resume;
+    this.settle.resolve();
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.discarding) {
+      this.discarded += chunk.length;
+      if (this.discarded > DRAIN_LIMIT_BYTES) this.cancel();
+      return true;
+    }
+    this.chunks.push(chunk);
+    this.queued += chunk.length;
+    this.wake();
+    if (this.queued < HIGH_WATER_BYTES) return true;
+    this.paused = true;
+    return false;
+  }
+
+  onComplete(): void {
+    this.ended = true;
+    this.done();
+  }
+
+  onError(error: Error): void {
+    this.failure = { error: translated(error, this.idleTimeoutMs) };
+    this.settle.reject(this.failure.error);
+    this.done();
+  }
+
+  // The reader's side.
+  /** The next chunk; done at the end of the body; the request's error after the last chunk. */
+  read(): Promise<IteratorResult<Uint8Array>> {
+    const chunk = this.chunks.shift();
+    if (chunk) {
+      this.queued -= chunk.length;
+      if (this.paused && this.queued < HIGH_WATER_BYTES / 2) {
+        this.paused = false;
+        this.resumeSocket?.();
       }
-    },
-    cancel() {
-      // A reader waiting for the next chunk learns it will not come.
-      body.destroy(new Error('The body was cancelled.'));
-      return Promise.resolve();
-    },
-  };
+      return Promise.resolve({ value: chunk, done: false });
+    }
+    if (this.failure) return Promise.reject(this.failure.error);
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => (this.reader = { resolve, reject }));
+  }
+
+  /** Stops the request (a reader waiting for the next chunk learns it will not come). */
+  cancel(): void {
+    this.chunks.length = 0;
+    this.queued = 0;
+    this.abort(new Error('The body was cancelled.'));
+  }
+
+  /**
+   * Reads and forgets the rest of a body nobody wants (a redirect's, a HEAD's), so that its
+   * connection serves the next request; a large one is cut off instead.
+   */
+  drain(): Promise<void> {
+    this.discarding = true;
+    this.discarded = this.queued;
+    this.chunks.length = 0;
+    this.queued = 0;
+    if (this.paused) {
+      this.paused = false;
+      this.resumeSocket?.();
+    }
+    if (this.discarded > DRAIN_LIMIT_BYTES) this.cancel();
+    if (this.ended || this.failure) return Promise.resolve();
+    return new Promise((resolve) => (this.finished = resolve));
+  }
+
+  private abort(error: Error): void {
+    if (this.ended || this.failure) return;
+    if (this.abortRequest) return this.abortRequest(error);
+    // Not sent yet: it fails now, and is stopped when undici gets to it (onConnect).
+    this.stopped = error;
+    this.onError(error);
+  }
+
+  private wake(): void {
+    const reader = this.reader;
+    if (!reader) return;
+    this.reader = null;
+    this.read().then(reader.resolve, reader.reject);
+  }
+
+  private done(): void {
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.wake();
+    this.finished?.();
+    this.finished = null;
+  }
+
+  /** A header's value (several of the same name joined by ", "), or null. */
+  header(name: string): string | null {
+    const wanted = name.toLowerCase();
+    let found: string | null = null;
+    for (let i = 0; i + 1 < this.rawHeaders.length; i += 2) {
+      const key = this.rawHeaders[i]!;
+      if (key.length !== wanted.length || key.toString('latin1').toLowerCase() !== wanted) continue;
+      const value = this.rawHeaders[i + 1]!.toString('latin1');
+      found = found === null ? value : `${found}, ${value}`;
+    }
+    return found;
+  }
 }
 
 export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
@@ -128,24 +279,23 @@ export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new TypeError(`Unsupported protocol ${url.protocol}`);
       if (signal?.aborted) throw signal.reason ?? new Error('Aborted.');
-      let answer: Awaited<ReturnType<Agent['request']>>;
-      try {
-        answer = await agent.request({
+      const exchange = new Exchange(signal, idle);
+      agent.dispatch(
+        {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method,
           headers,
-          signal,
           headersTimeout: idle,
           bodyTimeout: idle,
-        });
-      } catch (error) {
-        throw translated(error, idle);
-      }
-      const status = answer.statusCode;
-      const location = answer.headers['location'];
-      if (REDIRECT_STATUS.has(status) && typeof location === 'string') {
-        await answer.body.dump().catch(() => undefined); // drained, so the connection is reused
+        },
+        exchange,
+      );
+      await exchange.answered;
+      const status = exchange.status;
+      const location = exchange.header('location');
+      if (REDIRECT_STATUS.has(status) && location !== null) {
+        await exchange.drain();
         if (redirects >= MAX_REDIRECTS) throw new TypeError(`Too many redirects from ${url.origin}.`);
         const next = new URL(location, url);
         if (next.origin !== url.origin) delete headers['authorization'];
@@ -153,20 +303,28 @@ export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
         continue;
       }
       const empty = method === 'HEAD' || NULL_BODY_STATUS.has(status);
-      if (empty) await answer.body.dump().catch(() => undefined);
-      const received = answer.headers;
-      const body = empty ? null : rawBody(answer.body, idle);
+      if (empty) await exchange.drain();
+      const body: RawBody | null = empty
+        ? null
+        : {
+            [Symbol.asyncIterator]: () => ({
+              next: () => exchange.read(),
+              // A reader that stops early (a break, a failed write) ends the request.
+              return: () => {
+                exchange.cancel();
+                return Promise.resolve({ value: undefined, done: true as const });
+              },
+            }),
+            cancel() {
+              exchange.cancel();
+              return Promise.resolve();
+            },
+          };
       return {
         status,
         statusText: STATUS_CODES[status] ?? '',
         ok: status >= 200 && status < 300,
-        headers: {
-          get(name) {
-            const value = received[name.toLowerCase()];
-            if (value === undefined) return null;
-            return Array.isArray(value) ? value.join(', ') : String(value);
-          },
-        },
+        headers: { get: (name) => exchange.header(name) },
         body,
         async text() {
           if (!body) return '';

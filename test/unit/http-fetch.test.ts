@@ -189,6 +189,62 @@ describe('http fetch for file bodies', () => {
     },
   );
 
+  it('never sends a request stopped while it waited for a connection, and keeps the connection usable', async () => {
+    const seen: string[] = [];
+    const url = await serve((request, response) => {
+      seen.push(request.url ?? '');
+      if (request.url === '/held') setTimeout(() => response.end('held'), 100);
+      else response.end(`body of ${request.url}`);
+    });
+    const fetch = createHttpFetch({ maxSockets: 1 });
+    const held = fetch(`${url}/held`);
+    const stop = new AbortController();
+    const queued = fetch(`${url}/queued`, { signal: stop.signal });
+    stop.abort(new Error('stopped in the queue'));
+    await expect(queued).rejects.toThrow('stopped in the queue');
+    expect(await (await held).text()).toBe('held');
+    expect(await (await fetch(`${url}/after`)).text()).toBe('body of /after');
+    expect(seen).toEqual(['/held', '/after']);
+  });
+
+  it('reads headers by any case, joins repeated ones, and follows a redirect with a large body', async () => {
+    const url = await serve((request, response) => {
+      if (request.url === '/moved') {
+        response.writeHead(302, { location: '/here', 'content-length': String(512 * 1024) });
+        response.end(Buffer.alloc(512 * 1024, 1));
+        return;
+      }
+      response.setHeader('X-Many', ['one', 'two']);
+      response.setHeader('Content-Type', 'text/plain');
+      response.end('here');
+    });
+    const fetch = createHttpFetch({ maxSockets: 1 });
+    const response = await fetch(`${url}/moved`);
+    expect(response.headers.get('content-type')).toBe('text/plain');
+    expect(response.headers.get('CONTENT-TYPE')).toBe('text/plain');
+    expect(response.headers.get('x-many')).toBe('one, two');
+    expect(response.headers.get('x-none')).toBeNull();
+    expect(await response.text()).toBe('here');
+    // The connection the large redirect body was cut from is not reused; a new one serves.
+    expect(await (await fetch(`${url}/again`)).text()).toBe('here');
+  });
+
+  it('ends the request when a reader stops early, and the next request is served', async () => {
+    const body = Buffer.alloc(2 * 1024 * 1024, 5);
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-length': String(body.length) });
+      response.end(body);
+    });
+    const fetch = createHttpFetch({ maxSockets: 1 });
+    const first = await fetch(`${url}/big`);
+    for await (const chunk of first.body!) {
+      expect(chunk.byteLength).toBeGreaterThan(0);
+      break; // the rest is not wanted
+    }
+    const second = await fetch(`${url}/big`);
+    expect((await readAll(second)).equals(body)).toBe(true);
+  });
+
   it('tells a reader waiting for the next chunk that the body was cancelled', async () => {
     const url = await serve((_request, response) => {
       response.writeHead(200, { 'content-length': '1000' });
