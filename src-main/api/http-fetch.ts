@@ -252,13 +252,22 @@ class Exchange implements Dispatcher.DispatchHandler {
     const wanted = name.toLowerCase();
     let found: string | null = null;
     for (let i = 0; i + 1 < this.rawHeaders.length; i += 2) {
-      const key = this.rawHeaders[i]!;
-      if (key.length !== wanted.length || key.toString('latin1').toLowerCase() !== wanted) continue;
+      if (!sameName(this.rawHeaders[i]!, wanted)) continue;
       const value = this.rawHeaders[i + 1]!.toString('latin1');
       found = found === null ? value : `${found}, ${value}`;
     }
     return found;
   }
+}
+
+/** Whether a raw header name is `wanted` (lower case), ignoring the case of its ASCII letters. */
+function sameName(raw: Buffer, wanted: string): boolean {
+  if (raw.length !== wanted.length) return false;
+  for (let i = 0; i < raw.length; i += 1) {
+    const byte = raw[i]!;
+    if ((byte >= 65 && byte <= 90 ? byte + 32 : byte) !== wanted.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {

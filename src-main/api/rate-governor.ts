@@ -51,6 +51,8 @@ export interface RateGovernor {
   blockUntil(operation: string, untilMs: number): void;
   scopeOf(operation: string): string | undefined;
   snapshot(): BucketSnapshot[];
+  /** One scope's bucket (the same as its entry of `snapshot`), or null before it is known. */
+  bucket(scope: string): BucketSnapshot | null;
 }
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -196,15 +198,19 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
       bucket.resetAtMs = Math.max(Number.isFinite(bucket.resetAtMs) ? bucket.resetAtMs : 0, untilMs - margin);
     },
     scopeOf: (operation) => scopes.get(operation),
-    snapshot: () =>
-      [...buckets.entries()].map(([scope, bucket]) => {
-        refresh(bucket);
-        return {
-          scope,
-          limit: bucket.limit,
-          remaining: bucket.remaining,
-          resetAt: new Date(Number.isFinite(bucket.resetAtMs) ? bucket.resetAtMs : now()),
-        };
-      }),
+    snapshot: () => [...buckets.keys()].map((scope) => snapshotOf(scope)!),
+    bucket: (scope) => snapshotOf(scope),
   };
+
+  function snapshotOf(scope: string): BucketSnapshot | null {
+    const bucket = buckets.get(scope);
+    if (!bucket) return null;
+    refresh(bucket);
+    return {
+      scope,
+      limit: bucket.limit,
+      remaining: bucket.remaining,
+      resetAt: new Date(Number.isFinite(bucket.resetAtMs) ? bucket.resetAtMs : now()),
+    };
+  }
 }

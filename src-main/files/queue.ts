@@ -1,5 +1,5 @@
 import type { DownloadJobShape, DownloadJobStatus, DownloadLayout } from '../../src-shared/files';
-import { prepared } from '../search/sql';
+import { allRows, prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import type { ScopedFile } from './scope';
 
@@ -142,18 +142,21 @@ export type QueueItem = Pick<
 >;
 
 export function pendingItems(cache: CacheDb, jobId: string): QueueItem[] {
-  return prepared(
-    cache.sqlite,
-    `SELECT file_id AS fileId, position, relative_path AS relativePath, size, sha256, attempts
-     FROM download_items WHERE job_id = ? AND status = 'pending' ORDER BY position`,
-  ).all(jobId) as QueueItem[];
+  return allRows<QueueItem>(
+    prepared(
+      cache.sqlite,
+      `SELECT file_id AS fileId, position, relative_path AS relativePath, size, sha256, attempts
+       FROM download_items WHERE job_id = ? AND status = 'pending' ORDER BY position`,
+    ),
+    jobId,
+  );
 }
 
 export function allItems(cache: CacheDb, jobId: string): ItemRow[] {
-  return prepared(
-    cache.sqlite,
-    `SELECT ${ITEM_COLUMNS} FROM download_items WHERE job_id = ? ORDER BY position`,
-  ).all(jobId) as ItemRow[];
+  return allRows<ItemRow>(
+    prepared(cache.sqlite, `SELECT ${ITEM_COLUMNS} FROM download_items WHERE job_id = ? ORDER BY position`),
+    jobId,
+  );
 }
 
 /**

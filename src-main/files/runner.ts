@@ -71,13 +71,22 @@ export function partialFolder(destination: string, jobId: string): string {
   return path.join(destination, `${PARTIAL_FOLDER_PREFIX}${jobId}`);
 }
 
-/** `relative` (slash-separated) inside `root`, or an error: never a path outside it. */
+// A separator of any system, or NUL.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_SEGMENT = /[\\/\u0000]/;
+
+/**
+ * `relative` (slash-separated) inside `root`, or an error: never a path outside it. The queue's
+ * paths are made of safe segments (file-naming.ts), so anything else (an empty or dot segment,
+ * a separator of any system, a NUL) means a damaged queue and is refused rather than resolved.
+ */
 export function inside(root: string, relative: string): string {
-  const full = path.resolve(root, ...relative.split('/'));
-  const rel = path.relative(root, full);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
-    throw new AppError('INTERNAL', `Refused to write outside the download folder: ${relative}`);
-  return full;
+  const segments = relative.split('/');
+  for (const segment of segments) {
+    if (segment === '' || segment === '.' || segment === '..' || UNSAFE_SEGMENT.test(segment))
+      throw new AppError('INTERNAL', `Refused to write outside the download folder: ${relative}`);
+  }
+  return path.join(root, ...segments);
 }
 
 /** Failures that end the whole job rather than one file: no network, credentials refused. */
@@ -235,7 +244,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
 
   async function fetchOne(item: QueueItem, partPath: string, finalPath: string): Promise<void> {
     let attempts = item.attempts;
-    let noPartFile = !parts.has(path.basename(partPath));
+    let noPartFile = parts.size === 0 || !parts.has(path.basename(partPath));
     for (;;) {
       let received = 0;
       inFlight += 1;
@@ -335,7 +344,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
 
   async function processItem(item: QueueItem): Promise<void> {
     const finalPath = inside(job!.destination, item.relativePath);
-    const partPath = path.join(partial, `${item.position}.part`);
+    const partPath = `${partial}${path.sep}${item.position}.part`;
     const expected = { id: item.fileId, size: item.size, sha256: item.sha256 };
     const folder = path.dirname(finalPath);
     if (!madeFolders.has(folder)) {
@@ -343,7 +352,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
       madeFolders.add(folder);
     }
     // Already in place (a kill before its outcome was written, or a re-run).
-    if (existing.has(item.relativePath.normalize('NFC')) && existsSync(finalPath)) {
+    if (existing.size > 0 && existing.has(item.relativePath.normalize('NFC')) && existsSync(finalPath)) {
       if (await matches(finalPath, expected)) return finished(item, 'present');
       return failed(
         item,

@@ -1,6 +1,6 @@
 import type { DownloadScope } from '../../src-shared/files';
 import { targetSql } from '../review/targets';
-import { caseVariants, inList, prepared, type SqlPart } from '../search/sql';
+import { allRows, caseVariants, inList, prepared, type SqlPart } from '../search/sql';
 import type { CacheDb } from '../store';
 import type { FileFacts } from './template';
 
@@ -79,10 +79,13 @@ function fromTarget(cache: CacheDb, target: Parameters<typeof targetSql>[1]): Sq
 /** Every live file of the scope, oldest date first, ties by id: the job's order. */
 export function scopedFiles(cache: CacheDb, scope: DownloadScope): ScopedFile[] {
   const condition = scopeCondition(cache, scope);
-  return prepared(
-    cache.sqlite,
-    `SELECT ${COLUMNS} ${SCOPED_FILES_FROM}
-     WHERE f.deleted_at IS NULL AND (${condition.sql})
-     ORDER BY ${FILE_DATE_SQL}, f.id`,
-  ).all(condition.params) as ScopedFile[];
+  return allRows<ScopedFile>(
+    prepared(
+      cache.sqlite,
+      `SELECT ${COLUMNS} ${SCOPED_FILES_FROM}
+       WHERE f.deleted_at IS NULL AND (${condition.sql})
+       ORDER BY ${FILE_DATE_SQL}, f.id`,
+    ),
+    condition.params,
+  );
 }

@@ -36,19 +36,17 @@ export function reserveOf(limit: number, busy: boolean, busyReserve = 0.5, idleR
 
 export function createReadShare(options: ReadShareOptions): ReadShare {
   const now = options.now ?? Date.now;
-  const bucket = () => {
-    const found = options.client.governor.snapshot().find((entry) => entry.scope === READ_SCOPE);
-    if (!found) return null;
-    return {
-      ...found,
-      reserve: reserveOf(found.limit, options.busy(), options.busyReserve, options.idleReserve),
-    };
-  };
+  const reserve = (limit: number) =>
+    reserveOf(limit, options.busy(), options.busyReserve, options.idleReserve);
   return {
-    bucket,
+    bucket() {
+      const found = options.client.governor.bucket(READ_SCOPE);
+      return found && { ...found, reserve: reserve(found.limit) };
+    },
     delayMs() {
-      const current = bucket();
-      if (!current || current.remaining > current.reserve) return 0;
+      // Asked before every request: no more than the one bucket's figures.
+      const current = options.client.governor.bucket(READ_SCOPE);
+      if (!current || current.remaining > reserve(current.limit)) return 0;
       // The governor's own margin after a reset is 250 ms; ask again just after it.
       return Math.max(50, current.resetAt.getTime() - now() + 300);
     },

@@ -97,6 +97,15 @@ describe('rate governor', () => {
       expect.objectContaining({ scope: 'read', remaining: 100 }),
       expect.objectContaining({ scope: 'write', remaining: 49 }),
     ]);
+    // One bucket alone reads the same.
+    expect(governor.bucket('write')).toEqual(governor.snapshot()[1]);
+    expect(governor.bucket('read')).toEqual({
+      scope: 'read',
+      limit: 180,
+      remaining: 100,
+      resetAt: new Date(reset),
+    });
+    expect(governor.bucket('files')).toBeNull();
     // An aborted wait holds nothing and leaves the operation free to probe again.
     const drained = createRateGovernor({
       now: clock.now,
