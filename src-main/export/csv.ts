@@ -87,9 +87,19 @@ export function csvFormat(input: CsvFormatInput = {}): CsvFormat {
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** Per delimiter: whether a field needs the formula guard or quotes at all (most do not). */
+const NEEDS_CARE: Record<CsvFormat['delimiter'], RegExp> = {
+  ',': /^[=+\-@\t\r]|[",\r\n]/,
+  ';': /^[=+\-@\t\r]|[";\r\n]/,
+  '\t': /^[=+\-@\t\r]|["\t\r\n]/,
+};
+
 /** One text field: formula guard, then RFC 4180 quoting when needed. */
 export function csvText(value: string | null, delimiter: string): string {
   if (value === null || value === '') return '';
+  // One test for the common case: a field written as it is.
+  const care = NEEDS_CARE[delimiter as CsvFormat['delimiter']];
+  if (care && !care.test(value)) return value;
   const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return safe.includes(delimiter) || /["\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
