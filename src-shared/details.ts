@@ -79,10 +79,25 @@ export function dimensionText(dimension: ExpenseLineSummary['dimensions'][number
   return `${dimension.dimensionName ?? dimension.dimensionId}: ${item}`;
 }
 
+/** The bank transaction an expense documents, as its pane names it. */
+export const LinkedTransaction = z
+  .object({
+    id: z.string(),
+    bookingDate: z.string(),
+    counterparty: z.string().nullable(),
+    amount: MinorAmount.nullable(),
+    /** When sync learned the transaction was deleted upstream; null while it is live. */
+    deletedAt: z.string().nullable(),
+  })
+  .strict();
+export type LinkedTransaction = z.infer<typeof LinkedTransaction>;
+
 export const ExpenseDetail = z
   .object({
     expense: ExpenseRow,
     bankTransactionId: z.string().nullable(),
+    /** That transaction from the offline copy; null when there is none or it is not cached. */
+    bankTransaction: LinkedTransaction.nullable(),
     lines: z.array(ExpenseLineSummary),
     files: z.array(ExpenseFileSummary),
   })

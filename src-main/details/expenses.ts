@@ -1,6 +1,11 @@
 import { asc, eq, inArray, or } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
-import type { ExpenseDetail, ExpenseLineSummary, LineBooking } from '../../src-shared/details';
+import type {
+  ExpenseDetail,
+  ExpenseLineSummary,
+  LineBooking,
+  LinkedTransaction,
+} from '../../src-shared/details';
 import type { MinorAmount } from '../../src-shared/search';
 import { searchExpenses } from '../search';
 import { prepared } from '../search/sql';
@@ -72,7 +77,31 @@ function linesAndFiles(cache: CacheDb, expenseId: string): Omit<ExpenseDetail, '
       size: file.size,
       downloaded: file.localPath !== null && file.localSha256 !== null && file.localSha256 === file.sha256,
     }));
-  return { bankTransactionId: link?.bankTransactionId ?? null, lines, files };
+  const bankTransactionId = link?.bankTransactionId ?? null;
+  return { bankTransactionId, bankTransaction: linkedTransaction(cache, bankTransactionId), lines, files };
+}
+
+/** The transaction an expense documents, if the offline copy has it (deleted ones included). */
+function linkedTransaction(cache: CacheDb, id: string | null): LinkedTransaction | null {
+  if (id === null) return null;
+  const row = prepared(
+    cache.sqlite,
+    `SELECT id, booking_date AS bookingDate, counterparty, amount_minor AS minor,
+       amount_currency AS currency, deleted_at AS deletedAt
+     FROM bank_transactions WHERE id = ?`,
+  ).get(id) as
+    | {
+        id: string;
+        bookingDate: string;
+        counterparty: string | null;
+        minor: number | null;
+        currency: string | null;
+        deletedAt: string | null;
+      }
+    | undefined;
+  if (!row) return null;
+  const { minor, currency, ...rest } = row;
+  return { ...rest, amount: money(minor, currency) };
 }
 
 /**

@@ -109,6 +109,7 @@ function Area({
           key={key}
           profile={profile}
           initialFilters={opening?.area === 'expenses' ? opening.filters : undefined}
+          onOpen={onOpen}
         />
       );
     if (area === 'suppliers') return <SuppliersView key={key} profile={profile} />;

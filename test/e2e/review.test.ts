@@ -154,6 +154,42 @@ describe('review journey', () => {
       await page.getByTestId('expense-pane').getByRole('heading', { name: 'Lines' }).waitFor();
       await checkScreen(app, 'review-expenses');
 
+      // An expense's pane names the bank transaction it documents and opens it in Transactions.
+      const expensePane = page.getByTestId('expense-pane');
+      const show = expensePane.getByRole('button', { name: 'Show in Transactions' });
+      for (let step = 0; step < 30 && !(await show.isVisible()); step += 1) {
+        await expenses.focus();
+        await page.keyboard.press('j');
+        await expensePane.getByRole('heading', { name: 'Lines' }).waitFor();
+      }
+      const title = (await expensePane.getByRole('heading', { level: 2 }).textContent()) ?? '';
+      const fact = (await expensePane.locator('.linked-transaction').textContent()) ?? '';
+      await show.click();
+      await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+      await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+      expect(await grid.getByRole('row').count()).toBe(2); // the header and the one transaction
+      const shownId = await page
+        .getByRole('search', { name: 'Filter transactions' })
+        .getByLabel('Ids')
+        .inputValue();
+      // The transaction searched for is the one the pane named, and the expense documents it.
+      const shown = sqlite.prepare(`SELECT counterparty FROM bank_transactions WHERE id = ?`).get(shownId) as
+        { counterparty: string } | undefined;
+      if (!shown) throw new Error(`Transactions searched for ${shownId}, which is not cached`);
+      expect(fact).toContain(shown.counterparty);
+      await grid.getByRole('row').nth(1).getByText(shown.counterparty).waitFor();
+      expect(
+        sqlite
+          .prepare(
+            `SELECT count(*) FROM expenses
+             WHERE bank_transaction_id = ? AND coalesce(nullif(description, ''), merchant_name) = ?`,
+          )
+          .pluck()
+          .get(shownId, title),
+      ).toBeGreaterThan(0);
+      await page.keyboard.press('Control+2');
+      await expenses.locator('tbody tr').first().waitFor();
+
       await page.keyboard.press('Control+4');
       await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
       await checkScreen(app, 'review-files');

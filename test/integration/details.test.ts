@@ -26,8 +26,8 @@ describe('detail commands', () => {
     // A card payment documented by an expense that has a file.
     const linked = sqlite
       .prepare(
-        `SELECT e.id AS expenseId, json_extract(e.raw, '$.bankTransactionId') AS transactionId
-         FROM expenses e JOIN bank_transactions t ON t.id = json_extract(e.raw, '$.bankTransactionId')
+        `SELECT e.id AS expenseId, e.bank_transaction_id AS transactionId
+         FROM expenses e JOIN bank_transactions t ON t.id = e.bank_transaction_id
          WHERE EXISTS (SELECT 1 FROM expense_files f WHERE f.expense_id = e.id) LIMIT 1`,
       )
       .get() as { expenseId: string; transactionId: string } | undefined;
@@ -80,10 +80,52 @@ describe('detail commands', () => {
       value: { transaction: { review: { flagged: true, flagReason: 'Receipt unreadable' } } },
     });
 
+    // The expense names its transaction as the pane shows it: date, counterparty, amount.
+    const transactionRow = sqlite
+      .prepare(
+        `SELECT booking_date AS bookingDate, counterparty, amount_minor AS minor, amount_currency AS currency
+         FROM bank_transactions WHERE id = ?`,
+      )
+      .get(linked.transactionId) as {
+      bookingDate: string;
+      counterparty: string | null;
+      minor: number;
+      currency: string;
+    };
     const expenseResult = await dispatch(handlers, 'expenses.get', { profileId, id: linked.expenseId });
-    expect(expenseResult).toMatchObject({
+    expect(expenseResult).toEqual({
       ok: true,
-      value: { expense: { id: linked.expenseId }, bankTransactionId: linked.transactionId },
+      value: expect.objectContaining({
+        expense: expect.objectContaining({ id: linked.expenseId }),
+        bankTransactionId: linked.transactionId,
+        bankTransaction: {
+          id: linked.transactionId,
+          bookingDate: transactionRow.bookingDate,
+          counterparty: transactionRow.counterparty,
+          amount: { minor: transactionRow.minor, currency: transactionRow.currency },
+          deletedAt: null,
+        },
+      }),
+    });
+    // Deleted upstream, it is still named (and said to be deleted); not cached, only its id is known.
+    sqlite
+      .prepare(`UPDATE bank_transactions SET deleted_at = '2026-11-20T10:00:00.000Z' WHERE id = ?`)
+      .run(linked.transactionId);
+    expect(await dispatch(handlers, 'expenses.get', { profileId, id: linked.expenseId })).toMatchObject({
+      ok: true,
+      value: { bankTransaction: { id: linked.transactionId, deletedAt: '2026-11-20T10:00:00.000Z' } },
+    });
+    sqlite
+      .prepare(`UPDATE expenses SET bank_transaction_id = 'not-cached' WHERE id = ?`)
+      .run(linked.expenseId);
+    expect(await dispatch(handlers, 'expenses.get', { profileId, id: linked.expenseId })).toMatchObject({
+      ok: true,
+      value: { bankTransactionId: 'not-cached', bankTransaction: null },
+    });
+    sqlite.prepare(`UPDATE expenses SET bank_transaction_id = NULL WHERE id = ?`).run(linked.expenseId);
+    expect(await dispatch(handlers, 'expenses.get', { profileId, id: linked.expenseId })).toMatchObject({
+      ok: true,
+      value: { bankTransactionId: null, bankTransaction: null },
     });
 
     const accounts = await dispatch(handlers, 'bankAccounts.list', { profileId });

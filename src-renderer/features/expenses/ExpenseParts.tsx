@@ -5,8 +5,9 @@ import {
   type ExpenseDetail,
   type ExpenseFileSummary,
   type ExpenseLineSummary,
+  type LinkedTransaction,
 } from '../../../src-shared/details';
-import { formatBytes, formatMoney, humanize } from '../../lib/format';
+import { formatBytes, formatDate, formatMoney, humanize } from '../../lib/format';
 import { FilePreview } from '../preview/FilePreview';
 
 /**
@@ -23,6 +24,45 @@ export function bookingOf(line: ExpenseLineSummary): string {
     if (text) parts.push(text);
   }
   return parts.join(' · ');
+}
+
+/**
+ * The bank transaction an expense documents: its date, counterparty and amount, and a button
+ * that opens it in Transactions. One the offline copy lacks (not synced yet, or outside the
+ * synced period) shows its id; none shows a dash.
+ */
+export function LinkedTransactionFact({
+  id,
+  transaction,
+  onShow,
+}: {
+  id: string | null;
+  transaction: LinkedTransaction | null;
+  onShow(transaction: LinkedTransaction): void;
+}) {
+  if (id === null) return <>—</>;
+  if (!transaction)
+    return (
+      <>
+        <span className="mono">{id}</span> <span className="muted">(not in the offline copy)</span>
+      </>
+    );
+  const parts = [
+    formatDate(transaction.bookingDate),
+    transaction.counterparty ?? '—',
+    formatMoney(transaction.amount),
+  ];
+  return (
+    <span className="linked-transaction">
+      <span>
+        {parts.join(' · ')}
+        {transaction.deletedAt !== null && <span className="muted"> (deleted upstream)</span>}
+      </span>{' '}
+      <button type="button" onClick={() => onShow(transaction)}>
+        Show in Transactions
+      </button>
+    </span>
+  );
 }
 
 export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {

@@ -12,8 +12,9 @@ import { ExportDialog } from '../export/ExportDialog';
 import { ReviewControls, type ReviewFocus } from '../review/ReviewControls';
 import { ResultReview, SelectionReview } from '../review/ResultReview';
 import { byIds, useReview } from '../review/useReview';
+import type { Opening } from '../attention/groups';
 import { BookedOnFilter } from './BookedOnFilter';
-import { ExpenseFiles, ExpenseLines } from './ExpenseParts';
+import { ExpenseFiles, ExpenseLines, LinkedTransactionFact } from './ExpenseParts';
 
 const PAGE_SIZE = 50;
 
@@ -21,10 +22,13 @@ const PAGE_SIZE = 50;
 export function ExpensesView({
   profile,
   initialFilters = {},
+  onOpen = () => undefined,
 }: {
   profile: ProfileSummary;
   /** A list opened from "Needs attention". */
   initialFilters?: ExpenseFilters | undefined;
+  /** Opens another area with a search applied: the expense's bank transaction. */
+  onOpen?(opening: Opening): void;
 }) {
   const id = useId();
   const profileId = profile.id;
@@ -353,7 +357,21 @@ export function ExpensesView({
                   <dt>Booking text</dt>
                   <dd>{detail.data.expense.bookingText || '—'}</dd>
                   <dt>Bank transaction</dt>
-                  <dd className="mono">{detail.data.bankTransactionId ?? '—'}</dd>
+                  <dd>
+                    <LinkedTransactionFact
+                      id={detail.data.bankTransactionId}
+                      transaction={detail.data.bankTransaction}
+                      onShow={(transaction) =>
+                        onOpen({
+                          area: 'transactions',
+                          filters: {
+                            ids: [transaction.id],
+                            ...(transaction.deletedAt !== null ? { includeDeleted: true } : {}),
+                          },
+                        })
+                      }
+                    />
+                  </dd>
                 </dl>
                 <h3>Lines</h3>
                 <ExpenseLines lines={detail.data.lines} />
