@@ -133,6 +133,17 @@ describe('screens', () => {
             });
           });
         expect(oneLine).toEqual([true, true, true, true, true]);
+        // And every column the list keeps is in view: the list does not scroll sideways (the
+        // supplier or merchant and the status, which the pane shows, make way).
+        const fits = await expenses.evaluate((table) => {
+          const list = table.parentElement!;
+          const review = table.querySelector('th:last-child')!.getBoundingClientRect();
+          return {
+            overflow: list.scrollWidth - list.clientWidth,
+            reviewInside: review.right <= list.getBoundingClientRect().right + 1,
+          };
+        });
+        expect(fits).toEqual({ overflow: 0, reviewInside: true });
         await checkScreen(app, 'expenses', theme);
 
         await page.keyboard.press('Control+3');

@@ -254,8 +254,12 @@ export function ExpensesView({
                   </button>
                 </th>
                 <th scope="col">Description</th>
-                <th scope="col">Supplier or merchant</th>
-                <th scope="col">Status</th>
+                <th scope="col" className="without-pane">
+                  Supplier or merchant
+                </th>
+                <th scope="col" className="without-pane">
+                  Status
+                </th>
                 <th scope="col" className="number" aria-sort={ariaSort('amount')}>
                   <button type="button" className="sort" tabIndex={-1} onClick={() => sortBy('amount')}>
                     Amount
@@ -295,8 +299,8 @@ export function ExpensesView({
                   </td>
                   <td className="nowrap">{formatDate(row.expenseTime)}</td>
                   <td>{row.description || row.bookingText || '—'}</td>
-                  <td>{row.supplierName ?? row.merchantName ?? '—'}</td>
-                  <td className="nowrap">{humanize(row.status)}</td>
+                  <td className="without-pane">{row.supplierName ?? row.merchantName ?? '—'}</td>
+                  <td className="nowrap without-pane">{humanize(row.status)}</td>
                   <td className="number">
                     <span className="amount">{formatMoney(row.amount)}</span>
                   </td>
