@@ -109,8 +109,34 @@ describe('screens', () => {
         await page.getByTestId('transaction-pane').getByText('Fees', { exact: true }).waitFor();
         // Nothing hidden for screen readers stretches the window: the page itself never scrolls.
         expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(800);
+        // Beside the pane the grid leaves out what the pane repeats (type, account, matched), so
+        // the review marks stay in view and the grid does not scroll sideways.
+        const headers = () => grid.getByRole('columnheader').allTextContents();
+        expect(await headers()).toEqual([
+          'Selected',
+          'Booking date ▼',
+          'Counterparty',
+          'Description',
+          'Amount',
+          'Review',
+        ]);
+        const sideways = await grid.evaluate((box) => box.scrollWidth - box.clientWidth);
+        expect(sideways).toBe(0);
+        expect(await grid.getAttribute('aria-colcount')).toBe('6');
         await checkScreen(app, 'transactions', theme);
         await page.keyboard.press('Escape');
+        await page.getByTestId('transaction-pane').waitFor({ state: 'detached' });
+        expect(await headers()).toEqual([
+          'Selected',
+          'Booking date ▼',
+          'Counterparty',
+          'Description',
+          'Amount',
+          'Type',
+          'Account',
+          'Matched',
+          'Review',
+        ]);
 
         await page.keyboard.press('Control+2');
         const expenses = page.getByRole('grid', { name: 'Expenses' });

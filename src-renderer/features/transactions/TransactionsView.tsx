@@ -9,7 +9,7 @@ import { useCommand } from '../../lib/query';
 import type { ReviewFocus } from '../review/ReviewControls';
 import { byIds, useReview } from '../review/useReview';
 import { BulkBar } from './BulkBar';
-import { GRID_COLUMNS, SORTABLE, transactionColumns, type GridItem } from './columns';
+import { gridColumns, SORTABLE, transactionColumns, WITHOUT_PANE, type GridItem } from './columns';
 import { FilterBar } from './FilterBar';
 import { TransactionPane } from './TransactionPane';
 import { DEFAULT_SORTING, useFirstPage, useTransactionPages } from './useTransactionPages';
@@ -88,7 +88,10 @@ export function TransactionsView({
     manualPagination: true,
     autoResetAll: false,
     enableSortingRemoval: false,
-    state: { sorting: [{ id: sorting.field, desc: sorting.direction === 'DESC' }] },
+    state: {
+      sorting: [{ id: sorting.field, desc: sorting.direction === 'DESC' }],
+      columnVisibility: openId ? WITHOUT_PANE : {},
+    },
     onSortingChange: (updater) => {
       const current = [{ id: sorting.field, desc: sorting.direction === 'DESC' }];
       const [next] = typeof updater === 'function' ? updater(current) : updater;
@@ -96,6 +99,8 @@ export function TransactionsView({
         setSorting({ field: next.id as TransactionSorting['field'], direction: next.desc ? 'DESC' : 'ASC' });
     },
   });
+  const shownColumns = table.getVisibleLeafColumns().map((leaf) => leaf.id);
+  const { template, minWidth } = gridColumns(shownColumns, openId !== null);
   const rowsByIndex = new Map<number, Row<GridItem>>();
   for (const row of table.getRowModel().rows) rowsByIndex.set(row.original.index, row);
 
@@ -224,7 +229,7 @@ export function TransactionsView({
           role="grid"
           aria-label="Transactions"
           aria-rowcount={pages.total + 1}
-          aria-colcount={columns.length}
+          aria-colcount={shownColumns.length}
           aria-multiselectable="true"
           aria-activedescendant={activeId}
           aria-busy={pages.loading || undefined}
@@ -232,12 +237,12 @@ export function TransactionsView({
           onKeyDown={onGridKey}
           data-testid="transactions-grid"
         >
-          <div role="rowgroup" className="grid-head">
+          <div role="rowgroup" className="grid-head" style={{ minWidth }}>
             <div
               role="row"
               aria-rowindex={1}
               className="grid-row"
-              style={{ gridTemplateColumns: GRID_COLUMNS }}
+              style={{ gridTemplateColumns: template, minWidth }}
             >
               {headerGroup?.headers.map((header, index) => {
                 const sorted = header.column.getIsSorted();
@@ -278,7 +283,7 @@ export function TransactionsView({
               })}
             </div>
           </div>
-          <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize() }}>
+          <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize(), minWidth }}>
             {items.map((item) => {
               const row = rowsByIndex.get(item.index);
               const data = row?.original.row;
@@ -293,7 +298,8 @@ export function TransactionsView({
                   data-reviewed={data?.review.reviewedAt ? true : undefined}
                   className="grid-row"
                   style={{
-                    gridTemplateColumns: GRID_COLUMNS,
+                    gridTemplateColumns: template,
+                    minWidth,
                     transform: `translateY(${item.start}px)`,
                     height: ROW_HEIGHT,
                   }}

@@ -10,9 +10,45 @@ export interface GridItem {
 
 const column = createColumnHelper<GridItem>();
 
-/** Column widths of the CSS grid each row lays out with (select, date, …, reviewed). */
-export const GRID_COLUMNS =
-  '36px 112px minmax(140px, 1.2fr) minmax(160px, 2fr) 140px 96px minmax(110px, 1fr) 84px 116px';
+/** Each column's width in the CSS grid each row lays out with, in column order. */
+const COLUMN_WIDTHS: Record<string, string> = {
+  select: '36px',
+  bookingDate: '112px',
+  counterparty: 'minmax(140px, 1.2fr)',
+  description: 'minmax(160px, 2fr)',
+  amount: '140px',
+  transactionType: '96px',
+  bankAccountId: 'minmax(110px, 1fr)',
+  matched: '84px',
+  reviewed: '116px',
+};
+
+/**
+ * Columns the detail pane repeats (type, account, matched), left out while it is open so that
+ * the review marks stay in view beside it; the text columns may then narrow further.
+ */
+export const WITHOUT_PANE = { transactionType: false, bankAccountId: false, matched: false };
+
+const NARROW_BESIDE_PANE: Record<string, string> = {
+  counterparty: 'minmax(100px, 1.2fr)',
+  description: 'minmax(100px, 2fr)',
+};
+
+/**
+ * The grid's column template for the columns shown, in order, and the width the rows need at
+ * least (the sum of the columns' least widths): narrower, the grid scrolls sideways rather
+ * than squeezing the columns.
+ */
+export function gridColumns(
+  ids: readonly string[],
+  paneOpen: boolean,
+): { template: string; minWidth: number } {
+  const widths = ids.map(
+    (id) => (paneOpen ? NARROW_BESIDE_PANE[id] : undefined) ?? COLUMN_WIDTHS[id] ?? '0px',
+  );
+  const least = (width: string) => Number(/(\d+)px/.exec(width)?.[1] ?? 0);
+  return { template: widths.join(' '), minWidth: widths.reduce((sum, width) => sum + least(width), 0) };
+}
 
 export function transactionColumns(
   accounts: Map<string, BankAccountSummary>,
