@@ -112,31 +112,19 @@ describe('screens', () => {
         // Beside the pane the grid leaves out what the pane repeats (type, account, matched), so
         // the review marks stay in view and the grid does not scroll sideways.
         const headers = () => grid.getByRole('columnheader').allTextContents();
-        expect(await headers()).toEqual([
-          'Selected',
-          'Booking date ▼',
-          'Counterparty',
-          'Description',
-          'Amount',
-          'Review',
-        ]);
+        const everyColumn = [
+          ...['Selected', 'Booking date ▼', 'Counterparty', 'Description', 'Amount'],
+          ...['Type', 'Account', 'Matched', 'Review'],
+        ];
+        const repeated = ['Type', 'Account', 'Matched'];
+        expect(await headers()).toEqual(everyColumn.filter((name) => !repeated.includes(name)));
         const sideways = await grid.evaluate((box) => box.scrollWidth - box.clientWidth);
         expect(sideways).toBe(0);
         expect(await grid.getAttribute('aria-colcount')).toBe('6');
         await checkScreen(app, 'transactions', theme);
         await page.keyboard.press('Escape');
         await page.getByTestId('transaction-pane').waitFor({ state: 'detached' });
-        expect(await headers()).toEqual([
-          'Selected',
-          'Booking date ▼',
-          'Counterparty',
-          'Description',
-          'Amount',
-          'Type',
-          'Account',
-          'Matched',
-          'Review',
-        ]);
+        expect(await headers()).toEqual(everyColumn);
 
         await page.keyboard.press('Control+2');
         const expenses = page.getByRole('grid', { name: 'Expenses' });
