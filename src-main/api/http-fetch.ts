@@ -200,11 +200,16 @@ class Exchange implements Dispatcher.DispatchHandler {
     return new Promise((resolve, reject) => (this.reader = { resolve, reject }));
   }
 
-  /** Stops the request (a reader waiting for the next chunk learns it will not come). */
+  /**
+   * Stops the request and forgets what arrived: a reader waiting for the next chunk, or asking
+   * later, learns the body was cancelled (never a clean end of a body it did not get whole).
+   */
   cancel(): void {
     this.chunks.length = 0;
     this.queued = 0;
-    this.abort(new Error('The body was cancelled.'));
+    const error = new Error('The body was cancelled.');
+    if (this.ended || this.failure) this.failure ??= { error };
+    else this.abort(error);
   }
 
   /**

@@ -245,17 +245,29 @@ describe('http fetch for file bodies', () => {
     expect((await readAll(second)).equals(body)).toBe(true);
   });
 
-  it('tells a reader waiting for the next chunk that the body was cancelled', async () => {
-    const url = await serve((_request, response) => {
+  it('tells a reader waiting for the next chunk, or asking later, that the body was cancelled', async () => {
+    const url = await serve((request, response) => {
+      if (request.url === '/whole') {
+        response.end('all of it');
+        return;
+      }
       response.writeHead(200, { 'content-length': '1000' });
       response.write(Buffer.alloc(10)); // then nothing
     });
-    const response = await createHttpFetch()(`${url}/stalled`);
+    const fetch = createHttpFetch();
+    const response = await fetch(`${url}/stalled`);
     const reader = response.body![Symbol.asyncIterator]();
     expect((await reader.next()).value?.length).toBe(10);
     const waiting = reader.next();
     await response.body!.cancel();
     await expect(waiting).rejects.toThrow('cancelled');
+
+    // A body that had arrived whole before it was cancelled does not end as if it were read.
+    const whole = await fetch(`${url}/whole`);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the whole answer is in
+    await whole.body!.cancel();
+    await expect(whole.body![Symbol.asyncIterator]().next()).rejects.toThrow('cancelled');
+    expect(await (await fetch(`${url}/whole`)).text()).toBe('all of it');
   });
 
   it('does not count a body the reader is slow to take as silence', async () => {
