@@ -7,7 +7,7 @@ import type {
   LinkedTransaction,
 } from '../../src-shared/details';
 import type { MinorAmount } from '../../src-shared/search';
-import { searchExpenses } from '../search';
+import { searchExpenses, searchTransactions } from '../search';
 import { prepared } from '../search/sql';
 import { expenseFiles, expenseLines, expenses, type CacheDb } from '../store';
 
@@ -81,27 +81,20 @@ function linesAndFiles(cache: CacheDb, expenseId: string): Omit<ExpenseDetail, '
   return { bankTransactionId, bankTransaction: linkedTransaction(cache, bankTransactionId), lines, files };
 }
 
-/** The transaction an expense documents, if the offline copy has it (deleted ones included). */
+/**
+ * The transaction an expense documents, if the offline copy has it (deleted ones included),
+ * found as the transaction search finds an id (whatever its case).
+ */
 function linkedTransaction(cache: CacheDb, id: string | null): LinkedTransaction | null {
   if (id === null) return null;
-  const row = prepared(
-    cache.sqlite,
-    `SELECT id, booking_date AS bookingDate, counterparty, amount_minor AS minor,
-       amount_currency AS currency, deleted_at AS deletedAt
-     FROM bank_transactions WHERE id = ?`,
-  ).get(id) as
-    | {
-        id: string;
-        bookingDate: string;
-        counterparty: string | null;
-        minor: number | null;
-        currency: string | null;
-        deletedAt: string | null;
-      }
-    | undefined;
+  const [row] = searchTransactions(cache, {
+    filters: { ids: [id], includeDeleted: true },
+    pagination: { page: 1, pageSize: 1 },
+    withTotals: false,
+  }).rows;
   if (!row) return null;
-  const { minor, currency, ...rest } = row;
-  return { ...rest, amount: money(minor, currency) };
+  const { bookingDate, counterparty, amount, deletedAt } = row;
+  return { id: row.id, bookingDate, counterparty, amount, deletedAt };
 }
 
 /**

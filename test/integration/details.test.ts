@@ -107,6 +107,17 @@ describe('detail commands', () => {
         },
       }),
     });
+    // A link in another case than the transaction's id names it all the same, as a search by id finds it.
+    sqlite
+      .prepare(`UPDATE expenses SET bank_transaction_id = upper(bank_transaction_id) WHERE id = ?`)
+      .run(linked.expenseId);
+    expect(await dispatch(handlers, 'expenses.get', { profileId, id: linked.expenseId })).toMatchObject({
+      ok: true,
+      value: {
+        bankTransactionId: linked.transactionId.toUpperCase(),
+        bankTransaction: { id: linked.transactionId, counterparty: transactionRow.counterparty },
+      },
+    });
     // Deleted upstream, it is still named (and said to be deleted); not cached, only its id is known.
     sqlite
       .prepare(`UPDATE bank_transactions SET deleted_at = '2026-11-20T10:00:00.000Z' WHERE id = ?`)
