@@ -80,16 +80,13 @@ export function dimensionText(dimension: ExpenseLineSummary['dimensions'][number
 }
 
 /** The bank transaction an expense documents, as its pane names it. */
-export const LinkedTransaction = z
-  .object({
-    id: z.string(),
-    bookingDate: z.string(),
-    counterparty: z.string().nullable(),
-    amount: MinorAmount.nullable(),
-    /** When sync learned the transaction was deleted upstream; null while it is live. */
-    deletedAt: z.string().nullable(),
-  })
-  .strict();
+export const LinkedTransaction = TransactionRow.pick({
+  id: true,
+  bookingDate: true,
+  counterparty: true,
+  amount: true,
+  deletedAt: true,
+});
 export type LinkedTransaction = z.infer<typeof LinkedTransaction>;
 
 export const ExpenseDetail = z
