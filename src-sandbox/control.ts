@@ -59,6 +59,8 @@ export const ExpenseChange = z.strictObject({
   bookingText: z.string().optional(),
   /** The bank transaction the expense documents; null unlinks it. */
   bankTransactionId: Id.nullable().optional(),
+  /** New descriptions of some of the expense's lines, by line id. */
+  lines: z.array(z.strictObject({ id: Id, description: z.string() })).optional(),
 });
 
 export interface Control {
@@ -207,7 +209,15 @@ export function createControl(
         row(change.bankTransactionId); // a live transaction of this organisation
         change.bankTransactionId = change.bankTransactionId.toLowerCase();
       }
-      Object.assign(expense, change, { updateTime: isoFromSeconds(nowSec()) });
+      const { lines, ...fields } = change;
+      // Every line is checked before any is changed: a refused change changes nothing.
+      const changedLines = (lines ?? []).map(({ id: lineId, description }) => {
+        const line = expense.lines.find((l) => l.id === lineId.toLowerCase());
+        if (!line) throw notFound('Expense line');
+        return { line, description };
+      });
+      for (const { line, description } of changedLines) line.description = description;
+      Object.assign(expense, fields, { updateTime: isoFromSeconds(nowSec()) });
       return expense;
     },
     addFault: (rule) => parts.faults.add(parse(FaultRule, rule)),

@@ -115,6 +115,31 @@ describe('control surface', () => {
     expect(await served()).toBeNull();
   });
 
+  test("a line's description can be changed; an unknown line changes nothing", async () => {
+    clock = Date.parse('2026-11-23T12:00:00Z');
+    const expense = api.sandbox.state.expenses.find((e) => e.lines.length >= 2)!;
+    const [first, second] = [expense.lines[0]!, expense.lines[1]!];
+    const served = async () => {
+      const since = await api.call('GET', '/v1/expenses?update_time__gte=2026-11-23T00:00:00Z');
+      expect(since.body.data.map((e: { id: string }) => e.id)).toEqual([expense.id]);
+      return (since.body.data[0].lines as Array<{ id: string; description: string }>).map(
+        (l) => l.description,
+      );
+    };
+    const change = (lines: unknown) => control('PATCH', `/expenses/${expense.id}`, { lines });
+    expect((await change([{ id: second.id.toUpperCase(), description: 'Walrus feed' }])).status).toBe(200);
+    const after = await served();
+    expect(after[1]).toBe('Walrus feed');
+    // One unknown line: 404, and the known line beside it keeps its description.
+    const refused = await change([
+      { id: first.id, description: 'Not applied' },
+      { id: '00000000-0000-4000-8000-00000000beef', description: 'x' },
+    ]);
+    expect(refused.status).toBe(404);
+    expect(await served()).toEqual(after);
+    expect((await change([{ id: first.id }])).status).toBe(400);
+  });
+
   test('invalid control input is 400 in the standard format', async () => {
     const response = await control('POST', '/transactions', {
       bankAccountId: api.sandbox.state.reference.wallets[0]!.id,
