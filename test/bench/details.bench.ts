@@ -2,13 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createApiClient } from '../../src-main/api/client';
 import { expenseDetails } from '../../src-main/details/expenses';
 import { transactionDetail } from '../../src-main/details/transactions';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/store';
-import { runSync } from '../../src-main/sync/engine';
-import { allResources } from '../../src-main/sync/resources';
 import { startSandbox } from '../../src-sandbox';
+import { syncFromSandbox } from '../helpers/sandbox-sync';
 
 /**
  * Detail panes of an organisation with many expenses: the demo organisation (5,000
@@ -68,18 +66,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 5000, readLimit: 1_000_000 });
   const cache = openCache(path.join(dir, 'details.sqlite'), { migrationsDir: defaultMigrationsDir() });
   try {
-    await runSync({
-      cache,
-      client: createApiClient({
-        baseUrl: sandbox.url,
-        credentials: async () => ({
-          kind: 'client',
-          clientId: sandbox.clientId,
-          clientSecret: sandbox.clientSecret,
-        }),
-      }),
-      resources: allResources,
-    });
+    await syncFromSandbox(cache, sandbox);
     const expenses = copyExpenses(cache);
     const transactions = cache.sqlite
       .prepare(

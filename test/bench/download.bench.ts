@@ -3,13 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createApiClient } from '../../src-main/api/client';
 import { createEventBus } from '../../src-main/events';
 import { createFileService } from '../../src-main/files/service';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/store';
-import { runSync } from '../../src-main/sync/engine';
-import { allResources } from '../../src-main/sync/resources';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, startSandbox } from '../../src-sandbox';
+import { sandboxClient, syncFromSandbox } from '../helpers/sandbox-sync';
 import { sandboxToken } from '../helpers/sandbox-token';
 
 /**
@@ -65,27 +63,12 @@ type Sandbox = Server;
 
 async function syncedCache(sandbox: Sandbox, file: string): Promise<CacheDb> {
   const cache = openCache(file, { migrationsDir: defaultMigrationsDir() });
-  const client = createApiClient({
-    baseUrl: sandbox.url,
-    credentials: async () => ({
-      kind: 'client',
-      clientId: sandbox.clientId,
-      clientSecret: sandbox.clientSecret,
-    }),
-  });
-  await runSync({ cache, client, resources: allResources });
+  await syncFromSandbox(cache, sandbox);
   return cache;
 }
 
 function fileService(sandbox: Sandbox, cache: CacheDb, dataDir: string, durable: boolean) {
-  const client = createApiClient({
-    baseUrl: sandbox.url,
-    credentials: async () => ({
-      kind: 'client',
-      clientId: sandbox.clientId,
-      clientSecret: sandbox.clientSecret,
-    }),
-  });
+  const client = sandboxClient(sandbox);
   return createFileService({
     dataDir,
     cacheOf: () => cache,
