@@ -23,6 +23,16 @@ import { TEXT_TABLE, TEXT_VALUE } from './text-table';
 
 export const FTS_TABLE = 'bank_transactions_fts';
 
+/**
+ * Expense documents (migration `0015_expense_text.sql`): one per expense (its description,
+ * booking text and merchant name; `line_id` NULL) and one per line (its description), kept by
+ * triggers on expenses and expense_lines.
+ */
+export const EXPENSE_TEXT_TABLE = 'expense_text';
+
+/** The trigram index over {@link EXPENSE_TEXT_TABLE} (external content, keyed by `row_id`). */
+export const EXPENSE_FTS_TABLE = 'expense_text_fts';
+
 /** Shortest text the trigram index can answer; shorter text must use {@link likeContains}. */
 export const FTS_MIN_CHARS = 3;
 
@@ -76,19 +86,27 @@ export function rebuildTransactionSearch(sqlite: Database.Database): void {
 }
 
 /**
- * True when the indexes agree with the table, row by row. FTS5's integrity-check with rank 1
- * compares an external-content index against its content table; it throws SQLITE_CORRUPT_VTAB
- * when they differ. The text table must hold exactly one row per transaction, with its values,
- * and every row's gram block must be stale or hold the row's grams.
+ * FTS5's integrity-check with rank 1 compares an external-content index against its content
+ * table; it throws SQLITE_CORRUPT_VTAB when they differ.
  */
-export function transactionSearchIsConsistent(sqlite: Database.Database): boolean {
+function indexAgrees(sqlite: Database.Database, table: string): boolean {
   try {
-    sqlite.prepare(`INSERT INTO ${FTS_TABLE} (${FTS_TABLE}, rank) VALUES ('integrity-check', 1)`).run();
+    sqlite.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`).run();
+    return true;
   } catch (error) {
     if (error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_CORRUPT'))
       return false;
     throw error;
   }
+}
+
+/**
+ * True when the indexes agree with the table, row by row: the trigram index (indexAgrees), the
+ * text table holding exactly one row per transaction with its values, and every row's gram
+ * block stale or holding the row's grams.
+ */
+export function transactionSearchIsConsistent(sqlite: Database.Database): boolean {
+  if (!indexAgrees(sqlite, FTS_TABLE)) return false;
   const differing = sqlite
     .prepare(
       `SELECT (SELECT count(*) FROM bank_transactions t LEFT JOIN ${TEXT_TABLE} x ON x.row_id = t.row_id
@@ -99,4 +117,50 @@ export function transactionSearchIsConsistent(sqlite: Database.Database): boolea
     .pluck()
     .get() as number;
   return differing === 0 && gramBlocksAreConsistent(sqlite);
+}
+
+/** The documents of every expense and line, as the triggers of migration 0015 write them. */
+const EXPENSE_DOCUMENTS = `
+  SELECT id AS expense_id, NULL AS line_id, description, booking_text, merchant_name FROM expenses
+  UNION ALL
+  SELECT expense_id, id, json_extract(raw, '$.description'), NULL, NULL FROM expense_lines`;
+
+/**
+ * Re-derives the expense documents and their trigram index from expenses and expense_lines:
+ * the repair for a drifted index (a migration that recreated either table and its triggers).
+ */
+export function rebuildExpenseSearch(sqlite: Database.Database): void {
+  sqlite.transaction(() => {
+    // First the index from the documents as they are, so that the triggers' 'delete' of each
+    // old document below finds it (on an index that had drifted it would fail as corrupt).
+    sqlite.prepare(`INSERT INTO ${EXPENSE_FTS_TABLE} (${EXPENSE_FTS_TABLE}) VALUES ('rebuild')`).run();
+    sqlite.prepare(`DELETE FROM ${EXPENSE_TEXT_TABLE}`).run();
+    sqlite
+      .prepare(
+        `INSERT INTO ${EXPENSE_TEXT_TABLE} (expense_id, line_id, description, booking_text, merchant_name)
+         ${EXPENSE_DOCUMENTS}`,
+      )
+      .run();
+  })();
+}
+
+/**
+ * True when the expense documents are exactly those of the expenses and lines (one each, with
+ * their values) and the trigram index agrees with the documents.
+ */
+export function expenseSearchIsConsistent(sqlite: Database.Database): boolean {
+  if (!indexAgrees(sqlite, EXPENSE_FTS_TABLE)) return false;
+  // Both ways, duplicates counted (SQLite has no EXCEPT ALL): grouped rows with their counts.
+  const differing = sqlite
+    .prepare(
+      `WITH want AS (SELECT expense_id, line_id, description, booking_text, merchant_name, count(*) AS n
+                     FROM (${EXPENSE_DOCUMENTS}) GROUP BY 1, 2, 3, 4, 5),
+            have AS (SELECT expense_id, line_id, description, booking_text, merchant_name, count(*) AS n
+                     FROM ${EXPENSE_TEXT_TABLE} GROUP BY 1, 2, 3, 4, 5)
+       SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT SELECT * FROM have))
+            + (SELECT count(*) FROM (SELECT * FROM have EXCEPT SELECT * FROM want))`,
+    )
+    .pluck()
+    .get() as number;
+  return differing === 0;
 }

@@ -11,11 +11,15 @@ export {
 export type { CacheDb, CacheDrizzle, CacheSchema, OpenCacheOptions } from './database';
 export { CacheOpenError, type CacheOpenFailure } from './errors';
 export {
+  EXPENSE_FTS_TABLE,
+  EXPENSE_TEXT_TABLE,
+  expenseSearchIsConsistent,
   FTS_MIN_CHARS,
   FTS_TABLE,
   ftsLiteral,
   isIndexable,
   likeContains,
+  rebuildExpenseSearch,
   rebuildTransactionSearch,
   transactionSearchIsConsistent,
 } from './fts';

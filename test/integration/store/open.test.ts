@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CacheOpenError,
   defaultMigrationsDir,
+  expenseSearchIsConsistent,
   gramCandidates,
   openCache,
   PAGE_CACHE_KIB,
@@ -18,6 +19,7 @@ import { textAbsentFromAccounts } from '../../../src-main/store/account-grams';
 import { needleKey, readGramRows } from '../../../src-main/store/gram-rows';
 import { bankTransactions } from '../../../src-main/store/schema';
 import { totalsQuery, transactionTotals } from '../../../src-main/search/transactions';
+import { searchExpenses } from '../../../src-main/search/expenses';
 import { transactionRow, useCaches } from './fixtures';
 
 const caches = useCaches();
@@ -119,6 +121,18 @@ describe('openCache', () => {
       'bank_transaction_gram_rows',
       'bank_transaction_gram_stale_account',
       'bank_transaction_account_grams',
+      // A later migration that rebuilds expenses or expense_lines drops these.
+      'expense_text',
+      'expense_text_fts',
+      'expense_text_fts_insert',
+      'expense_text_fts_update',
+      'expense_text_fts_delete',
+      'expense_text_expense_insert',
+      'expense_text_expense_update',
+      'expense_text_expense_delete',
+      'expense_text_line_insert',
+      'expense_text_line_update',
+      'expense_text_line_delete',
     ]) {
       expect(names).toContain(expected);
     }
@@ -383,6 +397,47 @@ describe('openCache', () => {
     expect(transactionDetail(upgraded, linked.id).expenses.map((detail) => detail.expense.id)).toEqual([
       'exp-linked',
     ]);
+  });
+
+  it("indexes an upgraded cache's expense and line text, so search finds what was synced before", () => {
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: migrationsBefore('0015') });
+    const expense = older.sqlite.prepare(
+      `INSERT INTO expenses (id, description, booking_text, merchant_name, deleted_at, raw, synced_at)
+       VALUES (?, ?, ?, ?, ?, ?, '2026-11-01T10:00:00.000Z')`,
+    );
+    expense.run('exp-own', 'Quarterly zeppelin charter', 'Airship hire', 'Luftschiff GmbH', null, '{}');
+    expense.run('exp-lines', 'Office', null, null, null, '{}');
+    expense.run('exp-gone', 'Zeppelin deposit', null, null, '2026-10-01T00:00:00.000Z', '{}');
+    const line = older.sqlite.prepare(
+      `INSERT INTO expense_lines (id, expense_id, position, raw) VALUES (?, 'exp-lines', ?, ?)`,
+    );
+    line.run('line-1', 0, JSON.stringify({ description: 'Walrus feed' }));
+    line.run('line-2', 1, JSON.stringify({ description: 'Größere Kiste' }));
+    line.run('line-3', 2, JSON.stringify({}));
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(expenseSearchIsConsistent(upgraded.sqlite)).toBe(true);
+    const found = (text: string, includeDeleted = false) =>
+      searchExpenses(upgraded, { filters: { text, includeDeleted } }).rows.map((row) => row.id);
+    expect(found('ZEPPELIN')).toEqual(['exp-own']);
+    expect(found('zeppelin', true).sort()).toEqual(['exp-gone', 'exp-own']);
+    expect(found('airship')).toEqual(['exp-own']);
+    expect(found('schiff')).toEqual(['exp-own']);
+    expect(found('walrus')).toEqual(['exp-lines']);
+    expect(found('GRÖSSERE')).toEqual([]); // no ß/ss folding, as in transaction search
+    expect(found('größere kiste')).toEqual(['exp-lines']);
+    expect(found('Wa')).toEqual(['exp-lines']); // 1–2 characters: the documents row by row
+    // Later writes keep the documents: a line's new description, an expense removed.
+    upgraded.sqlite
+      .prepare(`UPDATE expense_lines SET raw = ? WHERE id = 'line-1'`)
+      .run(JSON.stringify({ description: 'Seal food' }));
+    upgraded.sqlite.prepare(`DELETE FROM expenses WHERE id = 'exp-gone'`).run();
+    expect(found('walrus')).toEqual([]);
+    expect(found('seal')).toEqual(['exp-lines']);
+    expect(found('zeppelin', true)).toEqual(['exp-own']);
+    expect(expenseSearchIsConsistent(upgraded.sqlite)).toBe(true);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
