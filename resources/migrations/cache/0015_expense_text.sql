@@ -71,10 +71,12 @@ CREATE TRIGGER `expense_text_expense_insert` AFTER INSERT ON `expenses` BEGIN
 	VALUES (new.id, NULL, new.description, new.booking_text, new.merchant_name);
 END;
 --> statement-breakpoint
--- Every document of the expense, its lines' too: a line outliving its expense (foreign keys
--- off) leaves no text behind that would find an expense that is gone.
+-- The expense's own document; its lines' documents go with the lines (the foreign key's
+-- cascade fires their delete trigger). An INSERT OR REPLACE of an expense (which deletes and
+-- inserts it, firing this trigger with recursive_triggers on) therefore keeps its lines'
+-- documents as long as the lines stay.
 CREATE TRIGGER `expense_text_expense_delete` AFTER DELETE ON `expenses` BEGIN
-	DELETE FROM expense_text WHERE expense_id = old.id;
+	DELETE FROM expense_text WHERE expense_id = old.id AND line_id IS NULL;
 END;
 --> statement-breakpoint
 -- Sync's upserts rewrite every column; only a change of the text (or of the id) costs anything.

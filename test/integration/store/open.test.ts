@@ -438,6 +438,20 @@ describe('openCache', () => {
     expect(found('seal')).toEqual(['exp-lines']);
     expect(found('zeppelin', true)).toEqual(['exp-own']);
     expect(expenseSearchIsConsistent(upgraded.sqlite)).toBe(true);
+    // An expense replaced whole (delete and insert) with foreign keys off, as in a migration:
+    // its own document anew, its lines (still there) keep theirs.
+    upgraded.sqlite.pragma('foreign_keys = OFF');
+    upgraded.sqlite
+      .prepare(
+        `INSERT OR REPLACE INTO expenses (id, description, raw, synced_at)
+         VALUES ('exp-lines', 'Stationery', '{}', '2026-11-02T10:00:00.000Z')`,
+      )
+      .run();
+    upgraded.sqlite.pragma('foreign_keys = ON');
+    expect(expenseSearchIsConsistent(upgraded.sqlite)).toBe(true);
+    expect(found('stationery')).toEqual(['exp-lines']);
+    expect(found('office')).toEqual([]);
+    expect(found('seal')).toEqual(['exp-lines']);
   });
 
   it('refuses a file written by a newer schema, with what to do, and leaves it untouched', () => {
