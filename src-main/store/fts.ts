@@ -7,7 +7,8 @@ import { TEXT_TABLE, TEXT_VALUE } from './text-table';
  * trigram index over id, group_id, counterparty, bank_account_number and description; and for
  * the narrow text table `bank_transaction_text` (migration `0005_transaction_text.sql`, named in
  * text-table.ts), which the row-by-row tests read, with its gram blocks (gram-blocks.ts). All
- * three are rebuilt and checked together, at the end of this file.
+ * three are rebuilt and checked together, below. The expense documents and their trigram index
+ * (migration `0015_expense_text.sql`) are rebuilt and checked at the end of this file.
  *
  * Usage, for a user's text `q`:
  *
