@@ -7,7 +7,7 @@ import { createEventBus } from '../../src-main/events';
 import { createFileService } from '../../src-main/files/service';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/store';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, startSandbox } from '../../src-sandbox';
-import { sandboxClient, syncFromSandbox } from '../helpers/sandbox-sync';
+import { sandboxClient, syncFromSandbox, type SandboxPeer } from '../helpers/sandbox-sync';
 import { sandboxToken } from '../helpers/sandbox-token';
 
 /**
@@ -23,17 +23,13 @@ import { sandboxToken } from '../helpers/sandbox-token';
 const CONCURRENCY = 8;
 const ROUNDS = 7;
 
-interface Server {
-  url: string;
-  clientId: string;
-  clientSecret: string;
-}
+type Sandbox = SandboxPeer;
 
 /**
  * The sandbox in a process of its own, so that neither curl nor our downloader shares a
  * thread with the server it measures against.
  */
-async function sandboxProcess(args: string[]): Promise<Server & { stop(): Promise<void> }> {
+async function sandboxProcess(args: string[]): Promise<Sandbox & { stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-sandbox/cli.ts', '--port', '0', ...args], {
     cwd: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..'),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -58,8 +54,6 @@ async function sandboxProcess(args: string[]): Promise<Server & { stop(): Promis
       }),
   };
 }
-
-type Sandbox = Server;
 
 async function syncedCache(sandbox: Sandbox, file: string): Promise<CacheDb> {
   const cache = openCache(file, { migrationsDir: defaultMigrationsDir() });
