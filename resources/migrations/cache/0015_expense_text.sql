@@ -2,8 +2,8 @@
 --
 -- An expense's text is its description, booking text and merchant name, and the description of
 -- each of its lines (kept only in the line's raw record). Searching it row by row read every
--- expense and, through json_extract, every line: a quarter to half a second per new search
--- text with tens of thousands of expenses. Here the same text is kept as documents, one for
+-- expense and, through json_extract, every line: a third of a second to most of a second per
+-- new search text with 43,000 expenses. Here the same text is kept as documents, one for
 -- the expense itself and one per line, in `expense_text`, and indexed by `expense_text_fts`,
 -- an FTS5 trigram index like `bank_transactions_fts` (0001_fts.sql): a quoted phrase of 3 or
 -- more characters finds any case-insensitive substring through the index; 1–2 character text
