@@ -11,6 +11,9 @@ const RESERVED_WINDOWS = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 const FORBIDDEN = /[\u0000-\u001f\u007f<>:"/\\|?*]/g;
 /** Keeps room for " (9999)" and the extension within common 255-byte limits. */
 export const MAX_NAME_BYTES = 200;
+// Text that is the same in every Unicode normal form.
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** UTF-8 length of text (counted here: src-shared has no TextEncoder); a lone surrogate is U+FFFD, 3 bytes. */
 function bytes(text: string): number {
@@ -34,14 +37,34 @@ function truncateBytes(text: string, max: number): string {
   return out;
 }
 
-/** One path segment (a folder or a file name without its extension). */
-export function safeSegment(raw: string, fallback = 'file', maxBytes = MAX_NAME_BYTES): string {
+/**
+ * Printable ASCII without FORBIDDEN's characters (" * / : < > ? \ |), not starting with a dot
+ * or a space and not ending with either. Such text is its own safe segment (less the
+ * reserved-name check): no Unicode form to normalise, nothing to replace, trim or strip. Most
+ * names are like this, and a bulk download names thousands at once.
+ */
+const INSIDE = String.raw`\x20\x21\x23-\x29\x2b-\x2e\x30-\x39\x3b\x3d\x40-\x5b\x5d-\x7b\x7d\x7e`;
+const AT_END = String.raw`\x21\x23-\x29\x2b-\x2d\x30-\x39\x3b\x3d\x40-\x5b\x5d-\x7b\x7d\x7e`;
+const PLAIN = new RegExp(`^[${AT_END}]([${INSIDE}]*[${AT_END}])?$`);
+
+/**
+ * The whole of the rules for one segment (safeSegment applies them to anything PLAIN does not
+ * cover; exported so that tests can hold the two to the same answers).
+ */
+export function segmentByRules(raw: string, fallback = 'file', maxBytes = MAX_NAME_BYTES): string {
   let name = raw.normalize('NFC').replace(FORBIDDEN, '_').replace(/\s+/g, ' ').trim();
   name = name.replace(/^\.+/, '').replace(/[. ]+$/, '');
   name = truncateBytes(name, maxBytes).replace(/[. ]+$/, '');
   if (name === '') name = fallback;
   if (RESERVED_WINDOWS.test(name.split('.')[0] ?? '')) name = `_${name}`;
   return name;
+}
+
+/** One path segment (a folder or a file name without its extension). */
+export function safeSegment(raw: string, fallback = 'file', maxBytes = MAX_NAME_BYTES): string {
+  if (raw.length > maxBytes || raw.includes('  ') || !PLAIN.test(raw))
+    return segmentByRules(raw, fallback, maxBytes);
+  return RESERVED_WINDOWS.test(raw.split('.')[0] ?? '') ? `_${raw}` : raw;
 }
 
 /** A short, lower-case extension of letters and digits, or none. */
@@ -62,13 +85,18 @@ export function safeFileName(raw: string, fallback = 'file'): string {
   return `${safeSegment(base, fallback)}${extension}`;
 }
 
+/** What two names that are the same file on macOS and Windows have in common: case and Unicode form ignored. */
+export function nameKey(relativePath: string): string {
+  return (ASCII.test(relativePath) ? relativePath : relativePath.normalize('NFC')).toLowerCase();
+}
+
 /**
  * Hands out unique relative paths: a second "receipt.pdf" in the same folder becomes
  * "receipt (2).pdf". Comparison ignores case and Unicode form, as macOS and Windows do.
  */
 export function createNameAllocator(taken: Iterable<string> = []) {
   const used = new Set<string>();
-  const key = (relativePath: string) => relativePath.normalize('NFC').toLowerCase();
+  const key = nameKey;
   for (const name of taken) used.add(key(name));
   return (folders: string[], fileName: string): string => {
     const folder = folders.map((segment) => safeSegment(segment, 'folder')).join('/');

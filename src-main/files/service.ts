@@ -19,7 +19,7 @@ import { log } from '../log';
 import type { CacheDb } from '../store';
 import { matches } from './fetch';
 import { MANIFEST_COLUMNS } from './manifest';
-import { createNameAllocator } from './naming';
+import { createNameAllocator, nameKey } from './naming';
 import {
   cachedCopies,
   ensureCached,
@@ -273,10 +273,8 @@ export function createFileService(options: FileServiceOptions): FileService {
     if (files.length === 0)
       throw new AppError('VALIDATION_ERROR', 'There are no files to download in this selection.', 'scope');
     const destination = request.destination;
-    const onDisk = new Set(
-      [...existingNames(destination)].map((name) => name.normalize('NFC').toLowerCase()),
-    );
-    const taken = (relative: string) => onDisk.has(relative.normalize('NFC').toLowerCase());
+    const onDisk = new Set([...existingNames(destination)].map(nameKey));
+    const taken = (relative: string) => onDisk.has(nameKey(relative));
     const allocate = createNameAllocator();
     const manifest = (() => {
       for (;;) {

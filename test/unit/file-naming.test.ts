@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createNameAllocator, MAX_NAME_BYTES, safeFileName, safeSegment } from '../../src-main/files/naming';
+import {
+  createNameAllocator,
+  MAX_NAME_BYTES,
+  nameKey,
+  safeFileName,
+  safeSegment,
+  segmentByRules,
+} from '../../src-main/files/naming';
 
 const hostile = [
   '../../etc/passwd',
@@ -50,6 +57,64 @@ describe('safe file names', () => {
     expect(safeFileName('e\u0301cole.pdf')).toBe('\u00e9cole.pdf');
   });
 
+  it('gives plain names the answer the whole rules give', () => {
+    // Every character that shortcuts or rules treat specially, and ordinary ones.
+    const alphabet = [
+      ..."aZ09 .-_()&,;=@[]{}~!#$%+'`^",
+      '  ',
+      '..',
+      '"',
+      '*',
+      '/',
+      '\\',
+      ':',
+      '<',
+      '>',
+      '?',
+      '|',
+      '\t',
+      '\n',
+      '\u0000',
+      '\u007f',
+      'é',
+      'e\u0301',
+      '€',
+      '😀',
+      '\u00a0',
+    ];
+    const reserved = ['con', 'NUL', 'com1', 'lpt9', 'Aux', 'prn'];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const cases: string[] = [
+      ...hostile,
+      'a',
+      'a.',
+      '.a',
+      'a b',
+      'a  b',
+      ' a',
+      'x'.repeat(200),
+      'x'.repeat(201),
+    ];
+    for (let i = 0; i < 20_000; i += 1) {
+      let text = random(4) === 0 ? reserved[random(reserved.length)]! : '';
+      const length = random(3) === 0 ? random(260) : random(12);
+      for (let k = 0; k < length; k += 1) text += alphabet[random(alphabet.length)];
+      cases.push(text);
+    }
+    let plain = 0;
+    for (const text of cases) {
+      for (const max of [MAX_NAME_BYTES, 5])
+        expect(safeSegment(text, 'f', max), JSON.stringify(text)).toBe(segmentByRules(text, 'f', max));
+      if (safeSegment(text) === text) plain += 1;
+    }
+    // The shortcut was taken often enough for the comparison to mean something.
+    expect(plain).toBeGreaterThan(1000);
+  });
+
   it('cuts long names on character boundaries', () => {
     const name = safeSegment('😀'.repeat(120));
     expect(name).toBe('😀'.repeat(MAX_NAME_BYTES / 4));
@@ -57,6 +122,12 @@ describe('safe file names', () => {
 });
 
 describe('name allocator', () => {
+  it('keys names by what macOS and Windows compare', () => {
+    expect(nameKey('Receipt.PDF')).toBe('receipt.pdf');
+    expect(nameKey('E\u0301cole/Re\u0301sume\u0301.pdf')).toBe('\u00e9cole/r\u00e9sum\u00e9.pdf');
+    expect(nameKey('\u00c9cole')).toBe(nameKey('E\u0301cole'));
+  });
+
   it('numbers collisions, ignoring case and Unicode form, per folder', () => {
     const allocate = createNameAllocator(['2026-03/receipt.pdf']);
     expect(allocate(['2026-03'], 'receipt.pdf')).toBe('2026-03/receipt (2).pdf');
