@@ -48,11 +48,6 @@ export interface ItemRow {
 
 const JOB_COLUMNS = `id, destination, template, layout, scope, status, manifest,
   created_at AS createdAt, updated_at AS updatedAt, finished_at AS finishedAt`;
-const ITEM_COLUMNS = `job_id AS jobId, file_id AS fileId, position, relative_path AS relativePath, size,
-  sha256, status, source, attempts, error, original_name AS originalName, mime_type AS mimeType,
-  expense_id AS expenseId, expense_line_id AS expenseLineId, transaction_id AS transactionId,
-  booking_date AS bookingDate, counterparty, amount_minor AS amountMinor,
-  amount_currency AS amountCurrency, account, supplier`;
 
 export interface NewJob {
   id: string;
@@ -152,11 +147,44 @@ export function pendingItems(cache: CacheDb, jobId: string): QueueItem[] {
   );
 }
 
-export function allItems(cache: CacheDb, jobId: string): ItemRow[] {
-  return allRows<ItemRow>(
-    prepared(cache.sqlite, `SELECT ${ITEM_COLUMNS} FROM download_items WHERE job_id = ? ORDER BY position`),
-    jobId,
+/**
+ * A job's items as the manifest's rows (manifest.ts), in queue order: arrays rather than
+ * objects, in MANIFEST_COLUMNS' order (`amount` from `amount_minor` and `amount_currency`),
+ * because a manifest reads every item of a job at its very end.
+ */
+export type ManifestRow = [
+  relativePath: string,
+  status: ItemRow['status'],
+  fileId: string,
+  originalName: string | null,
+  mimeType: string | null,
+  size: number | null,
+  sha256: string | null,
+  expenseId: string | null,
+  expenseLineId: string | null,
+  transactionId: string | null,
+  bookingDate: string | null,
+  counterparty: string | null,
+  amountMinor: number | null,
+  amountCurrency: string | null,
+  account: string | null,
+  supplier: string | null,
+  error: string | null,
+];
+
+export function manifestRows(cache: CacheDb, jobId: string): ManifestRow[] {
+  const statement = prepared(
+    cache.sqlite,
+    `SELECT relative_path, status, file_id, original_name, mime_type, size, sha256, expense_id,
+       expense_line_id, transaction_id, booking_date, counterparty, amount_minor, amount_currency,
+       account, supplier, error
+     FROM download_items WHERE job_id = ? ORDER BY position`,
   );
+  try {
+    return statement.raw(true).all(jobId) as ManifestRow[];
+  } finally {
+    statement.raw(false); // the statement is shared (prepared): leave it as it was
+  }
 }
 
 /**

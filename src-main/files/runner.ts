@@ -14,10 +14,10 @@ import { createRateMeter, estimateSeconds } from './eta';
 import { copyVerified, fetchFile, IntegrityError, matches, TransferError } from './fetch';
 import { writeManifest } from './manifest';
 import {
-  allItems,
   jobCounts,
   jobRow,
   markDoneMany,
+  manifestRows,
   markFailed,
   pendingItems,
   recordAttempt,
@@ -402,7 +402,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   else status = 'completed';
 
   if (status === 'completed' || status === 'cancelled') {
-    if (job.manifest) await writeManifest(job.destination, job.manifest, allItems(cache, jobId));
+    if (job.manifest) await writeManifest(job.destination, job.manifest, manifestRows(cache, jobId));
     await rm(partial, { recursive: true, force: true });
   }
   setJobStatus(cache, jobId, status, nowIso());

@@ -62,6 +62,7 @@ describe('bulk download', () => {
     expect(onDisk).toHaveLength(done.files.total + 1); // and the manifest; no .part left
     expect(onDisk.some((name) => name.includes('.satchel-download-') || name.endsWith('.part'))).toBe(false);
     const expenses = new Map(sandbox.state.expenses.map((expense) => [expense.id, expense]));
+    const suppliers = new Map(sandbox.state.suppliers.map((supplier) => [supplier.id, supplier.name]));
     for (const row of manifest) {
       const record = sandboxFile(sandbox, row['file_id'] ?? '');
       const file = path.join(destination, ...(row['file'] ?? '').split('/'));
@@ -72,8 +73,17 @@ describe('bulk download', () => {
         size: String(record.size),
         expense_id: record.expenseId,
         original_name: record.name,
+        mime_type: record.mimeType,
+        expense_line_id: record.expenseLineId ?? '',
         transaction_id: expenses.get(record.expenseId)?.bankTransactionId ?? '',
+        error: '',
       });
+      // The supplier, else the card merchant.
+      const expense = expenses.get(record.expenseId);
+      const merchant = (expense?.expenseMetadata as { merchant?: { name: string } | null } | undefined)
+        ?.merchant?.name;
+      const supplier = (expense?.supplierId && suppliers.get(expense.supplierId)) || merchant;
+      expect(row['supplier'], row['file']).toBe(supplier ?? '');
       // Month layout: the folder is the booking month.
       expect(row['file']?.split('/')[0]).toBe(row['booking_date']?.slice(0, 7));
     }

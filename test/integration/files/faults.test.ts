@@ -205,7 +205,10 @@ describe('damaged downloads', () => {
     const failedRow = readManifest(path.join(destination, 'manifest.csv')).find(
       (row) => row['file_id'] === bad,
     );
-    expect(failedRow).toMatchObject({ status: 'failed' });
+    expect(failedRow).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/sha256 does not match\) \(gave up after 3 attempts\)\.$/),
+    });
     expect(existsSync(path.join(destination, failedRow?.['file'] ?? 'x'))).toBe(false);
 
     sandbox.control?.clearFaults();
