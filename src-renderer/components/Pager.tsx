@@ -6,12 +6,16 @@ export function Pager({
   total,
   onPage,
   label,
+  one,
 }: {
   page: number;
   pageSize: number;
   total: number;
   onPage(page: number): void;
+  /** What the rows are ("Expenses"): the navigation's name, and the count's noun lower-cased. */
   label: string;
+  /** The count's noun for a single row ("expense"). */
+  one: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
@@ -20,7 +24,8 @@ export function Pager({
         Previous
       </button>
       <span>
-        Page {formatCount(page)} of {formatCount(pages)} · {formatCount(total)} {label.toLowerCase()}
+        Page {formatCount(page)} of {formatCount(pages)} · {formatCount(total)}{' '}
+        {total === 1 ? one : label.toLowerCase()}
       </span>
       <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
         Next

@@ -297,7 +297,7 @@ describe('receipt preview', () => {
       const expenseRow = page.getByRole('grid', { name: 'Expenses' }).locator('tbody tr').first();
       await page
         .getByRole('navigation', { name: 'Expenses pages' })
-        .getByText('· 1 expenses', { exact: false })
+        .getByText(/· 1 expense$/)
         .waitFor();
       await expenseRow.click();
       await page.keyboard.press('Enter');

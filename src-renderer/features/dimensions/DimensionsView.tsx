@@ -400,6 +400,7 @@ function Items({
           total={search.data.total}
           onPage={setPage}
           label={`Items of ${name}`}
+          one={`item of ${name.toLowerCase()}`}
         />
       )}
     </section>

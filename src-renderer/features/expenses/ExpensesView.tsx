@@ -321,6 +321,7 @@ export function ExpensesView({
               total={search.data.total}
               onPage={setPage}
               label="Expenses"
+              one="expense"
             />
           )}
         </div>

@@ -142,6 +142,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               total={search.data.total}
               onPage={setPage}
               label="Suppliers"
+              one="supplier"
             />
           )}
         </div>
