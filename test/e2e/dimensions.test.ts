@@ -15,12 +15,15 @@ import { connectSandbox } from './steps';
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
+/** The items "Booked on" lists at most (CHOICES in BookedOnFilter.tsx). */
+const LISTED = 500;
 afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
 
-async function setUp() {
+async function setUp(prepare?: (sandbox: Awaited<ReturnType<typeof startSandbox>>) => void) {
   const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 200, control: true });
+  prepare?.(sandbox);
   const core = createCore({ dataDir: tempDir(), secrets });
   const profile = await connectSandbox(core, sandbox);
   const app = await openApp(core);
@@ -247,6 +250,74 @@ describe('dimensions', () => {
       await grid.focus();
       await page.keyboard.press('Enter');
       await pane.getByText(`Account ${account.number} ${account.name}`).first().waitFor();
+    } finally {
+      await close();
+    }
+  }, 180_000);
+
+  it('finds an item beyond the ones "Booked on" lists, from the keyboard', async () => {
+    const extra = LISTED + 100;
+    let last: { id: string; name: string; dimensionId: string } | undefined;
+    const { sandbox, page, app, close } = await setUp((server) => {
+      // A project dimension with more items than the filter lists, the last one booked on
+      // one expense's line.
+      const { dimensions, items, expenses } = server.state;
+      const project = dimensions.find((d) => d.name === 'Project')!;
+      const stamp = items[0]!.createTime;
+      for (let k = 1; k <= extra; k += 1) {
+        const id = `00000000-0000-4000-8000-${String(900_000_000_000 + k)}`;
+        const name = `Site works ${String(k).padStart(4, '0')}`;
+        items.push({
+          id,
+          dimensionId: project.id,
+          name,
+          code: `SW-${k}`,
+          status: 'ACTIVE',
+          createTime: stamp,
+          updateTime: stamp,
+          deleteTime: null,
+        });
+        last = { id, name, dimensionId: project.id };
+      }
+      const expense = expenses.find((e) => e.lines.length > 0)!;
+      expense.lines[0]!.dimensions = [
+        ...expense.lines[0]!.dimensions,
+        { dimensionId: project.id, dimensionItemId: last!.id },
+      ];
+    });
+    try {
+      expect(sandbox.state.items.length).toBeGreaterThan(LISTED);
+      await page.keyboard.press('Control+2');
+      const grid = page.getByRole('grid', { name: 'Expenses' });
+      await grid.locator('tbody tr').first().waitFor();
+      const bookedOn = page.getByLabel('Booked on', { exact: true });
+      const find = page.getByRole('searchbox', { name: 'Find in Booked on' });
+      const found = page.locator(`#${await bookedOn.getAttribute('aria-describedby')}`);
+      await found.getByText(/^500 of [\d,]+ items listed: type to find the others$/).waitFor();
+      // The last item is not among those listed.
+      expect(await bookedOn.locator('option', { hasText: last!.name }).count()).toBe(0);
+
+      // Typed into the box, found, then chosen in the list with the keyboard.
+      await find.focus();
+      await page.keyboard.type(last!.name.slice(-9));
+      await found.getByText(`1 item with “${last!.name.slice(-9)}”`).waitFor();
+      await page.keyboard.press('Tab');
+      expect(await bookedOn.evaluate((element) => element === document.activeElement)).toBe(true);
+      await bookedOn.selectOption({ label: last!.name });
+      const pager = page.getByRole('navigation', { name: 'Expenses pages' });
+      await pager.getByText(/ · 1 expense$/).waitFor();
+      await grid.locator('tbody tr').first().waitFor();
+      const listed = await grid.locator('tbody tr').count();
+      expect(listed).toBe(1);
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('expense-pane').getByText(`Project: ${last!.name}`).first().waitFor();
+      await checkScreen(app, 'expenses-booked-on-find');
+
+      // Cleared: every item again, the box stays.
+      await find.fill('');
+      await found.getByText(/^500 of [\d,]+ items listed/).waitFor();
+      expect(await find.isVisible()).toBe(true);
     } finally {
       await close();
     }

@@ -1,10 +1,14 @@
+import { useEffect, useState } from 'react';
 import type { ExpenseFilters } from '../../../src-shared/search';
 import { useCommand } from '../../lib/query';
 
 /** What a line is booked to: an expense account, or an item of a dimension. */
 export type Booking = Pick<ExpenseFilters, 'bookedOn' | 'expenseAccountId'>;
 
-/** The items are read in one page; an organisation with more still opens one from Dimensions. */
+/**
+ * The items listed at most (one page). An organisation with more gets a box to find the others
+ * by name or code (and can open any item's expenses from Dimensions).
+ */
 const CHOICES = 500;
 
 function valueOf(booking: Booking): string {
@@ -23,7 +27,8 @@ function bookingOf(value: string): Booking {
 /**
  * "Booked on": expenses with a line booked to one expense account, or on one item of a
  * dimension (a cost center, a project): the accounts by number, then each dimension's items
- * in the dimensions' order.
+ * in the dimensions' order. With more items than it lists, a search box next to it narrows
+ * the accounts and items to those whose name, number or code contain the text.
  */
 export function BookedOnFilter({
   id,
@@ -36,11 +41,30 @@ export function BookedOnFilter({
   value: Booking;
   onChange(value: Booking): void;
 }) {
-  const accounts = useCommand('expenseAccounts.list', { profileId }).data?.accounts ?? [];
+  const [find, setFind] = useState('');
+  // The text searched for follows what is typed after a pause.
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setText(find.trim()), 200);
+    return () => clearTimeout(timer);
+  }, [find]);
+  const allAccounts = useCommand('expenseAccounts.list', { profileId }).data?.accounts ?? [];
   const dimensions = useCommand('dimensions.list', { profileId, search: {} }).data?.dimensions ?? [];
-  const items =
-    useCommand('dimensionItems.search', { profileId, search: { pagination: { page: 1, pageSize: CHOICES } } })
-      .data?.rows ?? [];
+  const found = useCommand('dimensionItems.search', {
+    profileId,
+    search: { ...(text ? { text } : {}), pagination: { page: 1, pageSize: CHOICES } },
+  }).data;
+  const items = found?.rows ?? [];
+  const needle = text.toLowerCase();
+  const accounts = needle
+    ? allAccounts.filter((account) =>
+        [account.number, account.name].some((part) => part?.toLowerCase().includes(needle)),
+      )
+    : allAccounts;
+  // Shown once the list cannot hold every item, and kept from then on (state adjusted while
+  // rendering, as React advises for state that follows other values).
+  const [searchable, setSearchable] = useState(false);
+  if (!searchable && !text && found !== undefined && found.total > items.length) setSearchable(true);
   const chosen = valueOf(value);
   const listed =
     chosen === '' ||
@@ -49,7 +73,22 @@ export function BookedOnFilter({
   return (
     <div className="field compact">
       <label htmlFor={id}>Booked on</label>
-      <select id={id} value={chosen} onChange={(event) => onChange(bookingOf(event.target.value))}>
+      {searchable && (
+        <input
+          type="search"
+          aria-label="Find in Booked on"
+          aria-describedby={`${id}-found`}
+          placeholder="Find an account or item…"
+          value={find}
+          onChange={(event) => setFind(event.target.value)}
+        />
+      )}
+      <select
+        id={id}
+        value={chosen}
+        aria-describedby={searchable ? `${id}-found` : undefined}
+        onChange={(event) => onChange(bookingOf(event.target.value))}
+      >
         <option value="">Any account, cost center, project, …</option>
         {!listed && <option value={chosen}>The one chosen ({chosen.split('\n').at(-1)})</option>}
         {accounts.length > 0 && (
@@ -78,6 +117,13 @@ export function BookedOnFilter({
           );
         })}
       </select>
+      {searchable && found && (
+        <span className="hint" id={`${id}-found`} role="status">
+          {found.total > items.length
+            ? `${items.length.toLocaleString()} of ${found.total.toLocaleString()} items listed: type to find the others`
+            : `${found.total.toLocaleString()} ${found.total === 1 ? 'item' : 'items'}${text ? ` with “${text}”` : ''}`}
+        </span>
+      )}
     </div>
   );
 }
