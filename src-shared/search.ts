@@ -359,6 +359,8 @@ export const DimensionItemSearch = z
   .object({
     /** Left out: the items of every dimension, dimension by dimension. */
     dimensionId: z.string().min(1).max(100).optional(),
+    /** Only this item (to name one chosen elsewhere). */
+    id: z.string().min(1).max(100).optional(),
     /** Case-insensitive substring of the item's name or code. */
     text: z.string().max(200).optional(),
     includeDeleted: z.boolean().optional(),

@@ -47,6 +47,7 @@ function itemWhere(cache: CacheDb, search: z.output<typeof DimensionItemSearch>)
   const parts: SqlPart[] = [];
   if (search.dimensionId !== undefined)
     parts.push({ sql: 'i.dimension_id = @dimensionId', params: { dimensionId: search.dimensionId } });
+  if (search.id !== undefined) parts.push({ sql: 'i.id = @itemId', params: { itemId: search.id } });
   if (!search.includeDeleted) parts.push({ sql: live('i'), params: {} });
   const text = searchText(search.text);
   if (text !== '') parts.push(containsAny(cache.sqlite, ['i.name', 'i.code'], text, 'i_text'));

@@ -314,10 +314,15 @@ describe('dimensions', () => {
       await page.getByTestId('expense-pane').getByText(`Project: ${last!.name}`).first().waitFor();
       await checkScreen(app, 'expenses-booked-on-find');
 
-      // Cleared: every item again, the box stays.
+      // Cleared: every item again, the box stays, and the item chosen is still named.
       await find.fill('');
       await found.getByText(/^500 of [\d,]+ items listed/).waitFor();
       expect(await find.isVisible()).toBe(true);
+      await bookedOn.locator('option', { hasText: last!.name }).waitFor({ state: 'attached' });
+      expect(
+        await bookedOn.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent),
+      ).toBe(last!.name);
+      await pager.getByText(/ · 1 expense$/).waitFor();
     } finally {
       await close();
     }

@@ -24,6 +24,11 @@ function bookingOf(value: string): Booking {
   return {};
 }
 
+const accountLabel = (account: { id: string; number: string | null; name: string | null }) =>
+  [account.number, account.name].filter(Boolean).join(' ') || account.id;
+const itemLabel = (item: { id: string; name: string | null; code: string | null }) =>
+  item.name ?? item.code ?? item.id;
+
 /**
  * "Booked on": expenses with a line booked to one expense account, or on one item of a
  * dimension (a cost center, a project): the accounts by number, then each dimension's items
@@ -70,6 +75,20 @@ export function BookedOnFilter({
     chosen === '' ||
     accounts.some((account) => account.id === value.expenseAccountId) ||
     items.some((item) => item.id === value.bookedOn?.itemId);
+  // A chosen item the list does not hold (opened from Dimensions, or found by text since
+  // cleared) is still named; an account always is (accounts are few, all listed until typed).
+  const itemId = value.bookedOn?.itemId;
+  const named = useCommand(
+    'dimensionItems.search',
+    { profileId, search: { id: itemId ?? '-', includeDeleted: true, pagination: { page: 1, pageSize: 1 } } },
+    { enabled: !listed && itemId !== undefined },
+  ).data?.rows[0];
+  const chosenAccount = allAccounts.find((account) => account.id === value.expenseAccountId);
+  const unlistedName = chosenAccount
+    ? accountLabel(chosenAccount)
+    : named && named.id === itemId
+      ? itemLabel(named)
+      : chosen.split('\n').at(-1);
   return (
     <div className="field compact">
       <label htmlFor={id}>Booked on</label>
@@ -90,12 +109,12 @@ export function BookedOnFilter({
         onChange={(event) => onChange(bookingOf(event.target.value))}
       >
         <option value="">Any account, cost center, project, …</option>
-        {!listed && <option value={chosen}>The one chosen ({chosen.split('\n').at(-1)})</option>}
+        {!listed && <option value={chosen}>{unlistedName}</option>}
         {accounts.length > 0 && (
           <optgroup label="Expense account">
             {accounts.map((account) => (
               <option key={account.id} value={valueOf({ expenseAccountId: account.id })}>
-                {[account.number, account.name].filter(Boolean).join(' ') || account.id}
+                {accountLabel(account)}
               </option>
             ))}
           </optgroup>
@@ -110,7 +129,7 @@ export function BookedOnFilter({
                   key={item.id}
                   value={valueOf({ bookedOn: { dimensionId: dimension.id, itemId: item.id } })}
                 >
-                  {item.name ?? item.code ?? item.id}
+                  {itemLabel(item)}
                 </option>
               ))}
             </optgroup>

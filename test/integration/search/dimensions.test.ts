@@ -98,6 +98,21 @@ describe('dimensions in the offline copy', () => {
     const word = target.name.split(' ').at(-1)!.toUpperCase();
     expect((await search({ text: word })).rows.map((row) => row.id)).toContain(target.id);
     expect((await search({ text: 'no such item' })).total).toBe(0);
+    // One item by its id (to name it), a deleted one only when asked.
+    expect((await search({ id: target.id })).rows).toEqual([
+      expect.objectContaining({ id: target.id, name: target.name, code: target.code }),
+    ]);
+    const gone = sandbox.state.items.find((item) => item.status === 'DELETED')!;
+    expect((await call<{ total: number }>('dimensionItems.search', { search: { id: gone.id } })).total).toBe(
+      0,
+    );
+    expect(
+      (
+        await call<{ rows: Row[] }>('dimensionItems.search', {
+          search: { id: gone.id, includeDeleted: true },
+        })
+      ).rows,
+    ).toEqual([expect.objectContaining({ id: gone.id })]);
     // Text that means something to LIKE is taken literally.
     expect((await search({ text: '%' })).total).toBe(0);
   });
