@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ExpenseFilters } from '../../../src-shared/search';
+import { formatCount } from '../../lib/format';
 import { useCommand } from '../../lib/query';
 
 /** What a line is booked to: an expense account, or an item of a dimension. */
@@ -139,8 +140,8 @@ export function BookedOnFilter({
       {searchable && found && (
         <span className="hint" id={`${id}-found`} role="status">
           {found.total > items.length
-            ? `${items.length.toLocaleString()} of ${found.total.toLocaleString()} items listed: type to find the others`
-            : `${found.total.toLocaleString()} ${found.total === 1 ? 'item' : 'items'}${text ? ` with “${text}”` : ''}`}
+            ? `${formatCount(items.length)} of ${formatCount(found.total)} items listed: type to find the others`
+            : `${formatCount(found.total)} ${found.total === 1 ? 'item' : 'items'}${text ? ` with “${text}”` : ''}`}
         </span>
       )}
     </div>
