@@ -96,8 +96,7 @@ export function nameKey(relativePath: string): string {
  */
 export function createNameAllocator(taken: Iterable<string> = []) {
   const used = new Set<string>();
-  const key = nameKey;
-  for (const name of taken) used.add(key(name));
+  for (const name of taken) used.add(nameKey(name));
   return (folders: string[], fileName: string): string => {
     const folder = folders.map((segment) => safeSegment(segment, 'folder')).join('/');
     const dot = fileName.lastIndexOf('.');
@@ -105,8 +104,9 @@ export function createNameAllocator(taken: Iterable<string> = []) {
     const extension = dot > 0 ? fileName.slice(dot) : '';
     for (let n = 1; ; n += 1) {
       const candidate = `${folder ? `${folder}/` : ''}${n === 1 ? base : `${base} (${n})`}${extension}`;
-      if (!used.has(key(candidate))) {
-        used.add(key(candidate));
+      const key = nameKey(candidate);
+      if (!used.has(key)) {
+        used.add(key);
         return candidate;
       }
     }

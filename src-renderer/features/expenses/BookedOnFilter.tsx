@@ -81,7 +81,14 @@ export function BookedOnFilter({
   const itemId = value.bookedOn?.itemId;
   const named = useCommand(
     'dimensionItems.search',
-    { profileId, search: { id: itemId ?? '-', includeDeleted: true, pagination: { page: 1, pageSize: 1 } } },
+    {
+      profileId,
+      search: {
+        ...(itemId ? { id: itemId } : {}),
+        includeDeleted: true,
+        pagination: { page: 1, pageSize: 1 },
+      },
+    },
     { enabled: !listed && itemId !== undefined },
   ).data?.rows[0];
   const chosenAccount = allAccounts.find((account) => account.id === value.expenseAccountId);
