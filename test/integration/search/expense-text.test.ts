@@ -128,14 +128,17 @@ describe('expense text search', () => {
       const page = random.int(1, Math.min(pages, 3));
       const query = { filters: { text, includeDeleted }, sorting, pagination: { page, pageSize } };
       const expected = order.slice((page - 1) * pageSize, page * pageSize);
-      for (const startFromMatches of [undefined, 0, Number.MAX_SAFE_INTEGER]) {
-        const result = searchExpenses(cache, query, { startFromMatches });
-        expect({ text, ids: result.rows.map((row) => row.id), total: result.total }).toEqual({
-          text,
-          ids: expected,
-          total: order.length,
-        });
-      }
+      // From the matches or the sort's index; a short text from its documents or expense by
+      // expense (a limit of 0 collects none).
+      for (const startFromMatches of [undefined, 0, Number.MAX_SAFE_INTEGER])
+        for (const shortTextSet of [undefined, 0]) {
+          const result = searchExpenses(cache, query, { startFromMatches, shortTextSet });
+          expect({ text, ids: result.rows.map((row) => row.id), total: result.total }).toEqual({
+            text,
+            ids: expected,
+            total: order.length,
+          });
+        }
       compared += 1;
     }
     expect(compared).toBeGreaterThan(100);

@@ -27,6 +27,28 @@ describe('expense search', () => {
     expect(ids(cache, { text: '%' })).toEqual([]);
   });
 
+  it('finds one or two characters in each place, from the documents or expense by expense', () => {
+    const cache = seeded();
+    // A limit of 0 collects no expenses from the documents: each expense is tested.
+    for (const shortTextSet of [undefined, 0]) {
+      const found = (filters: Parameters<typeof searchExpenses>[1]['filters']) => {
+        const result = searchExpenses(cache, { filters }, { shortTextSet });
+        return { ids: result.rows.map((row) => row.id), total: result.total };
+      };
+      const only = (...expected: string[]) => ({ ids: expected, total: expected.length });
+      expect(found({ text: '24' })).toEqual(only('exp-1')); // the supplier's name alone
+      expect(found({ text: 'ü' })).toEqual(only('exp-1')); // the same, non-ASCII folding
+      expect(found({ text: 'EI' })).toEqual(only('exp-3')); // the merchant alone
+      expect(found({ text: 'é' })).toEqual(only('exp-3'));
+      expect(found({ text: 'q1' })).toEqual(only('exp-2')); // the booking text alone
+      expect(found({ text: 'Bu' })).toEqual(only('exp-4', 'exp-2')); // lines' descriptions alone
+      expect(found({ text: 'fr' })).toEqual(only()); // a deleted expense's merchant
+      expect(found({ text: 'fr', includeDeleted: true })).toEqual(only('exp-5'));
+      expect(found({ text: 'e', flagged: true })).toEqual(only());
+      expect(found({ text: 'zq' })).toEqual(only());
+    }
+  });
+
   it('leaves deleted expenses out unless asked, sorts newest first by default, and pages', () => {
     const cache = seeded();
     expect(ids(cache, {})).toEqual(['exp-4', 'exp-3', 'exp-2', 'exp-1']);
