@@ -7,15 +7,18 @@ export function Pager({
   onPage,
   label,
   one,
+  many,
 }: {
   page: number;
   pageSize: number;
   total: number;
   onPage(page: number): void;
-  /** What the rows are ("Expenses"): the navigation's name, and the count's noun lower-cased. */
+  /** What the rows are ("Expenses"): the navigation's name. */
   label: string;
-  /** The count's noun for a single row ("expense"). */
+  /** The count's noun for a single row ("expense", "item of Cost center"). */
   one: string;
+  /** The count's noun for any other number of rows ("expenses", "items of Cost center"). */
+  many: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
@@ -24,8 +27,7 @@ export function Pager({
         Previous
       </button>
       <span>
-        Page {formatCount(page)} of {formatCount(pages)} · {formatCount(total)}{' '}
-        {total === 1 ? one : label.toLowerCase()}
+        Page {formatCount(page)} of {formatCount(pages)} · {formatCount(total)} {total === 1 ? one : many}
       </span>
       <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
         Next

@@ -77,6 +77,11 @@ describe('dimensions', () => {
       await page.keyboard.press('ArrowDown');
       const items = page.getByRole('grid', { name: 'Items of Project' });
       await expect.poll(() => items.locator('tbody tr').count()).toBe(projectItems.length);
+      // The count names the dimension as it is written.
+      await page
+        .getByRole('navigation', { name: 'Items of Project pages' })
+        .getByText(`Page 1 of 1 · ${projectItems.length} items of Project`, { exact: true })
+        .waitFor();
       await checkScreen(app, 'dimensions');
 
       // Search by code, then by part of a name, case-insensitively.

@@ -400,7 +400,8 @@ function Items({
           total={search.data.total}
           onPage={setPage}
           label={`Items of ${name}`}
-          one={`item of ${name.toLowerCase()}`}
+          one={`item of ${name}`}
+          many={`items of ${name}`}
         />
       )}
     </section>

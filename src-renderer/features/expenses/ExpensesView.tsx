@@ -322,6 +322,7 @@ export function ExpensesView({
               onPage={setPage}
               label="Expenses"
               one="expense"
+              many="expenses"
             />
           )}
         </div>

@@ -143,6 +143,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               onPage={setPage}
               label="Suppliers"
               one="supplier"
+              many="suppliers"
             />
           )}
         </div>
