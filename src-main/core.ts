@@ -11,8 +11,9 @@ import type { FilePurpose } from '../src-shared/export';
 import { createApiClient } from './api/client';
 import { createHttpFetch, fromFetch } from './api/http-fetch';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
-import type { SearchTotals, TransactionFilters } from '../src-shared/search';
+import type { ExpenseFilters, SearchTotals, TransactionFilters } from '../src-shared/search';
 import { createBackgroundTotals, type BackgroundTotals } from './search/background-totals';
+import { expenseCount } from './search/expenses';
 import { transactionTotals } from './search/transactions';
 import { openCache, type CacheDb } from './store';
 import type { SandboxOptions } from '../src-sandbox';
@@ -80,6 +81,8 @@ export interface Core {
    * answered meanwhile.
    */
   transactionTotals(profileId: string, filters: TransactionFilters): Promise<SearchTotals>;
+  /** How many expenses a search finds, counted in the same thread. */
+  expenseCount(profileId: string, filters: ExpenseFilters): Promise<number>;
   /**
    * Connects an organisation: stores it, then checks the credentials with one request. Refused
    * credentials undo everything and name the field; no network keeps the connection, to be
@@ -133,7 +136,7 @@ export function createCore(options: CoreOptions): Core {
 
   const totalsThreads = new Map<string, BackgroundTotals>();
 
-  function totalsOf(profileId: string, filters: TransactionFilters): Promise<SearchTotals> {
+  function totalsThreadOf(profileId: string): BackgroundTotals {
     const { id } = profiles.get(profileId);
     const cache = cacheOf(id);
     let thread = totalsThreads.get(id);
@@ -141,11 +144,12 @@ export function createCore(options: CoreOptions): Core {
       thread = createBackgroundTotals({
         file: cache.file,
         fallback: (inAppThread) => transactionTotals(cache, inAppThread),
+        expenseFallback: (inAppThread) => expenseCount(cache, inAppThread),
         ...(options.totalsThread ? { script: options.totalsThread } : {}),
       });
       totalsThreads.set(id, thread);
     }
-    return thread.totals(filters);
+    return thread;
   }
 
   async function closeTotals(profileId: string): Promise<void> {
@@ -222,7 +226,8 @@ export function createCore(options: CoreOptions): Core {
     pickFolder: createFolderChooser(options.pickFolder),
     pickFile: createFileChooser(options.pickFile),
     cacheOf,
-    transactionTotals: totalsOf,
+    transactionTotals: (profileId, filters) => totalsThreadOf(profileId).totals(filters),
+    expenseCount: (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
     removeProfile,
     async addProfile(input) {
       const profile = await profiles.add(input);

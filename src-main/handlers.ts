@@ -62,7 +62,11 @@ export function createHandlers(core: Core): HandlerTable {
     'transactions.get': ({ profileId, id }) => transactionDetail(core.cacheOf(profileId), id),
     'expenses.get': ({ profileId, id }) => expenseDetail(core.cacheOf(profileId), id),
     'bankAccounts.list': ({ profileId }) => ({ accounts: bankAccountSummaries(core.cacheOf(profileId)) }),
-    'expenses.search': ({ profileId, search }) => searchExpenses(core.cacheOf(profileId), search),
+    // The count in the totals thread (it can take a while with many expenses), the page here.
+    'expenses.search': async ({ profileId, search }) => {
+      const total = await core.expenseCount(profileId, search.filters);
+      return searchExpenses(core.cacheOf(profileId), search, { total });
+    },
     'suppliers.search': ({ profileId, search }) => searchSuppliers(core.cacheOf(profileId), search),
     'expenseAccounts.list': ({ profileId }) => ({ accounts: listExpenseAccounts(core.cacheOf(profileId)) }),
     'dimensions.list': ({ profileId, search }) => ({
@@ -82,10 +86,10 @@ export function createHandlers(core: Core): HandlerTable {
       });
     },
     'review.attention': async ({ profileId }) => ({
-      groups: await countAttention(
-        core.cacheOf(profileId),
-        async (filters) => (await core.transactionTotals(profileId, filters)).count,
-      ),
+      groups: await countAttention({
+        transactions: async (filters) => (await core.transactionTotals(profileId, filters)).count,
+        expenses: (filters) => core.expenseCount(profileId, filters),
+      }),
     }),
     'transactions.exportCsv': ({ profileId, ...input }) =>
       exportTransactions(core.cacheOf(profileId), input, (written, total) =>

@@ -25,28 +25,45 @@ const FLAGGED = { flagged: true };
 
 export function needsAttention(cache: CacheDb): AttentionGroup[] {
   const transactions = (filters: TransactionFilters) => transactionTotals(cache, filters).count;
-  return attentionGroups(cache, transactions(UNMATCHED), transactions(FLAGGED));
+  const expenses = (filters: ExpenseFilters) => expenseCount(cache, filters);
+  return attentionGroups([
+    transactions(UNMATCHED),
+    expenses(WITHOUT_FILE),
+    transactions(FLAGGED),
+    expenses(FLAGGED),
+  ]);
 }
 
 /**
- * The same groups with the transactions counted by `countTransactions`: the app gives the
- * organisation's totals thread (src-main/search/background-totals.ts), since on a million
- * transactions the unmatched, unreviewed ones take over a second to count.
+ * The same groups counted by `count`: the app gives the organisation's totals thread
+ * (src-main/search/background-totals.ts), since on a million transactions the unmatched,
+ * unreviewed ones take over a second to count, and many expenses take a while too.
  */
-export async function countAttention(
-  cache: CacheDb,
-  countTransactions: (filters: TransactionFilters) => Promise<number>,
-): Promise<AttentionGroup[]> {
-  const [unmatched, flagged] = await Promise.all([countTransactions(UNMATCHED), countTransactions(FLAGGED)]);
-  return attentionGroups(cache, unmatched, flagged);
+export async function countAttention(count: {
+  transactions: (filters: TransactionFilters) => Promise<number>;
+  expenses: (filters: ExpenseFilters) => Promise<number>;
+}): Promise<AttentionGroup[]> {
+  return attentionGroups(
+    await Promise.all([
+      count.transactions(UNMATCHED),
+      count.expenses(WITHOUT_FILE),
+      count.transactions(FLAGGED),
+      count.expenses(FLAGGED),
+    ]),
+  );
 }
 
-function attentionGroups(cache: CacheDb, unmatched: number, flagged: number): AttentionGroup[] {
-  const expenses = (filters: ExpenseFilters) => expenseCount(cache, filters);
+/** The groups, given their counts in the groups' order. */
+function attentionGroups([unmatched, withoutFile, flaggedTransactions, flaggedExpenses]: readonly [
+  number,
+  number,
+  number,
+  number,
+]): AttentionGroup[] {
   return [
     { group: 'unmatchedTransactions', count: unmatched, search: UNMATCHED },
-    { group: 'expensesWithoutFile', count: expenses(WITHOUT_FILE), search: WITHOUT_FILE },
-    { group: 'flaggedTransactions', count: flagged, search: FLAGGED },
-    { group: 'flaggedExpenses', count: expenses(FLAGGED), search: FLAGGED },
+    { group: 'expensesWithoutFile', count: withoutFile, search: WITHOUT_FILE },
+    { group: 'flaggedTransactions', count: flaggedTransactions, search: FLAGGED },
+    { group: 'flaggedExpenses', count: flaggedExpenses, search: FLAGGED },
   ];
 }

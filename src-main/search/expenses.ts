@@ -219,13 +219,17 @@ function expenseOrder(sorting: ExpenseSorting): string {
 export function searchExpenses(
   cache: CacheDb,
   query: ExpenseSearchInput,
-  /** Tests: every way of finding a page agrees. */
-  tuning: ExpenseSearchTuning = {},
+  /**
+   * `total`: the filters' count when it is known (the app counts it in the totals thread,
+   * background-totals.ts); else it is counted here. Tests: every way of finding a page agrees.
+   */
+  options: ExpenseSearchTuning & { total?: number } = {},
 ): ExpenseSearchResult {
+  const { total: known, ...tuning } = options;
   const search = ExpenseSearch.parse(query);
   const where = expenseWhere(cache.sqlite, search.filters, tuning);
   const order = expenseOrder(search.sorting);
-  const total = expenseCount(cache, search.filters, tuning);
+  const total = known ?? expenseCount(cache, search.filters, tuning);
   const text = searchText(search.filters.text);
   // A rare text: from its matches (CROSS JOIN keeps them the outer loop), else the whole table.
   const matches =
@@ -282,10 +286,19 @@ export function expenseCount(
   filters: ExpenseFilters,
   tuning: ExpenseSearchTuning = {},
 ): number {
+  return expenseCountOf(cache.sqlite, filters, tuning);
+}
+
+/** `expenseCount` on a connection of its own (the totals thread's, totals-thread.ts). */
+export function expenseCountOf(
+  sqlite: Database.Database,
+  filters: ExpenseFilters,
+  tuning: ExpenseSearchTuning = {},
+): number {
   const key = `${tuning.shortTextSet ?? ''}:${JSON.stringify(filters)}`;
-  return memoized(cache.sqlite, 'expense-count', key, () => {
-    const where = expenseWhere(cache.sqlite, filters, tuning);
-    return prepared(cache.sqlite, `SELECT count(*) FROM expenses e WHERE ${where.sql}`)
+  return memoized(sqlite, 'expense-count', key, () => {
+    const where = expenseWhere(sqlite, filters, tuning);
+    return prepared(sqlite, `SELECT count(*) FROM expenses e WHERE ${where.sql}`)
       .pluck()
       .get(where.params) as number;
   });

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBackgroundTotals } from '../../src-main/search/background-totals';
+import { expenseCount } from '../../src-main/search/expenses';
 import { transactionTotals } from '../../src-main/search/transactions';
 import { defaultMigrationsDir, openCache } from '../../src-main/store';
-import { demoState, recordsOf } from '../integration/search/fixtures';
+import { demoState, recordsOf, seedExpenses } from '../integration/search/fixtures';
 import { upsertTransactions } from '../integration/search/load';
 import { repoRoot } from './paths';
 
@@ -71,7 +72,7 @@ describe('the built app', () => {
     ).toBe(true);
   });
 
-  it('builds the totals thread as a script of its own, which counts on a real cache', async () => {
+  it('builds the totals thread as a script of its own, which counts transactions and expenses on a real cache', async () => {
     const main = readFileSync(out('main/index.js'), 'utf8');
     const script = /["']\.\/(chunks\/totals-thread-[\w-]+\.js)["']/.exec(main)?.[1];
     if (!script) throw new Error('the main bundle names no totals thread script');
@@ -85,11 +86,17 @@ describe('the built app', () => {
       fallback: () => {
         throw new Error('the built totals thread did not answer');
       },
+      expenseFallback: () => {
+        throw new Error('the built totals thread did not answer');
+      },
     });
     try {
       upsertTransactions(cache, recordsOf(demoState(500)));
+      seedExpenses(cache);
       for (const filters of [{}, { freeText: 'bahn' }, { reviewed: false, matched: true }])
         expect(await thread.totals(filters)).toEqual(transactionTotals(cache, filters));
+      for (const filters of [{}, { text: 'ü' }, { hasFile: false }, { includeDeleted: true }])
+        expect(await thread.expenseCount(filters)).toBe(expenseCount(cache, filters));
     } finally {
       await thread.close();
       cache.close();

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionFilters } from '../../../src-shared/search';
+import type { ExpenseFilters, TransactionFilters } from '../../../src-shared/search';
 import { AppError } from '../../../src-shared/errors';
 import { applyReview } from '../../../src-main/review';
 import { createBackgroundTotals, type BackgroundTotals } from '../../../src-main/search/background-totals';
+import { expenseCount } from '../../../src-main/search/expenses';
 import { transactionTotals } from '../../../src-main/search/transactions';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main/store';
+import { startSandbox } from '../../../src-sandbox';
+import { syncFromSandbox } from '../../helpers/sandbox-sync';
 import { demoState, loadedCache, recordsOf, useCaches, wireTransaction } from './fixtures';
 import { upsertTransactions } from './load';
 
@@ -21,14 +24,18 @@ afterEach(async () => {
   for (const thread of threads.splice(0)) await thread.close();
 });
 
-/** A totals thread whose fallback fails the test: every answer must come from the thread. */
+/** A totals thread that records its fallbacks: a test expecting none has every answer from the thread. */
 function threadOf(cache: CacheDb, options: { idleMs?: number; script?: string } = {}) {
-  const fallbacks: TransactionFilters[] = [];
+  const fallbacks: Array<TransactionFilters | ExpenseFilters> = [];
   const thread = createBackgroundTotals({
     file: cache.file,
     fallback: (filters) => {
       fallbacks.push(filters);
       return transactionTotals(cache, filters);
+    },
+    expenseFallback: (filters) => {
+      fallbacks.push(filters);
+      return expenseCount(cache, filters);
     },
     ...options,
   });
@@ -119,6 +126,93 @@ describe('totals counted in their own thread', () => {
     expect((await thread.totals({ freeText: 'lufthansa' })).count).toBe(text + 1);
     cache.sqlite.prepare('DELETE FROM bank_transactions WHERE id = ?').run(extra.id);
     expect((await thread.totals({ freeText: 'lufthansa' })).count).toBe(text);
+  });
+});
+
+describe('expense counts in the totals thread', () => {
+  type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+  let sandbox: Sandbox;
+  let cache: CacheDb;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, seed: 5, transactions: 400, readLimit: 100_000 });
+    cache = openCache(path.join(mkdtempSync(path.join(tmpdir(), 'satchel-totals-')), 'org.sqlite'), {
+      migrationsDir: defaultMigrationsDir(),
+    });
+    await syncFromSandbox(cache, sandbox);
+    const ids = cache.sqlite
+      .prepare('SELECT id FROM expenses ORDER BY id LIMIT 40')
+      .pluck()
+      .all() as string[];
+    applyReview(cache, { by: 'ids', kind: 'expense', ids }, { action: 'setReviewed' });
+    applyReview(
+      cache,
+      { by: 'ids', kind: 'expense', ids: ids.slice(0, 7) },
+      { action: 'flag', reason: 'VAT?' },
+    );
+  });
+  afterAll(async () => {
+    cache.close();
+    await sandbox.stop();
+    rmSync(path.dirname(cache.file), { recursive: true, force: true });
+  });
+
+  it('equal the app thread’s count for every kind of filter', async () => {
+    const { thread, fallbacks } = threadOf(cache);
+    const booked = cache.sqlite
+      .prepare(
+        'SELECT dimension_id AS dimensionId, dimension_item_id AS itemId FROM expense_line_dimensions LIMIT 1',
+      )
+      .get() as { dimensionId: string; itemId: string };
+    const account = cache.sqlite
+      .prepare('SELECT expense_account_id FROM expense_lines WHERE expense_account_id IS NOT NULL LIMIT 1')
+      .pluck()
+      .get() as string;
+    const someIds = cache.sqlite.prepare('SELECT id FROM expenses LIMIT 3').pluck().all() as string[];
+    const cases: ExpenseFilters[] = [
+      {},
+      { text: 'invoice' },
+      { text: 'e' },
+      { text: 'zq' },
+      { text: 'ü' },
+      { text: 'büro' },
+      { hasFile: false, reviewed: false },
+      { hasFile: true },
+      { flagged: true },
+      { reviewed: true, text: 'card' },
+      { bookedOn: booked },
+      { expenseAccountId: account },
+      { includeDeleted: true },
+      { ids: someIds },
+    ];
+    let nonEmpty = 0;
+    for (const filters of cases) {
+      const expected = expenseCount(cache, filters);
+      expect(await thread.expenseCount(filters), JSON.stringify(filters)).toBe(expected);
+      if (expected > 0) nonEmpty += 1;
+    }
+    expect(nonEmpty).toBe(cases.length - 1); // "zq" is found nowhere
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('follow what the app writes, and answer between transaction totals', async () => {
+    const { thread, fallbacks } = threadOf(cache);
+    const unreviewed = await thread.expenseCount({ reviewed: false });
+    const next = cache.sqlite
+      .prepare('SELECT id FROM expenses ORDER BY id LIMIT 10 OFFSET 40')
+      .pluck()
+      .all() as string[];
+    applyReview(cache, { by: 'ids', kind: 'expense', ids: next }, { action: 'setReviewed' });
+    const [totals, count] = await Promise.all([thread.totals({}), thread.expenseCount({ reviewed: false })]);
+    expect(count).toBe(unreviewed - 10);
+    expect(totals).toEqual(transactionTotals(cache, {}));
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('counts in the caller’s thread when the thread cannot start', async () => {
+    const { thread, fallbacks } = threadOf(cache, { script: '/nonexistent/totals-thread.js' });
+    expect(await thread.expenseCount({ hasFile: false })).toBe(expenseCount(cache, { hasFile: false }));
+    expect(fallbacks).toEqual([{ hasFile: false }]);
   });
 });
 

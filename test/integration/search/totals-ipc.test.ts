@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TransactionSearchResult } from '../../../src-shared/search';
+import type { ExpenseSearchResult, TransactionSearchResult } from '../../../src-shared/search';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { needsAttention, type AttentionGroup } from '../../../src-main/review';
+import { searchExpenses } from '../../../src-main/search/expenses';
 import { transactionTotals } from '../../../src-main/search/transactions';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -23,6 +24,14 @@ async function synced(transactions: number) {
   const profileId = setup.profile.id;
   expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
   return { handlers, profileId, cache: setup.core.cacheOf(profileId) };
+}
+
+/** A first page of every transaction, without totals: answered in the app's thread at once. */
+function plainPage(handlers: ReturnType<typeof createHandlers>, profileId: string, answered: string[]) {
+  return dispatch(handlers, 'transactions.search', {
+    profileId,
+    search: { filters: {}, withTotals: false },
+  }).then((result) => (answered.push('page'), result));
 }
 
 describe('transactions.search with totals', () => {
@@ -71,10 +80,7 @@ describe('transactions.search with totals', () => {
     const attention = dispatch(handlers, 'review.attention', { profileId }).then(
       (result) => (answered.push('attention'), result),
     );
-    const page = dispatch(handlers, 'transactions.search', {
-      profileId,
-      search: { filters: {}, withTotals: false },
-    }).then((result) => (answered.push('page'), result));
+    const page = plainPage(handlers, profileId, answered);
     const [groups] = await Promise.all([attention, page]);
     expect(answered).toEqual(['page', 'attention']);
     expect(groups).toEqual({ ok: true, value: { groups: needsAttention(cache) } });
@@ -82,7 +88,27 @@ describe('transactions.search with totals', () => {
       (groups.ok ? (groups.value as { groups: AttentionGroup[] }).groups : []).map((g) => [g.group, g.count]),
     );
     expect(counts['flaggedTransactions']).toBe(3);
+    expect(counts['expensesWithoutFile']).toBeGreaterThan(0);
     expect(counts['unmatchedTransactions']).toBeGreaterThan(0);
+  });
+
+  it('counts expenses.search in the totals thread, answering a page meanwhile', async () => {
+    const { handlers, profileId, cache } = await synced(1_500);
+    for (const filters of [{}, { text: 'e' }, { text: 'card', hasFile: true }, { reviewed: false }]) {
+      const search = { filters, pagination: { page: 1, pageSize: 25 } };
+      const answered: string[] = [];
+      const expenses = dispatch(handlers, 'expenses.search', { profileId, search }).then(
+        (result) => (answered.push('expenses'), result),
+      );
+      const page = plainPage(handlers, profileId, answered);
+      const [found] = await Promise.all([expenses, page]);
+      // Counted in the app's thread, the expenses came first: the handlers answered in order.
+      expect(answered, JSON.stringify(filters)).toEqual(['page', 'expenses']);
+      if (!found.ok) throw new Error('the expense search failed');
+      const result = found.value as ExpenseSearchResult;
+      expect(result).toEqual(searchExpenses(cache, search));
+      expect(result.total, JSON.stringify(filters)).toBeGreaterThan(0);
+    }
   });
 
   it('stops the totals thread with the organisation it counts for', async () => {
