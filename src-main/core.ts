@@ -11,10 +11,9 @@ import type { FilePurpose } from '../src-shared/export';
 import { createApiClient } from './api/client';
 import { createHttpFetch, fromFetch } from './api/http-fetch';
 import { createProfileStore, type Profile, type ProfileStore } from './profiles';
-import type { ExpenseFilters, SearchTotals, TransactionFilters } from '../src-shared/search';
+import type { ExpenseFilters, ReviewTarget, SearchTotals, TransactionFilters } from '../src-shared/search';
 import { createBackgroundTotals, type BackgroundTotals } from './search/background-totals';
-import { expenseCount } from './search/expenses';
-import { transactionTotals } from './search/transactions';
+import { answerAsk } from './search/thread-asks';
 import { openCache, type CacheDb } from './store';
 import type { SandboxOptions } from '../src-sandbox';
 import { createDemo, type DemoService } from './demo';
@@ -83,6 +82,8 @@ export interface Core {
   transactionTotals(profileId: string, filters: TransactionFilters): Promise<SearchTotals>;
   /** How many expenses a search finds, counted in the same thread. */
   expenseCount(profileId: string, filters: ExpenseFilters): Promise<number>;
+  /** The rows a bulk review change of a whole search result works through, listed in the same thread. */
+  reviewRows(profileId: string, target: Exclude<ReviewTarget, { by: 'ids' }>): Promise<Float64Array>;
   /**
    * Connects an organisation: stores it, then checks the credentials with one request. Refused
    * credentials undo everything and name the field; no network keeps the connection, to be
@@ -143,8 +144,7 @@ export function createCore(options: CoreOptions): Core {
     if (!thread) {
       thread = createBackgroundTotals({
         file: cache.file,
-        fallback: (inAppThread) => transactionTotals(cache, inAppThread),
-        expenseFallback: (inAppThread) => expenseCount(cache, inAppThread),
+        fallback: (inAppThread) => answerAsk(cache.sqlite, inAppThread),
         ...(options.totalsThread ? { script: options.totalsThread } : {}),
       });
       totalsThreads.set(id, thread);
@@ -228,6 +228,7 @@ export function createCore(options: CoreOptions): Core {
     cacheOf,
     transactionTotals: (profileId, filters) => totalsThreadOf(profileId).totals(filters),
     expenseCount: (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
+    reviewRows: (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
     removeProfile,
     async addProfile(input) {
       const profile = await profiles.add(input);

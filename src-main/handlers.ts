@@ -77,6 +77,8 @@ export function createHandlers(core: Core): HandlerTable {
     'review.apply': ({ profileId, target, change }) => {
       let last = 0;
       return applyReviewInSlices(core.cacheOf(profileId), target, change, {
+        // The result is listed in the totals thread: 0.3–0.5 s for 283,292 of a million rows.
+        rowsOf: (search) => core.reviewRows(profileId, search),
         onProgress: (done, total) => {
           const now = Date.now();
           if (done < total && now - last < PROGRESS_INTERVAL_MS) return;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { RecordKind, ReviewTarget } from '../../src-shared/search';
 import { expenseWhere } from '../search/expenses';
-import { caseVariants, inList, type SqlPart } from '../search/sql';
+import { caseVariants, inList, prepared, type SqlPart } from '../search/sql';
 import { transactionWhere } from '../search/transaction-where';
 
 /**
@@ -47,26 +47,31 @@ export function targetSql(sqlite: Database.Database, target: ReviewTarget): Targ
   }
 }
 
+/** The kind of record a search target finds. */
+export const targetKind = (target: Exclude<ReviewTarget, { by: 'ids' }>): RecordKind =>
+  target.by === 'transactionSearch' ? 'transaction' : 'expense';
+
 /**
  * The rowids a search target finds now, in the order of the records' ids: the fixed result a
  * bulk change works through a slice at a time (slices.ts). Marks are keyed by record id, so
  * slices in that order each write their own stretch of the marks' pages; slices in any other
  * order would each rewrite pages all over the table (a 283,292-row result took four to five
- * times as long in rowid order).
+ * times as long in rowid order). Listed in the totals thread by the app (search/thread-asks.ts).
  */
 export function targetRows(
   sqlite: Database.Database,
   target: Exclude<ReviewTarget, { by: 'ids' }>,
-): TargetSql {
+): number[] {
   const where =
     target.by === 'transactionSearch'
       ? transactionWhere(sqlite, target.filters)
       : expenseWhere(sqlite, target.filters);
-  const kind: RecordKind = target.by === 'transactionSearch' ? 'transaction' : 'expense';
-  return {
-    kind,
-    sql: `SELECT ${ALIAS[kind]}.rowid FROM ${TABLE[kind]} ${ALIAS[kind]} WHERE ${where.sql}
+  const kind = targetKind(target);
+  return prepared(
+    sqlite,
+    `SELECT ${ALIAS[kind]}.rowid FROM ${TABLE[kind]} ${ALIAS[kind]} WHERE ${where.sql}
       ORDER BY ${ALIAS[kind]}.id`,
-    params: where.params,
-  };
+  )
+    .pluck()
+    .all(where.params) as number[];
 }

@@ -2,17 +2,19 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError, type AppErrorShape } from '../../src-shared/errors';
-import type { ExpenseFilters, SearchTotals, TransactionFilters } from '../../src-shared/search';
+import type { ExpenseFilters, ReviewTarget, SearchTotals, TransactionFilters } from '../../src-shared/search';
 import { log } from '../log';
+import type { ThreadAsk, ThreadValue } from './thread-asks';
 
 /**
- * The totals of transaction searches and the counts of expense searches, counted in a thread
- * of their own (totals-thread.ts) instead of the app's. On a million rows some totals take a
- * second (the unreviewed rows, common text: docs/search-and-review.md), and with 43,000
- * expenses a count of one or two common letters 100–190 ms; counted in the app's thread they
- * held up every IPC answer meanwhile — the next page, the next keystroke's first page, the
- * sync's progress. In the thread they hold up only other counts: one is counted at a time, the
- * most recently asked first.
+ * The totals of transaction searches, the counts of expense searches and the rows a bulk
+ * review change works through, counted in a thread of their own (totals-thread.ts; the
+ * questions and their answers in thread-asks.ts) instead of the app's. On a million rows some
+ * totals take a second (the unreviewed rows, common text: docs/search-and-review.md), listing
+ * a bulk change's 283,292 rows 0.3–0.5 s, and with 43,000 expenses a count of one or two
+ * common letters 100–190 ms; in the app's thread they held up every IPC answer meanwhile —
+ * the next page, the next keystroke's first page, the sync's progress. In the thread they
+ * hold up only each other: one is answered at a time, the most recently asked first.
  *
  * One thread per organisation, started at its first request and stopped after `idleMs`
  * without one (it holds SQLite's page cache and the gram bitmaps, tens of MB on a large
@@ -24,19 +26,14 @@ export interface TotalsThreadData {
   file: string;
 }
 
-/** What is to be counted: a transaction search's totals, or how many expenses a search finds. */
-export type TotalsAsk =
-  { kind: 'transactions'; filters: TransactionFilters } | { kind: 'expenses'; filters: ExpenseFilters };
-
 export interface TotalsRequest {
   id: number;
-  ask: TotalsAsk;
+  ask: ThreadAsk;
 }
 
 export type TotalsAnswer =
   | { ready: true }
-  | { id: number; totals: SearchTotals }
-  | { id: number; count: number }
+  | { id: number; value: ThreadValue }
   | { id: number; error: (AppErrorShape & { app: true }) | { message: string; app: false } };
 
 export interface BackgroundTotals {
@@ -44,6 +41,8 @@ export interface BackgroundTotals {
   totals(filters: TransactionFilters): Promise<SearchTotals>;
   /** How many expenses the filters find, as `expenseCount` gives it. */
   expenseCount(filters: ExpenseFilters): Promise<number>;
+  /** The rowids a bulk review change of a whole search result works through (review/slices.ts). */
+  reviewRows(target: Exclude<ReviewTarget, { by: 'ids' }>): Promise<Float64Array>;
   /** Stops the thread; unanswered requests fail with CANCELLED. Later requests start it again. */
   close(): Promise<void>;
   /** Whether a thread is running now (started, and not stopped or failed since). */
@@ -53,10 +52,8 @@ export interface BackgroundTotals {
 export interface BackgroundTotalsOptions {
   /** The organisation's cache file, opened (and migrated) by the app before. */
   file: string;
-  /** The same totals in the caller's thread, for when no thread can count them. */
-  fallback: (filters: TransactionFilters) => SearchTotals;
-  /** The same expense count in the caller's thread, for when no thread can count it. */
-  expenseFallback: (filters: ExpenseFilters) => number;
+  /** The same answer in the caller's thread (`answerAsk` of thread-asks.ts), for when no thread gives it. */
+  fallback: (ask: ThreadAsk) => ThreadValue;
   /**
    * The thread's built script (the app passes electron-vite's `totals-thread.js`). Without
    * one, the TypeScript source next to this file, loaded through tsx: the CLI and the tests
@@ -70,9 +67,8 @@ export interface BackgroundTotalsOptions {
 const DEFAULT_IDLE_MS = 60_000;
 
 interface Pending {
-  ask: TotalsAsk;
-  /** Given the totals of a `transactions` ask, the count of an `expenses` one. */
-  resolve: (answer: SearchTotals | number) => void;
+  ask: ThreadAsk;
+  resolve: (value: ThreadValue) => void;
   reject: (error: Error) => void;
 }
 
@@ -106,8 +102,7 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
       if (thread.counting?.id !== answer.id) return;
       const { request } = thread.counting;
       thread.counting = null;
-      if ('totals' in answer) request.resolve(answer.totals);
-      else if ('count' in answer) request.resolve(answer.count);
+      if ('value' in answer) request.resolve(answer.value);
       else if (answer.error.app)
         request.reject(new AppError(answer.error.code, answer.error.message, answer.error.field));
       else request.reject(new Error(answer.error.message));
@@ -161,10 +156,7 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
 
   function countHere(request: Pending): void {
     try {
-      const { ask } = request;
-      request.resolve(
-        ask.kind === 'transactions' ? options.fallback(ask.filters) : options.expenseFallback(ask.filters),
-      );
+      request.resolve(options.fallback(request.ask));
     } catch (error) {
       request.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -189,9 +181,9 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
     idle = null;
   }
 
-  function count(ask: TotalsAsk): Promise<SearchTotals | number> {
+  function ask(question: ThreadAsk): Promise<ThreadValue> {
     return new Promise((resolve, reject) => {
-      const request: Pending = { ask, resolve, reject };
+      const request: Pending = { ask: question, resolve, reject };
       if (unavailable) {
         countHere(request);
         return;
@@ -208,8 +200,21 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
     get running() {
       return current !== null;
     },
-    totals: (filters) => count({ kind: 'transactions', filters }) as Promise<SearchTotals>,
-    expenseCount: (filters) => count({ kind: 'expenses', filters }) as Promise<number>,
+    async totals(filters) {
+      const value = await ask({ kind: 'transactions', filters });
+      if (value.kind !== 'transactions') throw new Error(`the totals thread answered ${value.kind}`);
+      return value.totals;
+    },
+    async expenseCount(filters) {
+      const value = await ask({ kind: 'expenses', filters });
+      if (value.kind !== 'expenses') throw new Error(`the totals thread answered ${value.kind}`);
+      return value.count;
+    },
+    async reviewRows(target) {
+      const value = await ask({ kind: 'reviewRows', target });
+      if (value.kind !== 'reviewRows') throw new Error(`the totals thread answered ${value.kind}`);
+      return value.rows;
+    },
     async close() {
       stopIdleTimer();
       const thread = current;

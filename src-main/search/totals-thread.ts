@@ -1,17 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../src-shared/errors';
-import { ExpenseFilters, TransactionFilters, type SearchTotals } from '../../src-shared/search';
 import { openCacheReader } from '../store/database';
-import type { TotalsAnswer, TotalsAsk, TotalsRequest, TotalsThreadData } from './background-totals';
-import { expenseCountOf } from './expenses';
-import { totalsOf } from './transactions';
+import type { TotalsAnswer, TotalsRequest, TotalsThreadData } from './background-totals';
+import { answerAsk, type ThreadAsk } from './thread-asks';
 
 /**
- * The totals thread (background-totals.ts starts it): counts and sums search results on its
- * own read-only connection to one organisation's cache, one request after the other, so that
- * the app's thread answers pages, IPC and sync meanwhile. The answer is the same function's
- * as in the app's thread (transactions.ts, `totalsOf`; expenses.ts, `expenseCountOf`), memo
- * included.
+ * The totals thread (background-totals.ts starts it): answers what thread-asks.ts lists —
+ * totals and counts of searches, the rows of a bulk review change — on its own read-only
+ * connection to one organisation's cache, one request after the other, so that the app's
+ * thread answers pages, IPC and sync meanwhile. The answer is the same function's as in the
+ * app's thread (`answerAsk`), memo included.
  */
 
 const port = parentPort;
@@ -24,19 +22,19 @@ port.postMessage({ ready: true } satisfies TotalsAnswer);
 // account ids are stored, whether any row is deleted, the text's gram sets) would otherwise
 // each see the cache as the app's last commit left it, and a commit between them could give
 // totals that match no state of the cache.
-const inOneSnapshot = sqlite.transaction((ask: TotalsAsk): { totals: SearchTotals } | { count: number } =>
-  ask.kind === 'transactions'
-    ? { totals: totalsOf(sqlite, TransactionFilters.parse(ask.filters)) }
-    : { count: expenseCountOf(sqlite, ExpenseFilters.parse(ask.filters)) },
-);
+const inOneSnapshot = sqlite.transaction((ask: ThreadAsk) => answerAsk(sqlite, ask));
 
 port.on('message', (request: TotalsRequest) => {
-  port.postMessage(answer(request));
+  const answer = answerOf(request);
+  // A list of rows is handed over, not copied.
+  const transfer =
+    'value' in answer && answer.value.kind === 'reviewRows' ? [answer.value.rows.buffer as ArrayBuffer] : [];
+  port.postMessage(answer, transfer);
 });
 
-function answer({ id, ask }: TotalsRequest): TotalsAnswer {
+function answerOf({ id, ask }: TotalsRequest): TotalsAnswer {
   try {
-    return { id, ...inOneSnapshot(ask) };
+    return { id, value: inOneSnapshot(ask) };
   } catch (error) {
     if (error instanceof AppError) return { id, error: { ...error.toShape(), app: true } };
     return { id, error: { message: error instanceof Error ? error.message : String(error), app: false } };

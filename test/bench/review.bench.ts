@@ -14,8 +14,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ReviewChange, ReviewTarget } from '../../src-shared/search';
 import { applyReview } from '../../src-main/review';
 import { applyReviewInSlices } from '../../src-main/review/slices';
+import { createBackgroundTotals, type BackgroundTotals } from '../../src-main/search/background-totals';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/store';
 import { loadTransactions } from './search.bench';
+
+type SearchTarget = Exclude<ReviewTarget, { by: 'ids' }>;
 
 /**
  * Bulk review of a whole search result on 1,000,000 cached transactions: the unmatched ones
@@ -24,7 +27,8 @@ import { loadTransactions } from './search.bench';
  * does: the result fixed first, then ~20 ms transactions with the event loop free between
  * them). Reported per change: the one statement's time; the sliced total, its first pause
  * (fixing the result, until the first progress), the longest gap between two slices, and the
- * event loop's longest delay meanwhile. Then (`scattered.*`) marking reviewed and undoing it
+ * event loop's longest delay meanwhile. The rows are listed in the totals thread, as the app
+ * does; `rowsHere.*` lists them in this thread (the app before). Then (`scattered.*`) marking reviewed and undoing it
  * again in slices, over marks first made in a random order (scatterMarks).
  *
  * `SEARCH_BENCH_CACHE=/path/to/cache.sqlite` starts from a copy of a cache the search bench
@@ -80,16 +84,24 @@ function oneStatement(cache: CacheDb, change: ReviewChange): { ms: number; chang
   return { ms: performance.now() - started, changed };
 }
 
-async function sliced(cache: CacheDb, change: ReviewChange) {
+/**
+ * A change in slices as the app makes it: the result listed in the organisation's totals
+ * thread (`thread`), or in this thread when none is given (what the app did before).
+ */
+async function sliced(cache: CacheDb, change: ReviewChange, thread?: BackgroundTotals) {
   settle(cache);
   const loop = monitorEventLoopDelay({ resolution: 1 });
+  // The monitor records a delay from its second tick on: started a few ticks early, it sees
+  // a wait at the very start of the change (the list of rows, when it is made in this thread).
+  loop.enable();
+  await new Promise((resolve) => setTimeout(resolve, 5));
   const started = performance.now();
   let first = 0;
   let last = 0;
   let longestGap = 0;
   let slices = 0;
-  loop.enable();
   const { changed } = await applyReviewInSlices(cache, TARGET, change, {
+    ...(thread ? { rowsOf: (target: SearchTarget) => thread.reviewRows(target) } : {}),
     onProgress: () => {
       const now = performance.now();
       if (slices === 0) first = now - started;
@@ -141,10 +153,19 @@ export default async function run(): Promise<Record<string, number | string>> {
     // Untimed: the target's rows read once, so the first run does not pay for a cold index.
     cache.sqlite.prepare('SELECT count(*) FROM bank_transactions WHERE matched = 0').pluck().get();
     const figures: Record<string, number | string> = { rows: ROWS };
+    // The app lists a change's rows in the organisation's totals thread, started (and its
+    // script loaded) before timing, as it is once the app has counted anything.
+    const thread = createBackgroundTotals({
+      file: cache.file,
+      fallback: () => {
+        throw new Error('the totals thread did not start');
+      },
+    });
+    await thread.totals({ ids: ['none'] });
     for (const [name, forward, back] of PAIRS) {
       // Each change, then its undo, in slices (the app's way); then the same two as one
       // statement. The cache is as it began after each pair of runs.
-      const cut = [await sliced(cache, forward), await sliced(cache, back)];
+      const cut = [await sliced(cache, forward, thread), await sliced(cache, back, thread)];
       const one = [oneStatement(cache, forward), oneStatement(cache, back)];
       [name, `${name}.undo`].forEach((step, i) => {
         figures[`${step}.changed`] = cut[i]!.changed;
@@ -156,11 +177,19 @@ export default async function run(): Promise<Record<string, number | string>> {
         figures[`${step}.slices`] = cut[i]!.slices;
       });
     }
+    // Marking reviewed and undoing it with the rows listed in this thread, as before the
+    // totals thread listed them: the event loop waited for the whole list.
+    const here = [await sliced(cache, PAIRS[0]![1]), await sliced(cache, PAIRS[0]![2])];
+    ['rowsHere.reviewed', 'rowsHere.reviewed.undo'].forEach((step, i) => {
+      figures[`${step}.slicedMs`] = round(here[i]!.ms);
+      figures[`${step}.firstPauseMs`] = round(here[i]!.first);
+      figures[`${step}.loopDelayMaxMs`] = round(here[i]!.loopMax);
+    });
     // The same bulk change again, over marks made in a random order first.
     figures['scattered.marks'] = scatterMarks(cache);
     const scattered = [
-      await sliced(cache, { action: 'setReviewed' }),
-      await sliced(cache, { action: 'clearReviewed' }),
+      await sliced(cache, { action: 'setReviewed' }, thread),
+      await sliced(cache, { action: 'clearReviewed' }, thread),
     ];
     ['scattered.reviewed', 'scattered.reviewed.undo'].forEach((step, i) => {
       figures[`${step}.slicedMs`] = round(scattered[i]!.ms);
@@ -168,6 +197,7 @@ export default async function run(): Promise<Record<string, number | string>> {
       figures[`${step}.longestGapMs`] = round(scattered[i]!.longestGap);
       figures[`${step}.slices`] = scattered[i]!.slices;
     });
+    await thread.close();
     cache.close();
     return figures;
   } finally {

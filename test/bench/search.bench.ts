@@ -359,9 +359,6 @@ async function threadTotals(cache: CacheDb): Promise<Record<string, number>> {
     fallback: () => {
       throw new Error('the totals thread did not start');
     },
-    expenseFallback: () => {
-      throw new Error('the totals thread did not start');
-    },
   });
   const figures: Record<string, number> = {};
   try {

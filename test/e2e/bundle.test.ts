@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBackgroundTotals } from '../../src-main/search/background-totals';
+import { targetRows } from '../../src-main/review/targets';
 import { expenseCount } from '../../src-main/search/expenses';
 import { transactionTotals } from '../../src-main/search/transactions';
 import { defaultMigrationsDir, openCache } from '../../src-main/store';
@@ -72,7 +73,7 @@ describe('the built app', () => {
     ).toBe(true);
   });
 
-  it('builds the totals thread as a script of its own, which counts transactions and expenses on a real cache', async () => {
+  it('builds the totals thread as a script of its own, which counts transactions and expenses and lists review rows on a real cache', async () => {
     const main = readFileSync(out('main/index.js'), 'utf8');
     const script = /["']\.\/(chunks\/totals-thread-[\w-]+\.js)["']/.exec(main)?.[1];
     if (!script) throw new Error('the main bundle names no totals thread script');
@@ -86,9 +87,6 @@ describe('the built app', () => {
       fallback: () => {
         throw new Error('the built totals thread did not answer');
       },
-      expenseFallback: () => {
-        throw new Error('the built totals thread did not answer');
-      },
     });
     try {
       upsertTransactions(cache, recordsOf(demoState(500)));
@@ -97,6 +95,10 @@ describe('the built app', () => {
         expect(await thread.totals(filters)).toEqual(transactionTotals(cache, filters));
       for (const filters of [{}, { text: 'ü' }, { hasFile: false }, { includeDeleted: true }])
         expect(await thread.expenseCount(filters)).toBe(expenseCount(cache, filters));
+      const unmatched = { by: 'transactionSearch', filters: { matched: false } } as const;
+      const rows = Array.from(await thread.reviewRows(unmatched));
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows).toEqual(targetRows(cache.sqlite, unmatched));
     } finally {
       await thread.close();
       cache.close();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
-import type { TransactionSearchResult } from '../../../src-shared/search';
+import type { ExpenseSearchResult, TransactionSearchResult } from '../../../src-shared/search';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('review.apply', () => {
-  it('changes a whole search result and reports its progress to the end', async () => {
+  it('changes a whole search result of transactions or expenses and reports its progress to the end', async () => {
     const setup = await connectedCore(tempDir(), { transactions: 3_000 });
     cleanups.push(setup.close);
     const handlers = createHandlers(setup.core);
@@ -55,5 +55,23 @@ describe('review.apply', () => {
     });
     expect(refused.ok).toBe(false);
     expect(await count({ flagged: true })).toBe(0);
+
+    // An expense search's result, listed like a transaction search's (in the totals thread).
+    const expenses = async (filters: object) => {
+      const found = await dispatch(handlers, 'expenses.search', { profileId, search: { filters } });
+      if (!found.ok) throw new Error('the expense search failed');
+      return (found.value as ExpenseSearchResult).total;
+    };
+    const withE = await expenses({ text: 'e', hasFile: true });
+    expect(withE).toBeGreaterThan(10);
+    expect(
+      await dispatch(handlers, 'review.apply', {
+        profileId,
+        target: { by: 'expenseSearch', filters: { text: 'e', hasFile: true } },
+        change: { action: 'flag', reason: 'Check the VAT' },
+      }),
+    ).toEqual({ ok: true, value: { changed: withE } });
+    expect(await expenses({ flagged: true })).toBe(withE);
+    expect(await expenses({ flagged: true, text: 'e', hasFile: true })).toBe(withE);
   });
 });

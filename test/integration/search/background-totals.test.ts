@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExpenseFilters, TransactionFilters } from '../../../src-shared/search';
+import { answerAsk, type ThreadAsk } from '../../../src-main/search/thread-asks';
 import { AppError } from '../../../src-shared/errors';
 import { applyReview } from '../../../src-main/review';
 import { createBackgroundTotals, type BackgroundTotals } from '../../../src-main/search/background-totals';
+import { targetRows } from '../../../src-main/review/targets';
 import { expenseCount } from '../../../src-main/search/expenses';
 import { transactionTotals } from '../../../src-main/search/transactions';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main/store';
@@ -26,16 +28,12 @@ afterEach(async () => {
 
 /** A totals thread that records its fallbacks: a test expecting none has every answer from the thread. */
 function threadOf(cache: CacheDb, options: { idleMs?: number; script?: string } = {}) {
-  const fallbacks: Array<TransactionFilters | ExpenseFilters> = [];
+  const fallbacks: ThreadAsk[] = [];
   const thread = createBackgroundTotals({
     file: cache.file,
-    fallback: (filters) => {
-      fallbacks.push(filters);
-      return transactionTotals(cache, filters);
-    },
-    expenseFallback: (filters) => {
-      fallbacks.push(filters);
-      return expenseCount(cache, filters);
+    fallback: (ask) => {
+      fallbacks.push(ask);
+      return answerAsk(cache.sqlite, ask);
     },
     ...options,
   });
@@ -209,10 +207,39 @@ describe('expense counts in the totals thread', () => {
     expect(fallbacks).toEqual([]);
   });
 
+  it('list the rows of a bulk review change as the app thread does, in the records’ id order', async () => {
+    const { thread, fallbacks } = threadOf(cache);
+    const targets = [
+      { by: 'transactionSearch', filters: { matched: false } },
+      { by: 'transactionSearch', filters: { freeText: 'e', reviewed: false } },
+      { by: 'expenseSearch', filters: { hasFile: true } },
+      { by: 'expenseSearch', filters: { text: 'zq' } },
+    ] as const;
+    for (const target of targets) {
+      const rows = await thread.reviewRows(target);
+      expect(rows).toBeInstanceOf(Float64Array);
+      expect(Array.from(rows), JSON.stringify(target)).toEqual(targetRows(cache.sqlite, target));
+    }
+    const table = (kind: string) => (kind === 'transactionSearch' ? 'bank_transactions' : 'expenses');
+    const ids = (target: (typeof targets)[number], rows: Float64Array) =>
+      Array.from(rows, (rowid) =>
+        cache.sqlite
+          .prepare(`SELECT id FROM ${table(target.by)} WHERE rowid = ?`)
+          .pluck()
+          .get(rowid),
+      ) as string[];
+    const unmatched = await thread.reviewRows(targets[0]);
+    expect(unmatched.length).toBeGreaterThan(10);
+    const listed = ids(targets[0], unmatched);
+    expect(listed).toEqual([...listed].sort());
+    expect((await thread.reviewRows(targets[3])).length).toBe(0);
+    expect(fallbacks).toEqual([]);
+  });
+
   it('counts in the caller’s thread when the thread cannot start', async () => {
     const { thread, fallbacks } = threadOf(cache, { script: '/nonexistent/totals-thread.js' });
     expect(await thread.expenseCount({ hasFile: false })).toBe(expenseCount(cache, { hasFile: false }));
-    expect(fallbacks).toEqual([{ hasFile: false }]);
+    expect(fallbacks).toEqual([{ kind: 'expenses', filters: { hasFile: false } }]);
   });
 });
 
@@ -238,7 +265,10 @@ describe('the totals thread, its failures and its life', () => {
     expect(await thread.totals({ matched: false })).toEqual(transactionTotals(cache, { matched: false }));
     // Known unavailable from then on: counted here at once, no thread tried again.
     expect(await thread.totals({})).toEqual(transactionTotals(cache, {}));
-    expect(fallbacks).toEqual([{ matched: false }, {}]);
+    expect(fallbacks).toEqual([
+      { kind: 'transactions', filters: { matched: false } },
+      { kind: 'transactions', filters: {} },
+    ]);
     expect(thread.running).toBe(false);
   });
 
