@@ -196,32 +196,30 @@ export function createBackgroundTotals(options: BackgroundTotalsOptions): Backgr
     });
   }
 
+  /** The answer to `question`, of its own kind. */
+  async function answerTo<K extends ThreadAsk['kind']>(
+    question: Extract<ThreadAsk, { kind: K }>,
+  ): Promise<Extract<ThreadValue, { kind: K }>> {
+    const value = await ask(question);
+    if (value.kind !== question.kind)
+      throw new Error(`the totals thread answered ${value.kind} to ${question.kind}`);
+    return value as Extract<ThreadValue, { kind: K }>;
+  }
+
   return {
     get running() {
       return current !== null;
     },
-    async totals(filters) {
-      const value = await ask({ kind: 'transactions', filters });
-      if (value.kind !== 'transactions') throw new Error(`the totals thread answered ${value.kind}`);
-      return value.totals;
-    },
-    async expenseCount(filters) {
-      const value = await ask({ kind: 'expenses', filters });
-      if (value.kind !== 'expenses') throw new Error(`the totals thread answered ${value.kind}`);
-      return value.count;
-    },
-    async reviewRows(target) {
-      const value = await ask({ kind: 'reviewRows', target });
-      if (value.kind !== 'reviewRows') throw new Error(`the totals thread answered ${value.kind}`);
-      return value.rows;
-    },
+    totals: async (filters) => (await answerTo({ kind: 'transactions', filters })).totals,
+    expenseCount: async (filters) => (await answerTo({ kind: 'expenses', filters })).count,
+    reviewRows: async (target) => (await answerTo({ kind: 'reviewRows', target })).rows,
     async close() {
       stopIdleTimer();
       const thread = current;
       current = null;
       if (!thread) return;
       for (const request of unanswered(thread))
-        request.reject(new AppError('CANCELLED', 'The search was closed before its totals were counted.'));
+        request.reject(new AppError('CANCELLED', 'The organisation was closed before this was counted.'));
       await thread.worker.terminate();
       await thread.exited;
     },

@@ -28,8 +28,9 @@ type SearchTarget = Exclude<ReviewTarget, { by: 'ids' }>;
  * them). Reported per change: the one statement's time; the sliced total, its first pause
  * (fixing the result, until the first progress), the longest gap between two slices, and the
  * event loop's longest delay meanwhile. The rows are listed in the totals thread, as the app
- * does; `rowsHere.*` lists them in this thread (the app before). Then (`scattered.*`) marking reviewed and undoing it
- * again in slices, over marks first made in a random order (scatterMarks).
+ * does; `rowsHere.*` lists them in this thread (the app before). Then (`scattered.*`) marking
+ * reviewed and undoing it again in slices, over marks first made in a random order
+ * (scatterMarks).
  *
  * `SEARCH_BENCH_CACHE=/path/to/cache.sqlite` starts from a copy of a cache the search bench
  * built (the copy is changed, the file named is not); otherwise a cache is built (90–170 s).

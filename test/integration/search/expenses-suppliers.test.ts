@@ -29,6 +29,7 @@ describe('expense search', () => {
 
   it('finds one or two characters in each place, from the documents or expense by expense', () => {
     const cache = seeded();
+    applyReview(cache, { by: 'ids', kind: 'expense', ids: ['exp-2'] }, { action: 'flag', reason: 'Rate?' });
     // A limit of 0 collects no expenses from the documents: each expense is tested.
     for (const shortTextSet of [undefined, 0]) {
       const found = (filters: Parameters<typeof searchExpenses>[1]['filters']) => {
@@ -44,7 +45,7 @@ describe('expense search', () => {
       expect(found({ text: 'Bu' })).toEqual(only('exp-4', 'exp-2')); // lines' descriptions alone
       expect(found({ text: 'fr' })).toEqual(only()); // a deleted expense's merchant
       expect(found({ text: 'fr', includeDeleted: true })).toEqual(only('exp-5'));
-      expect(found({ text: 'e', flagged: true })).toEqual(only());
+      expect(found({ text: 'e', flagged: true })).toEqual(only('exp-2')); // with another filter
       expect(found({ text: 'zq' })).toEqual(only());
     }
   });
