@@ -64,7 +64,7 @@ function scopeOf(values: Record<string, unknown>): DownloadScope {
   ].filter(([, list]) => (list?.length ?? 0) > 0) as Array<['transaction' | 'expense' | 'file', string[]]>;
   if (chosen.length > 1) throw new UsageError('give ids of one kind: --transaction, --expense or --file');
   const [selection] = chosen;
-  const filters = transactionFilters({ ...values, to: values['until'] as string | undefined });
+  const filters = transactionFilters({ ...values, to: values['until'] as string | undefined }, 'until');
   const filterNames = Object.keys(filters);
   if (selection) {
     if (filterNames.length > 0) throw new UsageError('give either ids or search filters, not both');

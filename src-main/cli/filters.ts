@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ProfileSummary } from '../../src-shared/profiles';
-import type { TransactionSearchInput } from '../../src-shared/search';
+import { IsoDate, type TransactionSearchInput } from '../../src-shared/search';
 import type { Core } from '../core';
 import { UsageError } from './io';
 
@@ -39,6 +39,12 @@ export function yesNo(option: string, value: string | undefined): boolean | unde
   return value === 'true';
 }
 
+/** A date option, checked here so that a mistake names the option rather than a filter. */
+function dateOption(option: string, value: string | undefined): string | undefined {
+  if (value === undefined || IsoDate.safeParse(value).success) return value;
+  throw new UsageError(`--${option} takes a calendar date as YYYY-MM-DD, not "${value}"`);
+}
+
 interface FilterValues {
   text?: string | undefined;
   from?: string | undefined;
@@ -52,8 +58,17 @@ interface FilterValues {
   currency?: string[] | undefined;
 }
 
-/** Options to filters; the shared schema checks the values themselves. */
-export function transactionFilters(values: FilterValues): NonNullable<TransactionSearchInput['filters']> {
+/**
+ * Options to filters; the shared schema checks the values themselves, but for the dates, which
+ * are checked here to name the option. `toOption` is the end date's name (`download` says
+ * `--until`, its `--to` being the folder).
+ */
+export function transactionFilters(
+  values: FilterValues,
+  toOption = 'to',
+): NonNullable<TransactionSearchInput['filters']> {
+  dateOption('from', values.from);
+  dateOption(toOption, values.to);
   const flags = {
     matched: yesNo('matched', values.matched),
     reviewed: yesNo('reviewed', values.reviewed),

@@ -92,8 +92,15 @@ describe('satchel CLI: sync and search', () => {
     const human = await runCli(['search', '--text', 'hotel'], { env });
     expect(human.stdout).toMatch(/^BOOKED\s+AMOUNT\s+COUNTERPARTY/);
     expect(human.stdout).toMatch(/\d+ transactions · /);
+    // A date that is no date names the option it was given to, as a mistake of usage.
     const bad = await runCli(['search', '--from', '2025-13-01'], { env });
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('bookingDateFrom');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--from takes a calendar date as YYYY-MM-DD, not "2025-13-01"');
+    const badEnd = await runCli(['export', '--out', 'never.csv', '--to', '2025-02-30'], { env });
+    expect(badEnd.code).toBe(2);
+    expect(badEnd.stderr).toContain('--to takes a calendar date');
+    const badUntil = await runCli(['download', '--to', 'never', '--until', '31.12.2025'], { env });
+    expect(badUntil.code).toBe(2);
+    expect(badUntil.stderr).toContain('--until takes a calendar date as YYYY-MM-DD, not "31.12.2025"');
   });
 });
