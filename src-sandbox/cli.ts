@@ -18,16 +18,18 @@ const { values } = parseArgs({
     'window-seconds': { type: 'string', default: '60' },
     'token-ttl': { type: 'string', default: '3600' },
     'erp-supplier-numbers': { type: 'boolean', default: false },
+    'file-kb': { type: 'string', default: '0' },
     control: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
   strict: true,
 });
 
-function whole(name: string, value: string | undefined, min: number): number {
+function whole(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const number = Number(value);
-  if (!Number.isSafeInteger(number) || number < min) {
-    console.error(`--${name} must be a whole number of at least ${min}, not "${value}".`);
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    const range = max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of at least ${min}`;
+    console.error(`--${name} must be a whole number ${range}, not "${value}".`);
     process.exit(2);
   }
   return number;
@@ -35,7 +37,7 @@ function whole(name: string, value: string | undefined, min: number): number {
 
 if (values.help) {
   console.log(
-    'Usage: tsx src-sandbox/cli.ts [--port 4010] [--host 127.0.0.1] [--seed 42] [--transactions 5000] [--suppliers 300] [--end-date 2026-10-31] [--client-id ID] [--client-secret SECRET] [--read-limit 180] [--write-limit 20] [--window-seconds 60] [--token-ttl 3600] [--erp-supplier-numbers] [--control]',
+    'Usage: tsx src-sandbox/cli.ts [--port 4010] [--host 127.0.0.1] [--seed 42] [--transactions 5000] [--suppliers 300] [--end-date 2026-10-31] [--client-id ID] [--client-secret SECRET] [--read-limit 180] [--write-limit 20] [--window-seconds 60] [--token-ttl 3600] [--erp-supplier-numbers] [--file-kb 0] [--control]',
   );
   process.exit(0);
 }
@@ -59,6 +61,8 @@ const sandbox = await startSandbox({
   windowSeconds: whole('window-seconds', values['window-seconds'], 1),
   tokenTtlSeconds: whole('token-ttl', values['token-ttl'], 1),
   erpSupplierNumbers: values['erp-supplier-numbers'],
+  // Files are kept in memory once served: up to 100 MiB each on average is as far as it goes.
+  fileKb: whole('file-kb', values['file-kb'], 0, 102_400),
   control: values.control,
 });
 

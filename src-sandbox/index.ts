@@ -35,6 +35,8 @@ export interface SandboxOptions {
   windowSeconds?: number;
   tokenTtlSeconds?: number;
   erpSupplierNumbers?: boolean;
+  /** Average size of the expense files in KiB, as scans and photos are; 0 (the default): tiny. */
+  fileKb?: number;
   /** Serve the /__control routes as well as returning the in-process handle. */
   control?: boolean;
   /** Clock in milliseconds; tests pass their own to expire tokens and windows. */
@@ -64,6 +66,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     suppliers: options.suppliers ?? DEFAULT_DATA.suppliers,
     endDate: options.endDate ?? DEFAULT_DATA.endDate,
     erpSupplierNumbers: options.erpSupplierNumbers ?? false,
+    fileKb: options.fileKb ?? DEFAULT_DATA.fileKb,
   });
   const auth = createAuth({ clientId, clientSecret, tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, now });
   const limiter = createRateLimiter(

@@ -1,27 +1,16 @@
-import { deflateSync } from 'node:zlib';
+import { createCipheriv } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
 import { hash32 } from './random';
 
 /**
  * Small but valid expense files, made on demand from a seed and a few lines of text:
  * PNG receipts (a drawn "slip" with a coloured header and text bars) and one-page PDFs with
  * real text. Same inputs, same bytes.
+ *
+ * Either can carry `grain`: bytes of a scan or a photo's size and entropy that every viewer
+ * passes over (a private ancillary PNG chunk, an unreferenced PDF stream), so that a download
+ * can be measured on files of a receipt's real size without changing what they show.
  */
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8);
@@ -34,7 +23,7 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** A receipt-like RGB image: paper, a header band in a colour from the seed, and grey text bars. */
-export function makePng(seed: number, lines: number): Buffer {
+export function makePng(seed: number, lines: number, grain?: Buffer): Buffer {
   const width = 120;
   const height = 40 + lines * 14 + 30;
   const raw = Buffer.alloc((width * 3 + 1) * height, 0xff);
@@ -61,8 +50,20 @@ export function makePng(seed: number, lines: number): Buffer {
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
     chunk('IDAT', deflateSync(raw)),
+    // Ancillary, private, safe to copy: decoders skip it.
+    ...(grain ? [chunk('scAn', grain)] : []),
     chunk('IEND', new Uint8Array(0)),
   ]);
+}
+
+/**
+ * `size` pseudo-random bytes from `seed`, the same every time: the AES-128-CTR stream of a key
+ * made from the seed, as incompressible as a JPEG photo and made at memory speed.
+ */
+export function makeGrain(seed: number, size: number): Buffer {
+  const key = Buffer.alloc(16);
+  for (let i = 0; i < 4; i++) key.writeUInt32BE(hash32(seed, 0x6772, i), i * 4);
+  return createCipheriv('aes-128-ctr', key, Buffer.alloc(16)).update(Buffer.alloc(size));
 }
 
 /** PDF string literal: Latin-1 only, with ( ) \ escaped. */
@@ -71,7 +72,7 @@ function pdfText(text: string): string {
 }
 
 /** A one-page A6 PDF with the given lines in Helvetica; byte offsets in the xref are exact. */
-export function makePdf(lines: string[]): Buffer {
+export function makePdf(lines: string[], grain?: Buffer): Buffer {
   const content = [
     'BT',
     '/F1 11 Tf',
@@ -86,6 +87,8 @@ export function makePdf(lines: string[]): Buffer {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
     `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    // Referenced by nothing, so never drawn.
+    ...(grain ? [`<< /Length ${grain.length} >>\nstream\n${grain.toString('latin1')}\nendstream`] : []),
   ];
   let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Dimension, DimensionItem, Expense, ExpenseFile, Supplier } from '../../src-shared/api';
 import { generateExpenses, type FileSpec } from './expenses';
-import { makePdf, makePng } from './file-bytes';
+import { makeGrain, makePdf, makePng } from './file-bytes';
 import { fillTransactions } from './generate-transactions';
 import { generateDimensions, generateReference, generateSuppliers, type Reference } from './organisation';
+import { hash32 } from './random';
 import { dayFromIso } from './time';
 import { createTable, type TransactionTable } from './transactions';
 
@@ -21,6 +22,11 @@ export interface DataOptions {
   suppliers: number;
   /** Organisation setting: the ERP assigns supplier numbers, so creates omit `code`. */
   erpSupplierNumbers: boolean;
+  /**
+   * Expense files about this many KiB on average (each from half to one and a half times it,
+   * by its seed), as scans and photos are; 0 leaves them as small as they are drawn (0.3–1 KB).
+   */
+  fileKb: number;
 }
 
 export interface State {
@@ -44,7 +50,13 @@ export const DEFAULT_DATA: DataOptions = {
   endDate: '2026-10-31',
   suppliers: 300,
   erpSupplierNumbers: false,
+  fileKb: 0,
 };
+
+/** A file's grain: from half to one and a half times the average, by the file's seed. */
+function grainSize(seed: number, averageKb: number): number {
+  return Math.round(averageKb * 1024 * (0.5 + hash32(seed, 0x5153) / 2 ** 32));
+}
 
 export function createState(options: DataOptions): State {
   const lastDay = dayFromIso(options.endDate);
@@ -72,7 +84,12 @@ export function createState(options: DataOptions): State {
   const fileBytes = (spec: FileSpec): Buffer => {
     let content = bytes.get(spec.id);
     if (!content) {
-      content = spec.mimeType === 'image/png' ? makePng(spec.seed, spec.text.length + 4) : makePdf(spec.text);
+      const grain =
+        options.fileKb > 0 ? makeGrain(spec.seed, grainSize(spec.seed, options.fileKb)) : undefined;
+      content =
+        spec.mimeType === 'image/png'
+          ? makePng(spec.seed, spec.text.length + 4, grain)
+          : makePdf(spec.text, grain);
       bytes.set(spec.id, content);
     }
     return content;

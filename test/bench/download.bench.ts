@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { createEventBus } from '../../src-main/events';
 import { createFileService } from '../../src-main/files/service';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/store';
-import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, startSandbox } from '../../src-sandbox';
+import { startSandbox } from '../../src-sandbox';
+import { sandboxProcess } from '../helpers/sandbox-process';
 import { sandboxClient, syncFromSandbox, type SandboxPeer } from '../helpers/sandbox-sync';
 import { sandboxToken } from '../helpers/sandbox-token';
 
@@ -14,7 +15,9 @@ import { sandboxToken } from '../helpers/sandbox-token';
  * Bulk download figures:
  * - throughput of the downloader against `curl --parallel --parallel-max N` fetching the same
  *   files with the same concurrency from the same sandbox, in the same run, with the rate
- *   limit set out of the way (target: at least 80 % of curl's files a second);
+ *   limit set out of the way (target: at least 80 % of curl's files a second): the sandbox's
+ *   drawn receipts of 0.3–1 KB (to the disk, in memory, and with 2 ms of latency per answer),
+ *   and receipts of a scan's size (200 KiB on average);
  * - the time to download under the real limit of 180 requests a minute, scaled to 30 per
  *   10 s (the same 3 a second, so the bench takes under a minute), against the limit's own
  *   bound: the earliest moment any client could have sent the last request in those windows.
@@ -24,36 +27,6 @@ const CONCURRENCY = 8;
 const ROUNDS = 7;
 
 type Sandbox = SandboxPeer;
-
-/**
- * The sandbox in a process of its own, so that neither curl nor our downloader shares a
- * thread with the server it measures against.
- */
-async function sandboxProcess(args: string[]): Promise<Sandbox & { stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-sandbox/cli.ts', '--port', '0', ...args], {
-    cwd: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (found) resolve(found);
-    });
-    child.on('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
-  });
-  return {
-    url,
-    clientId: DEMO_CLIENT_ID,
-    clientSecret: DEMO_CLIENT_SECRET,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 async function syncedCache(sandbox: Sandbox, file: string): Promise<CacheDb> {
   const cache = openCache(file, { migrationsDir: defaultMigrationsDir() });
@@ -132,7 +105,16 @@ async function curl(sandbox: Sandbox, accessToken: string, dir: string, ids: str
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function throughput(dir: string, options: { latencyMs?: number; rounds?: number } = {}) {
+interface ThroughputOptions {
+  latencyMs?: number;
+  rounds?: number;
+  /** Files of about this many KiB (the sandbox's `--file-kb`) instead of drawn ones of 0.3–1 KB. */
+  fileKb?: number;
+  /** Only the first this many files, by id. */
+  files?: number;
+}
+
+async function throughput(dir: string, options: ThroughputOptions = {}) {
   const sandbox = await sandboxProcess([
     '--seed',
     '7',
@@ -141,10 +123,13 @@ async function throughput(dir: string, options: { latencyMs?: number; rounds?: n
     '--read-limit',
     '10000000',
     ...(options.latencyMs ? ['--control'] : []),
+    ...(options.fileKb ? ['--file-kb', String(options.fileKb)] : []),
   ]);
   try {
     const cache = await syncedCache(sandbox, path.join(dir, 'throughput.sqlite'));
-    const ids = cache.sqlite.prepare(`SELECT id FROM expense_files ORDER BY id`).pluck().all() as string[];
+    const all = cache.sqlite.prepare(`SELECT id FROM expense_files ORDER BY id`).pluck().all() as string[];
+    const ids = options.files ? all.slice(0, options.files) : all;
+    const subset = options.files ? ids : undefined;
     const accessToken = await sandboxToken(sandbox);
     if (options.latencyMs) {
       // Every file answer waits this long first: a server across a network rather than on the
@@ -177,13 +162,13 @@ async function throughput(dir: string, options: { latencyMs?: number; rounds?: n
     // median reported.
     for (let warm = 0; warm < 2; warm += 1) {
       await run(() => curl(sandbox, accessToken, dir, ids));
-      await run(() => ours(sandbox, cache, dir, true));
+      await run(() => ours(sandbox, cache, dir, true, subset));
     }
     for (let round = 0; round < (options.rounds ?? ROUNDS); round += 1) {
       const curlFirst = round % 2 === 0;
       const c0 = curlFirst ? await run(() => curl(sandbox, accessToken, dir, ids)) : null;
-      const o = await run(() => ours(sandbox, cache, dir, true));
-      const f = await run(() => ours(sandbox, cache, dir, false));
+      const o = await run(() => ours(sandbox, cache, dir, true, subset));
+      const f = await run(() => ours(sandbox, cache, dir, false, subset));
       const c = c0 ?? (await run(() => curl(sandbox, accessToken, dir, ids)));
       curlRates.push(c.files / c.seconds);
       oursRates.push(o.files / o.seconds);
@@ -251,6 +236,15 @@ async function underTheLimit(dir: string) {
   }
 }
 
+/** A setting's figures in one line: each side's files a second and the median share of its rounds. */
+function shareLine(result: Awaited<ReturnType<typeof throughput>>): string {
+  const rounds = result.shares.map((share) => `${Math.round(share * 100)}`).join(' / ');
+  return `curl ${Math.round(result.curl)}, ours ${Math.round(result.ours)} files/s: ${Math.round(result.share * 100)}% (rounds ${rounds} %)`;
+}
+
+const SCAN_KB = 200;
+const SCAN_FILES = 500;
+
 export default async function run(): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(path.join(tmpdir(), 'satchel-bench-download-'));
   // The same again with everything in memory (tmpfs), where there is one: the software alone,
@@ -260,8 +254,13 @@ export default async function run(): Promise<Record<string, number | string>> {
   try {
     const fast = await throughput(dir);
     const memory = memoryDir ? await throughput(memoryDir) : null;
+    // Receipts as accountants have them: scans and photos of 100–300 KiB, where the bytes
+    // rather than the requests are the work.
+    const scans = await throughput(dir, { fileKb: SCAN_KB, files: SCAN_FILES });
     const distant = await throughput(dir, { latencyMs: 2, rounds: 3 });
     const limited = await underTheLimit(dir);
+    const megabytes = (filesPerSecond: number) =>
+      ((filesPerSecond * scans.bytes) / scans.files / 2 ** 20).toFixed(0);
     return {
       concurrency: CONCURRENCY,
       files: fast.files,
@@ -273,14 +272,10 @@ export default async function run(): Promise<Record<string, number | string>> {
         .join(' / ')} %)`,
       oursWithoutFsyncFilesPerSecond: Math.round(fast.oursWithoutFsync),
       oursWithoutFsyncShareOfCurl: `${Math.round((fast.oursWithoutFsync / fast.curl) * 100)}%`,
-      inMemory: memory
-        ? `curl ${Math.round(memory.curl)}, ours ${Math.round(memory.ours)} files/s: ${Math.round(memory.share * 100)}% (rounds ${memory.shares
-            .map((share) => `${Math.round(share * 100)}`)
-            .join(' / ')} %)`
-        : 'no tmpfs at /dev/shm',
-      withTwoMsLatency: `curl ${Math.round(distant.curl)}, ours ${Math.round(distant.ours)} files/s: ${Math.round(distant.share * 100)}% (rounds ${distant.shares
-        .map((share) => `${Math.round(share * 100)}`)
-        .join(' / ')} %)`,
+      inMemory: memory ? shareLine(memory) : 'no tmpfs at /dev/shm',
+      scanSized: `${scans.files} files of ${Math.round(scans.bytes / scans.files / 1024)} KiB on average, to the disk: ${shareLine(scans)}; curl ${megabytes(scans.curl)} MiB/s, ours ${megabytes(scans.ours)} MiB/s`,
+      scanSizedWithoutFsync: `${Math.round(scans.oursWithoutFsync)} files/s (${megabytes(scans.oursWithoutFsync)} MiB/s): ${Math.round((scans.oursWithoutFsync / scans.curl) * 100)}%`,
+      withTwoMsLatency: shareLine(distant),
       limitedScale: `${limited.limit} per ${limited.windowSeconds} s (180 a minute scaled by 1/6)`,
       limitedFiles: limited.files,
       limitedSeconds: Number(limited.seconds.toFixed(1)),
