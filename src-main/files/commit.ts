@@ -22,7 +22,8 @@ import { pooledIo, type InlineIo } from './inline-io';
  */
 
 export interface Committer {
-  place(partPath: string, finalPath: string): Promise<void>;
+  /** `bytes`: the file's size, which counts towards the batch's `batchBytes`. */
+  place(partPath: string, finalPath: string, bytes?: number): Promise<void>;
   flush(): Promise<void>;
 }
 
@@ -36,6 +37,13 @@ export interface CommitterOptions {
    */
   batchSize?: number;
   delayMs?: number;
+  /**
+   * A batch also goes once its files hold this many bytes (32 MiB). Scans and photos of
+   * hundreds of KiB arrive at a few hundred MiB a second, and a sync waits for every byte
+   * not yet on the disk: batches cut by size sync while later files arrive, so the last sync,
+   * the one the download waits for, has at most this much to write.
+   */
+  batchBytes?: number;
   /** Makes the folder's file system durable; false when it cannot (then files are synced one by one). */
   syncFileSystem?: (folder: string) => Promise<boolean>;
   /**
@@ -70,9 +78,11 @@ interface Pending {
 export function createCommitter(options: CommitterOptions): Committer {
   const batchSize = options.batchSize ?? 2000;
   const delayMs = options.delayMs ?? 500;
+  const batchBytes = options.batchBytes ?? 32 * 1024 * 1024;
   const syncAll = options.syncFileSystem ?? syncFileSystem;
   const io = options.io ?? pooledIo;
   let queue: Pending[] = [];
+  let queuedBytes = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** Whether `syncFileSystem` works here; learned from the first batch. */
   let fileSystemSync = true;
@@ -118,12 +128,13 @@ export function createCommitter(options: CommitterOptions): Committer {
     timer = null;
     const batch = queue;
     queue = [];
+    queuedBytes = 0;
     running = running.then(() => commit(batch));
     return running;
   }
 
   return {
-    place(partPath, finalPath) {
+    place(partPath, finalPath, bytes = 0) {
       if (!options.durable)
         return io.run(
           () => renameSync(partPath, finalPath),
@@ -131,7 +142,8 @@ export function createCommitter(options: CommitterOptions): Committer {
         );
       return new Promise<void>((resolve, reject) => {
         queue.push({ partPath, finalPath, resolve, reject });
-        if (queue.length >= batchSize) void cut();
+        queuedBytes += bytes;
+        if (queue.length >= batchSize || queuedBytes >= batchBytes) void cut();
         else timer ??= setTimeout(() => void cut(), delayMs);
       });
     },

@@ -43,7 +43,7 @@ export interface FetchFileOptions {
    * itself returns as soon as the file is checked. Left out: sync (when `durable`) and rename
    * here, before returning.
    */
-  place?: (partPath: string, finalPath: string) => Promise<void>;
+  place?: (partPath: string, finalPath: string, bytes: number) => Promise<void>;
   /** Where a small body is written (inline-io.ts); the thread pool when left out. */
   io?: InlineIo;
 }
@@ -258,7 +258,12 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
     }
     if (!memory) await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
   } else await checkOrRemove(file, have, (hash ?? createHash('sha256')).digest('hex'), partPath);
-  if (options.place) return { bytes: received, resumedFrom, placed: options.place(partPath, finalPath) };
+  if (options.place)
+    return {
+      bytes: received,
+      resumedFrom,
+      placed: options.place(partPath, finalPath, file.size ?? received),
+    };
   // Same file system, so atomic. Off the main thread: a rename costs a fifth of a millisecond
   // of system time on some file systems, which would hold up every other request in flight.
   await rename(partPath, finalPath);

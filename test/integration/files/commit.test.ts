@@ -77,6 +77,34 @@ describe.each(modes)('createCommitter, renaming %s', (_mode, io) => {
     expect(files.every((f) => existsSync(f.finalPath))).toBe(true);
   });
 
+  it('cuts a batch once its files hold the batch bytes, before its delay or size', async () => {
+    const { partial, files } = parts(5);
+    const batches: number[] = [];
+    const committer = createCommitter({
+      folder: partial,
+      io: io(),
+      durable: true,
+      batchSize: 100,
+      delayMs: 10_000,
+      batchBytes: 1000,
+      syncFileSystem: async (folder) => {
+        batches.push(files.filter((f) => existsSync(f.partPath)).length);
+        return syncFileSystem(folder);
+      },
+    });
+    // 400 + 700 bytes reach 1,000: those two go at once; the next 900 wait for more.
+    const placed = [400, 700, 300, 300, 300].map((bytes, i) =>
+      committer.place(files[i]!.partPath, files[i]!.finalPath, bytes),
+    );
+    await Promise.all(placed.slice(0, 2));
+    expect(batches).toEqual([5]);
+    expect(files.map((f) => existsSync(f.finalPath))).toEqual([true, true, false, false, false]);
+    // The count starts again with the next batch: 300 + 300 + 300 stays under it.
+    await committer.flush();
+    await Promise.all(placed);
+    expect(batches).toEqual([5, 3]);
+  });
+
   it('rejects only the file that could not be renamed', async () => {
     const { root, partial, files } = parts(3);
     const committer = createCommitter({ folder: partial, io: io(), durable: true, batchSize: 3 });
