@@ -54,19 +54,38 @@ async function ours(sandbox: Sandbox, cache: CacheDb, dir: string, durable: bool
   const files = fileService(sandbox, cache, dir, durable);
   const destination = path.join(dir, `ours-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const { job } = await files.start(PROFILE, {
     scope: ids ? { by: 'ids', kind: 'file', ids } : { by: 'all' },
     destination,
   });
   const result = await files.wait(PROFILE, job.id);
   const seconds = (performance.now() - started) / 1000;
+  // The whole process, its thread pool included (the sandbox runs in a process of its own).
+  const cpu = process.cpuUsage(cpuAtStart);
   const status = files.status(PROFILE, job.id);
   if (result.status !== 'completed' || status.files.done !== status.files.total)
     throw new Error(`the download ended ${result.status} with ${status.files.failed} failed`);
-  return { seconds, files: status.files.total, bytes: status.bytes.total };
+  return {
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    files: status.files.total,
+    bytes: status.bytes.total,
+  };
 }
 
-async function curl(sandbox: Sandbox, accessToken: string, dir: string, ids: string[]) {
+/**
+ * curl fetching `ids` into a folder of its own. With `cpu`, it runs under bash, whose `times`
+ * then gives the CPU it spent (user and system): for runs of their own, since bash's start
+ * would be timed with it.
+ */
+async function curl(
+  sandbox: Sandbox,
+  accessToken: string,
+  dir: string,
+  ids: string[],
+  options: { cpu?: boolean } = {},
+) {
   const destination = path.join(dir, `curl-${Math.random().toString(36).slice(2)}`);
   mkdirSync(destination);
   const config = path.join(dir, 'curl.config');
@@ -81,16 +100,14 @@ async function curl(sandbox: Sandbox, accessToken: string, dir: string, ids: str
   for (const id of ids)
     lines.push(`url = "${sandbox.url}/v1/files/${id}/content"`, `output = "${path.join(destination, id)}"`);
   writeFileSync(config, `${lines.join('\n')}\n`, { mode: 0o600 });
+  const args = ['--parallel', '--parallel-max', String(CONCURRENCY), '-K', config];
   const started = performance.now();
-  // Asynchronously: the sandbox answers from this very process.
   const run = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(
-      '/usr/bin/curl',
-      ['--parallel', '--parallel-max', String(CONCURRENCY), '-K', config],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const child = options.cpu
+      ? spawn('/bin/bash', ['-c', '/usr/bin/curl "$@"; code=$?; times >&2; exit $code', 'bash', ...args], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        })
+      : spawn('/usr/bin/curl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
@@ -104,7 +121,13 @@ async function curl(sandbox: Sandbox, accessToken: string, dir: string, ids: str
   const syncedSeconds = (performance.now() - started) / 1000;
   rmSync(config);
   const files = readdirSync(destination).length;
-  return { seconds, syncedSeconds, files };
+  // `times`: the shell's own user and system time, then its children's (curl's).
+  const children = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(run.stderr);
+  if (options.cpu && !children) throw new Error(`no CPU times from bash: ${run.stderr.slice(-200)}`);
+  const cpuSeconds = children
+    ? Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])
+    : null;
+  return { seconds, syncedSeconds, files, cpuSeconds };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -193,6 +216,16 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
       files = o.files;
       bytes = o.bytes;
     }
+    // CPU a file, in runs of their own: what each client spends is far steadier than the rates,
+    // which move with how the host schedules two single-threaded processes on two cores.
+    const curlCpu: number[] = [];
+    const oursCpu: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const c = await run(() => curl(sandbox, accessToken, dir, ids, { cpu: true }));
+      curlCpu.push((c.cpuSeconds ?? 0) / c.files);
+      const o = await run(() => ours(sandbox, cache, dir, true, subset));
+      oursCpu.push(o.cpuSeconds / o.files);
+    }
     cache.close();
     return {
       files,
@@ -207,6 +240,8 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
       oursWithoutFsync: median(oursFastRates),
       plainShare: median(plainShares),
       plainShares,
+      curlCpuMicros: median(curlCpu) * 1e6,
+      oursCpuMicros: median(oursCpu) * 1e6,
     };
   } finally {
     await sandbox.stop();
@@ -263,7 +298,8 @@ const rounds = (shares: number[]) => shares.map((share) => Math.round(share * 10
 /**
  * A setting's figures in one line: files a second of each side, then the median share of the
  * rounds (each round's shown) three ways: durable against curl; durable against curl followed
- * by a sync of its files (both then on the disk); not durable against curl (neither).
+ * by a sync of its files (both then on the disk); not durable against curl (neither); last,
+ * the median CPU each side spent a file in three runs of its own.
  */
 function shareLine(result: Awaited<ReturnType<typeof throughput>>): string {
   return [
@@ -271,7 +307,8 @@ function shareLine(result: Awaited<ReturnType<typeof throughput>>): string {
     `ours ${Math.round(result.ours)} (${Math.round(result.oursWithoutFsync)} not durable) files/s:`,
     `durable ${percent(result.share)} (${rounds(result.shares)}),`,
     `against curl and sync ${percent(result.syncedShare)} (${rounds(result.syncedShares)}),`,
-    `not durable ${percent(result.plainShare)} (${rounds(result.plainShares)})`,
+    `not durable ${percent(result.plainShare)} (${rounds(result.plainShares)});`,
+    `CPU a file: curl ${Math.round(result.curlCpuMicros)} µs, ours ${Math.round(result.oursCpuMicros)} µs (durable)`,
   ].join(' ');
 }
 
