@@ -27,15 +27,24 @@ describe('bulk download', () => {
 
     const destination = path.join(dir, 'receipts');
     const progress: number[] = [];
+    const totals = new Set<number>();
     const stop = core.events.subscribe((event, payload) => {
-      if (event === 'downloads.progress') progress.push((payload as { files: { done: number } }).files.done);
+      if (event !== 'downloads.progress') return;
+      const { files } = payload as { files: { done: number; total: number } };
+      progress.push(files.done);
+      totals.add(files.total);
     });
     const { job } = await core.files.start(profile.id, {
       scope: { by: 'all' },
       destination,
       layout: 'month',
     });
+    // What the job answers and reports counts every file from the first moment.
+    const total = sandbox.state.files.length;
+    expect(job.files).toMatchObject({ total, pending: total });
+    expect(core.files.status(profile.id, job.id).files.total).toBe(total);
     const result = await core.files.wait(profile.id, job.id);
+    expect([...totals]).toEqual([total]);
     stop();
     expect(result).toEqual({ status: 'completed' });
 
