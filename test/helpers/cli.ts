@@ -12,13 +12,21 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  stdin?: string;
+  timeoutMs?: number;
+}
+
 /** Runs the real CLI in a child process, as a user's shell would. */
-export function runCli(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; stdin?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runScript(cliEntry, args, options);
+}
+
+/** Runs a TypeScript entry point of the repository (a path from its root) to its end in a child process. */
+export function runScript(entry: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(repoRoot, entry), ...args], {
       cwd: repoRoot,
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

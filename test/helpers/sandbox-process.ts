@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-sandbox';
+import { runScript, type CliResult } from './cli';
 import type { SandboxPeer } from './sandbox-sync';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -37,13 +38,6 @@ export async function sandboxProcess(args: string[]): Promise<SandboxPeer & { st
 }
 
 /** The sandbox's command line run to its end: what it printed and how it exited. */
-export async function sandboxCommand(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-sandbox/cli.ts', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stderr };
+export function sandboxCommand(args: string[]): Promise<CliResult> {
+  return runScript('src-sandbox/cli.ts', args);
 }
