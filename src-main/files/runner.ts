@@ -207,9 +207,26 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
     };
   }
 
+  // Progress goes out at most once an interval. What changes within one (a batch of files put
+  // in place, a wait for the rate limit begun) goes out at its end: otherwise the last event
+  // could show a count that stays stale for as long as the job is quiet, up to a whole
+  // rate-limit window.
+  const interval = options.progressIntervalMs ?? 200;
+  let trailing: ReturnType<typeof setTimeout> | null = null;
   function emit(status: DownloadJobStatus = 'running', force = false): void {
     const at = Date.now();
-    if (!force && at - lastEmit < (options.progressIntervalMs ?? 200)) return;
+    if (!force && at - lastEmit < interval) {
+      trailing ??= setTimeout(
+        () => {
+          trailing = null;
+          emit();
+        },
+        interval - (at - lastEmit),
+      );
+      return;
+    }
+    if (trailing) clearTimeout(trailing);
+    trailing = null;
     lastEmit = at;
     options.onProgress?.(progress(status));
   }
@@ -380,33 +397,38 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
       }
     }
   };
-  emit('running', true);
   try {
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
+    emit('running', true);
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
+    } finally {
+      // Whatever arrived whole goes into place, paused, cancelled or closing alike.
+      await committer.flush();
+      await Promise.all([...placements]);
+      stopWatching();
+      flushDone();
+    }
+
+    let status: DownloadJobStatus;
+    const reason = signal.aborted ? options.stopReason() : null;
+    if (reason === 'cancel') status = 'cancelled';
+    else if (reason === 'pause') status = 'paused';
+    // Closing, or the network gone (no answer, timed out), leaves the job waiting (`pending`): it
+    // goes on when the app is online again. Refused credentials need the user: `paused`.
+    else if (reason === 'close' || (fatal && isNetworkError(fatal))) status = 'pending';
+    else if (fatal) status = 'paused';
+    else status = 'completed';
+
+    if (status === 'completed' || status === 'cancelled') {
+      if (job.manifest) await writeManifest(job.destination, job.manifest, manifestRows(cache, jobId));
+      await rm(partial, { recursive: true, force: true });
+    }
+    setJobStatus(cache, jobId, status, nowIso());
+    waitingUntil = null;
+    emit(status, true);
+    return fatal ? { status, error: fatal } : { status };
   } finally {
-    // Whatever arrived whole goes into place, paused, cancelled or closing alike.
-    await committer.flush();
-    await Promise.all([...placements]);
-    stopWatching();
-    flushDone();
+    // Nothing about this run goes out after its end, however it ended.
+    if (trailing) clearTimeout(trailing);
   }
-
-  let status: DownloadJobStatus;
-  const reason = signal.aborted ? options.stopReason() : null;
-  if (reason === 'cancel') status = 'cancelled';
-  else if (reason === 'pause') status = 'paused';
-  // Closing, or the network gone (no answer, timed out), leaves the job waiting (`pending`): it
-  // goes on when the app is online again. Refused credentials need the user: `paused`.
-  else if (reason === 'close' || (fatal && isNetworkError(fatal))) status = 'pending';
-  else if (fatal) status = 'paused';
-  else status = 'completed';
-
-  if (status === 'completed' || status === 'cancelled') {
-    if (job.manifest) await writeManifest(job.destination, job.manifest, manifestRows(cache, jobId));
-    await rm(partial, { recursive: true, force: true });
-  }
-  setJobStatus(cache, jobId, status, nowIso());
-  waitingUntil = null;
-  emit(status, true);
-  return fatal ? { status, error: fatal } : { status };
 }

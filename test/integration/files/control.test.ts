@@ -88,6 +88,34 @@ describe('download control', () => {
     expect(status.ok && (status.value as { jobs: unknown[] }).jobs).toHaveLength(1);
   });
 
+  it('reports files put in place even when the job goes quiet right after', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const ids = sandbox.state.files.slice(0, 20).map((file) => file.id);
+    // One file answers late; the other 19 arrive at once and are put in place as one batch, the
+    // last thing that happens for seconds: their count has to reach the listener meanwhile.
+    sandbox.control?.addFault({ match: `/v1/files/${ids[0]}/content`, latencyMs: 5_000 });
+    const events: DownloadProgress[] = [];
+    core.events.subscribe((event, payload) => {
+      if (event === 'downloads.progress') events.push(payload as DownloadProgress);
+    });
+    const destination = path.join(dir, 'out');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    const placed = () => listFiles(destination).filter((name) => !name.startsWith('.')).length;
+    await until(() => placed() === 19);
+    // Longer than the interval between progress events (200 ms), far shorter than the late answer.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(contentRequests(sandbox).get(ids[0]!)).toBe(1);
+    expect(core.files.status(profile.id, job.id).files.pending).toBe(1); // still waiting for it
+    const last = events.filter((event) => event.jobId === job.id).at(-1);
+    expect(last).toMatchObject({ status: 'running', files: { done: 19, pending: 1 } });
+
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    expect(events.at(-1)).toMatchObject({ status: 'completed', files: { done: 20, pending: 0 } });
+  });
+
   it('cancels: partial files are removed, finished files and the manifest stay', async () => {
     const { core, profile, sandbox, dir } = await synced();
     sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 30 });
