@@ -54,6 +54,12 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Whether a request that may have reached the server can be sent again. Creates are not. */
   idempotent?: boolean;
+  /**
+   * Called right before each attempt goes out, after any wait for the rate limit: where a
+   * caller records that the server may have the request (a request cancelled before this
+   * never left).
+   */
+  beforeSend?: () => void;
 }
 
 export interface ApiClient {
@@ -167,6 +173,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     signal?: AbortSignal | undefined;
     idempotent: boolean;
     authenticated: boolean;
+    beforeSend?: (() => void) | undefined;
     /**
      * Sends one attempt. `signal` is the caller's; `timeoutMs` is the transport's to keep: the
      * JSON transport as a deadline for the whole request, the file transport as the longest
@@ -208,6 +215,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (init.authenticated) headers['authorization'] = `Bearer ${await accessToken(init.signal, false)}`;
       let response: R;
       try {
+        init.beforeSend?.();
         response = await init.transport(url, headers, init.signal);
       } catch (error) {
         permit.settle(null);
@@ -305,7 +313,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       waitListeners.add(listener);
       return () => waitListeners.delete(listener);
     },
-    async request({ method, path, query, body, schema, signal, idempotent }) {
+    async request({ method, path, query, body, schema, signal, idempotent, beforeSend }) {
       const operation = `${method} ${path.replace(/\/[0-9a-f-]{36}(?=\/|$)/gi, '/{id}')}`;
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
@@ -322,6 +330,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         signal,
         idempotent: idempotent ?? (method !== 'POST' || path.endsWith('/search-query')),
         authenticated: true,
+        beforeSend,
       });
       if (!response.ok) throw await failure(response);
       const json: unknown = await response.json().catch(() => {

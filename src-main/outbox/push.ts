@@ -151,9 +151,9 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         return settle(item, error, true);
       }
     }
-    transaction((tx) =>
-      setItem(tx, item.seq, { status: 'sending', attempts: item.attempts + 1, sentAt: now().toISOString() }),
-    );
+    // "Maybe sent" from the moment the request leaves: a push stopped while it waits for the
+    // rate limit leaves the edit plainly waiting, with no lookup needed before it is sent.
+    let sent = false;
     try {
       const record = await client.request({
         method: 'POST',
@@ -162,11 +162,21 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         schema: spec.wire,
         signal,
         idempotent: false,
+        beforeSend: () => {
+          transaction((tx) =>
+            setItem(tx, item.seq, {
+              status: 'sending',
+              attempts: item.attempts + 1,
+              sentAt: now().toISOString(),
+            }),
+          );
+          sent = true;
+        },
       });
       return succeed(item, spec, record);
     } catch (error) {
       // A 400 is a verdict; anything else may have happened after the server created it.
-      return settle(item, error, true);
+      return settle(item, error, sent);
     }
   }
 

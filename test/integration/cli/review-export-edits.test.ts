@@ -174,12 +174,12 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     const offline = await runCli(['edits', 'push'], { env });
     expect(offline.code).toBe(1);
     expect(offline.stderr).toMatch(/satchel: .+/);
-    // The POST may have gone out before the connection failed: the edit is kept as "maybe
-    // sent", and the next push looks the supplier up before sending it again.
+    // Nothing reached the API (not even the token request): the edit waits as it was, with
+    // the reason, and is not shown as "maybe sent".
     expect(JSON.parse(await ok(['edits', 'list', '--json'], env))).toMatchObject({
-      items: [{ status: 'sending', error: { code: 'OFFLINE' } }],
+      items: [{ status: 'pending', attempts: 0, error: { code: 'OFFLINE' } }],
     });
-    expect(await ok(['edits', 'list'], env)).toContain('maybe sent');
+    expect(await ok(['edits', 'list'], env)).not.toContain('maybe sent');
 
     const back = await startSandbox({ port, seed: 23, transactions: 200 });
     stops.push(() => back.stop());

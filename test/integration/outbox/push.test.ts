@@ -61,12 +61,14 @@ describe('offline edits', () => {
       ['dimensionItem', 'update'],
     ]);
 
-    // Offline: nothing is lost; the create on its way is "maybe sent".
+    // Offline: nothing is lost. Not even a token could be asked for, so no request left: the
+    // first edit waits as it was, not "maybe sent" (a lost answer has its own test below).
     const offline = await outbox.push(profileId);
     expect(offline.stoppedBy?.code).toBe('OFFLINE');
     expect(offline.sent).toBe(0);
+    expect(outbox.list(profileId)[0]).toMatchObject({ status: 'pending', attempts: 0 });
     expect(outbox.list(profileId).map((i) => i.status)).toEqual([
-      'sending',
+      'pending',
       'pending',
       'pending',
       'pending',
