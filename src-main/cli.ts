@@ -17,7 +17,9 @@ import { syncCommand, syncUsage } from './cli/sync';
 
 /**
  * Satchel without a window: the same core, for people who script and for servers without a
- * screen. Exit codes: 0 success, 1 failure, 2 usage.
+ * screen. Exit codes: 0 success, 1 failure, 2 usage, 130 interrupted (Ctrl+C or SIGTERM: a
+ * sync, download or push stops at its next safe point and says so; a second Ctrl+C quits at
+ * once).
  */
 
 const usage = `Usage: satchel [--data-dir DIR] COMMAND
@@ -81,7 +83,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
       return printError(io, new UsageError(error.message));
     }
-    return printError(io, error);
+    const code = printError(io, error);
+    return io.signal?.aborted ? EXIT.interrupted : code;
   } finally {
     await core?.close();
   }
@@ -90,11 +93,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 const isEntry =
   process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isEntry) {
+  const interrupt = new AbortController();
+  const onSignal = () => {
+    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    process.stderr.write('\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   void runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
+    signal: interrupt.signal,
   }).then((code) => {
     process.exitCode = code;
   });

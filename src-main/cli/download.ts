@@ -14,7 +14,7 @@ import {
   transactionFilters,
   transactionFilterUsage,
 } from './filters';
-import { UsageError, type CliIo } from './io';
+import { onInterrupt, UsageError, type CliIo } from './io';
 
 // `--to` is the folder here, so the booking-date range is `--from … --until …`.
 const { to: _dateTo, ...filterOptions } = transactionFilterOptions;
@@ -116,6 +116,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   let lastDecile = -1;
   let lastWaiting: string | null = null;
   let jobId: string | null = null;
+  let stopOnInterrupt: () => void = () => undefined;
   const stop = core.events.subscribe((event, payload) => {
     if (event !== 'downloads.progress') return;
     const progress = payload as DownloadProgress;
@@ -144,6 +145,16 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
       layout: layout.data,
     });
     jobId = started.job.id;
+    const startedId = jobId;
+    // Ctrl+C pauses the job: what arrived is put in place and recorded, and the same command
+    // continues it (the app does not pick up a paused job by itself).
+    stopOnInterrupt = onInterrupt(io, () => {
+      try {
+        core.files.pause(profile.id, startedId);
+      } catch {
+        // It ended in the meantime.
+      }
+    });
     const { files } = started.job;
     io.stdout.write(
       started.resumed
@@ -164,7 +175,9 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     if (job.status !== 'completed')
       throw new AppError(
         'CANCELLED',
-        `The download stopped (${job.status}); run the same command again to continue.`,
+        io.signal?.aborted
+          ? 'The download was interrupted; run the same command again to continue.'
+          : `The download stopped (${job.status}); run the same command again to continue.`,
       );
     if (counts.failed > 0)
       throw new AppError(
@@ -172,6 +185,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
         `${counts.failed} files could not be downloaded; run the same command again to retry them.`,
       );
   } finally {
+    stopOnInterrupt();
     stop();
   }
 }

@@ -43,10 +43,16 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
       return;
     }
     case 'push': {
-      const summary = await core.outbox.push(profile.id);
+      // Ctrl+C stops the push between two edits; the rest wait for the next push.
+      const summary = await core.outbox.push(profile.id, io.signal);
       io.stdout.write(
         `${summary.sent} sent, ${summary.failed} failed, ${summary.conflicts} conflicts, ${summary.remaining} waiting\n`,
       );
+      if (summary.stoppedBy && io.signal?.aborted)
+        throw new AppError(
+          'CANCELLED',
+          `Sending offline edits was interrupted; ${summary.remaining} wait for the next push.`,
+        );
       if (summary.stoppedBy) throw new AppError(summary.stoppedBy.code, summary.stoppedBy.message);
       if (summary.failed > 0 || summary.conflicts > 0)
         throw new AppError('REMOTE_REJECTED', 'Some edits need your attention; see "satchel edits list".');

@@ -5,9 +5,26 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
+  /**
+   * Aborted by the first Ctrl+C (or SIGTERM): a long command (sync, download, edits push) stops
+   * at its next safe point, says where it stopped, and the process exits with 130.
+   */
+  signal?: AbortSignal;
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+/** Calls `stop` once if the command is interrupted (at once if it already was); returns the unsubscribe. */
+export function onInterrupt(io: CliIo, stop: () => void): () => void {
+  const signal = io.signal;
+  if (!signal) return () => undefined;
+  if (signal.aborted) {
+    stop();
+    return () => undefined;
+  }
+  signal.addEventListener('abort', stop, { once: true });
+  return () => signal.removeEventListener('abort', stop);
+}
 
 /** A mistake in how the command was called: exit code 2 and the usage line. */
 export class UsageError extends Error {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import type { SyncProgressEvent } from '../../src-shared/ipc';
 import type { Core } from '../core';
-import { UsageError, type CliIo } from './io';
+import { onInterrupt, UsageError, type CliIo } from './io';
 
 export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]`;
 
@@ -48,8 +48,12 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
   const failures: string[] = [];
   try {
     for (const profile of targets) {
+      if (io.signal?.aborted) break;
       io.stdout.write(`Syncing ${profile.name}${values.full ? ' (repair: reading everything again)' : ''}\n`);
-      const summary = await core.sync.sync(profile.id, { full: values.full });
+      const syncing = core.sync.sync(profile.id, { full: values.full });
+      // Ctrl+C: the sync stops at a page boundary; every page written stays.
+      const stopOnInterrupt = onInterrupt(io, () => core.sync.cancel(profile.id));
+      const summary = await syncing.finally(stopOnInterrupt);
       printer.end();
       const total = Object.values(summary.counts).reduce((sum, n) => sum + n, 0);
       io.stdout.write(`${profile.name}: ${summary.outcome}, ${total} records written\n`);
@@ -63,6 +67,8 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
   } finally {
     stop();
   }
+  if (io.signal?.aborted)
+    throw new AppError('CANCELLED', 'Sync interrupted; every page it wrote is kept. Run it again to finish.');
   if (failures.length > 0)
     throw new AppError('SERVER_ERROR', `Sync did not complete (${failures.join('; ')}).`);
 }

@@ -16,6 +16,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   stdin?: string;
   timeoutMs?: number;
+  /** Sends the child SIGINT (a Ctrl+C) once this holds; checked every 20 ms. */
+  interruptWhen?: () => boolean;
 }
 
 /** Runs the real CLI in a child process, as a user's shell would. */
@@ -36,8 +38,18 @@ export function runScript(entry: string, args: string[], options: RunOptions = {
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const watch = options.interruptWhen
+      ? setInterval(() => {
+          if (!options.interruptWhen?.()) return;
+          clearInterval(watch);
+          child.kill('SIGINT');
+        }, 20)
+      : undefined;
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      clearInterval(watch);
+      resolve({ code, signal, stdout, stderr });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/core';
+import { createKeychainSecrets } from '../../../src-main/secrets';
+import { startSandbox } from '../../../src-sandbox';
+import { runCli } from '../../helpers/cli';
+import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
+import { deleteProfileSecrets } from '../../helpers/keychain';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// Ctrl+C on the real CLI in a child process: a download is paused with everything that arrived
+// put in place and recorded, a sync stops at a page boundary, and both say so and exit with 130;
+// the same command then finishes the work.
+
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
+});
+
+async function connected(transactions: number, limits: { writeLimit?: number } = {}) {
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: 7,
+    transactions,
+    control: true,
+    readLimit: 100_000,
+    ...limits,
+  });
+  stops.push(() => sandbox.stop());
+  const dataDir = path.join(tempDir(), 'data');
+  const core = createCore({ dataDir, secrets });
+  const profile = await core.profiles.add({
+    name: 'Interrupted',
+    baseUrl: sandbox.url,
+    auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+  });
+  return { sandbox, dataDir, core, profile };
+}
+
+describe('Ctrl+C on the command line', () => {
+  it('pauses a download; the same command continues it without fetching a placed file again', async () => {
+    const { sandbox, dataDir, core, profile } = await connected(3000);
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    const cacheFile = core.profiles.cacheFile(profile.id);
+    await core.close();
+    const total = sandbox.state.files.length;
+    // Slow answers, so that the interruption lands while files are in flight.
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 15 });
+    sandbox.control?.clearRequests();
+    const destination = path.join(tempDir(), 'out');
+    const args = ['download', '--to', destination, '--layout', 'month'];
+
+    const first = await runCli(args, {
+      env: { SATCHEL_DATA_DIR: dataDir },
+      interruptWhen: () => (sandbox.control?.requests('getFileContent').length ?? 0) >= 300,
+    });
+    expect(first.signal).toBeNull(); // it ended by itself, not by the signal
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain('stopping at the next safe point');
+    expect(first.stderr).toContain('The download was interrupted; run the same command again to continue.');
+    const printed = /(\d+) of (\d+) files in /.exec(first.stdout);
+    expect(printed?.[2]).toBe(String(total));
+    const doneAtStop = Number(printed?.[1]);
+    expect(doneAtStop).toBeGreaterThan(0);
+    expect(doneAtStop).toBeLessThan(total);
+
+    // Everything that arrived whole is in place and recorded: the count printed, the files in
+    // the folder and the queue's records agree, and the job is paused, not left running.
+    const db = new Database(cacheFile, { readonly: true });
+    const job = db.prepare(`SELECT id, status FROM download_jobs`).get() as { id: string; status: string };
+    const done = db
+      .prepare(`SELECT relative_path AS path, file_id AS id FROM download_items WHERE status = 'done'`)
+      .all() as Array<{ path: string; id: string }>;
+    db.close();
+    expect(job.status).toBe('paused');
+    expect(done).toHaveLength(doneAtStop);
+    const placed = listFiles(destination).filter((name) => !name.startsWith('.'));
+    expect(placed.sort()).toEqual(done.map((item) => item.path).sort());
+    expect(existsSync(path.join(destination, 'manifest.csv'))).toBe(false); // written when it completes
+
+    sandbox.control?.clearFaults();
+    sandbox.control?.clearRequests();
+    const second = await runCli(args, { env: { SATCHEL_DATA_DIR: dataDir }, timeoutMs: 120_000 });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`Continuing the download to ${destination}: ${doneAtStop} of ${total}`);
+    expect(second.stdout).toContain(`${total} of ${total} files`);
+    const requested = contentRequests(sandbox);
+    expect(done.filter((item) => requested.has(item.id))).toEqual([]);
+    expect(requested.size).toBe(total - doneAtStop);
+    const manifest = readManifest(path.join(destination, 'manifest.csv'));
+    expect(manifest).toHaveLength(total);
+    for (const row of manifest) {
+      expect(row['status']).toBe('done');
+      const file = path.join(destination, ...(row['file'] ?? '').split('/'));
+      expect(sha256Of(file)).toBe(sandboxFile(sandbox, row['file_id'] ?? '').sha256);
+    }
+  }, 180_000);
+
+  it('stops a sync at a page boundary; the next sync finishes it', async () => {
+    const { sandbox, dataDir, core, profile } = await connected(3000);
+    const cacheFile = core.profiles.cacheFile(profile.id);
+    await core.close();
+    sandbox.control?.addFault({ match: '*', latencyMs: 30 });
+    sandbox.control?.clearRequests();
+
+    const first = await runCli(['sync'], {
+      env: { SATCHEL_DATA_DIR: dataDir },
+      interruptWhen: () => (sandbox.control?.requests().length ?? 0) >= 15,
+    });
+    expect(first.signal).toBeNull();
+    expect(first.code).toBe(130);
+    expect(first.stdout).toMatch(/Interrupted: cancelled, \d+ records written/);
+    expect(first.stderr).toContain('Sync interrupted; every page it wrote is kept. Run it again to finish.');
+    const outcomes = () => {
+      const db = new Database(cacheFile, { readonly: true });
+      const rows = db.prepare(`SELECT outcome FROM sync_runs ORDER BY started_at`).all() as Array<{
+        outcome: string;
+      }>;
+      db.close();
+      return rows.map((row) => row.outcome);
+    };
+    expect(outcomes()).toEqual(['cancelled']);
+
+    sandbox.control?.clearFaults();
+    const second = await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir } });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Interrupted: succeeded');
+    expect(outcomes()).toEqual(['cancelled', 'succeeded']);
+  }, 120_000);
+
+  it('stops a push that waits for the rate limit; the edits left wait for the next push', async () => {
+    // Three writes a minute: the fourth edit would wait for the next window.
+    const { sandbox, dataDir, core, profile } = await connected(200, { writeLimit: 3 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    for (let i = 1; i <= 5; i += 1)
+      core.outbox.createSupplier(profile.id, { name: `Interrupted ${i}`, code: `INT-${i}` });
+    await core.close();
+    sandbox.control?.clearRequests();
+
+    const started = Date.now();
+    const push = await runCli(['edits', 'push'], {
+      env: { SATCHEL_DATA_DIR: dataDir },
+      interruptWhen: () => (sandbox.control?.requests('createSupplier').length ?? 0) >= 3,
+    });
+    expect(push.signal).toBeNull();
+    expect(push.code).toBe(130);
+    expect(push.stdout).toBe('3 sent, 0 failed, 0 conflicts, 2 waiting\n');
+    expect(push.stderr).toContain('Sending offline edits was interrupted; 2 wait for the next push.');
+    expect(Date.now() - started).toBeLessThan(50_000); // it did not sit out the minute
+    expect(sandbox.control?.requests('createSupplier')).toHaveLength(3);
+
+    const listed = await runCli(['edits', 'list', '--json'], { env: { SATCHEL_DATA_DIR: dataDir } });
+    expect(listed.code).toBe(0);
+    const items = (JSON.parse(listed.stdout) as { items: Array<{ status: string }> }).items;
+    expect(items.map((item) => item.status)).toEqual(['pending', 'pending']);
+  }, 120_000);
+});
