@@ -1,8 +1,21 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writevSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createHttpFetch } from '../../src-main/api/http-fetch';
 import { createEventBus } from '../../src-main/events';
 import { createFileService } from '../../src-main/files/service';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../src-main/store';
@@ -18,6 +31,8 @@ import { sandboxToken } from '../helpers/sandbox-token';
  *   limit set out of the way (target: at least 80 % of curl's files a second): the sandbox's
  *   drawn receipts of 0.3–1 KB (to the disk, in memory, and with 2 ms of latency per answer),
  *   and receipts of a scan's size (200 KiB on average);
+ * - in memory, the floor loop (floorLoop) against the same curl: how far Node gets with only
+ *   the work each file needs, and the download against it;
  * - the time to download under the real limit of 180 requests a minute, scaled to 30 per
  *   10 s (the same 3 a second, so the bench takes under a minute), against the limit's own
  *   bound: the earliest moment any client could have sent the last request in those windows.
@@ -130,6 +145,55 @@ async function curl(
   return { seconds, syncedSeconds, files, cpuSeconds };
 }
 
+/**
+ * The floor under the downloader: what the issue asks of each file and nothing else, in a
+ * bare loop of CONCURRENCY workers over the same transport (src-main/api/http-fetch.ts): the
+ * request, its body checked against the sha256 in memory, written to a `.part` file and
+ * renamed into place. No queue, names, progress, rate-limit share, manifest or durability:
+ * how far Node itself gets against curl, and so how much of the gap is the downloader's own.
+ */
+async function floorLoop(
+  sandbox: Sandbox,
+  accessToken: string,
+  dir: string,
+  files: Array<{ id: string; sha256: string }>,
+) {
+  const destination = path.join(dir, `floor-${Math.random().toString(36).slice(2)}`);
+  const partial = path.join(destination, '.part');
+  mkdirSync(partial, { recursive: true });
+  const transport = createHttpFetch();
+  const headers = { accept: '*/*', authorization: `Bearer ${accessToken}` };
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < files.length; index = next++) {
+      const file = files[index]!;
+      const response = await transport(`${sandbox.url}/v1/files/${file.id}/content`, {
+        headers,
+        idleTimeoutMs: 30_000,
+      });
+      if (response.status !== 200 || !response.body) throw new Error(`file ${file.id}: ${response.status}`);
+      const chunks: Uint8Array[] = [];
+      const hash = createHash('sha256');
+      for await (const chunk of response.body) {
+        chunks.push(chunk);
+        hash.update(chunk);
+      }
+      if (hash.digest('hex') !== file.sha256) throw new Error(`file ${file.id} arrived damaged`);
+      const part = path.join(partial, `${index}.part`);
+      const fd = openSync(part, 'w');
+      try {
+        writevSync(fd, chunks);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(part, path.join(destination, file.id));
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { seconds: (performance.now() - started) / 1000 };
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 interface ThroughputOptions {
@@ -139,6 +203,8 @@ interface ThroughputOptions {
   fileKb?: number;
   /** Only the first this many files, by id. */
   files?: number;
+  /** Each round also times the floor loop (floorLoop) against curl and the download. */
+  floor?: boolean;
 }
 
 async function throughput(dir: string, options: ThroughputOptions = {}) {
@@ -159,8 +225,12 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
       sandbox,
       path.join(mkdtempSync(path.join(dir, 'cache-')), 'throughput.sqlite'),
     );
-    const all = cache.sqlite.prepare(`SELECT id FROM expense_files ORDER BY id`).pluck().all() as string[];
-    const ids = options.files ? all.slice(0, options.files) : all;
+    const all = cache.sqlite.prepare(`SELECT id, sha256 FROM expense_files ORDER BY id`).all() as Array<{
+      id: string;
+      sha256: string;
+    }>;
+    const chosen = options.files ? all.slice(0, options.files) : all;
+    const ids = chosen.map((file) => file.id);
     const subset = options.files ? ids : undefined;
     const accessToken = await sandboxToken(sandbox);
     if (options.latencyMs) {
@@ -181,6 +251,9 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
     const shares: number[] = [];
     const syncedShares: number[] = [];
     const plainShares: number[] = [];
+    // With `floor`: the floor loop against curl, and the download (not durable) against it.
+    const floorShares: number[] = [];
+    const oursOfFloor: number[] = [];
     let files = 0;
     let bytes = 0;
     // Every run starts from the same disk: nothing written and not yet on it (`sync`, untimed),
@@ -199,13 +272,19 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
     for (let warm = 0; warm < 2; warm += 1) {
       await run(() => curl(sandbox, accessToken, dir, ids));
       await run(() => ours(sandbox, cache, dir, true, subset));
+      if (options.floor) await run(() => floorLoop(sandbox, accessToken, dir, chosen));
     }
     for (let round = 0; round < (options.rounds ?? ROUNDS); round += 1) {
       const curlFirst = round % 2 === 0;
       const c0 = curlFirst ? await run(() => curl(sandbox, accessToken, dir, ids)) : null;
       const o = await run(() => ours(sandbox, cache, dir, true, subset));
       const f = await run(() => ours(sandbox, cache, dir, false, subset));
+      const b = options.floor ? await run(() => floorLoop(sandbox, accessToken, dir, chosen)) : null;
       const c = c0 ?? (await run(() => curl(sandbox, accessToken, dir, ids)));
+      if (b) {
+        floorShares.push(c.seconds / b.seconds);
+        oursOfFloor.push(b.seconds / f.seconds);
+      }
       curlRates.push(c.files / c.seconds);
       curlSyncedRates.push(c.files / c.syncedSeconds);
       oursRates.push(o.files / o.seconds);
@@ -220,7 +299,16 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
     // which move with how the host schedules two single-threaded processes on two cores.
     const curlCpu: number[] = [];
     const oursCpu: number[] = [];
+    const floorCpu: number[] = [];
     for (let i = 0; i < 3; i += 1) {
+      if (options.floor) {
+        const spent = await run(async () => {
+          const before = process.cpuUsage();
+          await floorLoop(sandbox, accessToken, dir, chosen);
+          return process.cpuUsage(before);
+        });
+        floorCpu.push((spent.user + spent.system) / 1e6 / chosen.length);
+      }
       const c = await run(() => curl(sandbox, accessToken, dir, ids, { cpu: true }));
       curlCpu.push((c.cpuSeconds ?? 0) / c.files);
       const o = await run(() => ours(sandbox, cache, dir, true, subset));
@@ -240,8 +328,13 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
       oursWithoutFsync: median(oursFastRates),
       plainShare: median(plainShares),
       plainShares,
+      floorShare: median(floorShares),
+      floorShares,
+      oursOfFloor: median(oursOfFloor),
+      oursOfFloors: oursOfFloor,
       curlCpuMicros: median(curlCpu) * 1e6,
       oursCpuMicros: median(oursCpu) * 1e6,
+      floorCpuMicros: median(floorCpu) * 1e6,
     };
   } finally {
     await sandbox.stop();
@@ -323,7 +416,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   const memoryDir = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/satchel-bench-download-') : null;
   try {
     const fast = await throughput(dir);
-    const memory = memoryDir ? await throughput(memoryDir) : null;
+    const memory = memoryDir ? await throughput(memoryDir, { floor: true }) : null;
     // Receipts as accountants have them: scans and photos of 100–300 KiB, where the bytes
     // rather than the requests are the work.
     const scans = await throughput(dir, { fileKb: SCAN_KB, files: SCAN_FILES });
@@ -340,6 +433,9 @@ export default async function run(): Promise<Record<string, number | string>> {
       oursShareOfCurl: `${percent(fast.share)} (target ≥ 80%; median of rounds ${rounds(fast.shares)} %)`,
       toTheDisk: shareLine(fast),
       inMemory: memory ? shareLine(memory) : 'no tmpfs at /dev/shm',
+      inMemoryFloor: memory
+        ? `the floor loop (request, sha256, write, rename; nothing else) ${percent(memory.floorShare)} of curl (${rounds(memory.floorShares)}); the download, not durable, ${percent(memory.oursOfFloor)} of the floor loop (${rounds(memory.oursOfFloors)}); CPU a file: the floor loop ${Math.round(memory.floorCpuMicros)} µs, the download ${Math.round(memory.oursCpuMicros)} µs (durable)`
+        : 'no tmpfs at /dev/shm',
       scanSized: `${scans.files} files of ${Math.round(scans.bytes / scans.files / 1024)} KiB on average, to the disk: ${shareLine(scans)}`,
       scanSizedBytes: `curl ${mebibytes(scans.curl)} (${mebibytes(scans.curlSynced)} with its sync), ours ${mebibytes(scans.ours)} (${mebibytes(scans.oursWithoutFsync)} not durable)`,
       withTwoMsLatency: shareLine(distant),
