@@ -216,6 +216,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       let response: R;
       try {
         init.beforeSend?.();
+      } catch (error) {
+        permit.settle(null); // nothing was sent: the caller's own failure, as it is
+        throw error;
+      }
+      try {
         response = await init.transport(url, headers, init.signal);
       } catch (error) {
         permit.settle(null);

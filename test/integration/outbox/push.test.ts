@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { AppError } from '../../../src-shared/errors';
 import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -248,6 +249,41 @@ describe('offline edits', () => {
       raw: original.raw,
       local_edit_pending: 0,
     });
+  });
+
+  it('sends nothing when the caller cannot record the attempt, and gives its permit back', async () => {
+    // Windows of 2 s, so that the test sees the bucket of the next window as the client learns it.
+    const setup = await outboxSetup(tempDir(), { windowSeconds: 2 });
+    setups.push(setup);
+    const control = setup.sandbox.control!;
+    const create = (code: string, beforeSend?: () => void) =>
+      setup.client.request({
+        method: 'POST',
+        path: '/v1/suppliers',
+        body: { name: `Bucket ${code}`, code },
+        schema: z.object({ id: z.string() }),
+        idempotent: false,
+        ...(beforeSend ? { beforeSend } : {}),
+      });
+    await create('BUCKET-1');
+    const refusal = new Error('the cache refused the write');
+    // The caller's own failure comes back as it is (not as a network error), and nothing left.
+    await expect(
+      create('BUCKET-2', () => {
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
+    expect(control.requests('createSupplier')).toHaveLength(1);
+
+    // In the next window the client takes the server's count, less what it still has in
+    // flight: nothing, if the refused attempt's permit was settled.
+    const resetAt = setup.client.governor.bucket('write')!.resetAt.getTime();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, resetAt - Date.now()) + 300));
+    await create('BUCKET-3');
+    expect(control.requests('createSupplier')).toHaveLength(2);
+    const bucket = setup.client.governor.bucket('write')!;
+    expect(bucket.resetAt.getTime()).toBeGreaterThan(resetAt);
+    expect(bucket.remaining).toBe(bucket.limit - 1);
   });
 
   it('a create whose answer was lost is found, not created twice, also after a restart', async () => {
