@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore, type Core } from './core';
 import { defaultDataDir } from './data-dir';
-import { EXIT, printError, UsageError, type CliIo } from './cli/io';
+import { EXIT, interruptHandled, printError, UsageError, type CliIo } from './cli/io';
 import { profileCommand, profileUsage } from './cli/profile';
 import { statusCommand } from './cli/status';
 import { downloadCommand, downloadUsage } from './cli/download';
@@ -94,8 +94,9 @@ const isEntry =
   process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isEntry) {
   const interrupt = new AbortController();
-  const onSignal = () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Nothing to stop gracefully (or asked twice): end now, as a shell expects (128 + signal).
+    if (interrupt.signal.aborted || !interruptHandled()) process.exit(signal === 'SIGTERM' ? 143 : 130);
     process.stderr.write('\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n');
     interrupt.abort();
   };

@@ -116,7 +116,6 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   let lastDecile = -1;
   let lastWaiting: string | null = null;
   let jobId: string | null = null;
-  let stopOnInterrupt: () => void = () => undefined;
   const stop = core.events.subscribe((event, payload) => {
     if (event !== 'downloads.progress') return;
     const progress = payload as DownloadProgress;
@@ -137,6 +136,17 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     }
     lastWaiting = waiting;
   });
+  // Ctrl+C pauses the job: what arrived is put in place and recorded, and the same command
+  // continues it (the app does not pick up a paused job by itself).
+  const pause = () => {
+    if (jobId === null) return; // not started yet: paused as soon as it is
+    try {
+      core.files.pause(profile.id, jobId);
+    } catch {
+      // It ended in the meantime.
+    }
+  };
+  const stopOnInterrupt = onInterrupt(io, pause);
   try {
     const started = await core.files.start(profile.id, {
       scope,
@@ -145,16 +155,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
       layout: layout.data,
     });
     jobId = started.job.id;
-    const startedId = jobId;
-    // Ctrl+C pauses the job: what arrived is put in place and recorded, and the same command
-    // continues it (the app does not pick up a paused job by itself).
-    stopOnInterrupt = onInterrupt(io, () => {
-      try {
-        core.files.pause(profile.id, startedId);
-      } catch {
-        // It ended in the meantime.
-      }
-    });
+    if (io.signal?.aborted) pause();
     const { files } = started.job;
     io.stdout.write(
       started.resumed

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { chooseProfile } from './filters';
-import { table, UsageError, type CliIo } from './io';
+import { onInterrupt, table, UsageError, type CliIo } from './io';
 
 export const editsUsage = `satchel edits list [--profile NAME_OR_ID] [--json]
 satchel edits push [--profile NAME_OR_ID]
@@ -43,8 +43,10 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
       return;
     }
     case 'push': {
-      // Ctrl+C stops the push between two edits; the rest wait for the next push.
-      const summary = await core.outbox.push(profile.id, io.signal);
+      // Ctrl+C stops the push between two edits (it watches the signal itself); the rest wait
+      // for the next push.
+      const release = onInterrupt(io, () => undefined);
+      const summary = await core.outbox.push(profile.id, io.signal).finally(release);
       io.stdout.write(
         `${summary.sent} sent, ${summary.failed} failed, ${summary.conflicts} conflicts, ${summary.remaining} waiting\n`,
       );

@@ -14,7 +14,21 @@ export interface CliIo {
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
-/** Calls `stop` once if the command is interrupted (at once if it already was); returns the unsubscribe. */
+/** How many commands now stop by themselves on Ctrl+C (see `interruptHandled`). */
+let handlers = 0;
+
+/**
+ * Whether the running command stops by itself at a safe point on Ctrl+C. When none does (a
+ * search, a prompt waiting for its input), Ctrl+C ends the process at once, as it always has.
+ */
+export function interruptHandled(): boolean {
+  return handlers > 0;
+}
+
+/**
+ * Calls `stop` once if the command is interrupted (at once if it already was), and makes Ctrl+C
+ * wait for the command meanwhile; returns the release.
+ */
 export function onInterrupt(io: CliIo, stop: () => void): () => void {
   const signal = io.signal;
   if (!signal) return () => undefined;
@@ -22,8 +36,15 @@ export function onInterrupt(io: CliIo, stop: () => void): () => void {
     stop();
     return () => undefined;
   }
+  handlers += 1;
   signal.addEventListener('abort', stop, { once: true });
-  return () => signal.removeEventListener('abort', stop);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    handlers -= 1;
+    signal.removeEventListener('abort', stop);
+  };
 }
 
 /** A mistake in how the command was called: exit code 2 and the usage line. */
