@@ -57,11 +57,15 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
       printer.end();
       const total = Object.values(summary.counts).reduce((sum, n) => sum + n, 0);
       io.stdout.write(`${profile.name}: ${summary.outcome}, ${total} records written\n`);
-      for (const error of summary.errors.slice(0, 20)) {
+      // After Ctrl+C the run's "cancelled" is the answer, said once below, not an error.
+      const errors = io.signal?.aborted
+        ? summary.errors.filter((error) => error.code !== 'CANCELLED')
+        : summary.errors;
+      for (const error of errors.slice(0, 20)) {
         const where = [error.resource, error.recordId, error.field].filter(Boolean).join(' / ');
         io.stderr.write(`  ${where}: ${error.message}\n`);
       }
-      if (summary.errors.length > 20) io.stderr.write(`  … and ${summary.errors.length - 20} more\n`);
+      if (errors.length > 20) io.stderr.write(`  … and ${errors.length - 20} more\n`);
       if (summary.outcome !== 'succeeded') failures.push(`${profile.name}: ${summary.outcome}`);
     }
   } finally {

@@ -116,7 +116,10 @@ describe('Ctrl+C on the command line', () => {
     expect(first.signal).toBeNull();
     expect(first.code).toBe(130);
     expect(first.stdout).toMatch(/Interrupted: cancelled, \d+ records written/);
-    expect(first.stderr).toContain('Sync interrupted; every page it wrote is kept. Run it again to finish.');
+    expect(first.stderr).toBe(
+      '\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n' +
+        'satchel: Sync interrupted; every page it wrote is kept. Run it again to finish.\n',
+    );
     const outcomes = () => {
       const db = new Database(cacheFile, { readonly: true });
       const rows = db.prepare(`SELECT outcome FROM sync_runs ORDER BY started_at`).all() as Array<{
