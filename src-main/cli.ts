@@ -19,7 +19,7 @@ import { syncCommand, syncUsage } from './cli/sync';
  * Satchel without a window: the same core, for people who script and for servers without a
  * screen. Exit codes: 0 success, 1 failure, 2 usage, 130 interrupted (Ctrl+C or SIGTERM: a
  * sync, download or push stops at its next safe point and says so; a second Ctrl+C quits at
- * once).
+ * once), 141 when the reader of the output went away (`| head`; the same stop, silently).
  */
 
 const usage = `Usage: satchel [--data-dir DIR] COMMAND
@@ -102,6 +102,17 @@ if (isEntry) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The reader of the output went away (`satchel search | head -1`): no one reads what follows,
+  // so the command stops as on Ctrl+C, without a word, and the exit status is a broken pipe's
+  // (128 + SIGPIPE), never a stack trace.
+  let readerGone = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (readerGone) return; // what was written after it, refused the same way
+    if (error.code !== 'EPIPE') throw error;
+    readerGone = true;
+    if (!interruptHandled()) process.exit(EXIT.brokenPipe);
+    interrupt.abort();
+  });
   void runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -109,6 +120,6 @@ if (isEntry) {
     env: process.env,
     signal: interrupt.signal,
   }).then((code) => {
-    process.exitCode = code;
+    process.exitCode = readerGone ? EXIT.brokenPipe : code;
   });
 }

@@ -12,7 +12,7 @@ export interface CliIo {
   signal?: AbortSignal;
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130, brokenPipe: 141 } as const;
 
 /** How many commands now stop by themselves on Ctrl+C (see `interruptHandled`). */
 let handlers = 0;

@@ -18,6 +18,11 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Sends the child SIGINT (a Ctrl+C) once this holds; checked every 20 ms. */
   interruptWhen?: () => boolean;
+  /**
+   * Closes the reading end of the child's output at once, as `| head` does once it has what it
+   * wants: every write the child makes fails with EPIPE.
+   */
+  closeStdout?: boolean;
 }
 
 /** Runs the real CLI in a child process, as a user's shell would. */
@@ -36,7 +41,8 @@ export function runScript(entry: string, args: string[], options: RunOptions = {
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    if (options.closeStdout) child.stdout.destroy();
+    else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const watch = options.interruptWhen
       ? setInterval(() => {

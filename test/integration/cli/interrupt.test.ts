@@ -11,8 +11,9 @@ import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // Ctrl+C on the real CLI in a child process: a download is paused with everything that arrived
-// put in place and recorded, a sync stops at a page boundary, and both say so and exit with 130;
-// the same command then finishes the work.
+// put in place and recorded, a sync stops at a page boundary, a push between two edits, each
+// says so and exits with 130, and the same command then finishes the work. An output nobody
+// reads any more (`| head`) stops it the same way, silently, with a broken pipe's 141.
 
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
@@ -42,7 +43,7 @@ async function connected(transactions: number, limits: { writeLimit?: number } =
   return { sandbox, dataDir, core, profile };
 }
 
-describe('Ctrl+C on the command line', () => {
+describe('Ctrl+C and a closed output on the command line', () => {
   it('pauses a download; the same command continues it without fetching a placed file again', async () => {
     const { sandbox, dataDir, core, profile } = await connected(3000);
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
@@ -162,5 +163,35 @@ describe('Ctrl+C on the command line', () => {
     expect(listed.code).toBe(0);
     const items = (JSON.parse(listed.stdout) as { items: Array<{ status: string }> }).items;
     expect(items.map((item) => item.status)).toEqual(['pending', 'pending']);
+  }, 120_000);
+
+  it('ends quietly when the reader of its output goes away: at once, or as on Ctrl+C', async () => {
+    const { sandbox, dataDir, core, profile } = await connected(600);
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    const cacheFile = core.profiles.cacheFile(profile.id);
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    // `satchel search | head -1`: a broken pipe's status, and no stack trace.
+    const search = await runCli(['search'], { env, closeStdout: true });
+    expect(search.signal).toBeNull();
+    expect(search.code).toBe(141);
+    expect(search.stderr).toBe('');
+
+    // A download whose output nobody reads any more is paused, not left running.
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 15 });
+    const download = await runCli(['download', '--to', path.join(tempDir(), 'out')], {
+      env,
+      closeStdout: true,
+    });
+    expect(download.signal).toBeNull();
+    expect(download.code).toBe(141);
+    expect(download.stderr).toBe(
+      'satchel: The download was interrupted; run the same command again to continue.\n',
+    );
+    const db = new Database(cacheFile, { readonly: true });
+    const job = db.prepare(`SELECT status FROM download_jobs`).get() as { status: string };
+    db.close();
+    expect(job.status).toBe('paused');
   }, 120_000);
 });
