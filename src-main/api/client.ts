@@ -212,14 +212,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         throw init.signal?.aborted ? new AppError('CANCELLED', 'Cancelled.') : error;
       });
       const headers = { ...init.headers };
-      if (init.authenticated) headers['authorization'] = `Bearer ${await accessToken(init.signal, false)}`;
-      let response: R;
       try {
+        if (init.authenticated) headers['authorization'] = `Bearer ${await accessToken(init.signal, false)}`;
         init.beforeSend?.();
       } catch (error) {
-        permit.settle(null); // nothing was sent: the caller's own failure, as it is
+        // Nothing was sent (no token, the caller's own failure, a cancel meanwhile): the permit
+        // goes back, or the governor would count it in flight for good, and every request
+        // waiting on it (the first of an operation teaches the others its bucket) would wait
+        // for ever. The error stays as it is.
+        permit.settle(null);
         throw error;
       }
+      let response: R;
       try {
         response = await init.transport(url, headers, init.signal);
       } catch (error) {

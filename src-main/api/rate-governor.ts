@@ -70,6 +70,20 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
+/** `promise` (one that never rejects), or a rejection with the signal's reason once it aborts. */
+function settledOrAborted(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
 export function createRateGovernor(options: RateGovernorOptions = {}): RateGovernor {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
@@ -132,7 +146,8 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
       let scope = scopes.get(operation);
       if (scope === undefined) {
         // Wait for any probe of the same operation, then look again.
-        while (probing.has(operation) && scopes.get(operation) === undefined) await probing.get(operation);
+        while (probing.has(operation) && scopes.get(operation) === undefined)
+          await settledOrAborted(probing.get(operation)!, signal);
         scope = scopes.get(operation);
       }
       if (scope === undefined) {

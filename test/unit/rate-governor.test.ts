@@ -167,4 +167,16 @@ describe('rate governor', () => {
     controller.abort(new Error('cancelled by the user'));
     await expect(waiting).rejects.toThrow('cancelled by the user');
   });
+
+  it('stops a request waiting behind the first of its operation when its caller cancels', async () => {
+    const governor = createRateGovernor();
+    const probe = await governor.acquire('GET /v1/files/{id}/content'); // still out
+    const controller = new AbortController();
+    const waiting = governor.acquire('GET /v1/files/{id}/content', controller.signal);
+    controller.abort(new Error('paused by the user'));
+    await expect(waiting).rejects.toThrow('paused by the user');
+    // The probe's answer still teaches the scope; a request after it goes at once.
+    probe.settle(headers('read', 180, 179, Date.now() + 60_000));
+    expect((await governor.acquire('GET /v1/files/{id}/content')).scope).toBe('read');
+  });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/core';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { partialFolder } from '../../../src-main/files/runner';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
@@ -114,6 +115,33 @@ describe('download control', () => {
 
     expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
     expect(events.at(-1)).toMatchObject({ status: 'completed', files: { done: 20, pending: 0 } });
+  });
+
+  it("pauses at once while the session's first token request is still out", async () => {
+    const { core, profile, sandbox, dir, secrets } = await synced();
+    // A second start of the app on the same data: its client has no token yet. The token answers
+    // late; the first file request waits for it, holding the permit the other workers wait on
+    // to learn their bucket.
+    await core.close();
+    const again = createCore({ dataDir: path.join(dir, 'data'), secrets });
+    closers.push(() => again.close());
+    const slowToken = sandbox.control!.addFault({ match: 'issueToken', latencyMs: 5_000 });
+    const { job } = await again.files.start(profile.id, {
+      scope: { by: 'all' },
+      destination: path.join(dir, 'out'),
+    });
+    await until(() => sandbox.control!.faultFired(slowToken) > 0);
+    again.files.pause(profile.id, job.id);
+    const stopped = await Promise.race([
+      again.files.wait(profile.id, job.id),
+      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 4_000)),
+    ]);
+    expect(stopped).toMatchObject({ status: 'paused' });
+    expect(contentRequests(sandbox).size).toBe(0);
+
+    sandbox.control?.clearFaults();
+    again.files.resume(profile.id, job.id);
+    expect((await again.files.wait(profile.id, job.id)).status).toBe('completed');
   });
 
   it('cancels: partial files are removed, finished files and the manifest stay', async () => {
