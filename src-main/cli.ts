@@ -113,6 +113,10 @@ if (isEntry) {
     if (!interruptHandled()) process.exit(EXIT.brokenPipe);
     interrupt.abort();
   });
+  // The same reader on both (`2>&1 | head`): what would be said on stderr has no one to read it.
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   void runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

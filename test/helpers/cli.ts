@@ -20,9 +20,9 @@ export interface RunOptions {
   interruptWhen?: () => boolean;
   /**
    * Closes the reading end of the child's output at once, as `| head` does once it has what it
-   * wants: every write the child makes fails with EPIPE.
+   * wants (`both`: `2>&1 | head`): every write the child makes there fails with EPIPE.
    */
-  closeStdout?: boolean;
+  closeOutput?: 'stdout' | 'both';
 }
 
 /** Runs the real CLI in a child process, as a user's shell would. */
@@ -41,9 +41,10 @@ export function runScript(entry: string, args: string[], options: RunOptions = {
     });
     let stdout = '';
     let stderr = '';
-    if (options.closeStdout) child.stdout.destroy();
+    if (options.closeOutput) child.stdout.destroy();
     else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    if (options.closeOutput === 'both') child.stderr.destroy();
+    else child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const watch = options.interruptWhen
       ? setInterval(() => {
           if (!options.interruptWhen?.()) return;

@@ -173,7 +173,7 @@ describe('Ctrl+C and a closed output on the command line', () => {
     const env = { SATCHEL_DATA_DIR: dataDir };
 
     // `satchel search | head -1`: a broken pipe's status, and no stack trace.
-    const search = await runCli(['search'], { env, closeStdout: true });
+    const search = await runCli(['search'], { env, closeOutput: 'stdout' });
     expect(search.signal).toBeNull();
     expect(search.code).toBe(141);
     expect(search.stderr).toBe('');
@@ -182,16 +182,30 @@ describe('Ctrl+C and a closed output on the command line', () => {
     sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 15 });
     const download = await runCli(['download', '--to', path.join(tempDir(), 'out')], {
       env,
-      closeStdout: true,
+      closeOutput: 'stdout',
     });
     expect(download.signal).toBeNull();
     expect(download.code).toBe(141);
     expect(download.stderr).toBe(
       'satchel: The download was interrupted; run the same command again to continue.\n',
     );
-    const db = new Database(cacheFile, { readonly: true });
-    const job = db.prepare(`SELECT status FROM download_jobs`).get() as { status: string };
-    db.close();
-    expect(job.status).toBe('paused');
+    const statuses = () => {
+      const db = new Database(cacheFile, { readonly: true });
+      const rows = db.prepare(`SELECT status FROM download_jobs ORDER BY created_at`).all() as Array<{
+        status: string;
+      }>;
+      db.close();
+      return rows.map((row) => row.status);
+    };
+    expect(statuses()).toEqual(['paused']);
+
+    // `2>&1 | head`: what it would say on stderr has no reader either, and is not a crash.
+    const both = await runCli(['download', '--to', path.join(tempDir(), 'elsewhere')], {
+      env,
+      closeOutput: 'both',
+    });
+    expect(both.signal).toBeNull();
+    expect(both.code).toBe(141);
+    expect(statuses()).toEqual(['paused', 'paused']);
   }, 120_000);
 });
