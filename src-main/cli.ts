@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { AppError } from '../src-shared/errors';
 import { createCore, type Core } from './core';
 import { defaultDataDir } from './data-dir';
 import { EXIT, interruptHandled, printError, UsageError, type CliIo } from './cli/io';
@@ -94,11 +95,13 @@ const isEntry =
   process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isEntry) {
   const interrupt = new AbortController();
+  // The reason every wait of the command rejects with: a cancellation, never an unexpected error.
+  const INTERRUPTED = new AppError('CANCELLED', 'Interrupted.');
   const onSignal = (signal: NodeJS.Signals) => {
     // Nothing to stop gracefully (or asked twice): end now, as a shell expects (128 + signal).
     if (interrupt.signal.aborted || !interruptHandled()) process.exit(signal === 'SIGTERM' ? 143 : 130);
     process.stderr.write('\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n');
-    interrupt.abort();
+    interrupt.abort(INTERRUPTED);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -111,7 +114,7 @@ if (isEntry) {
     if (error.code !== 'EPIPE') throw error;
     readerGone = true;
     if (!interruptHandled()) process.exit(EXIT.brokenPipe);
-    interrupt.abort();
+    interrupt.abort(INTERRUPTED);
   });
   // The same reader on both (`2>&1 | head`): what would be said on stderr has no one to read it.
   process.stderr.on('error', (error: NodeJS.ErrnoException) => {

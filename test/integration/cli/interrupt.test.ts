@@ -165,6 +165,28 @@ describe('Ctrl+C and a closed output on the command line', () => {
     expect(items.map((item) => item.status)).toEqual(['pending', 'pending']);
   }, 120_000);
 
+  it('leaves an edit plainly cancelled when Ctrl+C lands while the push waits to retry', async () => {
+    const { sandbox, dataDir, core, profile } = await connected(200);
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    const supplier = sandbox.state.suppliers[0]!;
+    core.outbox.updateSupplier(profile.id, supplier.id, { name: `${supplier.name} (renamed)` });
+    await core.close();
+    // The read before the PATCH answers 503: the push waits 250-500 ms before trying again.
+    const unavailable = sandbox.control!.addFault({ match: 'getSupplier', status: 503 });
+
+    const push = await runCli(['edits', 'push'], {
+      env: { SATCHEL_DATA_DIR: dataDir },
+      interruptWhen: () => sandbox.control!.faultFired(unavailable) >= 1,
+    });
+    expect(push.code).toBe(130);
+    expect(push.stdout).toBe('0 sent, 0 failed, 0 conflicts, 1 waiting\n');
+    expect(push.stderr).not.toContain('unexpected');
+    const listed = await runCli(['edits', 'list', '--json'], { env: { SATCHEL_DATA_DIR: dataDir } });
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      items: [{ status: 'pending', error: { code: 'CANCELLED' } }],
+    });
+  }, 120_000);
+
   it('ends quietly when the reader of its output goes away: at once, or as on Ctrl+C', async () => {
     const { sandbox, dataDir, core, profile } = await connected(600);
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
