@@ -43,6 +43,16 @@ async function connected(transactions: number, limits: { writeLimit?: number } =
   return { sandbox, dataDir, core, profile };
 }
 
+/** The first column of a query's rows, read from the CLI's cache while no process has it open. */
+function firstColumn(cacheFile: string, sql: string): unknown[] {
+  const db = new Database(cacheFile, { readonly: true });
+  try {
+    return db.prepare(sql).pluck().all();
+  } finally {
+    db.close();
+  }
+}
+
 describe('Ctrl+C and a closed output on the command line', () => {
   it('pauses a download; the same command continues it without fetching a placed file again', async () => {
     const { sandbox, dataDir, core, profile } = await connected(3000);
@@ -121,14 +131,7 @@ describe('Ctrl+C and a closed output on the command line', () => {
       '\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n' +
         'satchel: Sync interrupted; every page it wrote is kept. Run it again to finish.\n',
     );
-    const outcomes = () => {
-      const db = new Database(cacheFile, { readonly: true });
-      const rows = db.prepare(`SELECT outcome FROM sync_runs ORDER BY started_at`).all() as Array<{
-        outcome: string;
-      }>;
-      db.close();
-      return rows.map((row) => row.outcome);
-    };
+    const outcomes = () => firstColumn(cacheFile, `SELECT outcome FROM sync_runs ORDER BY started_at`);
     expect(outcomes()).toEqual(['cancelled']);
 
     sandbox.control?.clearFaults();
@@ -211,14 +214,7 @@ describe('Ctrl+C and a closed output on the command line', () => {
     expect(download.stderr).toBe(
       'satchel: The download was interrupted; run the same command again to continue.\n',
     );
-    const statuses = () => {
-      const db = new Database(cacheFile, { readonly: true });
-      const rows = db.prepare(`SELECT status FROM download_jobs ORDER BY created_at`).all() as Array<{
-        status: string;
-      }>;
-      db.close();
-      return rows.map((row) => row.status);
-    };
+    const statuses = () => firstColumn(cacheFile, `SELECT status FROM download_jobs ORDER BY created_at`);
     expect(statuses()).toEqual(['paused']);
 
     // `2>&1 | head`: what it would say on stderr has no reader either, and is not a crash.
