@@ -38,6 +38,34 @@ export function checkWritableFolder(folder: string): string {
   return absolute;
 }
 
+/**
+ * A file-system failure while writing `file` (an export), said so the user can act on it:
+ * the reason in words for the usual ones, never the name of a temporary file. Anything else
+ * (a refusal or a cancel decided before, a failure of the cache) is returned as it is.
+ */
+export function writeFailure(file: string, error: unknown): unknown {
+  const system = error as NodeJS.ErrnoException | undefined;
+  if (error instanceof AppError || typeof system?.syscall !== 'string') return error;
+  const code = system.code;
+  const reason =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'Satchel may not write in that folder'
+      : code === 'EROFS'
+        ? 'the disk is read-only'
+        : code === 'ENOSPC' || code === 'EDQUOT'
+          ? 'the disk is full'
+          : code === 'ENAMETOOLONG'
+            ? 'the name is too long'
+            : error instanceof Error
+              ? error.message
+              : String(error);
+  return new AppError(
+    'VALIDATION_ERROR',
+    `Could not write ${file}: ${reason}. Nothing was written; choose another place.`,
+    'file',
+  );
+}
+
 /** Remembers the last folder picked, so the dialog opens there next time. */
 export function createFolderChooser(picker: FolderPicker | undefined) {
   let last: string | undefined;

@@ -13,7 +13,7 @@ import {
   transactionFilterUsage,
   yesNo,
 } from './filters';
-import { UsageError, type CliIo } from './io';
+import { onInterrupt, UsageError, type CliIo } from './io';
 
 export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
@@ -60,12 +60,18 @@ function target(values: CommonValues) {
 async function run(
   io: CliIo,
   what: string,
-  exporting: (onProgress: (written: number, total: number) => void) => Promise<CsvExportResult>,
+  exporting: (
+    onProgress: (written: number, total: number) => void,
+    signal: AbortSignal | undefined,
+  ) => Promise<CsvExportResult>,
 ): Promise<void> {
   const interactive = 'isTTY' in io.stderr && io.stderr.isTTY === true;
+  // Ctrl+C stops the export between two batches and removes its temporary file: no file, no
+  // half file.
+  const release = onInterrupt(io, () => undefined);
   const result = await exporting((written, total) => {
     if (interactive) io.stderr.write(`\rexporting ${written} of ${total} ${what}`);
-  });
+  }, io.signal).finally(release);
   if (interactive) io.stderr.write('\n');
   io.stdout.write(`${result.rows} ${what} written to ${result.file} (${result.bytes} bytes)\n`);
 }
@@ -95,8 +101,8 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
   });
   if (!parsed.success) throw validationError(parsed.error);
   const { profileId: _profileId, ...input } = parsed.data;
-  await run(io, 'transactions', (onProgress) =>
-    exportTransactions(core.cacheOf(profile.id), input, onProgress),
+  await run(io, 'transactions', (onProgress, signal) =>
+    exportTransactions(core.cacheOf(profile.id), input, onProgress, signal),
   );
 }
 
@@ -144,7 +150,9 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
   });
   if (!parsed.success) throw validationError(parsed.error);
   const { profileId: _profileId, ...input } = parsed.data;
-  await run(io, 'expenses', (onProgress) => exportExpenses(core.cacheOf(profile.id), input, onProgress));
+  await run(io, 'expenses', (onProgress, signal) =>
+    exportExpenses(core.cacheOf(profile.id), input, onProgress, signal),
+  );
 }
 
 /** The dimension of an item named on the command line, from the offline copy. */

@@ -20,6 +20,7 @@ import { prepared } from '../search/sql';
 import { transactionWhere } from '../search/transaction-where';
 import { transactionsByRowId } from '../search/transactions';
 import type { CacheDb } from '../store';
+import { writeFailure } from '../folders';
 
 /**
  * CSV of a whole transaction or expense search result with its review columns, for Excel and
@@ -176,7 +177,12 @@ function checkTarget(file: string, overwrite: boolean): void {
   }
   if (!directory.isDirectory())
     throw new AppError('VALIDATION_ERROR', `${path.dirname(file)} is not a folder.`, 'file');
-  const existing = statSync(file, { throwIfNoEntry: false });
+  let existing;
+  try {
+    existing = statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    throw writeFailure(file, error); // a name too long for the file system, say
+  }
   if (existing?.isDirectory()) throw new AppError('VALIDATION_ERROR', `${file} is a folder.`, 'file');
   if (existing && !overwrite)
     throw new AppError(
@@ -314,11 +320,18 @@ async function writeCsv<K>(
   keys: K[],
   lines: (batch: K[]) => string[],
 ): Promise<CsvExportResult> {
+  // A short name of its own: one built from the target's would pass the file system's limit
+  // for a long name the target itself may have.
   const temporary = path.join(
     path.dirname(options.file),
-    `.${path.basename(options.file)}.${randomBytes(4).toString('hex')}.partial`,
+    `.satchel-export-${randomBytes(4).toString('hex')}.partial`,
   );
-  const fd = openSync(temporary, 'wx');
+  let fd: number;
+  try {
+    fd = openSync(temporary, 'wx');
+  } catch (error) {
+    throw writeFailure(options.file, error);
+  }
   let bytes = 0;
   const write = (text: string) => {
     bytes += writeSync(fd, text);
@@ -349,6 +362,6 @@ async function writeCsv<K>(
       // already closed
     }
     rmSync(temporary, { force: true });
-    throw error;
+    throw writeFailure(options.file, error);
   }
 }

@@ -7,6 +7,7 @@ import type {
   TransactionCsvExport,
 } from '../../src-shared/export';
 import type { CacheDb } from '../store';
+import { writeFailure } from '../folders';
 import { exportReview, importReview, ReviewImportError, type ImportResult } from '../review';
 import {
   csvFormat,
@@ -29,12 +30,14 @@ export {
 function csvOptions(
   input: { file: string; format: CsvFormatInput; overwrite: boolean },
   onProgress?: (written: number, total: number) => void,
+  signal?: AbortSignal,
 ): CsvExportOptions {
   return {
     file: input.file,
     format: csvFormat(input.format),
     overwrite: input.overwrite,
     ...(onProgress ? { onProgress } : {}),
+    ...(signal ? { signal } : {}),
   };
 }
 
@@ -43,8 +46,9 @@ export function exportTransactions(
   cache: CacheDb,
   input: Omit<z.output<typeof TransactionCsvExport>, 'profileId'>,
   onProgress?: (written: number, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<CsvExportResult> {
-  return exportTransactionsCsv(cache, input.search, csvOptions(input, onProgress));
+  return exportTransactionsCsv(cache, input.search, csvOptions(input, onProgress, signal));
 }
 
 /** An expense CSV export as the IPC command and the CLI ask for it. */
@@ -52,8 +56,9 @@ export function exportExpenses(
   cache: CacheDb,
   input: Omit<z.output<typeof ExpenseCsvExport>, 'profileId'>,
   onProgress?: (written: number, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<CsvExportResult> {
-  return exportExpensesCsv(cache, input.search, csvOptions(input, onProgress));
+  return exportExpensesCsv(cache, input.search, csvOptions(input, onProgress, signal));
 }
 
 export function exportReviewFile(
@@ -63,11 +68,7 @@ export function exportReviewFile(
   try {
     return { file: input.file, ...exportReview(cache, input.file) };
   } catch (error) {
-    throw new AppError(
-      'VALIDATION_ERROR',
-      `Could not write ${input.file}: ${(error as Error).message}`,
-      'file',
-    );
+    throw writeFailure(input.file, error);
   }
 }
 

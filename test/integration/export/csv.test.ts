@@ -190,6 +190,21 @@ describe('CSV export of a search result', () => {
     const replaced = await exportTransactions(cache, { search, file, format: {}, overwrite: true });
     expect(replaced.rows).toBe(3000);
     expect(existsSync(file) && readFileSync(file, 'utf8').length).toBeGreaterThan(1000);
+
+    // The longest name the file system takes is written (its temporary file has a short name of
+    // its own); a longer one is refused in words, and leaves nothing behind.
+    const longest = path.join(dir, `${'a'.repeat(251)}.csv`);
+    expect(
+      (await exportTransactions(cache, { search, file: longest, format: {}, overwrite: false })).rows,
+    ).toBe(3000);
+    const tooLong = path.join(dir, `${'b'.repeat(252)}.csv`);
+    const refused = exportTransactions(cache, { search, file: tooLong, format: {}, overwrite: false });
+    await expect(refused).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'file',
+      message: `Could not write ${tooLong}: the name is too long. Nothing was written; choose another place.`,
+    });
+    expect(readdirSync(dir).sort()).toEqual([path.basename(longest), 'existing.csv']);
   });
 });
 
