@@ -89,13 +89,25 @@ export function inside(root: string, relative: string): string {
   return path.join(root, ...segments);
 }
 
-/** Failures that end the whole job rather than one file: no network, credentials refused. */
+/**
+ * Failures that end the whole job rather than one file: no network, credentials refused or
+ * not to be read from the keychain (missing, locked): every file would fail the same way.
+ */
+const FATAL_CODES = new Set<AppError['code']>([
+  'OFFLINE',
+  'TIMEOUT',
+  'AUTH_FAILED',
+  'FORBIDDEN',
+  'KEYCHAIN_UNAVAILABLE',
+  'KEYCHAIN_LOCKED',
+  'KEYCHAIN_ERROR',
+]);
 function isFatal(error: unknown): boolean {
   return (
     error instanceof AppError &&
     !(error instanceof IntegrityError) &&
     !(error instanceof TransferError) &&
-    ['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'FORBIDDEN'].includes(error.code)
+    FATAL_CODES.has(error.code)
   );
 }
 
