@@ -79,6 +79,29 @@ export class IntegrityError extends AppError {
   }
 }
 
+/**
+ * Failures that concern every file rather than one: no network, credentials refused or not to
+ * be read from the keychain (none answering, locked). A download stops at the first of them,
+ * and so does filling the offline cache, instead of failing file after file the same way.
+ */
+const EVERY_FILE = new Set<AppError['code']>([
+  'OFFLINE',
+  'TIMEOUT',
+  'AUTH_FAILED',
+  'FORBIDDEN',
+  'KEYCHAIN_UNAVAILABLE',
+  'KEYCHAIN_LOCKED',
+  'KEYCHAIN_ERROR',
+]);
+export function stopsEveryFile(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    !(error instanceof IntegrityError) &&
+    !(error instanceof TransferError) && // one file's body cut or damaged
+    EVERY_FILE.has(error.code)
+  );
+}
+
 export async function hashFile(file: string): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;

@@ -8,7 +8,7 @@ import { log } from '../log';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { FILE_SCHEME } from '../shell/file-route';
-import { fetchFile } from './fetch';
+import { fetchFile, stopsEveryFile } from './fetch';
 import { FILE_DATE_SQL, SCOPED_FILES_FROM } from './scope';
 import type { ReadShare } from './share';
 import { cacheExtension } from './template';
@@ -250,11 +250,7 @@ export async function fillOffline(
         result.fetched += 1;
       } catch (error) {
         if (signal.aborted) return;
-        if (
-          error instanceof AppError &&
-          ['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'FORBIDDEN'].includes(error.code)
-        )
-          throw error;
+        if (stopsEveryFile(error)) throw error;
         result.failed += 1;
         log.warn(
           `offline copy of file ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`,

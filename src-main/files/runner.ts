@@ -11,7 +11,7 @@ import type { CacheDb } from '../store';
 import { createCommitter } from './commit';
 import { createInlineIo } from './inline-io';
 import { createRateMeter, estimateSeconds } from './eta';
-import { copyVerified, fetchFile, IntegrityError, matches, TransferError } from './fetch';
+import { copyVerified, fetchFile, IntegrityError, matches, stopsEveryFile, TransferError } from './fetch';
 import { writeManifest } from './manifest';
 import {
   jobCounts,
@@ -87,28 +87,6 @@ export function inside(root: string, relative: string): string {
       throw new AppError('INTERNAL', `Refused to write outside the download folder: ${relative}`);
   }
   return path.join(root, ...segments);
-}
-
-/**
- * Failures that end the whole job rather than one file: no network, credentials refused or
- * not to be read from the keychain (missing, locked): every file would fail the same way.
- */
-const FATAL_CODES = new Set<AppError['code']>([
-  'OFFLINE',
-  'TIMEOUT',
-  'AUTH_FAILED',
-  'FORBIDDEN',
-  'KEYCHAIN_UNAVAILABLE',
-  'KEYCHAIN_LOCKED',
-  'KEYCHAIN_ERROR',
-]);
-function isFatal(error: unknown): boolean {
-  return (
-    error instanceof AppError &&
-    !(error instanceof IntegrityError) &&
-    !(error instanceof TransferError) &&
-    FATAL_CODES.has(error.code)
-  );
 }
 
 /** No answer from the API: the job waits for the network rather than for the user. */
@@ -340,7 +318,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
         inFlightBytes -= received;
         noPartFile = false; // a cut body left one
         if (stop.aborted) return; // left pending; a resume continues it
-        if (isFatal(error)) {
+        if (stopsEveryFile(error)) {
           fatal ??= error as AppError;
           internal.abort(error);
           return;

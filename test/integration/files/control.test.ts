@@ -259,6 +259,21 @@ describe('download control', () => {
     for (const id of cached) expect(requested.has(id)).toBe(false);
   });
 
+  it('fills the offline cache past a file whose body was cut, and tries it again next time', async () => {
+    const { core, profile, sandbox } = await synced();
+    // The third file's body stops after 10 bytes: that file fails, the others are kept.
+    sandbox.control?.addFault({ match: 'getFileContent', truncateBodyAt: 10, skip: 2, times: 1 });
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 30_000 });
+    const first = await core.files.fillOffline(profile.id);
+    expect(first.failed).toBe(1);
+    expect(first.fetched).toBeGreaterThan(20);
+    const usage = core.files.offlineScope(profile.id);
+    expect(usage.wantedCached).toBe(usage.wantedFiles - 1);
+    const again = await core.files.fillOffline(profile.id);
+    expect(again).toMatchObject({ fetched: 1, failed: 0 });
+    expect(core.files.offlineScope(profile.id).wantedCached).toBe(usage.wantedFiles);
+  });
+
   it('answers a new keep-offline scope with its fill already running', async () => {
     const { profile, handlers, core } = await synced();
     const answer = await dispatch(handlers, 'files.offlineScope.set', {
