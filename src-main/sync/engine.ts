@@ -31,8 +31,16 @@ export interface SyncOptions {
   onProgress?: (progress: SyncProgress) => void;
 }
 
-/** Errors after which no other resource can succeed either. */
-const FATAL = new Set(['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'CANCELLED']);
+/** Errors after which no other resource can succeed either (the keychain's: no credentials). */
+const FATAL = new Set([
+  'OFFLINE',
+  'TIMEOUT',
+  'AUTH_FAILED',
+  'CANCELLED',
+  'KEYCHAIN_UNAVAILABLE',
+  'KEYCHAIN_LOCKED',
+  'KEYCHAIN_ERROR',
+]);
 
 function readCheckpoint(cache: CacheDb, resource: string): CheckpointState | null {
   const row = cache.db.select().from(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).get();

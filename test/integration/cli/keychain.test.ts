@@ -10,9 +10,10 @@ import { contentRequests } from '../../helpers/files';
 import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
 
-// `satchel download` when the credentials cannot be read: the keychain's problem concerns every
-// file, so the job stops at once, paused with the keychain's own words, instead of failing
-// every file one by one; once the keychain answers, the same command finishes it.
+// The CLI when the credentials cannot be read (no session bus: no Secret Service answers). The
+// keychain's problem concerns every request, so a sync fails at once and a download stops at
+// once, paused, each with the keychain's own words said once, instead of failing resource
+// after resource or file after file; once the keychain answers, the same commands finish.
 
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
@@ -22,8 +23,10 @@ afterEach(async () => {
   await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
 
-describe('satchel download without a keychain', () => {
-  it('stops at once, paused, and goes on once the keychain answers', async () => {
+const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
+
+describe('the command line without a keychain', () => {
+  it('fails a sync and pauses a download at once, and both go on once it answers', async () => {
     const sandbox = await startSandbox({
       port: 0,
       seed: 7,
@@ -39,17 +42,23 @@ describe('satchel download without a keychain', () => {
       baseUrl: sandbox.url,
       auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
     });
-    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
     const cacheFile = core.profiles.cacheFile(profile.id);
     await core.close();
+
+    // A sync: failed at the first resource, the reason once, nothing read.
+    const noSync = await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir, ...NO_KEYCHAIN } });
+    expect(noSync.code).toBe(1);
+    expect(noSync.stdout).toContain('Locked out: failed, 0 records written');
+    expect(noSync.stderr.match(/No keychain answered/g)).toHaveLength(1);
+    expect(sandbox.control?.requests()).toEqual([]);
+    const synced = await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir } });
+    expect(synced.code).toBe(0);
     sandbox.control?.clearRequests();
     const destination = path.join(tempDir(), 'out');
     const args = ['download', '--to', destination];
 
-    // No session bus to reach the Secret Service on: no keychain answers.
-    const noKeychain = await runCli(args, {
-      env: { SATCHEL_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
-    });
+    // A download: paused at once, no file failed or asked for.
+    const noKeychain = await runCli(args, { env: { SATCHEL_DATA_DIR: dataDir, ...NO_KEYCHAIN } });
     expect(noKeychain.code).toBe(1);
     expect(noKeychain.stderr.match(/No keychain answered/g)).toHaveLength(1);
     expect(noKeychain.stdout).toMatch(/0 of \d+ files in /);
