@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src-main/core';
-import { createKeychainSecrets } from '../../../src-main/secrets';
-import { startSandbox } from '../../../src-sandbox';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
-import { deleteProfileSecrets } from '../../helpers/keychain';
+import { useCliProfiles } from '../../helpers/cli-profile';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // Ctrl+C on the real CLI in a child process: a download is paused with everything that arrived
@@ -16,32 +13,10 @@ import { useTempDirs } from '../../helpers/temp-dir';
 // reads any more (`| head`) stops it the same way, silently, with a broken pipe's 141.
 
 const tempDir = useTempDirs();
-const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
-});
+const connect = useCliProfiles(tempDir);
 
-async function connected(transactions: number, limits: { writeLimit?: number } = {}) {
-  const sandbox = await startSandbox({
-    port: 0,
-    seed: 7,
-    transactions,
-    control: true,
-    readLimit: 100_000,
-    ...limits,
-  });
-  stops.push(() => sandbox.stop());
-  const dataDir = path.join(tempDir(), 'data');
-  const core = createCore({ dataDir, secrets });
-  const profile = await core.profiles.add({
-    name: 'Interrupted',
-    baseUrl: sandbox.url,
-    auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-  });
-  return { sandbox, dataDir, core, profile };
-}
+const connected = (transactions: number, limits: { writeLimit?: number } = {}) =>
+  connect('Interrupted', { transactions, ...limits });
 
 /** The first column of a query's rows, read from the CLI's cache while no process has it open. */
 function firstColumn(cacheFile: string, sql: string): unknown[] {
@@ -55,9 +30,8 @@ function firstColumn(cacheFile: string, sql: string): unknown[] {
 
 describe('Ctrl+C and a closed output on the command line', () => {
   it('pauses a download; the same command continues it without fetching a placed file again', async () => {
-    const { sandbox, dataDir, core, profile } = await connected(3000);
+    const { sandbox, dataDir, core, profile, cacheFile } = await connected(3000);
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
-    const cacheFile = core.profiles.cacheFile(profile.id);
     await core.close();
     const total = sandbox.state.files.length;
     // Slow answers, so that the interruption lands while files are in flight.
@@ -114,8 +88,7 @@ describe('Ctrl+C and a closed output on the command line', () => {
   }, 180_000);
 
   it('stops a sync at a page boundary; the next sync finishes it', async () => {
-    const { sandbox, dataDir, core, profile } = await connected(3000);
-    const cacheFile = core.profiles.cacheFile(profile.id);
+    const { sandbox, dataDir, core, cacheFile } = await connected(3000);
     await core.close();
     sandbox.control?.addFault({ match: '*', latencyMs: 30 });
     sandbox.control?.clearRequests();
@@ -191,9 +164,8 @@ describe('Ctrl+C and a closed output on the command line', () => {
   }, 120_000);
 
   it('ends quietly when the reader of its output goes away: at once, or as on Ctrl+C', async () => {
-    const { sandbox, dataDir, core, profile } = await connected(600);
+    const { sandbox, dataDir, core, profile, cacheFile } = await connected(600);
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
-    const cacheFile = core.profiles.cacheFile(profile.id);
     await core.close();
     const env = { SATCHEL_DATA_DIR: dataDir };
 

@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src-main/core';
-import { createKeychainSecrets } from '../../../src-main/secrets';
-import { startSandbox } from '../../../src-sandbox';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { contentRequests } from '../../helpers/files';
-import { deleteProfileSecrets } from '../../helpers/keychain';
+import { useCliProfiles } from '../../helpers/cli-profile';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The CLI when the credentials cannot be read (no session bus: no Secret Service answers). The
@@ -16,33 +13,13 @@ import { useTempDirs } from '../../helpers/temp-dir';
 // after resource or file after file; once the keychain answers, the same commands finish.
 
 const tempDir = useTempDirs();
-const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
-});
+const connect = useCliProfiles(tempDir);
 
 const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
 
 describe('the command line without a keychain', () => {
   it('fails a sync and pauses a download at once, and both go on once it answers', async () => {
-    const sandbox = await startSandbox({
-      port: 0,
-      seed: 7,
-      transactions: 600,
-      control: true,
-      readLimit: 100_000,
-    });
-    stops.push(() => sandbox.stop());
-    const dataDir = path.join(tempDir(), 'data');
-    const core = createCore({ dataDir, secrets });
-    const profile = await core.profiles.add({
-      name: 'Locked out',
-      baseUrl: sandbox.url,
-      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-    });
-    const cacheFile = core.profiles.cacheFile(profile.id);
+    const { sandbox, dataDir, core, cacheFile } = await connect('Locked out', { transactions: 600 });
     await core.close();
 
     // A sync: failed at the first resource, the reason once, nothing read.

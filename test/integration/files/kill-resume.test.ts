@@ -3,13 +3,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src-main/core';
-import { createKeychainSecrets } from '../../../src-main/secrets';
-import { startSandbox } from '../../../src-sandbox';
+import { describe, expect, it } from 'vitest';
+import type { startSandbox } from '../../../src-sandbox';
 import { runCli } from '../../helpers/cli';
 import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
-import { deleteProfileSecrets } from '../../helpers/keychain';
+import { useCliProfiles } from '../../helpers/cli-profile';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `satchel download` in a child process, killed with SIGKILL twice in the middle and run again
@@ -18,12 +16,7 @@ import { useTempDirs } from '../../helpers/temp-dir';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tempDir = useTempDirs();
-const secrets = createKeychainSecrets(); // the CLI uses the default keychain service
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-  await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
-});
+const connect = useCliProfiles(tempDir);
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -50,23 +43,8 @@ async function downloadUntilKilled(sandbox: Sandbox, dataDir: string, args: stri
 
 describe('download killed and run again', () => {
   it('resumes after SIGKILLs without fetching any finished file again', async () => {
-    const sandbox = await startSandbox({
-      port: 0,
-      seed: 7,
-      transactions: 3000,
-      control: true,
-      readLimit: 100_000,
-    });
-    stops.push(() => sandbox.stop());
-    const dataDir = path.join(tempDir(), 'data');
-    const core = createCore({ dataDir, secrets });
-    const profile = await core.profiles.add({
-      name: 'Killed',
-      baseUrl: sandbox.url,
-      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-    });
+    const { sandbox, dataDir, core, profile, cacheFile } = await connect('Killed', { transactions: 3000 });
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
-    const cacheFile = core.profiles.cacheFile(profile.id);
     await core.close();
 
     // Slow answers, so that the kills land while files are in flight.
