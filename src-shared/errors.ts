@@ -30,6 +30,13 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
+/** The keychain could not give the credentials: no request of the organisation can go out. */
+export const KEYCHAIN_CODES: readonly ErrorCode[] = [
+  'KEYCHAIN_UNAVAILABLE',
+  'KEYCHAIN_LOCKED',
+  'KEYCHAIN_ERROR',
+];
+
 export const AppErrorShape = z.object({
   code: ErrorCode,
   message: z.string(),

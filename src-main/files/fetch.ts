@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, writevSync } from 'node:fs';
 import { copyFile, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { AppError } from '../../src-shared/errors';
+import { AppError, KEYCHAIN_CODES } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { abortableSleep } from '../api/rate-governor';
 import { pooledIo, type InlineIo } from './inline-io';
@@ -89,9 +89,7 @@ const EVERY_FILE = new Set<AppError['code']>([
   'TIMEOUT',
   'AUTH_FAILED',
   'FORBIDDEN',
-  'KEYCHAIN_UNAVAILABLE',
-  'KEYCHAIN_LOCKED',
-  'KEYCHAIN_ERROR',
+  ...KEYCHAIN_CODES,
 ]);
 export function stopsEveryFile(error: unknown): boolean {
   return (

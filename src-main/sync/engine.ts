@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { AppError } from '../../src-shared/errors';
+import { AppError, KEYCHAIN_CODES } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
 import { refreshAfterWrites, syncCheckpoints, syncRuns, type CacheDb } from '../store';
@@ -32,15 +32,7 @@ export interface SyncOptions {
 }
 
 /** Errors after which no other resource can succeed either (the keychain's: no credentials). */
-const FATAL = new Set([
-  'OFFLINE',
-  'TIMEOUT',
-  'AUTH_FAILED',
-  'CANCELLED',
-  'KEYCHAIN_UNAVAILABLE',
-  'KEYCHAIN_LOCKED',
-  'KEYCHAIN_ERROR',
-]);
+const FATAL = new Set<string>(['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'CANCELLED', ...KEYCHAIN_CODES]);
 
 function readCheckpoint(cache: CacheDb, resource: string): CheckpointState | null {
   const row = cache.db.select().from(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).get();
