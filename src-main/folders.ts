@@ -1,4 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../src-shared/errors';
 import type { FilePurpose } from '../src-shared/export';
@@ -38,32 +39,55 @@ export function checkWritableFolder(folder: string): string {
   return absolute;
 }
 
+/** The usual file-system failures in words; anything else by its own message. */
+function systemReason(error: NodeJS.ErrnoException): string {
+  const code = error.code;
+  return code === 'EACCES' || code === 'EPERM'
+    ? 'Satchel may not write in that folder'
+    : code === 'EROFS'
+      ? 'the disk is read-only'
+      : code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'the disk is full'
+        : code === 'ENAMETOOLONG'
+          ? 'the name is too long'
+          : code === 'EEXIST'
+            ? 'a file of that name is in the way'
+            : code === 'ENOTDIR'
+              ? 'part of the path is a file, not a folder'
+              : error.message;
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return (
+    !(error instanceof AppError) &&
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).syscall === 'string'
+  );
+}
+
 /**
  * A file-system failure while writing `file` (an export), said so the user can act on it:
  * the reason in words for the usual ones, never the name of a temporary file. Anything else
  * (a refusal or a cancel decided before, a failure of the cache) is returned as it is.
  */
 export function writeFailure(file: string, error: unknown): unknown {
-  const system = error as NodeJS.ErrnoException | undefined;
-  if (error instanceof AppError || typeof system?.syscall !== 'string') return error;
-  const code = system.code;
-  const reason =
-    code === 'EACCES' || code === 'EPERM'
-      ? 'Satchel may not write in that folder'
-      : code === 'EROFS'
-        ? 'the disk is read-only'
-        : code === 'ENOSPC' || code === 'EDQUOT'
-          ? 'the disk is full'
-          : code === 'ENAMETOOLONG'
-            ? 'the name is too long'
-            : error instanceof Error
-              ? error.message
-              : String(error);
+  if (!isSystemError(error)) return error;
   return new AppError(
     'VALIDATION_ERROR',
-    `Could not write ${file}: ${reason}. Nothing was written; choose another place.`,
+    `Could not write ${file}: ${systemReason(error)}. Nothing was written; choose another place.`,
     'file',
   );
+}
+
+/** A destination folder that could not be created (`mkdir -p`), with the reason in words. */
+export async function createFolder(folder: string, field: string): Promise<void> {
+  await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `Satchel cannot create the folder ${folder}: ${isSystemError(error) ? systemReason(error) : String(error)}.`,
+      field,
+    );
+  });
 }
 
 /** Remembers the last folder picked, so the dialog opens there next time. */

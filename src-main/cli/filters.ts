@@ -45,6 +45,18 @@ function dateOption(option: string, value: string | undefined): string | undefin
   throw new UsageError(`--${option} takes a calendar date as YYYY-MM-DD, not "${value}"`);
 }
 
+/** A whole-number option such as `--page`, checked here so that a mistake is a usage error. */
+export function countOption(
+  option: string,
+  value: string,
+  { min, max }: { min: number; max: number },
+): number {
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(count) || count < min || count > max)
+    throw new UsageError(`--${option} takes a whole number from ${min} to ${max}, not "${value}"`);
+  return count;
+}
+
 interface FilterValues {
   text?: string | undefined;
   from?: string | undefined;

@@ -6,6 +6,7 @@ import type { Core } from '../core';
 import { searchTransactions } from '../search';
 import {
   chooseProfile,
+  countOption,
   transactionFilterOptions,
   transactionFilters,
   transactionFilterUsage,
@@ -31,7 +32,10 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
   const profile = chooseProfile(core, values.profile);
   const input: TransactionSearchInput = {
     filters: transactionFilters(values),
-    pagination: { page: Number(values.page), pageSize: Number(values['page-size']) },
+    pagination: {
+      page: countOption('page', values.page, { min: 1, max: 1_000_000 }),
+      pageSize: countOption('page-size', values['page-size'], { min: 1, max: 500 }),
+    },
   };
   const parsed = TransactionSearch.safeParse(input);
   if (!parsed.success) throw validationError(parsed.error);

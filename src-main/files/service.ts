@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import {
@@ -14,7 +14,7 @@ import {
 } from '../../src-shared/files';
 import type { ApiClient } from '../api/client';
 import type { EventBus } from '../events';
-import { checkWritableFolder } from '../folders';
+import { checkWritableFolder, createFolder } from '../folders';
 import { log } from '../log';
 import type { CacheDb } from '../store';
 import { matches } from './fetch';
@@ -339,13 +339,7 @@ export function createFileService(options: FileServiceOptions): FileService {
           'destination',
         );
       const destination = path.resolve(request.destination);
-      await mkdir(destination, { recursive: true }).catch(() => {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          `Satchel cannot create the folder ${destination}.`,
-          'destination',
-        );
-      });
+      await createFolder(destination, 'destination');
       checkWritableFolder(destination);
       const normalized = { ...request, destination };
       const cache = options.cacheOf(profileId);

@@ -102,5 +102,12 @@ describe('satchel CLI: sync and search', () => {
     const badUntil = await runCli(['download', '--to', 'never', '--until', '31.12.2025'], { env });
     expect(badUntil.code).toBe(2);
     expect(badUntil.stderr).toContain('--until takes a calendar date as YYYY-MM-DD, not "31.12.2025"');
+    // So does a page that is no page number.
+    const badPage = await runCli(['search', '--page', '0'], { env });
+    expect(badPage.code).toBe(2);
+    expect(badPage.stderr).toContain('--page takes a whole number from 1 to 1000000, not "0"');
+    const badSize = await runCli(['search', '--page-size', '1e2'], { env });
+    expect(badSize.code).toBe(2);
+    expect(badSize.stderr).toContain('--page-size takes a whole number from 1 to 500, not "1e2"');
   });
 });

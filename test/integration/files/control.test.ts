@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core';
@@ -291,5 +291,20 @@ describe('download control', () => {
     await expect(
       core.files.start(profile.id, { scope: { by: 'all' }, destination: dir, template: '{nope}' }),
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'template' });
+    // A destination that cannot be a folder says why, in words.
+    const file = path.join(dir, 'receipts.pdf');
+    writeFileSync(file, 'not a folder');
+    await expect(
+      core.files.start(profile.id, { scope: { by: 'all' }, destination: file }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'destination',
+      message: `Satchel cannot create the folder ${file}: a file of that name is in the way.`,
+    });
+    await expect(
+      core.files.start(profile.id, { scope: { by: 'all' }, destination: path.join(file, '2025') }),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(': part of the path is a file, not a folder.'),
+    });
   });
 });
