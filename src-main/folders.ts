@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,6 +78,15 @@ export function writeFailure(file: string, error: unknown): unknown {
     `Could not write ${file}: ${systemReason(error)}. Nothing was written; choose another place.`,
     'file',
   );
+}
+
+/**
+ * The name of a temporary file beside `file`, for a write renamed over it when complete: a
+ * short name of its own, as one built from the target's would pass the file system's limit
+ * for a long name the target itself may have.
+ */
+export function temporaryBeside(file: string): string {
+  return path.join(path.dirname(file), `.satchel-export-${randomBytes(4).toString('hex')}.partial`);
 }
 
 /** A destination folder that could not be created (`mkdir -p`), with the reason in words. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { accountText, dimensionText } from '../../src-shared/details';
@@ -20,7 +19,7 @@ import { prepared } from '../search/sql';
 import { transactionWhere } from '../search/transaction-where';
 import { transactionsByRowId } from '../search/transactions';
 import type { CacheDb } from '../store';
-import { writeFailure } from '../folders';
+import { temporaryBeside, writeFailure } from '../folders';
 
 /**
  * CSV of a whole transaction or expense search result with its review columns, for Excel and
@@ -320,12 +319,7 @@ async function writeCsv<K>(
   keys: K[],
   lines: (batch: K[]) => string[],
 ): Promise<CsvExportResult> {
-  // A short name of its own: one built from the target's would pass the file system's limit
-  // for a long name the target itself may have.
-  const temporary = path.join(
-    path.dirname(options.file),
-    `.satchel-export-${randomBytes(4).toString('hex')}.partial`,
-  );
+  const temporary = temporaryBeside(options.file);
   let fd: number;
   try {
     fd = openSync(temporary, 'wx');

@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { temporaryBeside } from '../folders';
 import type { z } from 'zod';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
@@ -64,9 +65,17 @@ export function exportReview(cache: CacheDb, file: string, options: ExportOption
     organisationId: options.organisationId ?? null,
     marks: rows.map((row) => toExported(row, tags.get(`${row.kind}:${row.record_id}`) ?? [])),
   };
-  const temporary = `${file}.${process.pid}.tmp`;
+  // Written beside the target and on the disk before it replaces it, so a crash or a full
+  // disk leaves the previous file whole.
+  const temporary = temporaryBeside(file);
   try {
-    writeFileSync(temporary, `${JSON.stringify(content, null, 1)}\n`, 'utf8');
+    const fd = openSync(temporary, 'wx');
+    try {
+      writeFileSync(fd, `${JSON.stringify(content, null, 1)}\n`, 'utf8');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, file);
   } finally {
     rmSync(temporary, { force: true });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -63,6 +63,16 @@ describe('export and import of review state', () => {
     // The cleared mark travels as a cleared mark, and importing again changes nothing.
     expect(reviewStates(theirs, 'transaction', [ids[9]!]).get(ids[9]!)?.reviewedAt).toBeNull();
     expect(importReview(theirs, file).updated).toBe(0);
+  });
+
+  it('writes to the longest name the file system takes, and leaves nothing else beside it', () => {
+    const mine = marked();
+    const dir = caches.tempDir();
+    const longest = path.join(dir, `${'r'.repeat(250)}.json`);
+    expect(exportReview(mine, longest).marks).toBe(10);
+    expect(JSON.parse(readFileSync(longest, 'utf8')).marks).toHaveLength(10);
+    expect(exportReview(mine, longest).marks).toBe(10); // replaces it
+    expect(readdirSync(dir)).toEqual([path.basename(longest)]);
   });
 
   it('merges facet by facet: the newer change wins, an older one is ignored', () => {
