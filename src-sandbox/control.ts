@@ -233,7 +233,11 @@ export function createControl(
             ? state.expenses.some((e) => e.id === id)
             : corruption.resource === 'files'
               ? state.files.some((f) => f.id === id)
-              : state.suppliers.some((s) => s.id === id);
+              : corruption.resource === 'bankAccounts'
+                ? state.reference.wallets.some((w) => w.id === id)
+                : corruption.resource === 'users'
+                  ? state.reference.users.some((u) => u.id === id)
+                  : state.suppliers.some((s) => s.id === id);
       if (!exists) throw notFound('Record');
       parts.corruptions.add(corruption);
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bankAccountBalances, bankAccounts } from '../store';
+import { parseEach } from './paging';
 import type { ResourceSync } from './types';
 import { WireBalance, WireBankAccount } from './wire';
 import { markUnseenDeleted, money, upsertRows } from './write';
@@ -21,10 +22,7 @@ export const bankAccountsSync: ResourceSync = {
       schema: AccountList,
       signal: context.signal,
     });
-    const accounts = answer.data.flatMap((raw) => {
-      const record = context.parseRecord(WireBankAccount, raw);
-      return record ? [{ record, raw }] : [];
-    });
+    const { parsed: accounts, unread } = parseEach(context, WireBankAccount, answer.data);
     const balances: Array<{ record: WireBalance; raw: unknown }> = [];
     for (const { record } of accounts) {
       const raw = await context.client.request({
@@ -54,7 +52,7 @@ export const bankAccountsSync: ResourceSync = {
             deletedAt: null,
           })),
         );
-        markUnseenDeleted(tx, bankAccounts, undefined, readStartedAt, syncedAt);
+        markUnseenDeleted(tx, bankAccounts, undefined, readStartedAt, syncedAt, unread);
         upsertRows(
           db,
           bankAccountBalances,

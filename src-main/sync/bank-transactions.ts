@@ -3,6 +3,7 @@ import { and, between, count, gte } from 'drizzle-orm';
 import { z } from 'zod';
 import { bankTransactionFees, bankTransactions } from '../store';
 import { addDays, dateWindows, toIsoDate } from './dates';
+import { parseEach } from './paging';
 import type { ResourceContext, ResourceSync, Tx } from './types';
 import { WireBankTransaction, listEnvelope } from './wire';
 import { deleteChildren, insertRows, markUnseenDeleted, money, upsertRows } from './write';
@@ -28,6 +29,10 @@ const Cursor = z.object({
   readStartedAt: z.string(),
   rangeTo: z.string(),
   attempt: z.number().int().min(0).default(0),
+  /** `totalItems` of this read's first page: a later page that says otherwise saw a shift. */
+  total: z.number().int().nullable().default(null),
+  /** Ids of records this read listed but could not parse: there upstream, not deleted. */
+  unread: z.array(z.string()).default([]),
 });
 type Cursor = z.infer<typeof Cursor>;
 
@@ -121,6 +126,8 @@ function nextWindow(cursor: Cursor, readStartedAt: string): Cursor {
     readStartedAt,
     rangeTo: cursor.rangeTo,
     attempt: 0,
+    total: null,
+    unread: [],
   };
 }
 
@@ -141,37 +148,43 @@ function seenInWindow(tx: Tx, cursor: Cursor): number {
 
 /**
  * Reads one window page by page, then marks what it did not see there as deleted. Pages are
- * offsets, so a record added or removed upstream during the read can shift one past us; the
- * window's total tells: when the rows seen differ from it, the window is read again (up to
- * three times) before anything is marked deleted.
+ * offsets, so a record added or removed upstream during the read can shift another past us
+ * (a removal shifts the first row of the next page onto the page already read). Two signs
+ * tell: a page whose `totalItems` differs from the first page's, or fewer rows seen than the
+ * last page's total. Either way the window is read again (up to three times) before anything
+ * is marked deleted; a removal alone keeps the count of rows seen equal to the new total.
  */
 async function readWindow(
   context: ResourceContext,
-  cursor: Cursor,
+  start: Cursor,
   state: z.infer<typeof WindowState>,
 ): Promise<void> {
-  let page = cursor.page;
+  let cursor = start;
   for (;;) {
-    const answer = await searchPage(context, cursor.from, cursor.to, page);
-    const records = answer.data
-      .map((raw) => context.parseRecord(WireBankTransaction, raw))
-      .filter((r) => r !== null);
+    const answer = await searchPage(context, cursor.from, cursor.to, cursor.page);
+    const { parsed, unread } = parseEach(context, WireBankTransaction, answer.data);
+    const records = parsed.map((entry) => entry.record);
     const hasMore = answer.meta?.pagination.hasMore ?? answer.data.length === PAGE_SIZE;
+    const total = answer.meta?.pagination.totalItems ?? null;
+    const read = {
+      ...cursor,
+      total: cursor.page === 1 ? total : cursor.total,
+      unread: [...cursor.unread, ...unread],
+    };
+    const steady = cursor.page === 1 || total === cursor.total;
     const syncedAt = context.now().toISOString();
     if (hasMore) {
-      context.commitPage((_tx, db) => writeTransactions(db, records, syncedAt), {
-        cursor: { ...cursor, page: page + 1 },
-      });
-      page += 1;
+      cursor = { ...read, page: cursor.page + 1 };
+      const saved = cursor;
+      context.commitPage((_tx, db) => writeTransactions(db, records, syncedAt), { cursor: saved });
       continue;
     }
-    const total = answer.meta?.pagination.totalItems;
-    const skipped = answer.data.length - records.length;
     let next: Cursor | null = cursor.to >= cursor.rangeTo ? null : nextWindow(cursor, syncedAt);
     context.commitPage(
       (tx, db) => {
         const written = writeTransactions(db, records, syncedAt);
-        const consistent = total === undefined || seenInWindow(tx, cursor) + skipped >= total;
+        const consistent =
+          total === null || (steady && seenInWindow(tx, cursor) + read.unread.length >= total);
         if (consistent) {
           markUnseenDeleted(
             tx,
@@ -179,9 +192,17 @@ async function readWindow(
             between(bankTransactions.bookingDate, cursor.from, cursor.to),
             cursor.readStartedAt,
             syncedAt,
+            read.unread,
           );
         } else if (cursor.attempt < 2) {
-          next = { ...cursor, page: 1, readStartedAt: syncedAt, attempt: cursor.attempt + 1 };
+          next = {
+            ...cursor,
+            page: 1,
+            readStartedAt: syncedAt,
+            attempt: cursor.attempt + 1,
+            total: null,
+            unread: [],
+          };
         }
         return written;
       },
@@ -226,7 +247,15 @@ export const bankTransactionsSync: ResourceSync = {
       }
       const [first] = dateWindows(from, today, WINDOW_DAYS);
       if (!first) return;
-      cursor = { ...first, page: 1, readStartedAt: context.now().toISOString(), rangeTo: today, attempt: 0 };
+      cursor = {
+        ...first,
+        page: 1,
+        readStartedAt: context.now().toISOString(),
+        rangeTo: today,
+        attempt: 0,
+        total: null,
+        unread: [],
+      };
       context.commitPage(() => 0, { cursor, windowState: state });
     }
     const current = state ?? { historyFrom: cursor.from, doneThrough: null };

@@ -11,7 +11,7 @@ import {
   teams,
   users,
 } from '../store';
-import { fetchAllPages } from './paging';
+import { fetchAllPages, parseEach } from './paging';
 import type { ResourceContext, ResourceSync } from './types';
 import {
   WireDepartment,
@@ -49,26 +49,25 @@ async function pullList<T>(
   scope?: SQL,
 ) {
   const readStartedAt = context.now().toISOString();
-  const raws = await fetchAllPages(context, spec.path);
-  const records = raws.map((raw) => ({ raw, record: context.parseRecord(spec.schema, raw) }));
+  const list = await fetchAllPages(context, spec.path);
+  const { parsed, unread } = parseEach(context, spec.schema, list.records);
   context.commitPage(
     (tx, db) => {
       const syncedAt = context.now().toISOString();
-      const rows = records
-        .filter((entry) => entry.record !== null)
-        .map((entry) => ({
-          ...spec.toRow(entry.record as T),
-          raw: JSON.stringify(entry.raw),
-          syncedAt,
-          deletedAt: null,
-        }));
+      const rows = parsed.map((entry) => ({
+        ...spec.toRow(entry.record),
+        raw: JSON.stringify(entry.raw),
+        syncedAt,
+        deletedAt: null,
+      }));
       const written = upsertRows(db, spec.table, rows);
-      markUnseenDeleted(tx, spec.table, scope, readStartedAt, syncedAt);
+      // A list that kept changing while it was paged may lack a record that is there.
+      if (list.complete) markUnseenDeleted(tx, spec.table, scope, readStartedAt, syncedAt, unread);
       return written;
     },
     { completedAt: context.now().toISOString() },
   );
-  return records.flatMap((entry) => (entry.record === null ? [] : [entry.record]));
+  return parsed.map((entry) => entry.record);
 }
 
 function listSync<T>(spec: ListSpec<T>): ResourceSync {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { and, eq, getTableColumns, getTableName, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, getTableName, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { parseMoney } from '../../src-shared/money';
 import type { Tx } from './types';
@@ -57,11 +57,11 @@ export function upsertRows(db: Database.Database, table: SQLiteTable, rows: Row[
   const updates = names
     .filter((name) => name !== target && name !== 'row_id')
     .map((name) => `${quote(name)} = excluded.${quote(name)}`);
-  const guarded = 'localEditPending' in getTableColumns(table) ? ' WHERE local_edit_pending = 0' : '';
+  const guarded = 'localEditPending' in getTableColumns(table);
   const statement = prepared(
     db,
     `INSERT INTO ${quote(getTableName(table))} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
-      `ON CONFLICT (${quote(target ?? key)}) DO UPDATE SET ${updates.join(', ')}${guarded}`,
+      `ON CONFLICT (${quote(target ?? key)}) DO UPDATE SET ${updates.join(', ')}${guarded ? ' WHERE local_edit_pending = 0' : ''}`,
   );
   for (const row of rows) statement.run(bind(row, keys));
   return rows.length;
@@ -98,7 +98,9 @@ export function deleteChildren(
 
 /**
  * Marks rows a complete read did not return as deleted: those matching `scope` whose
- * `synced_at` is older than when the read began. Rows with unsent edits are left alone.
+ * `synced_at` is older than when the read began. Rows with unsent edits are left alone, and
+ * so are the records the read listed but could not parse (`unread`, by id): they exist
+ * upstream, and keep their last good version until they can be read.
  */
 export function markUnseenDeleted(
   tx: Tx,
@@ -106,17 +108,22 @@ export function markUnseenDeleted(
   scope: SQL | undefined,
   readStartedAt: string,
   now: string,
+  unread: readonly string[] = [],
 ): number {
   const columns = getTableColumns(table) as Record<string, SQLiteColumn>;
   const syncedAt = columns['syncedAt'];
   const deletedAt = columns['deletedAt'];
-  if (!syncedAt || !deletedAt) throw new Error('table has no synced_at/deleted_at');
+  const id = columns['id'];
+  if (!syncedAt || !deletedAt || !id) throw new Error('table has no id/synced_at/deleted_at');
   const pending = columns['localEditPending'];
   const where = and(
     scope,
     lt(syncedAt, readStartedAt),
     isNull(deletedAt),
     pending ? eq(pending, false) : undefined,
+    unread.length > 0
+      ? sql`${id} NOT IN (SELECT value FROM json_each(${JSON.stringify(unread)}))`
+      : undefined,
   );
   return tx
     .update(table)

@@ -7,7 +7,14 @@ import { Id, type OperationId } from '../../src-shared/api';
  * never changed; only the answer is, so clearing the corruption serves the record intact.
  */
 
-export const CorruptedResource = z.enum(['bankTransactions', 'expenses', 'suppliers', 'files']);
+export const CorruptedResource = z.enum([
+  'bankTransactions',
+  'expenses',
+  'suppliers',
+  'files',
+  'bankAccounts',
+  'users',
+]);
 export type CorruptedResource = z.infer<typeof CorruptedResource>;
 
 export const Corruption = z.strictObject({
@@ -24,6 +31,8 @@ const SERVED_BY: Record<CorruptedResource, readonly OperationId[]> = {
   expenses: ['listExpenses'],
   suppliers: ['listSuppliers', 'getSupplier', 'createSupplier', 'updateSupplier'],
   files: ['searchFiles'],
+  bankAccounts: ['listBankAccounts'],
+  users: ['listUsers', 'getUser'],
 };
 
 export interface Corruptions {
