@@ -157,6 +157,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return row;
   }
 
+  /** The later of two server versions of a record, by `updateTime` as an instant. */
+  function newer(a: Raw | null, b: Raw | null): Raw | null {
+    const time = (raw: Raw | null) =>
+      raw && typeof raw.updateTime === 'string' ? Date.parse(raw.updateTime) : Number.NaN;
+    if (!a) return b;
+    if (!b) return a;
+    return time(b) > time(a) ? b : a;
+  }
+
   /** Removes an edit and, for a create, every edit that needs the record it would make. */
   function discardIn(tx: Tx, row: OutboxRow): void {
     if (row.operation === 'create') {
@@ -175,8 +184,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       rebuildRow(tx, row.resource, row.recordId, null);
       return;
     }
-    const base =
-      row.serverRecord === null ? chainBase(tx, row.recordId) : (JSON.parse(row.serverRecord) as Raw);
+    // The newer of the server's record met by the push (a conflict) and the version the open
+    // edits apply to, which a later pull may have brought.
+    const base = newer(
+      row.serverRecord === null ? null : (JSON.parse(row.serverRecord) as Raw),
+      chainBase(tx, row.recordId),
+    );
     tx.delete(outbox).where(eq(outbox.seq, row.seq)).run();
     if (base) rebase(tx, row.recordId, base);
     rebuildRow(tx, row.resource, row.recordId, base);

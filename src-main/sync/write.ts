@@ -63,8 +63,24 @@ export function upsertRows(db: Database.Database, table: SQLiteTable, rows: Row[
     `INSERT INTO ${quote(getTableName(table))} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
       `ON CONFLICT (${quote(target ?? key)}) DO UPDATE SET ${updates.join(', ')}${guarded ? ' WHERE local_edit_pending = 0' : ''}`,
   );
-  for (const row of rows) statement.run(bind(row, keys));
+  for (const row of rows) {
+    const { changes } = statement.run(bind(row, keys));
+    if (guarded && changes === 0 && typeof row['raw'] === 'string') keepAsBase(db, row[key], row['raw']);
+  }
   return rows.length;
+}
+
+/**
+ * The server's version of a record whose row a pull left alone for its unsent edits becomes
+ * the version those edits apply to (`outbox.base`): the pull's high-water mark moves past it,
+ * so a discard of the edits must bring back this version, not the older one they were made
+ * on. Their `based_on` stays, so the push still finds the server changed and asks the user.
+ */
+function keepAsBase(db: Database.Database, id: unknown, raw: string): void {
+  prepared(
+    db,
+    `UPDATE outbox SET base = ? WHERE record_id = ? AND status IN ('pending', 'sending', 'failed', 'conflict')`,
+  ).run(raw, id);
 }
 
 /** Plain insert, for child rows whose old set was just deleted (fees, line dimensions). */

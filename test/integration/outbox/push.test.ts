@@ -251,6 +251,47 @@ describe('offline edits', () => {
     });
   });
 
+  it('a discard brings back the newest server version a sync met while the edit waited', async () => {
+    // The sandbox's clock, moved back so that the server's changes fall behind the next
+    // high-water mark (which stays ten minutes behind the sync's start).
+    let offset = 0;
+    const setup = await outboxSetup(tempDir(), { now: () => Date.now() + offset });
+    setups.push(setup);
+    expect((await setup.sync()).outcome).toBe('succeeded');
+    const { outbox, profileId } = setup;
+    const control = setup.sandbox.control!;
+    const [s, t, u] = setup.sandbox.state.suppliers.slice(30, 33);
+    // T edited and pushed into a conflict; then S edited offline, its edit still waiting.
+    outbox.updateSupplier(profileId, t!.id, { name: 'Mine T' });
+    offset = -90 * 60_000;
+    control.updateSupplier(t!.id, { vatIdNo: 'DE-FIRST' });
+    expect(await outbox.push(profileId)).toMatchObject({ conflicts: 1 });
+    const conflict = outbox.list(profileId).find((item) => item.status === 'conflict')!;
+    const edit = outbox.updateSupplier(profileId, s!.id, { name: 'My offline name' });
+    offset = -60 * 60_000;
+    // Colleagues change S and T again, and later another supplier: the next sync's mark
+    // moves past S's and T's new versions, which it leaves alone for the waiting edits.
+    control.updateSupplier(s!.id, { vatIdNo: 'DE-COLLEAGUE' });
+    control.updateSupplier(t!.id, { vatIdNo: 'DE-SECOND' });
+    offset = -30 * 60_000;
+    control.updateSupplier(u!.id, { vatIdNo: 'DE-OTHER' });
+    offset = 0;
+    expect((await setup.sync()).outcome).toBe('succeeded');
+    expect(row(setup.cache, 'suppliers', s!.id)).toMatchObject({
+      name: 'My offline name',
+      local_edit_pending: 1,
+    });
+
+    outbox.discard(profileId, edit.operationId);
+    outbox.resolve(profileId, conflict.operationId, 'theirs');
+    const server = (id: string) => setup.sandbox.state.suppliers.find((x) => x.id === id)!;
+    for (const id of [s!.id, t!.id])
+      expect(row(setup.cache, 'suppliers', id)).toMatchObject({ raw: server(id), local_edit_pending: 0 });
+    expect((await setup.sync()).outcome).toBe('succeeded');
+    expect(row(setup.cache, 'suppliers', s!.id)).toMatchObject({ vat_id_no: 'DE-COLLEAGUE' });
+    expect(row(setup.cache, 'suppliers', t!.id)).toMatchObject({ vat_id_no: 'DE-SECOND' });
+  });
+
   it('sends nothing when the caller cannot record the attempt, and gives its permit back', async () => {
     // Windows of 2 s, so that the test sees the bucket of the next window as the client learns it.
     const setup = await outboxSetup(tempDir(), { windowSeconds: 2 });
