@@ -73,11 +73,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const command = commands[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
     const args = argv.slice((first?.kind === 'positional' ? first.index : 0) + 1);
-    const dataDir =
-      (typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined) ??
-      io.env['SATCHEL_DATA_DIR'] ??
-      defaultDataDir(io.env);
-    core = createCore({ dataDir });
+    const given = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
+    if (given !== undefined && given.trim() === '') throw new UsageError('--data-dir takes a folder');
+    const dataDir = given ?? io.env['SATCHEL_DATA_DIR'] ?? defaultDataDir(io.env);
+    core = openDataFolder(dataDir);
     await command(core, args, io);
     return EXIT.ok;
   } catch (error) {
@@ -88,6 +87,26 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return io.signal?.aborted ? EXIT.interrupted : code;
   } finally {
     await core?.close();
+  }
+}
+
+/** The core on a data folder, or a failure that says why the folder cannot be used. */
+function openDataFolder(dataDir: string): Core {
+  try {
+    return createCore({ dataDir });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `The data folder ${path.resolve(dataDir)} is a file, not a folder.`,
+      );
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `Satchel may not write in the data folder ${path.resolve(dataDir)}.`,
+      );
+    throw error;
   }
 }
 

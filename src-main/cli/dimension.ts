@@ -5,12 +5,11 @@ import {
   DimensionItemUpdate,
   DimensionUpdate,
 } from '../../src-shared/api';
-import { validationError } from '../../src-shared/errors';
 import type { DimensionRow } from '../../src-shared/search';
 import type { Core } from '../core';
 import { listDimensions, searchDimensionItems } from '../search';
 import { chooseProfile } from './filters';
-import { table, UsageError, type CliIo } from './io';
+import { type CliIo, optionError, table, UsageError } from './io';
 
 export const dimensionUsage = `satchel dimension list [--items DIMENSION_ID] [--all] [--json] [--profile NAME_OR_ID]
 satchel dimension create --name NAME --code C [--status ACTIVE|INACTIVE]
@@ -62,7 +61,7 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
     case 'create': {
       needs(0, 'no id (the new dimension gets one)');
       const input = DimensionCreate.safeParse(fields);
-      if (!input.success) throw validationError(input.error);
+      if (!input.success) throw optionError(input.error);
       done = core.outbox.createDimension(profile.id, input.data);
       label = 'Dimension';
       break;
@@ -70,7 +69,7 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
     case 'update': {
       needs(1, 'the dimension id');
       const input = DimensionUpdate.safeParse(fields);
-      if (!input.success) throw validationError(input.error);
+      if (!input.success) throw optionError(input.error);
       done = core.outbox.updateDimension(profile.id, first!, input.data);
       label = 'Dimension';
       break;
@@ -78,7 +77,7 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
     case 'create-item': {
       needs(1, 'the dimension id');
       const input = DimensionItemCreate.safeParse(fields);
-      if (!input.success) throw validationError(input.error);
+      if (!input.success) throw optionError(input.error);
       done = core.outbox.createDimensionItem(profile.id, first!, input.data);
       label = 'Dimension item';
       break;
@@ -86,7 +85,7 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
     default: {
       needs(2, 'the dimension id and the item id');
       const input = DimensionItemUpdate.safeParse(fields);
-      if (!input.success) throw validationError(input.error);
+      if (!input.success) throw optionError(input.error);
       done = core.outbox.updateDimensionItem(profile.id, first!, second!, input.data);
       label = 'Dimension item';
     }
@@ -109,6 +108,8 @@ function list(
     status,
     editPending,
   });
+  if (values.items !== undefined && values.items.trim() === '')
+    throw new UsageError('--items takes the id of a dimension (see "satchel dimension list")');
   const shaped = [];
   if (values.items === undefined)
     shaped.push(...listDimensions(cache, { includeDeleted: values.all }).map(pick));
@@ -125,7 +126,7 @@ function list(
   }
   if (values.json) {
     io.stdout.write(
-      `${JSON.stringify(values.items ? { items: shaped } : { dimensions: shaped }, null, 2)}\n`,
+      `${JSON.stringify(values.items !== undefined ? { items: shaped } : { dimensions: shaped }, null, 2)}\n`,
     );
     return;
   }

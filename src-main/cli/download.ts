@@ -4,6 +4,7 @@ import { AppError } from '../../src-shared/errors';
 import {
   DEFAULT_TEMPLATE,
   DownloadLayout,
+  DownloadRequest,
   type DownloadProgress,
   type DownloadScope,
 } from '../../src-shared/files';
@@ -14,7 +15,7 @@ import {
   transactionFilters,
   transactionFilterUsage,
 } from './filters';
-import { onInterrupt, UsageError, type CliIo } from './io';
+import { onInterrupt, optionError, UsageError, type CliIo } from './io';
 
 // `--to` is the folder here, so the booking-date range is `--from … --until …`.
 const { to: _dateTo, ...filterOptions } = transactionFilterOptions;
@@ -110,6 +111,14 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   if (!layout.success) throw new UsageError(`--layout takes one of ${DownloadLayout.options.join(', ')}`);
   const profile = chooseProfile(core, values.profile);
   const scope = scopeOf(values);
+  // Checked here first, so that a mistake names its option and is a usage error.
+  const request = DownloadRequest.safeParse({
+    scope,
+    destination: path.resolve(values.to),
+    template: values.template ?? DEFAULT_TEMPLATE,
+    layout: layout.data,
+  });
+  if (!request.success) throw optionError(request.error, { bookingDateTo: 'until' });
 
   const tty = io.stdout.isTTY === true;
   let lastLine = 0;
@@ -148,12 +157,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   };
   const stopOnInterrupt = onInterrupt(io, pause);
   try {
-    const started = await core.files.start(profile.id, {
-      scope,
-      destination: path.resolve(values.to),
-      template: values.template ?? DEFAULT_TEMPLATE,
-      layout: layout.data,
-    });
+    const started = await core.files.start(profile.id, request.data);
     jobId = started.job.id;
     if (io.signal?.aborted) pause();
     const { files } = started.job;

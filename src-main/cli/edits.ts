@@ -6,7 +6,8 @@ import { onInterrupt, table, UsageError, type CliIo } from './io';
 
 export const editsUsage = `satchel edits list [--profile NAME_OR_ID] [--json]
 satchel edits push [--profile NAME_OR_ID]
-satchel edits retry|discard OPERATION_ID [--profile NAME_OR_ID]`;
+satchel edits retry|discard OPERATION_ID [--profile NAME_OR_ID]
+satchel edits resolve OPERATION_ID (--mine | --theirs) [--profile NAME_OR_ID]`;
 
 /** Offline edits waiting in the outbox: list them, send them, retry or drop one. */
 export async function editsCommand(core: Core, args: string[], io: CliIo): Promise<void> {
@@ -15,7 +16,12 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
     args: rest,
     strict: true,
     allowPositionals: true,
-    options: { profile: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      profile: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      mine: { type: 'boolean', default: false },
+      theirs: { type: 'boolean', default: false },
+    },
   });
   const profile = chooseProfile(core, values.profile);
   switch (action) {
@@ -56,8 +62,22 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
           `Sending offline edits was interrupted; ${summary.remaining} wait for the next push.`,
         );
       if (summary.stoppedBy) throw new AppError(summary.stoppedBy.code, summary.stoppedBy.message);
-      if (summary.failed > 0 || summary.conflicts > 0)
-        throw new AppError('REMOTE_REJECTED', 'Some edits need your attention; see "satchel edits list".');
+      // Counted over the whole queue: a conflict of an earlier push still holds its record's
+      // later edits back.
+      const attention = needingAttention(core, profile.id);
+      if (attention) throw new AppError('REMOTE_REJECTED', attention);
+      return;
+    }
+    case 'resolve': {
+      const [operationId] = positionals;
+      if (!operationId || values.mine === values.theirs)
+        throw new UsageError('edits resolve takes an operation id and one of --mine or --theirs');
+      core.outbox.resolve(profile.id, operationId, values.mine ? 'mine' : 'theirs');
+      io.stdout.write(
+        values.mine
+          ? `Kept yours: ${operationId} is sent with the next push, over the server's version\n`
+          : `Took theirs: ${operationId} is discarded and the server's version kept\n`,
+      );
       return;
     }
     case 'retry':
@@ -70,6 +90,23 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
       return;
     }
     default:
-      throw new UsageError(`edits takes list, push, retry or discard${action ? `, not "${action}"` : ''}`);
+      throw new UsageError(
+        `edits takes list, push, retry, discard or resolve${action ? `, not "${action}"` : ''}`,
+      );
   }
+}
+
+/** What the waiting edits need from the user (conflicts, refused edits), or null. */
+export function needingAttention(core: Core, profileId: string): string | null {
+  const items = core.outbox.list(profileId);
+  const conflicts = items.filter((item) => item.status === 'conflict').length;
+  const failed = items.filter((item) => item.status === 'failed').length;
+  if (conflicts === 0 && failed === 0) return null;
+  const parts = [
+    ...(conflicts > 0
+      ? [`${conflicts} in conflict with the server (edits resolve OP --mine or --theirs)`]
+      : []),
+    ...(failed > 0 ? [`${failed} refused (fix with supplier/dimension update, then edits retry OP)`] : []),
+  ];
+  return `Offline edits need your attention: ${parts.join('; ')}. See "satchel edits list".`;
 }

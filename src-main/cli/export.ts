@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ExpenseCsvExport, TransactionCsvExport } from '../../src-shared/export';
-import { validationError } from '../../src-shared/errors';
 import { ExpenseSortField, TransactionSortField } from '../../src-shared/search';
 import type { Core } from '../core';
 import { exportExpenses, exportTransactions } from '../export';
@@ -13,7 +12,7 @@ import {
   transactionFilterUsage,
   yesNo,
 } from './filters';
-import { onInterrupt, UsageError, type CliIo } from './io';
+import { type CliIo, onInterrupt, optionError, UsageError } from './io';
 
 export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
@@ -99,7 +98,7 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
     },
     ...target(values),
   });
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw optionError(parsed.error);
   const { profileId: _profileId, ...input } = parsed.data;
   await run(io, 'transactions', (onProgress, signal) =>
     exportTransactions(core.cacheOf(profile.id), input, onProgress, signal),
@@ -148,7 +147,7 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
     },
     ...target(values),
   });
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw optionError(parsed.error);
   const { profileId: _profileId, ...input } = parsed.data;
   await run(io, 'expenses', (onProgress, signal) =>
     exportExpenses(core.cacheOf(profile.id), input, onProgress, signal),

@@ -1,4 +1,5 @@
-import { AppError } from '../../src-shared/errors';
+import { z } from 'zod';
+import { AppError, validationError } from '../../src-shared/errors';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -52,6 +53,37 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** The command-line option of each field of the shared schemas, where the names differ. */
+const OPTION_OF_FIELD: Record<string, string> = {
+  freeText: 'text',
+  bookingDateFrom: 'from',
+  bookingDateTo: 'to',
+  accountIds: 'account',
+  transactionTypes: 'type',
+  currencies: 'currency',
+  decimalSeparator: 'decimal',
+  vatIdNo: 'vat-id',
+  pageSize: 'page-size',
+  ids: 'id',
+  reason: 'flag',
+  tags: 'tag',
+};
+
+/**
+ * A value the shared schema refuses, built from command-line options: a mistake of usage
+ * (exit 2) naming the option, e.g. `--currency: "gb" is not a currency code like EUR.`.
+ * `names` maps fields whose option a command spells its own way (`download` says `--until`).
+ */
+export function optionError(error: z.ZodError, names: Record<string, string> = {}): UsageError {
+  const issue = error.issues[0];
+  const field = [...(issue?.path ?? [])].reverse().find((part): part is string => typeof part === 'string');
+  const option = field === undefined ? undefined : (names[field] ?? OPTION_OF_FIELD[field] ?? kebab(field));
+  const message = (issue?.message ?? 'Invalid value.').replaceAll('\t', '\\t');
+  return new UsageError(option ? `--${option}: ${message}` : message);
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream)
@@ -64,6 +96,7 @@ export function printError(io: CliIo, error: unknown): number {
     io.stderr.write(`satchel: ${error.message}\nRun "satchel help" for usage.\n`);
     return EXIT.usage;
   }
+  if (error instanceof z.ZodError) return printError(io, validationError(error));
   if (error instanceof AppError) {
     io.stderr.write(`satchel: ${error.message}${error.field ? ` (field: ${error.field})` : ''}\n`);
     return EXIT.failure;

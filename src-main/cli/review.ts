@@ -1,19 +1,19 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { validationError } from '../../src-shared/errors';
+import { AppError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
 import type { Core } from '../core';
 import { exportReviewFile, importReviewFile } from '../export';
 import { applyReviewInSlices, needsAttention } from '../review';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
-import { table, UsageError, type CliIo } from './io';
+import { type CliIo, optionError, table, UsageError } from './io';
 
 export const reviewUsage = `satchel review mark (--reviewed | --unreviewed | --flag REASON | --unflag | --note TEXT | --clear-note
                | --tag T... | --untag T...) [--profile NAME_OR_ID]
                (--id ID... [--expenses] | search filters as for search, with --is-reviewed true|false
                for the review filter and no tag filter)
 satchel review attention [--profile NAME_OR_ID] [--json]
-satchel review export --out FILE.json [--profile NAME_OR_ID]
+satchel review export --out FILE.json [--force] [--profile NAME_OR_ID]
 satchel review import FILE.json [--profile NAME_OR_ID]`;
 
 /** Review marks from the command line: mark, "needs attention", and the exchange file. */
@@ -68,17 +68,24 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
   if (changes.length !== 1)
     throw new UsageError('review mark takes exactly one change (--reviewed, --flag, --note, …)');
   const change = ReviewChange.safeParse(changes[0]);
-  if (!change.success) throw validationError(change.error);
+  if (!change.success) throw optionError(change.error);
 
   const profile = chooseProfile(core, values.profile);
   const { tag: _tag, reviewed: _reviewed, ...filterValues } = values;
   const filters = transactionFilters({ ...filterValues, reviewed: values['is-reviewed'] });
+  if (values.expenses && !values.id)
+    throw new UsageError(
+      '--expenses marks the expenses given with --id; the search filters find transactions',
+    );
+  if (values.id && Object.keys(filters).length > 0)
+    throw new UsageError('give either --id or search filters, not both');
+  if (values.id) checkKnown(core, profile.id, values.expenses ? 'expense' : 'transaction', values.id);
   const target = ReviewTarget.safeParse(
     values.id
       ? { by: 'ids', kind: values.expenses ? 'expense' : 'transaction', ids: values.id }
       : { by: 'transactionSearch', filters },
   );
-  if (!target.success) throw validationError(target.error);
+  if (!target.success) throw optionError(target.error);
   if (!values.id && Object.keys(filters).length === 0)
     throw new UsageError(
       'give --id or at least one filter; marking every transaction needs --from or similar',
@@ -91,6 +98,27 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
   });
   if (interactive) io.stderr.write('\n');
   io.stdout.write(`${changed} ${changed === 1 ? 'record' : 'records'} changed\n`);
+}
+
+/** Ids that are no record of that kind in the offline copy stop the change before anything is marked. */
+function checkKnown(core: Core, profileId: string, kind: 'transaction' | 'expense', ids: string[]): void {
+  const table = kind === 'expense' ? 'expenses' : 'bank_transactions';
+  const known = new Set(
+    (
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids)) as Array<{ id: string }>
+    ).map((row) => row.id),
+  );
+  const unknown = [...new Set(ids)].filter((id) => !known.has(id));
+  if (unknown.length === 0) return;
+  const shown = unknown.slice(0, 3).join(', ') + (unknown.length > 3 ? ', …' : '');
+  throw new AppError(
+    'NOT_FOUND',
+    `No ${kind} with ${unknown.length === 1 ? 'the id' : `${unknown.length} of the ids`} ${shown} in the offline copy; nothing was changed.${kind === 'transaction' ? ' Expenses need --expenses.' : ''}`,
+    'id',
+  );
 }
 
 function attention(core: Core, args: string[], io: CliIo): void {
@@ -123,7 +151,11 @@ function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | '
     args,
     strict: true,
     allowPositionals: direction === 'import',
-    options: { profile: { type: 'string' }, out: { type: 'string' } },
+    options: {
+      profile: { type: 'string' },
+      out: { type: 'string' },
+      ...(direction === 'export' ? { force: { type: 'boolean', default: false } } : {}),
+    },
   });
   const given = direction === 'export' ? values.out : positionals[0];
   if (!given)
@@ -131,7 +163,7 @@ function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | '
   const file = path.resolve(given);
   const cache = core.cacheOf(chooseProfile(core, values.profile).id);
   if (direction === 'export') {
-    const result = exportReviewFile(cache, { file });
+    const result = exportReviewFile(cache, { file }, { overwrite: values.force === true });
     io.stdout.write(`${result.marks} review marks written to ${result.file}\n`);
   } else {
     const result = importReviewFile(cache, { file });

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { formatAmount } from '../../src-shared/money';
 import { TransactionSearch, type TransactionSearchInput } from '../../src-shared/search';
-import { validationError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { searchTransactions } from '../search';
 import {
@@ -11,7 +10,7 @@ import {
   transactionFilters,
   transactionFilterUsage,
 } from './filters';
-import { table, type CliIo } from './io';
+import { type CliIo, optionError, table } from './io';
 
 export const searchUsage = `satchel search [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--page N] [--page-size N] [--json]`;
@@ -38,7 +37,7 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
     },
   };
   const parsed = TransactionSearch.safeParse(input);
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw optionError(parsed.error);
   const result = searchTransactions(core.cacheOf(profile.id), parsed.data);
 
   if (values.json) {

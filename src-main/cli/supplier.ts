@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { SupplierCreate, SupplierUpdate } from '../../src-shared/api';
-import { validationError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { chooseProfile } from './filters';
-import { UsageError, type CliIo } from './io';
+import { type CliIo, optionError, UsageError } from './io';
 
 export const supplierUsage = `satchel supplier create --name NAME [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
 satchel supplier update ID [--name NAME] [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
@@ -39,7 +38,7 @@ export async function supplierCommand(core: Core, args: string[], io: CliIo): Pr
   const profile = chooseProfile(core, values.profile);
   if (action === 'create') {
     const input = SupplierCreate.safeParse(fields);
-    if (!input.success) throw validationError(input.error);
+    if (!input.success) throw optionError(input.error);
     const result = core.outbox.createSupplier(profile.id, input.data);
     io.stdout.write(
       `Supplier ${result.recordId} created offline; edit ${result.operationId} waits to be sent\n`,
@@ -49,7 +48,7 @@ export async function supplierCommand(core: Core, args: string[], io: CliIo): Pr
   const [id] = positionals;
   if (!id) throw new UsageError('supplier update needs the supplier id');
   const input = SupplierUpdate.safeParse(fields);
-  if (!input.success) throw validationError(input.error);
+  if (!input.success) throw optionError(input.error);
   const result = core.outbox.updateSupplier(profile.id, id, input.data);
   io.stdout.write(
     `Supplier ${result.recordId} updated offline; edit ${result.operationId} waits to be sent\n`,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import type { SyncProgressEvent } from '../../src-shared/ipc';
 import type { Core } from '../core';
+import { needingAttention } from './edits';
 import { onInterrupt, UsageError, type CliIo } from './io';
 
 export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]`;
@@ -67,6 +68,10 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
       }
       if (errors.length > 20) io.stderr.write(`  … and ${errors.length - 20} more\n`);
       if (summary.outcome !== 'succeeded') failures.push(`${profile.name}: ${summary.outcome}`);
+      // A sync sends the waiting edits first; one the server refused or changed meanwhile
+      // stays in the queue, and says so here rather than only in "edits list".
+      const attention = needingAttention(core, profile.id);
+      if (attention) io.stderr.write(`${profile.name}: ${attention}\n`);
     }
   } finally {
     stop();

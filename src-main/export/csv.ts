@@ -165,7 +165,7 @@ export interface CsvExportResult {
 const BATCH = 1000;
 const BOM = '\uFEFF';
 
-function checkTarget(file: string, overwrite: boolean): void {
+export function checkTarget(file: string, overwrite: boolean): void {
   if (!path.isAbsolute(file))
     throw new AppError('VALIDATION_ERROR', 'Choose a full path for the export.', 'file');
   let directory;

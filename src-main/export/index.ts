@@ -10,6 +10,7 @@ import type { CacheDb } from '../store';
 import { writeFailure } from '../folders';
 import { exportReview, importReview, ReviewImportError, type ImportResult } from '../review';
 import {
+  checkTarget,
   csvFormat,
   exportExpensesCsv,
   exportTransactionsCsv,
@@ -61,10 +62,16 @@ export function exportExpenses(
   return exportExpensesCsv(cache, input.search, csvOptions(input, onProgress, signal));
 }
 
+/**
+ * Writes the review file. The app's save dialog has asked before replacing a file; the
+ * command line passes `overwrite: false` unless told to replace it.
+ */
 export function exportReviewFile(
   cache: CacheDb,
   input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
+  { overwrite = true }: { overwrite?: boolean } = {},
 ): { file: string; marks: number } {
+  checkTarget(input.file, overwrite);
   try {
     return { file: input.file, ...exportReview(cache, input.file) };
   } catch (error) {

@@ -210,13 +210,13 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     expect(items.length).toBeGreaterThan(0);
     const item = items[0]!;
 
-    // Refused on the field, before anything is queued; a missing id is a usage mistake.
+    // Refused on the option, as a usage mistake, before anything is queued; so is a missing id.
     const noCode = await runCli(['dimension', 'create', '--name', 'Projects'], { env });
-    expect(noCode.code).toBe(1);
-    expect(noCode.stderr).toContain('code');
+    expect(noCode.code).toBe(2);
+    expect(noCode.stderr).toContain('--code: ');
     const badStatus = await runCli(['dimension', 'update', dimension.id, '--status', 'SOMETIMES'], { env });
-    expect(badStatus.code).toBe(1);
-    expect(badStatus.stderr).toContain('status');
+    expect(badStatus.code).toBe(2);
+    expect(badStatus.stderr).toContain('--status: ');
     expect((await runCli(['dimension', 'update', '--name', 'x'], { env })).code).toBe(2);
 
     expect(await ok(['dimension', 'create', '--name', 'Client projects', '--code', 'CLI-PRJ'], env)).toMatch(

@@ -1,0 +1,166 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src-main/cli';
+import { createKeychainSecrets } from '../../../src-main/secrets';
+import { startSandbox } from '../../../src-sandbox';
+import { deleteProfileSecrets } from '../../helpers/keychain';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// Mistakes an accountant makes on the command line, and states they must be able to get out
+// of: each is a usage error naming the option (exit 2), or a failure that says what to do
+// (exit 1), and none changes anything. The CLI runs in this process (`runCli`, the same
+// function the `satchel` binary calls) against the real sandbox and the real keychain.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets();
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  await deleteProfileSecrets(secrets, tempDir.list());
+});
+
+async function satchel(args: string[], env: NodeJS.ProcessEnv) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  const code = await runCli(args, { stdout, stderr, stdin: new PassThrough(), env });
+  return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
+}
+
+async function connected(options: Parameters<typeof startSandbox>[0] = {}) {
+  const sandbox = await startSandbox({ port: 0, seed: 22, transactions: 300, control: true, ...options });
+  stops.push(() => sandbox.stop());
+  const env = { SATCHEL_DATA_DIR: tempDir() };
+  expect(
+    (await satchel(['profile', 'add', '--name', 'Demo', '--demo', '--url', sandbox.url], env)).code,
+  ).toBe(0);
+  expect((await satchel(['sync'], env)).code).toBe(0);
+  return { sandbox, env };
+}
+
+describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
+  it('refuses a review mark that would change other records than meant', async () => {
+    const { sandbox, env } = await connected();
+    const search = JSON.parse((await satchel(['search', '--json', '--page-size', '2'], env)).stdout) as {
+      rows: Array<{ id: string }>;
+    };
+    const [first] = search.rows;
+    const expense = sandbox.state.expenses[0]!;
+    const reviewed = async () =>
+      (
+        JSON.parse((await satchel(['search', '--reviewed', 'true', '--json'], env)).stdout) as {
+          totals: { count: number };
+        }
+      ).totals.count;
+
+    // --expenses with search filters used to mark the transactions the filters found.
+    const expensesByFilter = await satchel(
+      ['review', 'mark', '--reviewed', '--expenses', '--from', '2026-10-01'],
+      env,
+    );
+    expect(expensesByFilter).toMatchObject({ code: 2 });
+    expect(expensesByFilter.stderr).toContain('--expenses marks the expenses given with --id');
+    // Ids with filters: the filters used to be dropped without a word.
+    const both = await satchel(
+      ['review', 'mark', '--reviewed', '--id', first!.id, '--from', '2020-01-01'],
+      env,
+    );
+    expect(both).toMatchObject({ code: 2 });
+    expect(both.stderr).toContain('give either --id or search filters, not both');
+    // An id that is no record of the kind: it used to say "0 records changed" with exit 0.
+    const unknown = await satchel(['review', 'mark', '--reviewed', '--id', first!.id, '--id', 'nope'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      'No transaction with the id nope in the offline copy; nothing was changed.',
+    );
+    const wrongKind = await satchel(['review', 'mark', '--reviewed', '--expenses', '--id', first!.id], env);
+    expect(wrongKind.code).toBe(1);
+    expect(wrongKind.stderr).toContain(`No expense with the id ${first!.id}`);
+    expect(await reviewed()).toBe(0);
+    expect(
+      (await satchel(['review', 'mark', '--reviewed', '--expenses', '--id', expense.id], env)).stdout,
+    ).toBe('1 record changed\n');
+    expect(await reviewed()).toBe(0); // an expense, not a transaction
+
+    // A review export does not replace a file unless told to.
+    const out = path.join(tempDir(), 'review.json');
+    writeFileSync(out, 'a colleague’s export');
+    const replace = await satchel(['review', 'export', '--out', out], env);
+    expect(replace.code).toBe(1);
+    expect(replace.stderr).toContain('already exists; choose another name or replace it');
+    expect((await satchel(['review', 'export', '--out', out, '--force'], env)).stdout).toMatch(
+      /^1 review marks written to /,
+    );
+  });
+
+  it('names the option of a value the schema refuses, as a usage error', async () => {
+    const { env } = await connected();
+    const cases: Array<[string[], string]> = [
+      [['search', '--currency', 'gb'], '--currency: '],
+      [['search', '--type', 'FOO'], '--type: '],
+      [['search', '--from', '2026-12-01', '--to', '2026-01-01'], '--from: '],
+      [['export', '--out', path.join(tempDir(), 'x.csv'), '--delimiter', '|'], '--delimiter: '],
+      [['supplier', 'create', '--code', 'X1'], '--name: '],
+      [['review', 'mark', '--flag', '', '--id', 'x'], '--flag: '],
+      [['download', '--to', tempDir(), '--template', '{bogus}'], '--template: '],
+      [['dimension', 'list', '--items', ''], '--items takes the id of a dimension'],
+      [['--data-dir', '', 'status'], '--data-dir takes a folder'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await satchel(args, env);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr, args.join(' ')).toContain(message);
+      expect(result.stderr).not.toContain('unexpected failure');
+    }
+    // The delimiter's choices are shown as text: a tab as \t, not as a blank.
+    const delimiter = await satchel(
+      ['export', '--out', path.join(tempDir(), 'x.csv'), '--delimiter', '|'],
+      env,
+    );
+    expect(delimiter.stderr).not.toContain('\t');
+    // A data folder that is a file.
+    const file = path.join(tempDir(), 'data.csv');
+    writeFileSync(file, '');
+    const dataFile = await satchel(['--data-dir', file, 'status'], env);
+    expect(dataFile.code).toBe(1);
+    expect(dataFile.stderr).toBe(`satchel: The data folder ${file} is a file, not a folder.\n`);
+  });
+
+  it('resolves a conflict from the command line, and keeps saying so until it is', async () => {
+    const { sandbox, env } = await connected();
+    const supplier = sandbox.state.suppliers[5]!;
+    expect((await satchel(['supplier', 'update', supplier.id, '--name', 'Mine'], env)).code).toBe(0);
+    sandbox.control!.updateSupplier(supplier.id, { name: 'Theirs' });
+    const push = await satchel(['edits', 'push'], env);
+    expect(push.code).toBe(1);
+    expect(push.stdout).toBe('0 sent, 0 failed, 1 conflicts, 0 waiting\n');
+    // A later push sends nothing new, and still fails while the conflict is open.
+    const again = await satchel(['edits', 'push'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('1 in conflict with the server (edits resolve OP --mine or --theirs)');
+    // So does a sync, which pushes first, without failing itself.
+    const sync = await satchel(['sync'], env);
+    expect(sync.code).toBe(0);
+    expect(sync.stderr).toContain('Demo: Offline edits need your attention: 1 in conflict');
+
+    const [item] = (
+      JSON.parse((await satchel(['edits', 'list', '--json'], env)).stdout) as {
+        items: Array<{ operationId: string; status: string }>;
+      }
+    ).items;
+    expect(item?.status).toBe('conflict');
+    expect((await satchel(['edits', 'resolve', item!.operationId], env)).code).toBe(2);
+    expect((await satchel(['edits', 'resolve', item!.operationId, '--mine'], env)).stdout).toContain(
+      'Kept yours',
+    );
+    expect(await satchel(['edits', 'push'], env)).toMatchObject({
+      code: 0,
+      stdout: '1 sent, 0 failed, 0 conflicts, 0 waiting\n',
+    });
+    expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Mine');
+  });
+});
