@@ -110,6 +110,15 @@ export const AmountRange = z
   });
 export type AmountRange = z.infer<typeof AmountRange>;
 
+/**
+ * Text searched for, in Unicode's composed form (NFC): "Müller" pasted from a PDF or a Mac
+ * name (u and a combining diaeresis) finds what was typed as one letter.
+ */
+const SearchText = z
+  .string()
+  .max(200)
+  .overwrite((text) => text.normalize('NFC'));
+
 export const TransactionFilters = z
   .object({
     /** Exact ids, case-insensitive. */
@@ -124,7 +133,7 @@ export const TransactionFilters = z
      * (never description: the v0 search does not look there). Blank means no filter; FTS
      * syntax (quotes, `*`, NEAR, OR, parentheses) is searched for literally.
      */
-    freeText: z.string().max(200).optional(),
+    freeText: SearchText.optional(),
     /** Review state; each is "yes" (true), "no" (false) or no filter (left out). */
     reviewed: z.boolean().optional(),
     flagged: z.boolean().optional(),
@@ -233,7 +242,7 @@ export const ExpenseFilters = z
      * Case-insensitive substring of the description, booking text, merchant name, supplier
      * name or a line's description.
      */
-    text: z.string().max(200).optional(),
+    text: SearchText.optional(),
     ids: z.array(z.string().min(1)).max(1000).optional(),
     reviewed: z.boolean().optional(),
     flagged: z.boolean().optional(),
@@ -294,7 +303,7 @@ export type ExpenseRow = z.infer<typeof ExpenseRow>;
 export const SupplierSearch = z
   .object({
     /** Case-insensitive substring of name, number, VAT id or IBAN (IBAN spaces ignored). */
-    text: z.string().max(200).optional(),
+    text: SearchText.optional(),
     includeDeleted: z.boolean().optional(),
     pagination: Pagination.default(DEFAULT_PAGE),
   })
@@ -362,7 +371,7 @@ export const DimensionItemSearch = z
     /** Only this item (to name one chosen elsewhere). */
     id: z.string().min(1).max(100).optional(),
     /** Case-insensitive substring of the item's name or code. */
-    text: z.string().max(200).optional(),
+    text: SearchText.optional(),
     includeDeleted: z.boolean().optional(),
     pagination: Pagination.default(DEFAULT_PAGE),
   })

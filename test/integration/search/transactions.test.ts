@@ -173,6 +173,15 @@ describe('v0 filters, one at a time, agree with the sandbox reference', () => {
     expect(all({ freeText: 'Card payment' })).toEqual([]);
   });
 
+  it('free text in decomposed Unicode finds the same as composed (pasted from a PDF or a Mac)', () => {
+    for (const text of ['Büro', 'ü', 'Zürich']) {
+      const decomposed = text.normalize('NFD');
+      expect(decomposed).not.toBe(text);
+      expect(all({ freeText: decomposed }), text).toEqual(all({ freeText: text }));
+    }
+    expect(all({ freeText: 'Bu\u0308ro' }).length).toBeGreaterThan(0);
+  });
+
   it('blank free text is no filter', () => {
     expect(all({ freeText: '   ' })).toHaveLength(records.length);
   });
