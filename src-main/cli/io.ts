@@ -91,6 +91,11 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A message of the core as the command line says it: the app's Settings are a command here. */
+export function cliMessage(message: string): string {
+  return message.replace('in Settings.', 'with "satchel profile set-key".');
+}
+
 export function printError(io: CliIo, error: unknown): number {
   if (error instanceof UsageError) {
     io.stderr.write(`satchel: ${error.message}\nRun "satchel help" for usage.\n`);
@@ -98,7 +103,9 @@ export function printError(io: CliIo, error: unknown): number {
   }
   if (error instanceof z.ZodError) return printError(io, validationError(error));
   if (error instanceof AppError) {
-    io.stderr.write(`satchel: ${error.message}${error.field ? ` (field: ${error.field})` : ''}\n`);
+    io.stderr.write(
+      `satchel: ${cliMessage(error.message)}${error.field ? ` (field: ${error.field})` : ''}\n`,
+    );
     return EXIT.failure;
   }
   io.stderr.write(`satchel: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
+import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { readAll, table, UsageError, type CliIo } from './io';
 
@@ -8,7 +9,9 @@ satchel profile add --name N --url URL --token-stdin
 satchel profile add --name N --demo --url SANDBOX_URL [--client-id ID]
 satchel profile list [--json]
 satchel profile rename NAME_OR_ID --name NEW
-satchel profile remove NAME_OR_ID`;
+satchel profile set-url NAME_OR_ID --url URL
+satchel profile set-key NAME_OR_ID --client-id ID [--client-secret-stdin] | --token-stdin
+satchel profile remove NAME_OR_ID [--force]`;
 
 /** The secret comes from standard input or SATCHEL_CLIENT_SECRET, never from an argument. */
 async function secretFrom(io: CliIo, fromStdin: boolean, variable: string, what: string): Promise<string> {
@@ -34,6 +37,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
       'token-stdin': { type: 'boolean', default: false },
       demo: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
     },
   });
   switch (action) {
@@ -87,11 +91,59 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
       io.stdout.write(`Renamed to "${profile.name}".\n`);
       return;
     }
+    case 'set-url': {
+      const [which] = positionals;
+      if (!which || !values.url) throw new UsageError('profile set-url needs the profile and --url');
+      const profile = core.profiles.moveTo(core.profiles.get(which).id, values.url);
+      core.sync.forget(profile.id);
+      io.stdout.write(`"${profile.name}" now connects to ${profile.baseUrl}; its offline copy is kept.\n`);
+      return;
+    }
+    case 'set-key': {
+      const [which] = positionals;
+      if (!which) throw new UsageError('profile set-key needs the profile name or id');
+      const current = core.profiles.get(which);
+      const auth = values['token-stdin']
+        ? { kind: 'token' as const, accessToken: await secretFrom(io, true, 'SATCHEL_TOKEN', 'token') }
+        : {
+            kind: 'client' as const,
+            clientId: values['client-id'] ?? '',
+            clientSecret: await secretFrom(
+              io,
+              values['client-secret-stdin'],
+              'SATCHEL_CLIENT_SECRET',
+              'client secret',
+            ),
+          };
+      if (auth.kind === 'client' && !auth.clientId)
+        throw new UsageError('profile set-key needs --client-id (or --token-stdin)');
+      const profile = await core.profiles.reauthenticate(current.id, auth);
+      core.sync.forget(profile.id);
+      io.stdout.write(`New credentials for "${profile.name}" are in the keychain.\n`);
+      return;
+    }
     case 'remove': {
       const [which] = positionals;
       if (!which) throw new UsageError('profile remove needs the profile name or id');
       const profile = core.profiles.get(which);
-      await core.profiles.remove(profile.id);
+      // Unsent edits and review marks exist only in this offline copy: removing it loses them.
+      const edits = core.outbox.list(profile.id).length;
+      const marks = (
+        core.cacheOf(profile.id).sqlite.prepare('SELECT count(*) AS n FROM review_marks').get() as {
+          n: number;
+        }
+      ).n;
+      if ((edits > 0 || marks > 0) && !values.force)
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `"${profile.name}" holds ${[
+            ...(edits > 0 ? [`${edits} unsent ${edits === 1 ? 'edit' : 'edits'}`] : []),
+            ...(marks > 0 ? [`${marks} review ${marks === 1 ? 'mark' : 'marks'}`] : []),
+          ].join(
+            ' and ',
+          )} that only this offline copy has. Send the edits ("satchel edits push") and export the marks ("satchel review export"), or remove it with --force.`,
+        );
+      await core.removeProfile(profile.id);
       io.stdout.write(`Removed "${profile.name}", its cache and its keychain entry.\n`);
       return;
     }

@@ -3,7 +3,7 @@ import { AppError } from '../../src-shared/errors';
 import type { SyncProgressEvent } from '../../src-shared/ipc';
 import type { Core } from '../core';
 import { needingAttention } from './edits';
-import { onInterrupt, UsageError, type CliIo } from './io';
+import { cliMessage, onInterrupt, UsageError, type CliIo } from './io';
 
 export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]`;
 
@@ -64,7 +64,7 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
         : summary.errors;
       for (const error of errors.slice(0, 20)) {
         const where = [error.resource, error.recordId, error.field].filter(Boolean).join(' / ');
-        io.stderr.write(`  ${where}: ${error.message}\n`);
+        io.stderr.write(`  ${where}: ${cliMessage(error.message)}\n`);
       }
       if (errors.length > 20) io.stderr.write(`  … and ${errors.length - 20} more\n`);
       if (summary.outcome !== 'succeeded') failures.push(`${profile.name}: ${summary.outcome}`);

@@ -163,4 +163,47 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     });
     expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Mine');
   });
+
+  it('follows an organisation to a new address and key, and does not drop unsent work on remove', async () => {
+    const { sandbox, env } = await connected();
+    const moved = await startSandbox({ port: 0, seed: 22, transactions: 300 });
+    stops.push(() => moved.stop());
+    await sandbox.stop();
+    const unreachable = await satchel(['sync'], env);
+    expect(unreachable.code).toBe(1);
+    expect((await satchel(['profile', 'set-url', 'Demo', '--url', moved.url], env)).stdout).toBe(
+      `"Demo" now connects to ${moved.url}; its offline copy is kept.\n`,
+    );
+    expect((await satchel(['sync'], env)).code).toBe(0);
+
+    // A key that is refused says how to give a new one here, and a new one is taken.
+    const wrong = { ...env, SATCHEL_CLIENT_SECRET: 'sk_wrong' };
+    expect((await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], wrong)).code).toBe(
+      0,
+    );
+    const refused = await satchel(['sync'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('with "satchel profile set-key"');
+    const right = { ...env, SATCHEL_CLIENT_SECRET: moved.clientSecret };
+    expect((await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], right)).code).toBe(
+      0,
+    );
+    expect((await satchel(['sync'], env)).code).toBe(0);
+
+    // Unsent edits and review marks live only here: removing the organisation asks first.
+    expect((await satchel(['supplier', 'create', '--name', 'Pending GmbH', '--code', 'PG1'], env)).code).toBe(
+      0,
+    );
+    expect((await satchel(['review', 'mark', '--note', 'important', '--from', '2026-10-01'], env)).code).toBe(
+      0,
+    );
+    const remove = await satchel(['profile', 'remove', 'Demo'], env);
+    expect(remove.code).toBe(1);
+    expect(remove.stderr).toMatch(
+      /"Demo" holds 1 unsent edit and \d+ review marks that only this offline copy has/,
+    );
+    expect(JSON.parse((await satchel(['profile', 'list', '--json'], env)).stdout)).toHaveLength(1);
+    expect((await satchel(['profile', 'remove', 'Demo', '--force'], env)).code).toBe(0);
+    expect(JSON.parse((await satchel(['profile', 'list', '--json'], env)).stdout)).toHaveLength(0);
+  });
 });
