@@ -77,6 +77,19 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     exposeHeadRoutes: false,
     bodyLimit: 1_048_576,
     forceCloseConnections: true,
+    // Errors of the router (a path that is not valid percent-encoding, a path id longer than
+    // any id) come here, not to the error handler, and skip the hooks: answer them in full.
+    frameworkErrors: (error, request, reply) => {
+      const path = request.raw.url?.split('?')[0] ?? '';
+      const answer =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? failure(404, 'NOT_FOUND', `No record has the id in ${path}.`)
+          : error.code === 'FST_ERR_BAD_URL'
+            ? failure(400, 'VALIDATION_ERROR', `The path ${path} is not valid percent-encoding.`)
+            : failure(500, 'INTERNAL_ERROR', 'The sandbox failed on this request.');
+      if (!path.startsWith('/__control')) reply.headers(rateHeaders(parts.limiter.peek('read')));
+      return sendFailure(reply, answer);
+    },
   });
   app.removeAllContentTypeParsers();
   // Bodies arrive raw; each operation decides which media type it accepts (415 otherwise).

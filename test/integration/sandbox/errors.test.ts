@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiErrorBody } from '../../../src-shared/api';
-import { firstError, startApi, type Api } from './helpers';
+import { RATE_HEADERS, firstError, startApi, type Api } from './helpers';
 
 let api: Api;
 beforeAll(async () => {
@@ -85,6 +85,28 @@ describe('errors', () => {
     const response = await api.call('GET', '/v1/suppliers?pageSize=5');
     expect(response.status).toBe(400);
     expect(firstError(response.body).field).toBe('pageSize');
+  });
+
+  test('a path that is not valid percent-encoding is 400 in the standard format, with rate headers', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/suppliers/%zz'],
+      ['GET', '/v1/files/%E0%A4%A/content'],
+      ['POST', '/v1/bank-transactions/search-query%'],
+    ] as const) {
+      const response = await api.call(method, path, method === 'POST' ? { body: {} } : {});
+      expect(response.status, path).toBe(400);
+      expect(ApiErrorBody.safeParse(response.body).success, path).toBe(true);
+      expect(firstError(response.body).code, path).toBe('VALIDATION_ERROR');
+      expect(response.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+      for (const name of RATE_HEADERS) expect(response.headers.get(name), `${path} ${name}`).not.toBeNull();
+    }
+  });
+
+  test('a path id longer than any id is 404 in the standard format, with rate headers', async () => {
+    const response = await api.call('GET', `/v1/suppliers/${'a'.repeat(150)}`);
+    expect(response.status).toBe(404);
+    expect(firstError(response.body).code).toBe('NOT_FOUND');
+    for (const name of RATE_HEADERS) expect(response.headers.get(name), name).not.toBeNull();
   });
 
   test('a body over 1 MB is 413 in the standard format', async () => {
