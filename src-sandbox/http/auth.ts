@@ -14,6 +14,8 @@ export interface Grant {
 }
 
 export interface Auth {
+  /** The one API key every token belongs to (the key of its rate-limit buckets). */
+  readonly clientId: string;
   issue(
     form: Record<string, string | undefined>,
   ): { access_token: string; token_type: 'Bearer'; expires_in: number; scope: string } | ApiFailure;
@@ -57,6 +59,7 @@ function parseScope(value: string | undefined): Set<Scope> | null {
 export function createAuth(options: AuthOptions): Auth {
   const tokens = new Map<string, Grant>();
   return {
+    clientId: options.clientId,
     issue(form) {
       for (const field of ['grant_type', 'client_id', 'client_secret'] as const) {
         if (!form[field]) return oauthFailure(400, 'invalid_request', `${field} is required.`, field);

@@ -3,8 +3,9 @@ import type { Scope } from '../../src-shared/api';
 /**
  * Fixed windows per API key and scope (read 180, write 20 a minute by default). Windows are
  * aligned to multiples of the window length since the Unix epoch, so `X-RateLimit-Reset` is
- * the same for every key. A request without a valid token is not counted: its headers show
- * the bucket of the scope the operation needs, untouched.
+ * the same for every key. A request without a valid token, or one refused before it is
+ * counted (a body too large), spends nothing: its headers show the bucket of the scope the
+ * operation needs as it stands.
  */
 
 export interface RateLimitSettings {
@@ -24,7 +25,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(key: string, scope: Scope): RateDecision;
-  peek(scope: Scope): RateDecision;
+  /** The bucket as it stands, spending nothing. */
+  peek(key: string, scope: Scope): RateDecision;
   /** Empties a bucket for the rest of its window (forced 429s). */
   exhaust(key: string, scope: Scope): void;
   reset(): void;
@@ -62,14 +64,13 @@ export function createRateLimiter(settings: RateLimitSettings, now: () => number
       if (allowed) entry.count++;
       return { limit, remaining: Math.max(0, limit - entry.count), reset: windowOf().reset, scope, allowed };
     },
-    peek(scope) {
-      return {
-        limit: settings[scope],
-        remaining: settings[scope],
-        reset: windowOf().reset,
-        scope,
-        allowed: true,
-      };
+    peek(key, scope) {
+      const limit = settings[scope];
+      const { window, reset } = windowOf();
+      const entry = used.get(`${key}\u0000${scope}`);
+      const count = entry && entry.window === window ? entry.count : 0;
+      // Nothing is spent, so nothing is refused: an uncounted request goes on even when the bucket is empty.
+      return { limit, remaining: Math.max(0, limit - count), reset, scope, allowed: true };
     },
     exhaust(key, scope) {
       bucket(key, scope).count = settings[scope];

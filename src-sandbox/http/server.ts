@@ -87,7 +87,8 @@ export function buildServer(parts: ServerParts): FastifyInstance {
           : error.code === 'FST_ERR_BAD_URL'
             ? failure(400, 'VALIDATION_ERROR', `The path ${path} is not valid percent-encoding.`)
             : failure(500, 'INTERNAL_ERROR', 'The sandbox failed on this request.');
-      if (!path.startsWith('/__control')) reply.headers(rateHeaders(parts.limiter.peek('read')));
+      if (!path.startsWith('/__control'))
+        reply.headers(rateHeaders(parts.limiter.peek(parts.auth.clientId, 'read')));
       return sendFailure(reply, answer);
     },
   });
@@ -101,10 +102,12 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     app.route({
       method: operation.method,
       url: fastifyPath(operation.path),
-      handler: async (request, reply) => {
+      // Known before the body is read, so a body refused as too large shows the right bucket.
+      onRequest: (request, _reply, done) => {
         operationOf.set(request, operation);
-        return run(parts, id, operation, request, reply);
+        done();
       },
+      handler: async (request, reply) => run(parts, id, operation, request, reply),
     });
   }
   for (const route of parts.extraRoutes?.(app) ?? [])
@@ -151,7 +154,9 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   // Every answer of the API, errors included, carries the four rate-limit headers.
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/__control') || reply.hasHeader('x-ratelimit-limit')) return;
-    const decision = decisions.get(request) ?? parts.limiter.peek(operationOf.get(request)?.scope ?? 'read');
+    const decision =
+      decisions.get(request) ??
+      parts.limiter.peek(parts.auth.clientId, operationOf.get(request)?.scope ?? 'read');
     reply.headers(rateHeaders(decision));
   });
   return app;
@@ -167,7 +172,9 @@ async function run(
   const grant = operation.scope ? parts.auth.verify(request.headers.authorization) : null;
   if (isFailure(grant)) throw grant;
   const scope = operation.scope ?? 'read';
-  const decision = grant ? parts.limiter.take(grant.clientId, scope) : parts.limiter.peek(scope);
+  const decision = grant
+    ? parts.limiter.take(grant.clientId, scope)
+    : parts.limiter.peek(parts.auth.clientId, scope);
   decisions.set(request, decision);
   if (!decision.allowed) throw rateLimited(decision, parts.now);
   if (grant && operation.scope && !grant.scopes.has(operation.scope)) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sandboxToken } from '../../helpers/sandbox-token';
 import { RATE_HEADERS, firstError, startApi, type Api } from './helpers';
 
 let api: Api;
@@ -80,6 +81,57 @@ describe('rate limits', () => {
     for (let i = 0; i < 5; i++)
       expect((await api.call('GET', '/v1/teams', { token: first })).status).toBe(200);
     expect((await api.call('GET', '/v1/teams', { token: second })).status).toBe(429);
+  });
+
+  test('answers that are not counted (401 of an expired token, 413) show the bucket as it stands', async () => {
+    const other = await startApi({
+      now: () => clock,
+      readLimit: 3,
+      writeLimit: 2,
+      windowSeconds: 3600,
+      tokenTtlSeconds: 2,
+      transactions: 100,
+    });
+    const remaining = (response: { headers: Headers }) => response.headers.get('x-ratelimit-remaining');
+    try {
+      const stale = await sandboxToken(other.sandbox, 'read write');
+      clock += 3000;
+      let last = await other.call('GET', '/v1/teams');
+      for (let i = 0; i < 2; i++) last = await other.call('GET', '/v1/teams');
+      expect(remaining(last)).toBe('0');
+      const reset = last.headers.get('x-ratelimit-reset');
+
+      const expired = await other.call('GET', '/v1/teams', { token: stale });
+      expect(expired.status).toBe(401);
+      expect(remaining(expired)).toBe('0');
+      expect(expired.headers.get('x-ratelimit-reset')).toBe(reset);
+
+      // Uncounted operations still answer with the bucket empty.
+      const openapi = await other.call('GET', '/openapi.json', { token: null });
+      expect(openapi.status).toBe(200);
+      expect(remaining(openapi)).toBe('0');
+      await expect(sandboxToken(other.sandbox)).resolves.toMatch(/./);
+
+      const big = JSON.stringify({ name: 'x'.repeat(1_100_000) });
+      const tooLarge = await other.call('POST', '/v0/bank-transactions/search-query', { body: big });
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.headers.get('x-ratelimit-scope')).toBe('read');
+      expect(remaining(tooLarge)).toBe('0');
+      expect(tooLarge.headers.get('x-ratelimit-reset')).toBe(reset);
+
+      const write = await other.call('POST', '/v1/dimensions', { body: { name: 'Peek', code: 'PEEK-1' } });
+      expect(remaining(write)).toBe('1');
+      const tooLargeWrite = await other.call('POST', '/v1/suppliers', { body: big });
+      expect(tooLargeWrite.status).toBe(413);
+      expect(tooLargeWrite.headers.get('x-ratelimit-scope')).toBe('write');
+      expect(remaining(tooLargeWrite)).toBe('1');
+      // Showing the bucket spent nothing: the last write of the window still gets through.
+      const next = await other.call('POST', '/v1/dimensions', { body: { name: 'Peek 2', code: 'PEEK-2' } });
+      expect(next.status).toBe(201);
+      expect(remaining(next)).toBe('0');
+    } finally {
+      await other.sandbox.stop();
+    }
   });
 
   test('limits and window are configurable', async () => {
