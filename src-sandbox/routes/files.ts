@@ -7,8 +7,8 @@ import { meta, type RouteContext } from './context';
 
 /**
  * Expense files: search by expense and line ids, and byte downloads with ETag (the sha256),
- * single byte ranges (206, 416) and If-None-Match (304). Several ranges in one header are
- * answered with the whole file, as HTTP allows.
+ * single byte ranges (206, 416) and If-None-Match (304, a weak comparison over a list).
+ * Several ranges in one header are answered with the whole file, as HTTP allows.
  */
 export function fileHandlers(context: RouteContext): Record<'searchFiles' | 'getFileContent', Handler> {
   const { state } = context;
@@ -42,7 +42,7 @@ export function fileHandlers(context: RouteContext): Record<'searchFiles' | 'get
       const etag = `"${state.fileRecord(spec).sha256}"`;
       reply.header('etag', etag).header('accept-ranges', 'bytes').header('content-type', spec.mimeType);
       reply.header('content-disposition', `attachment; filename="${spec.name}"`);
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (noneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const range = parseRange(
         request.headers.range,
         content.length,
@@ -64,6 +64,18 @@ export function fileHandlers(context: RouteContext): Record<'searchFiles' | 'get
         .send(damaged(content.subarray(start, end + 1), bodyFault));
     },
   };
+}
+
+/**
+ * Whether `If-None-Match` names the file's tag (RFC 9110 §13.1.2): `*`, or a list of entity
+ * tags compared weakly, so `W/"x"` matches `"x"`. Tags are read whole, as a comma may sit
+ * inside the quotes.
+ */
+function noneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  return [...header.matchAll(/(?:W\/)?("[^"]*")/g)].some((match) => match[1] === opaque);
 }
 
 /**

@@ -146,6 +146,20 @@ describe('expense files', () => {
     expect((await download(spec.id, { 'if-none-match': etag })).response.status).toBe(304);
   });
 
+  test('If-None-Match compares weakly over a list, and * matches', async () => {
+    const spec = files()[0]!;
+    const sha = api.sandbox.state.fileRecord(spec).sha256;
+    for (const header of [`W/"${sha}"`, `"a", "${sha}"`, `"a",W/"${sha}"`, '*']) {
+      const { response, bytes } = await download(spec.id, { 'if-none-match': header });
+      expect(response.status, header).toBe(304);
+      expect(bytes.length, header).toBe(0);
+      expect(response.headers.get('etag'), header).toBe(`"${sha}"`);
+    }
+    for (const header of ['"a", W/"b"', sha, `"${sha.slice(1)}"`]) {
+      expect((await download(spec.id, { 'if-none-match': header })).response.status, header).toBe(200);
+    }
+  });
+
   test('an Accept excluding the file type is 406', async () => {
     const spec = files().find((f) => f.mimeType === 'application/pdf')!;
     expect((await download(spec.id, { accept: 'image/*' })).response.status).toBe(406);
