@@ -165,6 +165,14 @@ describe('expense files', () => {
     expect((await download(spec.id, { accept: 'image/*' })).response.status).toBe(406);
   });
 
+  test("a q=0 on the file's own type is not undone by a wildcard", async () => {
+    const spec = files().find((f) => f.mimeType === 'application/pdf')!;
+    const status = async (accept: string) => (await download(spec.id, { accept })).response.status;
+    expect(await status('application/pdf;q=0, */*')).toBe(406);
+    expect(await status('application/pdf;q=0, application/*')).toBe(406);
+    expect(await status('application/*;q=0, application/pdf')).toBe(200);
+  });
+
   test('unknown file is 404', async () => {
     expect((await download('11111111-2222-4333-8444-555555555555')).response.status).toBe(404);
   });

@@ -50,6 +50,18 @@ describe('errors', () => {
     );
   });
 
+  test('the most specific Accept range decides: a q=0 on application/json is not undone by */*', async () => {
+    const status = async (accept: string) =>
+      (await api.call('GET', '/v1/teams', { headers: { accept } })).status;
+    expect(await status('application/json;q=0, */*')).toBe(406);
+    expect(await status('*/*, application/json; q=0')).toBe(406);
+    expect(await status('application/*;q=0, */*')).toBe(406);
+    expect(await status('application/json;q=0, application/*')).toBe(406);
+    expect(await status('application/*;q=0, application/json')).toBe(200);
+    expect(await status('*/*;q=0, application/json;q=0.5')).toBe(200);
+    expect(await status('text/*;q=0, */*')).toBe(200);
+  });
+
   test('a body that is not JSON is 415', async () => {
     const response = await api.call('POST', '/v0/bank-transactions/search-query', {
       body: 'ids=1',
