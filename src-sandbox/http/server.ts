@@ -69,7 +69,14 @@ const decisions = new WeakMap<FastifyRequest, RateDecision>();
 const operationOf = new WeakMap<FastifyRequest, Operation>();
 
 const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
-const pathPattern = (path: string): RegExp => new RegExp(`^${path.replace(/\{\w+\}|:\w+/g, '[^/]+')}$`);
+/** A catalogue or control path as a pattern: each `{id}` or `:id` one segment, the rest literal. */
+const pathPattern = (path: string): RegExp =>
+  new RegExp(
+    `^${path
+      .split(/\{\w+\}|:\w+/)
+      .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}$`,
+  );
 
 export function buildServer(parts: ServerParts): FastifyInstance {
   const app = Fastify({

@@ -29,6 +29,15 @@ describe('errors', () => {
     expect(firstError(response.body).code).toBe('METHOD_NOT_ALLOWED');
   });
 
+  test('a path that only looks like a known one is 404, not 405', async () => {
+    for (const path of ['/openapiXjson', '/openapi-json']) {
+      const response = await api.call('GET', path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('allow'), path).toBeNull();
+      expect(firstError(response.body).code, path).toBe('NOT_FOUND');
+    }
+  });
+
   test('405 Allow lists every method of the path', async () => {
     const response = await api.call('DELETE', `/v1/suppliers/${api.sandbox.state.suppliers[0]!.id}`);
     expect(response.status).toBe(405);
