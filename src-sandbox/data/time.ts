@@ -17,9 +17,12 @@ export function isoFromSeconds(seconds: number): string {
 
 /**
  * Seconds of a temporal filter bound. A date means the whole day: as a lower bound its first
- * second, as an upper bound its last, so `__lte=2026-03-31` includes that day.
+ * second, as an upper bound its last, so `__lte=2026-03-31` includes that day. Timestamps are
+ * whole seconds, so a fractional lower bound rounds up and an upper one down: `__gte=…51.5Z`
+ * leaves out what changed at `…51Z`, exactly as the fraction says.
  */
 export function boundSeconds(value: string, upper: boolean): number {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return dayFromIso(value) * 86_400 + (upper ? 86_399 : 0);
-  return Math.floor(Date.parse(value) / 1000);
+  const seconds = Date.parse(value) / 1000;
+  return upper ? Math.floor(seconds) : Math.ceil(seconds);
 }

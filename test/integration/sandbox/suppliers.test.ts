@@ -142,6 +142,31 @@ describe('suppliers', () => {
     expect(updated.updateTime > before).toBe(true);
   });
 
+  test('temporal filters with fractional seconds are exact at both bounds', async () => {
+    const target = api.sandbox.state.suppliers[12]!;
+    clock = Math.floor(clock / 1000) * 1000 + 61_000;
+    const patched = await api.call('PATCH', `/v1/suppliers/${target.id}`, {
+      body: { name: 'Exact Time AG' },
+    });
+    const at = Date.parse(Supplier.parse(patched.body).updateTime);
+    expect(at).toBe(clock);
+    const iso = (offsetMs: number) => new Date(at + offsetMs).toISOString();
+    const ids = async (gte: number, lte: number) =>
+      SupplierPage.parse(
+        (
+          await api.call(
+            'GET',
+            `/v1/suppliers?update_time__gte=${iso(gte)}&update_time__lte=${iso(lte)}&page_size=100`,
+          )
+        ).body,
+      ).data.map((s) => s.id);
+    expect(await ids(-500, 500)).toEqual([target.id]);
+    expect(await ids(0, 0)).toEqual([target.id]);
+    expect(await ids(500, 1500)).toEqual([]);
+    expect(await ids(1, 999)).toEqual([]);
+    expect(await ids(-1500, -500)).toEqual([]);
+  });
+
   test('PATCH with a duplicate code is 400 naming code', async () => {
     const [a, b] = api.sandbox.state.suppliers;
     const response = await api.call('PATCH', `/v1/suppliers/${a!.id}`, { body: { code: b!.number } });
