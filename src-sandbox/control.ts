@@ -114,7 +114,7 @@ export function createRequestLog(): RequestLog {
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationFailure(parsed.error);
+  if (!parsed.success) throw validationFailure(parsed.error, value);
   return parsed.data;
 }
 

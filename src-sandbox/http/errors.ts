@@ -40,9 +40,32 @@ export function isFailure(value: unknown): value is ApiFailure {
 
 export const notFound = (what: string): ApiFailure => failure(404, 'NOT_FOUND', `${what} was not found.`);
 
-/** A zod failure as a 400 naming the public field: `pagination.pageSize`, `code`, an unknown member. */
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+};
+
+/** Whether the member at `path` is absent from `input` (zod 4 issues do not carry the value). */
+function isMissing(input: unknown, path: PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return true;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value === undefined;
+}
+
+/**
+ * A zod failure of `input` as a 400 naming the public field: `pagination.pageSize`, `code`, an
+ * unknown member. A missing member is "Required."; one of the wrong type says what was expected.
+ */
 export function validationFailure(
   error: z.ZodError,
+  input: unknown,
   codeFor: (field: string, issue: z.core.$ZodIssue) => string = () => 'VALIDATION_ERROR',
 ): ApiFailure {
   const errors = error.issues.map((issue): ApiErrorItem => {
@@ -52,7 +75,14 @@ export function validationFailure(
       return { code: codeFor(field, issue), message: `Unknown field ${issue.keys.join(', ')}.`, field };
     }
     const field = path.join('.');
-    const message = issue.code === 'invalid_type' && issue.input === undefined ? 'Required.' : issue.message;
+    const message =
+      issue.code !== 'invalid_type'
+        ? issue.message
+        : isMissing(input, issue.path)
+          ? 'Required.'
+          : EXPECTED[issue.expected]
+            ? `Expected ${EXPECTED[issue.expected]}.`
+            : issue.message;
     const code = codeFor(field, issue);
     return field ? { code, message, field } : { code, message };
   });

@@ -292,7 +292,7 @@ function rateLimited(decision: RateDecision, now: () => number): ApiFailure {
 function parseQuery(operation: Operation, raw: unknown): Record<string, string | undefined> {
   if (!operation.query) return {};
   const parsed = operation.query.safeParse(raw ?? {});
-  if (!parsed.success) throw validationFailure(parsed.error);
+  if (!parsed.success) throw validationFailure(parsed.error, raw ?? {});
   return parsed.data as Record<string, string | undefined>;
 }
 
@@ -320,6 +320,6 @@ function parseBody(operation: Operation, id: OperationId, request: FastifyReques
   }
   const parsed = operation.body!.safeParse(value);
   if (!parsed.success)
-    throw validationFailure(parsed.error, operation.scope === 'write' ? writeErrorCode : undefined);
+    throw validationFailure(parsed.error, value, operation.scope === 'write' ? writeErrorCode : undefined);
   return parsed.data;
 }

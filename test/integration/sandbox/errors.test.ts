@@ -102,6 +102,48 @@ describe('errors', () => {
     expect(firstError(response.body).field).toBe('freetext');
   });
 
+  test('a member of the wrong type says what was expected; a missing one says Required', async () => {
+    const wrong = await api.call('POST', '/v0/bank-transactions/search-query', { body: { matched: 'yes' } });
+    expect(wrong.status).toBe(400);
+    expect(firstError(wrong.body)).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'Expected a boolean.',
+      field: 'matched',
+    });
+    const nested = await api.call('POST', '/v0/bank-transactions/search-query', {
+      body: { pagination: { page: '2' } },
+    });
+    expect(firstError(nested.body)).toMatchObject({
+      message: 'Expected a number.',
+      field: 'pagination.page',
+    });
+    const missing = await api.call('POST', '/v1/bank-transactions/search-query', {
+      body: { bookingDateTo: '2026-03-31' },
+    });
+    expect(firstError(missing.body)).toMatchObject({ message: 'Required.', field: 'bookingDateFrom' });
+    const notString = await api.call('POST', '/v1/bank-transactions/search-query', {
+      body: { bookingDateFrom: 20260101, bookingDateTo: '2026-03-31' },
+    });
+    expect(firstError(notString.body)).toMatchObject({
+      message: 'Expected a string.',
+      field: 'bookingDateFrom',
+    });
+    const notObject = await api.call('POST', '/v0/bank-transactions/search-query', { body: '[]' });
+    expect(firstError(notObject.body).message).toBe('Expected an object.');
+    const name = await api.call('POST', '/v1/suppliers', { body: { name: 42, code: 'TYPE-1' } });
+    expect(firstError(name.body)).toEqual({
+      code: 'NAME_REQUIRED',
+      message: 'Expected a string.',
+      field: 'name',
+    });
+    const noName = await api.call('POST', '/v1/suppliers', { body: { code: 'TYPE-2' } });
+    expect(firstError(noName.body)).toMatchObject({
+      code: 'NAME_REQUIRED',
+      message: 'Required.',
+      field: 'name',
+    });
+  });
+
   test('an unknown query parameter is 400 naming it', async () => {
     const response = await api.call('GET', '/v1/suppliers?pageSize=5');
     expect(response.status).toBe(400);
