@@ -42,9 +42,14 @@ export const TransactionSorting = z.strictObject({
 
 const AccountIds = z.array(Id).min(1).max(100);
 
+/** Compared only when both dates are valid: a malformed one has its own error, not an order one too. */
+const isDate = (value: string | undefined): value is string =>
+  value !== undefined && IsoDate.safeParse(value).success;
 const dateOrder = {
   check: (body: { bookingDateFrom?: string | undefined; bookingDateTo?: string | undefined }) =>
-    !body.bookingDateFrom || !body.bookingDateTo || body.bookingDateFrom <= body.bookingDateTo,
+    !isDate(body.bookingDateFrom) ||
+    !isDate(body.bookingDateTo) ||
+    body.bookingDateFrom <= body.bookingDateTo,
   params: { message: 'bookingDateFrom is after bookingDateTo.', path: ['bookingDateFrom'] },
 };
 

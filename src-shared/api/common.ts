@@ -12,7 +12,8 @@ export const Id = z.guid();
 
 export const IsoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-03-31.')
+  // A shape that is not a date is one error, not a second "Not a calendar date." as well.
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Use a date like 2026-03-31.', abort: true })
   .refine((value) => {
     const time = Date.parse(`${value}T00:00:00Z`);
     return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);

@@ -67,6 +67,22 @@ describe('v1 bank-transaction search', () => {
     expect(firstError(response.body).field).toBe('bookingDateFrom');
   });
 
+  test('a malformed date is reported alone, without a false order error', async () => {
+    for (const body of [
+      { bookingDateFrom: '2026-02-30', bookingDateTo: '2026-01-01' },
+      { bookingDateFrom: '31.12.2026', bookingDateTo: '2026-01-01' },
+      { bookingDateFrom: '2026-04-01', bookingDateTo: '2026-13-01' },
+    ]) {
+      for (const path of [PATH, '/v0/bank-transactions/search-query']) {
+        const response = await api.call('POST', path, { body });
+        expect(response.status).toBe(400);
+        const messages = (response.body.errors as { message: string }[]).map((e) => e.message);
+        expect(messages, `${path} ${JSON.stringify(body)}`).toHaveLength(1);
+        expect(messages[0]).not.toMatch(/after/);
+      }
+    }
+  });
+
   test('accountIds and bankAccountId together is 400 naming bankAccountId', async () => {
     const id = wallets()[0]!.id;
     const response = await search({ ...range, accountIds: [id], bankAccountId: id });
