@@ -110,7 +110,12 @@ export function dimensionHandlers(context: RouteContext): Record<Ops, Handler> {
       const parent = dimension(params.dimensionId);
       const input = body as DimensionCreate;
       if (parent.status === 'DELETED')
-        throw failure(400, 'DIMENSION_DELETED', `${parent.name} is deleted; items cannot be added.`);
+        throw failure(
+          400,
+          'DIMENSION_DELETED',
+          `${parent.name} is deleted; items cannot be added.`,
+          'status',
+        );
       if (state.items.some((i) => i.dimensionId === parent.id && i.code === input.code))
         throw duplicate(input.code);
       const stamp = nowIso(context);

@@ -137,11 +137,11 @@ describe('dimensions and items', () => {
     ).toBe('SYSTEM_DIMENSION_READ_ONLY');
   });
 
-  test('items cannot be added to a deleted dimension: DIMENSION_DELETED', async () => {
+  test('items cannot be added to a deleted dimension: DIMENSION_DELETED naming status', async () => {
     const deleted = api.sandbox.state.dimensions.find((d) => d.status === 'DELETED')!;
-    expect(
-      firstError((await api.call('POST', items(deleted.id), { body: { name: 'x', code: 'X' } })).body).code,
-    ).toBe('DIMENSION_DELETED');
+    const response = await api.call('POST', items(deleted.id), { body: { name: 'x', code: 'X' } });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body)).toMatchObject({ code: 'DIMENSION_DELETED', field: 'status' });
   });
 
   test('unknown dimension is 404 DIMENSION_NOT_FOUND; unknown item 404 DIMENSION_ITEM_NOT_FOUND', async () => {
