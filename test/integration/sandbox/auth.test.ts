@@ -16,7 +16,11 @@ async function tokenRequest(body: string, contentType = 'application/x-www-form-
     headers: { 'content-type': contentType },
     body,
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 const credentials = () => ({
   grant_type: 'client_credentials',
@@ -49,6 +53,12 @@ describe('authentication', () => {
     expect(status).toBe(401);
     expect(firstError(body).code).toBe('INVALID_CLIENT');
     expect(body.error).toBe('invalid_client');
+  });
+
+  test('the token endpoint challenges with Basic, as its credentials are a client id and secret', async () => {
+    const { status, headers } = await tokenRequest(form({ ...credentials(), client_secret: 'sk_wrong' }));
+    expect(status).toBe(401);
+    expect(headers.get('www-authenticate')).toBe('Basic realm="token"');
   });
 
   test('unknown grant type is 400 naming grant_type', async () => {
