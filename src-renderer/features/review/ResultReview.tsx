@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { ReviewChange, ReviewTarget } from '../../../src-shared/search';
 import { formatCount } from '../../lib/format';
 import { useReview } from './useReview';
@@ -7,7 +7,9 @@ import { useReview } from './useReview';
  * "Mark all N reviewed…" and "Unmark all…" for a whole search result, each after a
  * confirmation that names the number; the change runs in the core a slice at a time (the
  * status bar follows it). While the confirmation shows, it replaces these buttons and
- * `children` (the result's other actions).
+ * `children` (the result's other actions). Until the result is counted (`total` null) both
+ * wait, saying so; a confirmation goes when the search or its count changes under it, as the
+ * number it names would no longer be the one changed.
  */
 export function ResultReview({
   profileId,
@@ -20,14 +22,20 @@ export function ResultReview({
   profileId: string;
   /** The search whose result is changed. */
   target: Extract<ReviewTarget, { by: 'transactionSearch' | 'expenseSearch' }>;
-  total: number;
+  /** How many records the search finds; null while they are counted. */
+  total: number | null;
   /** What the result holds, plural: "transactions", "expenses". */
   noun: string;
   onDone(message: string): void;
   children?: ReactNode;
 }) {
+  const uid = useId();
   const review = useReview(profileId);
-  const [confirm, setConfirm] = useState<ReviewChange | null>(null);
+  const [asked, setConfirm] = useState<{ change: ReviewChange; key: string; total: number } | null>(null);
+  // What the confirmation was asked for: this search with this count.
+  const key = JSON.stringify([target, total]);
+  if (asked && asked.key !== key && !review.isPending) setConfirm(null);
+  const confirm = asked && (asked.key === key || review.isPending) ? asked : null;
   const run = (change: ReviewChange) =>
     review.mutate(
       { target, change },
@@ -38,11 +46,15 @@ export function ResultReview({
         },
       },
     );
+  const ask = (change: ReviewChange) => {
+    if (total !== null) setConfirm({ change, key, total });
+  };
   return (
     <>
       {confirm ? (
         <span className="confirm" role="group" aria-label="Confirm the bulk change">
-          {confirm.action === 'setReviewed' ? 'Mark' : 'Unmark'} all {formatCount(total)} {noun}?
+          {confirm.change.action === 'setReviewed' ? 'Mark' : 'Unmark'} all {formatCount(confirm.total)}{' '}
+          {noun}?
           <button
             type="button"
             className="primary"
@@ -50,10 +62,10 @@ export function ResultReview({
             // Not `disabled`: the button keeps the keyboard focus while the change runs.
             aria-disabled={review.isPending}
             onClick={() => {
-              if (!review.isPending) run(confirm);
+              if (!review.isPending) run(confirm.change);
             }}
           >
-            {review.isPending ? 'Changing…' : `Yes, change ${formatCount(total)}`}
+            {review.isPending ? 'Changing…' : `Yes, change ${formatCount(confirm.total)}`}
           </button>
           <button type="button" onClick={() => setConfirm(null)}>
             Cancel
@@ -61,16 +73,27 @@ export function ResultReview({
         </span>
       ) : (
         <>
-          <button type="button" disabled={total === 0} onClick={() => setConfirm({ action: 'setReviewed' })}>
-            Mark all {formatCount(total)} reviewed…
+          <button
+            type="button"
+            disabled={!total}
+            aria-describedby={total === null ? `${uid}-counting` : undefined}
+            onClick={() => ask({ action: 'setReviewed' })}
+          >
+            {total === null ? 'Mark all reviewed…' : `Mark all ${formatCount(total)} reviewed…`}
           </button>
           <button
             type="button"
-            disabled={total === 0}
-            onClick={() => setConfirm({ action: 'clearReviewed' })}
+            disabled={!total}
+            aria-describedby={total === null ? `${uid}-counting` : undefined}
+            onClick={() => ask({ action: 'clearReviewed' })}
           >
             Unmark all…
           </button>
+          {total === null && (
+            <span className="muted" id={`${uid}-counting`}>
+              Counting…
+            </span>
+          )}
           {children}
         </>
       )}

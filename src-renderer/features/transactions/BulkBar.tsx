@@ -9,7 +9,8 @@ import { ExportDialog } from '../export/ExportDialog';
 
 /**
  * Bulk review: the selected rows, or every transaction the search finds (after a
- * confirmation); files of either downloaded; the whole result exported as CSV.
+ * confirmation); files of either downloaded; the whole result exported as CSV. What acts on
+ * the whole result waits for its count.
  */
 export function BulkBar({
   profileId,
@@ -21,7 +22,8 @@ export function BulkBar({
 }: {
   profileId: string;
   selected: Set<string>;
-  total: number;
+  /** How many transactions the search finds; null while they are counted. */
+  total: number | null;
   filters: TransactionFilters;
   sorting: TransactionSorting;
   onClear(): void;
@@ -46,7 +48,7 @@ export function BulkBar({
       : []),
     {
       id: 'result',
-      label: `All ${formatCount(total)} transactions of this search`,
+      label: `All ${formatCount(total ?? 0)} transactions of this search`,
       scope: { by: 'transactionSearch', filters },
     },
   ];
@@ -75,10 +77,10 @@ export function BulkBar({
         noun="transactions"
         onDone={setDone}
       >
-        <button type="button" disabled={total === 0} onClick={() => setDownload('result')}>
+        <button type="button" disabled={!total} onClick={() => setDownload('result')}>
           Download files of this result…
         </button>
-        <button type="button" disabled={total === 0} onClick={() => setExporting(true)}>
+        <button type="button" disabled={!total} onClick={() => setExporting(true)}>
           Export as CSV…
         </button>
       </ResultReview>
@@ -97,7 +99,7 @@ export function BulkBar({
         <ExportDialog
           profileId={profileId}
           search={{ kind: 'transaction', filters, sorting }}
-          total={total}
+          total={total ?? 0}
           onClose={() => setExporting(false)}
           onDone={setDone}
         />

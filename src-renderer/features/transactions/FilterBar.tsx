@@ -124,10 +124,13 @@ export function activeFilterCount(draft: FilterDraft): number {
 export function FilterBar({
   accounts,
   onChange,
+  onPending,
   initial,
 }: {
   accounts: BankAccountSummary[];
   onChange(filters: TransactionFilters): void;
+  /** True from a change of a filter until it is applied (after the pause), false then. */
+  onPending?(pending: boolean): void;
   initial?: TransactionFilters | undefined;
 }) {
   const id = useId();
@@ -141,10 +144,14 @@ export function FilterBar({
   );
 
   useEffect(() => {
+    onPending?.(parsed.ok);
     if (!parsed.ok) return;
-    const timer = setTimeout(() => onChange(parsed.filters), 200);
+    const timer = setTimeout(() => {
+      onChange(parsed.filters);
+      onPending?.(false);
+    }, 200);
     return () => clearTimeout(timer);
-  }, [parsed, onChange]);
+  }, [parsed, onChange, onPending]);
 
   const set = <K extends keyof FilterDraft>(key: K, value: FilterDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));

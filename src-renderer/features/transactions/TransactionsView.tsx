@@ -31,6 +31,8 @@ export function TransactionsView({
   const [openId, setOpenId] = useState<string | null>(null);
   const [paneFocus, setPaneFocus] = useState<ReviewFocus>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  // A filter changed in the form and not applied yet: the result on screen is not counted.
+  const [filtersPending, setFiltersPending] = useState(false);
   const gridRef = useRef<HTMLDivElement>(null);
   const paneHeading = useRef<HTMLHeadingElement>(null);
   const focusPaneHeading = useRef(false);
@@ -193,7 +195,12 @@ export function TransactionsView({
         <h1 id="area-title">Transactions</h1>
         <p className="muted">{profile.name}</p>
       </div>
-      <FilterBar accounts={accountList} onChange={onFilters} initial={initialFilters} />
+      <FilterBar
+        accounts={accountList}
+        onChange={onFilters}
+        onPending={setFiltersPending}
+        initial={initialFilters}
+      />
       <div className="totals" role="status" aria-live="polite" data-testid="totals">
         {pages.totals ? (
           <>
@@ -212,7 +219,7 @@ export function TransactionsView({
       <BulkBar
         profileId={profileId}
         selected={selected}
-        total={pages.total}
+        total={filtersPending ? null : (first.counted?.count ?? null)}
         filters={filters}
         sorting={sorting}
         onClear={() => setSelected(new Set())}

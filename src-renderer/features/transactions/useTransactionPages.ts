@@ -29,6 +29,7 @@ function searchInput(
  * the core answers in order, so the first rows show before the whole result is counted. Until
  * the count arrives, the table holds the first page's rows. Then only the pages that cover the
  * visible rows are asked for. Pages are TanStack queries: cached, shared, invalidated by events.
+ * `total` is how many rows the table holds; `counted`, the totals of this search once known.
  */
 export function useFirstPage(profileId: string, filters: TransactionFilters, sorting: TransactionSorting) {
   const rows = useQuery({
@@ -45,7 +46,10 @@ export function useFirstPage(profileId: string, filters: TransactionFilters, sor
     queryFn: () => call('transactions.search', totalsInput),
     placeholderData: keepPreviousData,
   });
-  return { rows, totals, total: provisionalTotal(rows, totals) };
+  // The count of exactly this search, or null while it is counted: a previous search's count,
+  // kept as placeholder data, is not it.
+  const counted = !totals.isPlaceholderData ? (totals.data?.totals ?? null) : null;
+  return { rows, totals, total: provisionalTotal(rows, totals), counted };
 }
 
 /**

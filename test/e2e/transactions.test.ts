@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp, type AppPage } from './harness';
+import { connectSandbox } from './steps';
+
+// The Transactions grid in Chromium against a real core and one synced sandbox: what the bulk
+// bar and the totals line say while a search is being counted, and the grid by keyboard.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let core: Core;
+let profileId: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 3, transactions: 1500 });
+  core = createCore({ dataDir: tempDir(), secrets });
+  profileId = (await connectSandbox(core, sandbox)).id;
+}, 120_000);
+afterAll(async () => {
+  await closeBrowser();
+  await core.close();
+  await sandbox.stop();
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+function countOf(where: string): number {
+  return core
+    .cacheOf(profileId)
+    .sqlite.prepare(`SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL AND ${where}`)
+    .pluck()
+    .get() as number;
+}
+
+/**
+ * Holds back the answers to the count of a search (`transactions.search` with totals) until
+ * `release()`: the count of a large organisation, which takes seconds, on demand. The core
+ * counts at once; only its answer waits. After `release()` answers pass again.
+ */
+async function holdCounts(page: Page): Promise<{ release(): Promise<void> }> {
+  await page.evaluate(() => {
+    type Invoke = (command: string, input: unknown) => Promise<unknown>;
+    type Held = { holding: boolean; answers: Array<() => void> };
+    const host = window as unknown as { __satchelInvoke: Invoke; __heldCounts?: Held };
+    const invoke = host.__satchelInvoke;
+    const held: Held = { holding: true, answers: [] };
+    host.__heldCounts = held;
+    host.__satchelInvoke = (command, input) => {
+      const answer = invoke(command, input);
+      const search = (input as { search?: { withTotals?: boolean } }).search;
+      if (!held.holding || command !== 'transactions.search' || !search?.withTotals) return answer;
+      return new Promise((resolve) => held.answers.push(() => resolve(answer)));
+    };
+  });
+  return {
+    async release() {
+      await page.evaluate(() => {
+        const held = (window as unknown as { __heldCounts: { holding: boolean; answers: Array<() => void> } })
+          .__heldCounts;
+        held.holding = false;
+        for (const resolve of held.answers.splice(0)) resolve();
+      });
+    },
+  };
+}
+
+async function open(): Promise<AppPage> {
+  const app = await openApp(core);
+  app.page.setDefaultTimeout(15_000);
+  await app.page
+    .getByTestId('totals')
+    .getByText(count(countOf('1')), { exact: true })
+    .waitFor();
+  return app;
+}
+
+describe('transactions grid', () => {
+  it('offers to mark the whole result only once it is counted, naming that count', async () => {
+    const app = await open();
+    const { page } = app;
+    try {
+      const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
+      const filters = page.getByRole('search', { name: 'Filter transactions' });
+      const held = await holdCounts(page);
+      // A new search whose first page is full: its rows show, its count is on its way.
+      await filters.getByLabel('Matched').selectOption('false');
+      const unmatched = countOf('matched = 0');
+      expect(unmatched).toBeGreaterThan(100);
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.waitForTimeout(300);
+      await bulk.getByText('Counting…').waitFor();
+      expect(await bulk.getByRole('button', { name: /^Mark all/ }).isDisabled()).toBe(true);
+      expect(await bulk.getByRole('button', { name: 'Unmark all…' }).isDisabled()).toBe(true);
+      expect(await bulk.getByRole('button', { name: /^Mark all \d/ }).count()).toBe(0);
+
+      await held.release();
+      const markAll = bulk.getByRole('button', { name: `Mark all ${count(unmatched)} reviewed…` });
+      await markAll.click();
+      const confirm = bulk.getByRole('group', { name: 'Confirm the bulk change' });
+      await confirm.getByText(`Mark all ${count(unmatched)} transactions?`).waitFor();
+      await confirm.getByRole('button', { name: `Yes, change ${count(unmatched)}` }).waitFor();
+
+      // The search changes under an open confirmation: it goes, rather than name the old count
+      // for the new search.
+      await filters.getByLabel('Matched').selectOption('true');
+      await confirm.waitFor({ state: 'detached' });
+      const matched = countOf('matched = 1');
+      await bulk.getByRole('button', { name: `Mark all ${count(matched)} reviewed…` }).waitFor();
+
+      // Typed text is searched after a pause; until then the result on screen is not counted.
+      await filters.getByLabel('Search').fill('a');
+      expect(await bulk.getByRole('button', { name: /^Mark all/ }).isDisabled()).toBe(true);
+      await bulk.getByRole('button', { name: /^Mark all \d/ }).waitFor();
+    } finally {
+      await app.close();
+    }
+  });
+});
