@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { closeBrowser, openApp, type AppPage } from './harness';
 import { connectSandbox } from './steps';
 
 // The Transactions grid in Chromium against a real core and one synced sandbox: what the bulk
-// bar and the totals line say while a search is being counted, and the grid by keyboard.
-const tempDir = useTempDirs();
+// bar and the totals line say while a search is being counted, and the grid by keyboard. The
+// tests share the organisation (synced once), so its folder lives as long as the file's tests.
+const dataDir = mkdtempSync(path.join(tmpdir(), 'satchel-test-'));
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let core: Core;
@@ -18,13 +21,14 @@ let profileId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 3, transactions: 1500 });
-  core = createCore({ dataDir: tempDir(), secrets });
+  core = createCore({ dataDir, secrets });
   profileId = (await connectSandbox(core, sandbox)).id;
 }, 120_000);
 afterAll(async () => {
   await closeBrowser();
   await core.close();
   await sandbox.stop();
+  rmSync(dataDir, { recursive: true, force: true });
   for (const account of await secrets.list()) await secrets.delete(account);
 });
 
@@ -117,6 +121,30 @@ describe('transactions grid', () => {
       await filters.getByLabel('Search').fill('a');
       expect(await bulk.getByRole('button', { name: /^Mark all/ }).isDisabled()).toBe(true);
       await bulk.getByRole('button', { name: /^Mark all \d/ }).waitFor();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("says the result is being counted instead of the previous search's figures", async () => {
+    const app = await open();
+    const { page } = app;
+    try {
+      const totals = page.getByTestId('totals');
+      const everything = count(countOf('1'));
+      const held = await holdCounts(page);
+      await page
+        .getByRole('search', { name: 'Filter transactions' })
+        .getByLabel('Matched')
+        .selectOption('false');
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.waitForTimeout(300);
+      // The line is a live region: it says what it knows, never the old count and sums.
+      expect(await totals.textContent()).toBe('Counting…');
+      expect(await totals.getByText(everything, { exact: true }).count()).toBe(0);
+      await held.release();
+      await totals.getByText(count(countOf('matched = 0')), { exact: true }).waitFor();
+      expect(await totals.locator('.total-sum').count()).toBeGreaterThan(0);
     } finally {
       await app.close();
     }

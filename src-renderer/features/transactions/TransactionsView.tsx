@@ -201,6 +201,7 @@ export function TransactionsView({
         onPending={setFiltersPending}
         initial={initialFilters}
       />
+      {/* A new search's figures replace the old ones only once counted; until then it says so. */}
       <div className="totals" role="status" aria-live="polite" data-testid="totals">
         {pages.totals ? (
           <>
@@ -212,8 +213,8 @@ export function TransactionsView({
               </span>
             ))}
           </>
-        ) : (
-          'Searching…'
+        ) : first.totals.error ? null : (
+          'Counting…'
         )}
       </div>
       <BulkBar

@@ -116,7 +116,7 @@ export function useTransactionPages(
 
   return {
     total,
-    totals: first.totals.data?.totals,
+    totals: first.counted,
     rows,
     loading: firstRows.isLoading || (firstRows.isPlaceholderData && firstRows.isFetching),
     error: firstRows.error ?? first.totals.error ?? others.find((query) => query.error)?.error ?? null,
