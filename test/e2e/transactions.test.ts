@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src-main/core';
+import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { closeBrowser, openApp, type AppPage } from './harness';
@@ -145,6 +146,50 @@ describe('transactions grid', () => {
       await held.release();
       await totals.getByText(count(countOf('matched = 0')), { exact: true }).waitFor();
       expect(await totals.locator('.total-sum').count()).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('shows every review mark of a row, with and without the detail pane', async () => {
+    const cache = core.cacheOf(profileId);
+    const first = cache.sqlite
+      .prepare(
+        'SELECT id FROM bank_transactions WHERE deleted_at IS NULL ORDER BY booking_date DESC, id DESC LIMIT 1',
+      )
+      .pluck()
+      .get() as string;
+    const target = { by: 'ids' as const, kind: 'transaction' as const, ids: [first] };
+    applyReview(cache, target, { action: 'setReviewed' });
+    applyReview(cache, target, { action: 'flag', reason: 'Receipt missing' });
+    applyReview(cache, target, { action: 'setNote', note: 'Asked for the invoice.' });
+    const app = await open();
+    const { page } = app;
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      const marks = grid.getByRole('row').nth(1).getByRole('gridcell').last();
+      await marks.getByText('Note').waitFor();
+      // Each mark lies inside its cell, and the cell inside the grid: none is cut off.
+      const hidden = () =>
+        marks.evaluate((cell) => {
+          const box = cell.getBoundingClientRect();
+          const grid = cell.closest('[role=grid]')!.getBoundingClientRect();
+          return Array.from(cell.querySelectorAll('.badge'))
+            .filter((badge) => {
+              const mark = badge.getBoundingClientRect();
+              return mark.left < box.left || mark.right > Math.min(box.right, grid.right);
+            })
+            .map((badge) => badge.textContent);
+        });
+      expect(await marks.locator('.badge').count()).toBe(3);
+      expect(await hidden()).toEqual([]);
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('transaction-pane').getByText('Flagged: Receipt missing').waitFor();
+      expect(await hidden()).toEqual([]);
+      expect(await grid.evaluate((box) => box.scrollWidth - box.clientWidth)).toBe(0);
+      // Screen readers hear each mark in words.
+      expect(await marks.getByText('✓ Reviewed').count()).toBe(1);
     } finally {
       await app.close();
     }

@@ -20,7 +20,8 @@ const COLUMN_WIDTHS: Record<string, string> = {
   transactionType: '96px',
   bankAccountId: 'minmax(110px, 1fr)',
   matched: '84px',
-  reviewed: '116px',
+  // Reviewed, flagged and noted: "✓", "Flag" and "Note" side by side (about 112 px).
+  reviewed: '120px',
 };
 
 /**
@@ -118,7 +119,10 @@ export function transactionColumns(
         return (
           <span className="marks">
             {review.reviewedAt ? (
-              <span className="badge badge-ok">✓ Reviewed</span>
+              // The check alone on screen, so that flag and note fit beside it; the word is read out.
+              <span className="badge badge-ok" title="Reviewed">
+                ✓<span className="visually-hidden"> Reviewed</span>
+              </span>
             ) : (
               <span className="muted">—</span>
             )}
