@@ -194,4 +194,53 @@ describe('transactions grid', () => {
       await app.close();
     }
   });
+
+  it('gives the focus back after a flag, so the review keys go on working', async () => {
+    const app = await open();
+    const { page } = app;
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement;
+        return element?.getAttribute('role') || element?.id || element?.tagName;
+      });
+    const reasonFocused = () =>
+      expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('placeholder')))
+        .toBe('e.g. Receipt missing');
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      const pane = page.getByTestId('transaction-pane');
+      const row = (index: number) => grid.locator(`#tx-row-${index}`);
+      await row(2).waitFor();
+      // From the grid: f, a reason, Enter; then Space marks the same row, with no click between.
+      await grid.focus();
+      await page.keyboard.press('j');
+      await page.keyboard.press('j');
+      await page.keyboard.press('f');
+      await reasonFocused();
+      await page.keyboard.type('Receipt missing');
+      await page.keyboard.press('Enter');
+      await pane.getByText('Flagged: Receipt missing').waitFor();
+      await expect.poll(focused).toBe('grid');
+      await page.keyboard.press(' ');
+      await row(2).getByText('✓ Reviewed').waitFor();
+
+      // From the pane: the same, and the focus goes back to the pane, where n writes a note.
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await expect.poll(focused).toBe('pane-title');
+      await page.keyboard.press('f');
+      await reasonFocused();
+      await page.keyboard.type('Ask the bank');
+      await page.keyboard.press('Enter');
+      await pane.getByText('Flagged: Ask the bank').waitFor();
+      await expect.poll(focused).toBe('pane-title');
+      await page.keyboard.press('n');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -8,6 +8,8 @@ export type ReviewFocus = 'flag' | 'note' | null;
 /**
  * Reviewed, flag with a reason, note and tags of one record. `focus` asks for the flag reason
  * or the note field (the f and n shortcuts); Enter saves a reason or a tag, Ctrl+Enter a note.
+ * Once a flag is saved its field is gone: the focus goes back to where f was pressed (the
+ * list or the pane), or to this section's heading, so the review keys work on without a click.
  */
 export function ReviewControls({
   profileId,
@@ -32,6 +34,9 @@ export function ReviewControls({
   const [tag, setTag] = useState('');
   const reasonRef = useRef<HTMLInputElement>(null);
   const noteRef = useRef<HTMLTextAreaElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // Where the focus was when the f shortcut asked for the reason field.
+  const flaggedFrom = useRef<HTMLElement | null>(null);
 
   // A note changed elsewhere (another row, a sync of marks) replaces the text being shown.
   const [shownNote, setShownNote] = useState({ id, note: review.note });
@@ -40,7 +45,11 @@ export function ReviewControls({
     setNote(review.note ?? '');
   }
   useEffect(() => {
-    if (focus === 'flag') reasonRef.current?.focus();
+    if (focus === 'flag') {
+      const from = document.activeElement;
+      flaggedFrom.current = from instanceof HTMLElement && from !== document.body ? from : null;
+      reasonRef.current?.focus();
+    }
     if (focus === 'note') noteRef.current?.focus();
     if (focus) onFocused();
   }, [focus, onFocused]);
@@ -49,7 +58,9 @@ export function ReviewControls({
   const noteChanged = note !== (review.note ?? '');
   return (
     <section className="review-controls" aria-labelledby={`${uid}-title`}>
-      <h3 id={`${uid}-title`}>Review</h3>
+      <h3 id={`${uid}-title`} tabIndex={-1} ref={headingRef}>
+        Review
+      </h3>
       <div className="actions">
         <button
           type="button"
@@ -76,7 +87,20 @@ export function ReviewControls({
           className="inline-form"
           onSubmit={(event) => {
             event.preventDefault();
-            apply.mutate({ target, change: { action: 'flag', reason } }, { onSuccess: () => setReason('') });
+            apply.mutate(
+              { target, change: { action: 'flag', reason } },
+              {
+                onSuccess: () => {
+                  setReason('');
+                  // Unless the user has moved on, the focus leaves with the reason field.
+                  const now = document.activeElement;
+                  if (now && now !== document.body && now !== reasonRef.current) return;
+                  const from = flaggedFrom.current;
+                  flaggedFrom.current = null;
+                  (from?.isConnected ? from : headingRef.current)?.focus();
+                },
+              },
+            );
           }}
         >
           <label htmlFor={`${uid}-reason`}>Flag reason</label>
