@@ -243,4 +243,48 @@ describe('transactions grid', () => {
       await app.close();
     }
   });
+
+  it('takes the focus when an expense shows its transaction, so the review keys work there', async () => {
+    const app = await open();
+    const { page } = app;
+    try {
+      await page.keyboard.press('Control+2');
+      const expenses = page.getByRole('grid', { name: 'Expenses' });
+      await expenses.locator('tbody tr').first().waitFor();
+      await expenses.focus();
+      await page.keyboard.press('Enter');
+      const expensePane = page.getByTestId('expense-pane');
+      const show = expensePane.getByRole('button', { name: 'Show in Transactions' });
+      await expensePane.getByRole('heading', { name: 'Lines' }).waitFor();
+      for (let step = 0; step < 30 && !(await show.isVisible()); step += 1) {
+        await expenses.focus();
+        await page.keyboard.press('j');
+        await expensePane.getByRole('heading', { name: 'Lines' }).waitFor();
+      }
+      await show.focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+      const shownId = await page
+        .getByRole('search', { name: 'Filter transactions' })
+        .getByLabel('Ids')
+        .inputValue();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+        .toBe('Transactions');
+      await page.keyboard.press(' ');
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).getByText('✓ Reviewed').waitFor();
+      expect(
+        core
+          .cacheOf(profileId)
+          .sqlite.prepare(
+            `SELECT count(*) FROM review_marks WHERE kind = 'transaction' AND record_id = ? AND reviewed_at IS NOT NULL`,
+          )
+          .pluck()
+          .get(shownId),
+      ).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
 });

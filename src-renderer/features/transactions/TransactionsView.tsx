@@ -55,6 +55,17 @@ export function TransactionsView({
     gridRef.current?.scrollTo({ top: 0 });
   }, [filters, sorting]);
 
+  // Opened from elsewhere with a search (an expense's "Show in Transactions", a list of "Needs
+  // attention"): the control that opened it is gone with its area, so the grid takes the focus
+  // and the review keys work at once.
+  const opened = useRef(initialFilters !== undefined);
+  useEffect(() => {
+    if (!opened.current) return;
+    opened.current = false;
+    const focused = document.activeElement;
+    if (!focused || focused === document.body) gridRef.current?.focus();
+  }, []);
+
   // Its functions change identity as it scrolls; this component is not compiler-memoised for it.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
