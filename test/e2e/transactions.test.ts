@@ -287,4 +287,50 @@ describe('transactions grid', () => {
       await app.close();
     }
   });
+
+  it('sorts from the keyboard: the column headers are in the Tab order', async () => {
+    const app = await open();
+    const { page } = app;
+    const focusedName = () =>
+      page.evaluate(() => {
+        const element = document.activeElement;
+        const header = element?.closest('[role=columnheader], th');
+        return header ? `${element?.tagName} in ${header.textContent}` : element?.getAttribute('aria-label');
+      });
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      await grid.focus();
+      await page.keyboard.press('Tab');
+      expect(await focusedName()).toBe('BUTTON in Booking date ▼');
+      for (const _ of ['Counterparty', 'Description', 'Amount']) await page.keyboard.press('Tab');
+      expect(await focusedName()).toBe('BUTTON in Amount');
+      await page.keyboard.press('Enter');
+      await grid.locator('[role=columnheader][aria-sort="descending"]', { hasText: 'Amount' }).waitFor();
+      await page.keyboard.press(' ');
+      await grid.locator('[role=columnheader][aria-sort="ascending"]', { hasText: 'Amount' }).waitFor();
+      expect(await grid.locator('[role=columnheader][aria-sort]').count()).toBe(1);
+      // Back in the grid, the arrow keys move between rows as before.
+      for (const _ of ['Description', 'Counterparty', 'Booking date', 'grid'])
+        await page.keyboard.press('Shift+Tab');
+      expect(await focusedName()).toBe('Transactions');
+      await page.keyboard.press('ArrowDown');
+      expect(await grid.getAttribute('aria-activedescendant')).toBe('tx-row-1');
+
+      await page.keyboard.press('Control+2');
+      const expenses = page.getByRole('grid', { name: 'Expenses' });
+      await expenses.locator('tbody tr').first().waitFor();
+      await expenses.focus();
+      await page.keyboard.press('Tab');
+      expect(await focusedName()).toBe('BUTTON in Date');
+      await page.keyboard.press('Enter');
+      await expenses.locator('th[aria-sort="ascending"]', { hasText: 'Date' }).waitFor();
+      await page.keyboard.press('Tab');
+      expect(await focusedName()).toBe('BUTTON in Amount');
+      await page.keyboard.press('Enter');
+      await expenses.locator('th[aria-sort="descending"]', { hasText: 'Amount' }).waitFor();
+    } finally {
+      await app.close();
+    }
+  });
 });

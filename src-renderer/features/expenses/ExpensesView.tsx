@@ -249,7 +249,7 @@ export function ExpensesView({
                   <span className="visually-hidden">Selected</span>
                 </th>
                 <th scope="col" aria-sort={ariaSort('expenseTime')}>
-                  <button type="button" className="sort" tabIndex={-1} onClick={() => sortBy('expenseTime')}>
+                  <button type="button" className="sort" onClick={() => sortBy('expenseTime')}>
                     Date
                   </button>
                 </th>
@@ -261,7 +261,7 @@ export function ExpensesView({
                   Status
                 </th>
                 <th scope="col" className="number" aria-sort={ariaSort('amount')}>
-                  <button type="button" className="sort" tabIndex={-1} onClick={() => sortBy('amount')}>
+                  <button type="button" className="sort" onClick={() => sortBy('amount')}>
                     Amount
                   </button>
                 </th>

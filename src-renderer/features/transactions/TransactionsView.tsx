@@ -278,7 +278,6 @@ export function TransactionsView({
                       <button
                         type="button"
                         className="sort"
-                        tabIndex={-1}
                         onClick={() =>
                           setSorting((current) => ({
                             field: header.column.id as TransactionSorting['field'],
