@@ -333,4 +333,51 @@ describe('transactions grid', () => {
       await app.close();
     }
   });
+
+  it('closes the detail pane when the result is empty', async () => {
+    const app = await open();
+    const { page } = app;
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      const pane = page.getByTestId('transaction-pane');
+      const filters = page.getByRole('search', { name: 'Filter transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      await pane.getByText('Fees', { exact: true }).waitFor();
+      // A search that finds nothing: no transaction of it is left to show or to mark.
+      await filters.getByLabel('Search').fill('nothing-is-called-this');
+      await page.getByText('No transaction matches these filters.').waitFor();
+      await pane.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+
+      // Marking the last unreviewed transaction of "Reviewed: No" from its pane empties the
+      // result: the pane closes and the grid has the focus.
+      const [id] = core
+        .cacheOf(profileId)
+        .sqlite.prepare(
+          `SELECT id FROM bank_transactions t WHERE deleted_at IS NULL AND NOT EXISTS
+           (SELECT 1 FROM review_marks m WHERE m.kind = 'transaction' AND m.record_id = t.id AND m.reviewed_at IS NOT NULL)
+           LIMIT 1`,
+        )
+        .pluck()
+        .all() as string[];
+      await filters.getByLabel('Search').fill('');
+      await filters.getByLabel('Reviewed').selectOption('false');
+      await filters.getByRole('button', { name: 'More filters' }).click();
+      await filters.getByLabel('Ids').fill(id!);
+      await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      await pane.getByText('Fees', { exact: true }).waitFor();
+      await page.keyboard.press(' ');
+      await page.getByText('No transaction matches these filters.').waitFor();
+      await pane.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+        .toBe('Transactions');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -145,6 +145,16 @@ export function TransactionsView({
   useEffect(() => {
     if (openId && activeRow && activeRow.id !== openId) setOpenId(activeRow.id);
   }, [activeRow, openId]);
+  // A result with no rows has none for the pane to show or mark: it closes, and the grid takes
+  // the focus if the pane had it.
+  const noRows = !first.rows.isPlaceholderData && first.rows.data?.rows.length === 0;
+  useEffect(() => {
+    if (!noRows || !openId) return;
+    const pane = paneHeading.current?.closest('aside');
+    const hadFocus = pane?.contains(document.activeElement) ?? false;
+    setOpenId(null);
+    if (hadFocus) gridRef.current?.focus();
+  }, [noRows, openId]);
 
   const reviewKeys = (event: KeyboardEvent<HTMLElement>): boolean => {
     if (!activeRow || !isPlainKey(event)) return false;
