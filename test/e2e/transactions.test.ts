@@ -380,4 +380,29 @@ describe('transactions grid', () => {
       await app.close();
     }
   });
+
+  it('moves the focus to the open pane on Enter', async () => {
+    const app = await open();
+    const { page } = app;
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('aria-label') || document.activeElement?.id);
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      const pane = page.getByTestId('transaction-pane');
+      await grid.getByRole('row').nth(1).waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      await pane.getByText('Fees', { exact: true }).waitFor();
+      await expect.poll(focused).toBe('pane-title');
+      // Back in the grid with the pane open (Shift+Tab over the column headers), a row further.
+      for (let step = 0; step < 12 && (await focused()) !== 'Transactions'; step += 1)
+        await page.keyboard.press('Shift+Tab');
+      expect(await focused()).toBe('Transactions');
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await expect.poll(focused).toBe('pane-title');
+    } finally {
+      await app.close();
+    }
+  });
 });

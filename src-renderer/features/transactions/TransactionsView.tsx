@@ -129,7 +129,10 @@ export function TransactionsView({
     if (!activeRow) return;
     setOpenId(activeRow.id);
     setPaneFocus(focus);
-    if (!focus) focusPaneHeading.current = true;
+    if (focus) return;
+    // Already open on this row, nothing renders again: the pane takes the focus now.
+    if (openId === activeRow.id) paneHeading.current?.focus();
+    else focusPaneHeading.current = true;
   };
   const close = () => {
     setOpenId(null);
