@@ -24,6 +24,9 @@ import { backoffMs, RETRYABLE_STATUS, retryAfterMs } from './retry';
  * logged or put into an error message.
  */
 
+/** The longest `Retry-After` of a 5xx the client waits for before retrying. */
+const MAX_SERVER_WAIT_MS = 60_000;
+
 export interface ApiClientOptions {
   baseUrl: string;
   credentials: () => Promise<Credentials>;
@@ -206,6 +209,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function send<R extends Answer>(operation: string, url: string, init: SendInit<R>): Promise<R> {
     let refreshed = false;
+    // Failures (the network, 5xx) and 429s are counted apart: waiting out the rate limit a few
+    // times must not use up the retries of a server error that comes after.
+    let failures = 0;
+    let limited = 0;
     for (let attempt = 0; ; attempt += 1) {
       if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
       const permit = await governor.acquire(operation, init.signal).catch((error: unknown) => {
@@ -230,7 +237,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         permit.settle(null);
         if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
         const timedOut = error instanceof RequestTimeoutError;
-        if (!init.idempotent || attempt >= maxRetries) {
+        if (!init.idempotent || failures >= maxRetries) {
           throw timedOut
             ? new AppError(
                 'TIMEOUT',
@@ -241,7 +248,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
                 `Could not reach ${new URL(url).host}: ${error instanceof Error ? error.message : String(error)}. Check the network; Satchel keeps working offline.`,
               );
         }
-        await sleep(backoffMs(attempt, options.random), init.signal);
+        await sleep(backoffMs(failures, options.random), init.signal);
+        failures += 1;
         continue;
       }
       permit.settle(readRateHeaders(response.headers));
@@ -250,11 +258,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
       if (response.status === 429) {
         const wait =
-          retryAfterMs(response.headers.get('retry-after'), now()) ?? backoffMs(attempt, options.random);
+          retryAfterMs(response.headers.get('retry-after'), now()) ?? backoffMs(limited, options.random);
         governor.blockUntil(operation, now() + wait);
         await response.body?.cancel();
-        if (attempt >= maxRetries * 2)
+        if (limited >= maxRetries * 2)
           throw new AppError('SERVER_ERROR', 'The API kept answering "too many requests". Try again later.');
+        limited += 1;
         await sleep(wait, init.signal);
         continue;
       }
@@ -264,12 +273,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         await accessToken(init.signal, true);
         continue;
       }
-      if (RETRYABLE_STATUS.has(response.status) && init.idempotent && attempt < maxRetries) {
-        const wait =
-          retryAfterMs(response.headers.get('retry-after'), now()) ?? backoffMs(attempt, options.random);
-        await response.body?.cancel();
-        await sleep(wait, init.signal);
-        continue;
+      if (RETRYABLE_STATUS.has(response.status) && init.idempotent && failures < maxRetries) {
+        const asked = retryAfterMs(response.headers.get('retry-after'), now());
+        // A server down for longer (maintenance) is reported now rather than waited for in
+        // silence: the next sync tries again.
+        if (asked === null || asked <= MAX_SERVER_WAIT_MS) {
+          await response.body?.cancel();
+          await sleep(asked ?? backoffMs(failures, options.random), init.signal);
+          failures += 1;
+          continue;
+        }
       }
       return response;
     }

@@ -65,6 +65,33 @@ describe('sync under faults', () => {
     await expectExact(sandbox, cache);
   });
 
+  it('retries a server error after rate-limit waits, and does not sit out a long maintenance', async () => {
+    const { sandbox, cache, client, statuses } = await setup({ windowSeconds: 1, readLimit: 1000 });
+    const control = sandbox.control!;
+    // Five 429s on the first request of the suppliers, then a 503: the waits for the rate
+    // limit used to use up the retries, and the 503 ended the resource.
+    control.addFault({ match: '/v1/suppliers', rateLimit: true, retryAfterSeconds: 0, times: 5 });
+    control.addFault({ match: '/v1/suppliers', status: 503, times: 1, skip: 5 });
+    const through = await runSync({ cache, client, resources: allResources });
+    expect(through.errors).toEqual([]);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+    expect(statuses).toContain(503);
+
+    // A 503 that asks for an hour is reported at once, not waited for.
+    control.addFault({ match: '/v1/suppliers', status: 503, retryAfterSeconds: 3600, times: 1 });
+    const started = Date.now();
+    const down = await runSync({ cache, client, resources: allResources });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(down.outcome).toBe('partial');
+    expect(down.errors).toEqual([
+      expect.objectContaining({
+        resource: 'suppliers',
+        code: 'SERVER_ERROR',
+        message: expect.stringContaining('503'),
+      }),
+    ]);
+  });
+
   it('waits for the window instead of earning a 429 when the budget is known', async () => {
     const { sandbox, cache, client, statuses } = await setup({ readLimit: 25, windowSeconds: 2 });
     const summary = await runSync({ cache, client, resources: allResources });
