@@ -25,7 +25,14 @@ import { MoneyError, parseMoney } from '../../src-shared/money';
  * identify and place a record may be missing (a newer or older server), unknown members are
  * kept (the schemas are loose and `raw` stores the record as sent), and money must convert
  * exactly to the currency's minor units — a record that does not is reported, not stored.
+ *
+ * Statuses, types and roles are read as any code: the spec does not show their full sets
+ * ("The full set of status values and all transitions: not shown"), and a value a newer
+ * server adds must not turn its records into errors. The app shows an unknown code as it
+ * came; its filters offer the codes it knows.
  */
+
+const Code = z.string().min(1).max(100);
 
 const ExactMoney = Money.superRefine((value, context) => {
   try {
@@ -39,6 +46,7 @@ const ExactMoney = Money.superRefine((value, context) => {
 });
 
 export const WireBankTransaction = BankTransaction.extend({
+  transactionType: Code,
   amount: ExactMoney,
   fees: z.array(z.looseObject({ feeType: z.string(), amount: ExactMoney })),
 })
@@ -46,15 +54,19 @@ export const WireBankTransaction = BankTransaction.extend({
   .required({ id: true, bankAccountId: true, amount: true, bookingDate: true });
 export type WireBankTransaction = z.infer<typeof WireBankTransaction>;
 
-export const WireBankAccount = BankAccount.partial().required({ id: true });
+export const WireBankAccount = BankAccount.extend({ fundingType: Code, status: Code })
+  .partial()
+  .required({ id: true });
 export const WireBalance = BankAccountBalance.extend({ balance: ExactMoney, availableBalance: ExactMoney })
   .partial()
   .required({ bankAccountId: true, balance: true });
 export type WireBalance = z.infer<typeof WireBalance>;
 
-export const WireSupplier = Supplier.partial().required({ id: true });
+export const WireSupplier = Supplier.extend({ status: Code }).partial().required({ id: true });
 
 const WireExpenseLine = ExpenseLine.extend({
+  type: Code,
+  subType: Code,
   netAmount: ExactMoney,
   grossAmount: ExactMoney,
   vatAmount: ExactMoney,
@@ -64,6 +76,9 @@ const WireExpenseLine = ExpenseLine.extend({
   .required({ id: true });
 
 export const WireExpense = Expense.extend({
+  type: Code,
+  subType: Code,
+  status: Code,
   amount: ExactMoney,
   homeAmount: ExactMoney,
   lines: z.array(WireExpenseLine),
@@ -75,11 +90,13 @@ export type WireExpense = z.infer<typeof WireExpense>;
 export const WireExpenseFile = ExpenseFile.partial().required({ id: true });
 export type WireExpenseFile = z.infer<typeof WireExpenseFile>;
 
-export const WireDimension = Dimension.partial().required({ id: true });
-export const WireDimensionItem = DimensionItem.partial().required({ id: true });
-export const WireExpenseAccount = ExpenseAccount.partial().required({ id: true });
-export const WireTaxRate = TaxRate.partial().required({ id: true });
-export const WireUser = User.partial().required({ id: true });
+export const WireDimension = Dimension.extend({ status: Code }).partial().required({ id: true });
+export const WireDimensionItem = DimensionItem.extend({ status: Code }).partial().required({ id: true });
+export const WireExpenseAccount = ExpenseAccount.extend({ status: Code }).partial().required({ id: true });
+export const WireTaxRate = TaxRate.extend({ type: Code, status: Code }).partial().required({ id: true });
+export const WireUser = User.extend({ roles: z.array(Code), status: Code })
+  .partial()
+  .required({ id: true });
 export const WireTeam = Team.partial().required({ id: true });
 export const WireDepartment = Department.partial().required({ id: true });
 export const WirePaymentTerm = PaymentTerm.partial().required({ id: true });

@@ -82,4 +82,42 @@ describe('malformed records', () => {
       .get(badTransaction.id) as { n: number };
     expect(cached.n).toBe(1);
   });
+
+  it('stores a status or type the app does not know yet, as it came', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    const { sandbox } = setup;
+    const control = sandbox.control!;
+    const transaction = sandbox.state.expenses.find((e) => e.bankTransactionId)!.bankTransactionId!;
+    const expense = sandbox.state.expenses[3]!;
+    const supplier = sandbox.state.suppliers[4]!;
+    const user = sandbox.state.reference.users[0]!;
+    // Values a newer server may add: the spec does not show the full sets.
+    control.corruptRecord({
+      resource: 'bankTransactions',
+      id: transaction,
+      patch: { transactionType: 'CASHBACK' },
+    });
+    control.corruptRecord({
+      resource: 'expenses',
+      id: expense.id,
+      patch: { status: 'ARCHIVED', subType: 'DEPOSIT' },
+    });
+    control.corruptRecord({ resource: 'suppliers', id: supplier.id, patch: { status: 'MERGED' } });
+    control.corruptRecord({ resource: 'users', id: user.id, patch: { roles: ['AUDITOR'] } });
+
+    const summary = await setup.core.sync.sync(setup.profile.id);
+    expect(summary.errors).toEqual([]);
+    expect(summary.outcome).toBe('succeeded');
+    const sqlite = setup.core.cacheOf(setup.profile.id).sqlite;
+    const one = (sql: string, id: string) => sqlite.prepare(sql).get(id);
+    expect(one('SELECT transaction_type AS t FROM bank_transactions WHERE id = ?', transaction)).toEqual({
+      t: 'CASHBACK',
+    });
+    expect(one('SELECT status FROM expenses WHERE id = ?', expense.id)).toEqual({ status: 'ARCHIVED' });
+    expect(one('SELECT status FROM suppliers WHERE id = ?', supplier.id)).toEqual({ status: 'MERGED' });
+    expect(one("SELECT json_extract(raw, '$.roles') AS roles FROM users WHERE id = ?", user.id)).toEqual({
+      roles: '["AUDITOR"]',
+    });
+  });
 });
