@@ -244,7 +244,12 @@ export function createCore(options: CoreOptions): Core {
       } catch (error) {
         if (error instanceof AppError && (error.code === 'AUTH_FAILED' || error.code === 'FORBIDDEN')) {
           await removeProfile(profile.id);
-          throw new AppError(error.code, error.message, 'auth');
+          // Nothing was added, so there is no key to enter "again": the form is where to fix it.
+          const message =
+            error.code === 'AUTH_FAILED'
+              ? 'The API refused these credentials; check them and try again. Nothing was added.'
+              : error.message;
+          throw new AppError(error.code, message, 'auth');
         }
         // Unreachable now (offline, timeout, 5xx): keep it; the first sync will tell.
       }

@@ -156,7 +156,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       );
     }
     if (!response.ok)
-      throw new AppError('SERVER_ERROR', `Signing in failed: ${(await errorFrom(response)).message}`);
+      throw new AppError(
+        'SERVER_ERROR',
+        response.status >= 500
+          ? `The API's sign-in failed (${response.status}): ${(await errorFrom(response)).message}. The credentials were not the problem; try again later.`
+          : `Signing in failed (${response.status}): ${(await errorFrom(response)).message}`,
+      );
     const parsed = TokenResponse.safeParse(await response.json().catch(() => null));
     if (!parsed.success)
       throw new AppError('BAD_RESPONSE', 'The sign-in answer did not match the published interface.');
@@ -294,7 +299,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       case 401:
         return new AppError(
           'AUTH_FAILED',
-          'The API no longer accepts these credentials. Enter the API key again in Settings.',
+          'The API refused these credentials. Enter the API key again in Settings.',
         );
       case 403:
         return new AppError('FORBIDDEN', `The API key lacks the permission for this: ${error.message}`);

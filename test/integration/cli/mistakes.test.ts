@@ -20,14 +20,16 @@ afterEach(async () => {
   await deleteProfileSecrets(secrets, tempDir.list());
 });
 
-async function satchel(args: string[], env: NodeJS.ProcessEnv) {
+async function satchel(args: string[], env: NodeJS.ProcessEnv, input?: string) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   stdout.on('data', (chunk: Buffer) => out.push(chunk));
   stderr.on('data', (chunk: Buffer) => err.push(chunk));
-  const code = await runCli(args, { stdout, stderr, stdin: new PassThrough(), env });
+  const stdin = new PassThrough();
+  if (input !== undefined) stdin.end(input);
+  const code = await runCli(args, { stdout, stderr, stdin, env });
   return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
 }
 
@@ -176,6 +178,16 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     );
     expect((await satchel(['sync'], env)).code).toBe(0);
 
+    // A token refused as the organisation is added is not one the API "no longer" accepts.
+    const token = await satchel(
+      ['profile', 'add', '--name', 'T', '--url', moved.url, '--token-stdin'],
+      env,
+      'not-a-token\n',
+    );
+    expect(token.code).toBe(1);
+    expect(token.stderr).toBe(
+      'satchel: The API refused these credentials; check them and try again. Nothing was added. (field: auth)\n',
+    );
     // A key that is refused says how to give a new one here, and a new one is taken.
     const wrong = { ...env, SATCHEL_CLIENT_SECRET: 'sk_wrong' };
     expect((await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], wrong)).code).toBe(

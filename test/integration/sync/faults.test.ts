@@ -132,6 +132,15 @@ describe('sync under faults', () => {
     expect(failed.errors[0]).toMatchObject({ code: 'AUTH_FAILED' });
     expect(failed.errors[0]?.message).toMatch(/Enter the API key again/);
     expect(JSON.stringify(failed)).not.toContain('sk_wrong');
+
+    // A sign-in the server fails (5xx to the end of the retries) is not the credentials' fault.
+    sandbox.control!.expireTokens();
+    sandbox.control!.addFault({ match: '/oauth2/token', status: 503, times: 6 });
+    const down = await runSync({ cache, client, resources: allResources });
+    expect(down.outcome).not.toBe('succeeded');
+    expect(down.errors[0]?.message).toMatch(
+      /^The API's sign-in failed \(503\): .*The credentials were not the problem; try again later\.$/,
+    );
   });
 
   it('reports an unreachable API as offline and keeps what was stored', async () => {
