@@ -2,10 +2,24 @@ import { z } from 'zod';
 import { ExpenseFilters, ExpenseSorting, TransactionFilters, TransactionSorting } from './search';
 
 /** How a CSV separates fields and decimals; left out, both follow the locale. */
+/** A locale the platform formats numbers for ("xx-YY" is well formed but nobody's). */
+function knownLocale(locale: string): boolean {
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([locale]).length > 0;
+  } catch {
+    return false; // not even well formed
+  }
+}
+
 export const CsvFormatInput = z
   .object({
     /** A BCP 47 locale such as "de-DE"; its decimal separator decides both. Default "en-US". */
-    locale: z.string().min(2).max(35).optional(),
+    locale: z
+      .string()
+      .min(2)
+      .max(35)
+      .refine(knownLocale, 'Not a locale Satchel knows; use one such as de-DE or en-US.')
+      .optional(),
     delimiter: z.enum([',', ';', '\t']).optional(),
     decimalSeparator: z.enum(['.', ',']).optional(),
   })

@@ -106,6 +106,10 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       [['search', '--type', 'FOO'], '--type: '],
       [['search', '--from', '2026-12-01', '--to', '2026-01-01'], '--from: '],
       [['export', '--out', path.join(tempDir(), 'x.csv'), '--delimiter', '|'], '--delimiter: '],
+      [
+        ['export', '--out', path.join(tempDir(), 'x.csv'), '--locale', 'xx-YY'],
+        '--locale: Not a locale Satchel knows',
+      ],
       [['supplier', 'create', '--code', 'X1'], '--name: '],
       [['review', 'mark', '--flag', '', '--id', 'x'], '--flag: '],
       [['download', '--to', tempDir(), '--template', '{bogus}'], '--template: '],
