@@ -11,7 +11,10 @@ export interface SandboxPeer {
 }
 
 /** A real API client of the sandbox with its client credentials (no keychain). */
-export function sandboxClient(sandbox: SandboxPeer) {
+export function sandboxClient(
+  sandbox: SandboxPeer,
+  options: Omit<Parameters<typeof createApiClient>[0], 'baseUrl' | 'credentials'> = {},
+) {
   return createApiClient({
     baseUrl: sandbox.url,
     credentials: async () => ({
@@ -19,6 +22,7 @@ export function sandboxClient(sandbox: SandboxPeer) {
       clientId: sandbox.clientId,
       clientSecret: sandbox.clientSecret,
     }),
+    ...options,
   });
 }
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../../src-main/api/client';
 import { defaultMigrationsDir, openCache, type CacheDb } from '../../../src-main/store';
 import { runSync } from '../../../src-main/sync/engine';
 import { allResources } from '../../../src-main/sync/resources';
@@ -8,6 +7,7 @@ import { bankTransactionsSync } from '../../../src-main/sync/bank-transactions';
 import { suppliersSync } from '../../../src-main/sync/suppliers';
 import { startSandbox, type SandboxOptions } from '../../../src-sandbox';
 import { readApi } from '../../helpers/api-snapshot';
+import { sandboxClient } from '../../helpers/sandbox-sync';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // Offset pages against a list that changes while it is read, and records the client cannot
@@ -24,15 +24,7 @@ async function setup(options: Partial<SandboxOptions> = {}) {
   stops.push(() => sandbox.stop());
   const cache = openCache(path.join(tempDir(), 'cache.sqlite'), { migrationsDir: defaultMigrationsDir() });
   stops.push(() => cache.close());
-  const client = createApiClient({
-    baseUrl: sandbox.url,
-    credentials: async () => ({
-      kind: 'client',
-      clientId: sandbox.clientId,
-      clientSecret: sandbox.clientSecret,
-    }),
-    random: () => 0,
-  });
+  const client = sandboxClient(sandbox, { random: () => 0 });
   const control = sandbox.control;
   if (!control) throw new Error('the sandbox was started without its control surface');
   return { sandbox, cache, client, control };
