@@ -246,6 +246,7 @@ export const commands = {
     output: z.object({
       marks: z.number().int(),
       updated: z.number().int(),
+      notCached: z.number().int(),
       organisationId: z.string().nullable(),
     }),
   },

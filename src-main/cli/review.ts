@@ -167,6 +167,12 @@ function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | '
     io.stdout.write(`${result.marks} review marks written to ${result.file}\n`);
   } else {
     const result = importReviewFile(cache, { file });
-    io.stdout.write(`${result.marks} review marks read, ${result.updated} records updated\n`);
+    io.stdout.write(
+      `${result.marks} review marks read, ${result.updated} records updated` +
+        (result.notCached > 0
+          ? ` (${result.notCached} for records not in the offline copy yet; they apply when a sync brings them)`
+          : '') +
+        '\n',
+    );
   }
 }

@@ -112,6 +112,8 @@ export interface ImportResult {
   marks: number;
   /** Records where at least one facet from the file was newer and was taken. */
   updated: number;
+  /** Marks for records this offline copy does not hold (yet): kept, they apply when those arrive. */
+  notCached: number;
   /** The organisation the file says it came from, for the caller to show. */
   organisationId: string | null;
 }
@@ -121,7 +123,12 @@ export function importReview(cache: CacheDb, file: string): ImportResult {
   const updated = cache.sqlite.transaction(
     () => parsed.marks.filter((mark) => mergeMark(cache, mark)).length,
   )();
-  return { marks: parsed.marks.length, updated, organisationId: parsed.organisationId };
+  const held = {
+    transaction: cache.sqlite.prepare('SELECT 1 FROM bank_transactions WHERE id = ?'),
+    expense: cache.sqlite.prepare('SELECT 1 FROM expenses WHERE id = ?'),
+  };
+  const notCached = parsed.marks.filter((mark) => held[mark.kind].get(mark.id) === undefined).length;
+  return { marks: parsed.marks.length, updated, notCached, organisationId: parsed.organisationId };
 }
 
 /** Reads and validates the whole file; every failure is a ReviewImportError saying what to do. */

@@ -44,7 +44,11 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
         setMessage(
           `${formatCount(result.marks)} review marks read; ${formatCount(result.updated)} ${
             result.updated === 1 ? 'record' : 'records'
-          } took a newer mark from the file.`,
+          } took a newer mark from the file.${
+            result.notCached > 0
+              ? ` ${formatCount(result.notCached)} are for records not in the offline copy yet; they apply when a sync brings them.`
+              : ''
+          }`,
         );
         await refreshCommands(client, CHANGED_BY_REVIEW);
       }

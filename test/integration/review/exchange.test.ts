@@ -56,7 +56,12 @@ describe('export and import of review state', () => {
     const exported = JSON.parse(readFileSync(file, 'utf8'));
     expect(exported).toMatchObject({ format: 'satchel-review', version: 1, organisationId: 'org-1' });
     const theirs = loaded();
-    expect(importReview(theirs, file)).toEqual({ marks: 10, updated: 10, organisationId: 'org-1' });
+    expect(importReview(theirs, file)).toEqual({
+      marks: 10,
+      updated: 10,
+      notCached: 0,
+      organisationId: 'org-1',
+    });
     expect(reviewStates(theirs, 'transaction', ids.slice(0, 12))).toEqual(
       reviewStates(mine, 'transaction', ids.slice(0, 12)),
     );
@@ -114,7 +119,7 @@ describe('export and import of review state', () => {
     const file = path.join(caches.tempDir(), 'review.json');
     exportReview(marked(), file);
     const empty = caches.open(caches.file());
-    expect(importReview(empty, file).updated).toBe(10);
+    expect(importReview(empty, file)).toMatchObject({ updated: 10, notCached: 10 });
     upsertTransactions(empty, records);
     expect(reviewStates(empty, 'transaction', [ids[0]!]).get(ids[0]!)?.tags).toEqual(['Q3 audit', 'travel']);
   });
