@@ -171,7 +171,9 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     const job = core.files.status(profile.id, started.job.id);
     const counts = job.files;
     io.stdout.write(
-      `${counts.done} of ${counts.total} files in ${job.destination} (${counts.fetched} fetched, ${counts.copied} copied from the offline cache, ${counts.present} already there)` +
+      `${counts.done} of ${counts.total} files in ${job.destination} (${counts.fetched} fetched, ${counts.copied} copied from the offline cache, ${counts.present} already there` +
+        // A job carried on counts from its start; say what this run did.
+        `${started.resumed ? `; ${counts.fetched - started.job.files.fetched} fetched by this run` : ''})` +
         `${counts.failed > 0 ? `, ${counts.failed} failed` : ''}${job.manifest && job.status === 'completed' ? `; manifest: ${job.manifest}` : ''}\n`,
     );
     for (const error of job.errors.slice(0, 20)) io.stderr.write(`  ${error.relativePath}: ${error.error}\n`);

@@ -75,6 +75,7 @@ describe('Ctrl+C and a closed output on the command line', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`Continuing the download to ${destination}: ${doneAtStop} of ${total}`);
     expect(second.stdout).toContain(`${total} of ${total} files`);
+    expect(second.stdout).toContain(`; ${total - doneAtStop} fetched by this run)`);
     const requested = contentRequests(sandbox);
     expect(done.filter((item) => requested.has(item.id))).toEqual([]);
     expect(requested.size).toBe(total - doneAtStop);
