@@ -46,11 +46,17 @@ export const CHANGED_BY_REVIEW: CommandName[] = [
   'review.attention',
 ];
 
-/** Queries an offline edit (or its push) makes stale. */
+/**
+ * Queries an offline edit (or its push) makes stale: every view that names a supplier, a
+ * dimension or an item — the lists, and the expense and transaction panes, whose expenses name
+ * their supplier and their lines' dimensions and items.
+ */
 export const CHANGED_BY_EDIT: CommandName[] = [
   'suppliers.search',
   'dimensions.list',
   'dimensionItems.search',
   'edits.list',
   'expenses.search',
+  'expenses.get',
+  'transactions.get',
 ];

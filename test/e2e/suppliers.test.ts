@@ -69,3 +69,87 @@ describe('suppliers offline', () => {
     }
   }, 180_000);
 });
+
+describe('a renamed supplier', () => {
+  it('shows a renamed supplier in the expense and transaction panes seen before the rename', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      // A supplier with one expense, documenting a cached bank transaction.
+      const row = core
+        .cacheOf(profile.id)
+        .sqlite.prepare(
+          `SELECT s.name, s.number, e.id expenseId, t.id transactionId
+           FROM suppliers s JOIN expenses e ON e.supplier_id = s.id
+           JOIN bank_transactions t ON t.id = json_extract(e.raw, '$.bankTransactionId')
+           WHERE s.deleted_at IS NULL AND e.deleted_at IS NULL AND s.number IS NOT NULL
+             AND (SELECT COUNT(*) FROM expenses o WHERE o.supplier_id = s.id) = 1
+             AND (SELECT COUNT(*) FROM suppliers o WHERE instr(o.name, s.name) > 0) = 1
+           LIMIT 1`,
+        )
+        .get() as { name: string; number: string; expenseId: string; transactionId: string } | undefined;
+      if (!row) throw new Error('the demo data has no supplier with one expense of a cached transaction');
+      const renamed = 'Kaffeerösterei Süd GmbH';
+      const transactions = page.getByRole('grid', { name: 'Transactions' });
+      const transactionPane = page.getByTestId('transaction-pane');
+      const expenses = page.getByRole('grid', { name: 'Expenses' });
+      const expensePane = page.getByTestId('expense-pane');
+      const supplierField = expensePane.locator('dt:text-is("Supplier") + dd');
+      // The expense the transaction pane shows (its heading names the bank's counterparty).
+      const linkedSupplier = transactionPane.locator('.linked-expense dt:text-is("Supplier") + dd');
+      const openTransaction = async () => {
+        await page.keyboard.press('Control+1');
+        await transactions.getByRole('row').nth(1).waitFor();
+        await page.keyboard.press('/');
+        await page.keyboard.type(row.transactionId);
+        await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+        await transactions.focus();
+        await page.keyboard.press('Enter');
+        await transactionPane.waitFor();
+      };
+      const openExpense = async (supplier: string) => {
+        await page.keyboard.press('Control+2');
+        await page.getByRole('heading', { level: 1, name: 'Expenses' }).waitFor();
+        await page.keyboard.press('/');
+        await page.keyboard.type(supplier);
+        await expect
+          .poll(() => expenses.locator('tbody tr').allInnerTexts())
+          .toEqual([expect.stringContaining(supplier)]);
+        await expenses.focus();
+        await page.keyboard.press('Enter');
+        await expensePane.waitFor();
+      };
+
+      await transactions.getByRole('row').nth(1).waitFor();
+      await openTransaction();
+      await expect.poll(() => linkedSupplier.textContent()).toBe(row.name);
+      await openExpense(row.name);
+      await expect.poll(() => supplierField.textContent()).toBe(row.name);
+
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      await page.keyboard.press('/');
+      await page.keyboard.type(row.number);
+      const grid = page.getByRole('grid', { name: 'Suppliers' });
+      await grid.getByRole('button', { name: `Edit ${row.name}`, exact: true }).click();
+      const editor = page.getByRole('form', { name: `Edit ${row.name}` });
+      await editor.getByLabel('Name').fill(renamed);
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await page.getByTestId('supplier-saved').waitFor();
+
+      // Every view that names the supplier names it anew: the panes read before are not kept.
+      await openExpense(renamed);
+      await expect.poll(() => supplierField.textContent()).toBe(renamed);
+      await openTransaction();
+      await expect.poll(() => linkedSupplier.textContent()).toBe(renamed);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
