@@ -15,6 +15,11 @@ import { invalidateOnEvents } from './lib/live';
 import { useCommand } from './lib/query';
 import { call } from './lib/satchel';
 
+/** Whether a modal dialog is open (shortcuts help, export, download): the page behind waits. */
+function modalOpen(): boolean {
+  return document.querySelector('dialog[open]') !== null;
+}
+
 type InfoState =
   { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
 
@@ -71,6 +76,8 @@ export function App() {
       window.satchel.on('app.online', setOnline),
       // The native menu's Go items (on macOS Cmd+1…7 arrive this way, not as key presses).
       window.satchel.on('app.menu', ({ action }) => {
+        // A modal dialog keeps the page behind it as it is until it is closed.
+        if (modalOpen()) return;
         const target = areas.find((candidate) => `go.${candidate.id}` === action);
         if (target) {
           setOpening(null);
@@ -88,11 +95,11 @@ export function App() {
   }, [client]);
 
   useEffect(() => {
-    // Ctrl/Cmd + 1…7 jumps to an area from anywhere.
+    // Ctrl/Cmd + 1…8 jumps to an area from anywhere but a modal dialog.
     const onKey = (event: KeyboardEvent) => {
       // "/" searches and "?" lists the shortcuts, unless the user is typing.
       if (isPlainKey(event) && (event.key === '/' || event.key === '?')) {
-        if (document.querySelector('dialog[open]')) return;
+        if (modalOpen()) return;
         event.preventDefault();
         if (event.key === '/') focusSearch();
         else setHelp(true);
@@ -102,6 +109,8 @@ export function App() {
       const target = areas.find((candidate) => candidate.key === event.key);
       if (!target) return;
       event.preventDefault();
+      // Not behind a modal dialog: the area it belongs to stays, and so does the focus it returns.
+      if (modalOpen()) return;
       setOpening(null);
       setArea(target.id);
     };
@@ -131,7 +140,7 @@ export function App() {
         )}
       </main>
       <StatusBar info={info} notice={notice} online={online} profile={profile} />
-      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
+      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { trapTab, useModal } from './modal';
 
 export const shortcuts: Array<{ keys: string[]; what: string }> = [
   { keys: ['↑', '↓', 'j', 'k'], what: 'Move between rows' },
@@ -20,17 +21,22 @@ export const shortcuts: Array<{ keys: string[]; what: string }> = [
   { keys: ['e'], what: 'In Dimensions, on an item: the expenses booked on it' },
 ];
 
-/** The shortcuts help: a modal dialog (focus stays inside; Esc closes it and focus returns). */
-export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+/**
+ * The shortcuts help, shown while mounted: a modal dialog like the export and download ones —
+ * Tab stays inside, the page behind is inert (area shortcuts included), Esc closes it and the
+ * focus goes back to where it was.
+ */
+export function ShortcutsDialog({ onClose }: { onClose(): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
+  useModal(dialog);
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="shortcuts-title" onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby="shortcuts-title"
+      onClose={onClose}
+      onKeyDown={trapTab}
+    >
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
       <table className="shortcuts">
         <tbody>

@@ -139,10 +139,21 @@ describe('review journey', () => {
       // The shortcuts help.
       await grid.focus();
       await page.keyboard.press('?');
-      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+      const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await help.waitFor();
       await checkScreen(app, 'review-shortcuts');
+      // A modal: Tab stays inside it, and Ctrl+digit does not change the area behind it.
+      for (let step = 0; step < 3; step += 1) {
+        await page.keyboard.press('Tab');
+        expect(await help.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+      }
+      await page.keyboard.press('Control+2');
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('heading', { level: 1 }).allTextContents()).toEqual(['Transactions']);
+      // Esc closes it and gives the focus back to the grid, where the keys go on.
       await page.keyboard.press('Escape');
-      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+      await help.waitFor({ state: 'hidden' });
+      expect(await grid.evaluate((element) => element === document.activeElement)).toBe(true);
 
       // Expenses with lines and files.
       await page.keyboard.press('Control+2');
