@@ -10,6 +10,7 @@ import type { Opening } from './features/attention/groups';
 import { FirstRun } from './features/connect/FirstRun';
 import { OrganisationSwitcher } from './components/OrganisationSwitcher';
 import { chooseProfile, readChosenProfile, storeChosenProfile } from './lib/profile-choice';
+import { focusAreaWhenShown } from './lib/area-focus';
 import { focusSearch, isPlainKey } from './lib/keys';
 import { invalidateOnEvents } from './lib/live';
 import { useCommand } from './lib/query';
@@ -30,6 +31,8 @@ export function App() {
   const [online, setOnline] = useState<OnlineState | null>(null);
   const [help, setHelp] = useState(false);
   const [chosenId, setChosenId] = useState<string | null>(readChosenProfile);
+  // Counts the area changes made by key, each of which puts the focus in the new area.
+  const [landings, setLandings] = useState(0);
   // A list opened from "Needs attention": its area starts with that search applied.
   const [opening, setOpening] = useState<
     (Opening & { serial: number; profileId: string | undefined }) | null
@@ -56,6 +59,7 @@ export function App() {
   const open = (next: Opening) => {
     setOpening((current) => ({ ...next, profileId: profile?.id, serial: (current?.serial ?? 0) + 1 }));
     setArea(next.area);
+    setLandings((count) => count + 1);
   };
   const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0 && area !== 'settings';
 
@@ -82,6 +86,7 @@ export function App() {
         if (target) {
           setOpening(null);
           setArea(target.id);
+          setLandings((count) => count + 1);
         }
         if (action === 'search.focus') focusSearch();
         if (action === 'help.shortcuts') setHelp(true);
@@ -113,10 +118,17 @@ export function App() {
       if (modalOpen()) return;
       setOpening(null);
       setArea(target.id);
+      setLandings((count) => count + 1);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+
+  useEffect(() => {
+    const content = document.getElementById('content');
+    if (landings === 0 || !content) return;
+    return focusAreaWhenShown(content);
+  }, [landings]);
 
   return (
     <div className="shell">

@@ -120,7 +120,9 @@ function Area({
   const summary = summaries[area];
   return (
     <section className="area" data-area={area}>
-      <h1 id="area-title">{summary.title}</h1>
+      <h1 id="area-title" tabIndex={-1}>
+        {summary.title}
+      </h1>
       <p className="muted">{summary.text}</p>
       <p className="empty">No organisation is connected yet.</p>
     </section>

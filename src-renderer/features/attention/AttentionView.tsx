@@ -37,7 +37,9 @@ export function AttentionView({
   return (
     <section className="area" data-area="attention">
       <div className="area-head">
-        <h1 id="area-title">Needs attention</h1>
+        <h1 id="area-title" tabIndex={-1}>
+          Needs attention
+        </h1>
         <p className="muted">{profile.name}</p>
       </div>
       <p className="muted">

@@ -25,7 +25,9 @@ export function FilesView({ profile }: { profile: ProfileSummary }) {
   return (
     <section className="area files-area" data-area="files">
       <div className="area-head">
-        <h1 id="area-title">Files</h1>
+        <h1 id="area-title" tabIndex={-1}>
+          Files
+        </h1>
         <p className="muted">{profile.name}</p>
       </div>
       <p className="muted">

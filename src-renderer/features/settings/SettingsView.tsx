@@ -7,7 +7,9 @@ import { ConnectionsSection } from './ConnectionsSection';
 export function SettingsView({ info, onGo }: { info: AppInfo | null; onGo(area: AreaId): void }) {
   return (
     <section className="area" data-area="settings">
-      <h1 id="area-title">Settings</h1>
+      <h1 id="area-title" tabIndex={-1}>
+        Settings
+      </h1>
       <ConnectionsSection />
       <AppearanceSection />
       <h2>Offline files</h2>

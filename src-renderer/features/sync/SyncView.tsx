@@ -93,7 +93,9 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
   const last = lastFinishedRun(history.data?.runs ?? []);
   return (
     <section className="area" data-area="sync">
-      <h1 id="area-title">Sync</h1>
+      <h1 id="area-title" tabIndex={-1}>
+        Sync
+      </h1>
       <p className="muted">
         {profile.name} · <span className="mono">{profile.baseUrl}</span>
       </p>

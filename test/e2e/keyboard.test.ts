@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// Keyboard work going on across areas: after an area is changed by key the focus is in the new
+// area, so the next key acts there instead of falling on the page.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+async function focused(element: Locator): Promise<boolean> {
+  return element.evaluate((node) => node === document.activeElement);
+}
+
+describe('keyboard across areas', () => {
+  it('puts the focus on the new area’s list, or its heading, after Ctrl+digit and 1…4', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      const transactions = page.getByRole('grid', { name: 'Transactions' });
+      await transactions.getByRole('row').nth(1).waitFor();
+      await transactions.focus();
+
+      // Expenses (loaded on first use): its list has the focus, and Space marks the first row.
+      await page.keyboard.press('Control+2');
+      const expenses = page.getByRole('grid', { name: 'Expenses' });
+      await expenses.locator('tbody tr').first().waitFor();
+      await expect.poll(() => focused(expenses)).toBe(true);
+      await page.keyboard.press(' ');
+      await expenses.locator('tbody tr').first().getByText('✓ Reviewed').waitFor();
+
+      // Areas without a list: their heading.
+      await page.keyboard.press('Control+6');
+      await expect.poll(() => focused(page.getByRole('heading', { level: 1, name: 'Settings' }))).toBe(true);
+      await page.keyboard.press('Control+7');
+      const attention = page.getByRole('heading', { level: 1, name: 'Needs attention' });
+      await expect.poll(() => focused(attention)).toBe(true);
+
+      // 1 opens the unmatched transactions; the grid has the focus and j, Space act on it.
+      await page.getByTestId('attention').waitFor();
+      await page.keyboard.press('1');
+      await transactions.getByRole('row').nth(2).waitFor();
+      await expect.poll(() => focused(transactions)).toBe(true);
+      await page.keyboard.press('j');
+      await expect.poll(() => transactions.getAttribute('aria-activedescendant')).toBe('tx-row-1');
+      await page.keyboard.press(' ');
+      const reviewed = () =>
+        core
+          .cacheOf(profile.id)
+          .sqlite.prepare(
+            `SELECT count(*) FROM review_marks WHERE kind = 'transaction' AND reviewed_at IS NOT NULL`,
+          )
+          .pluck()
+          .get();
+      await expect.poll(reviewed).toBe(1);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
