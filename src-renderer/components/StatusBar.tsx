@@ -3,6 +3,7 @@ import type { AppInfo, EventPayload, Notice, OnlineState } from '../../src-share
 import type { ProfileSummary } from '../../src-shared/profiles';
 import { formatCount, formatTime } from '../lib/format';
 import { useCommand } from '../lib/query';
+import { resourceNoun } from '../../src-shared/sync-resources';
 
 interface StatusBarProps {
   info: { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
@@ -10,13 +11,6 @@ interface StatusBarProps {
   online?: OnlineState | null;
   profile?: ProfileSummary | null;
 }
-
-const resourceNames: Record<string, string> = {
-  bankTransactions: 'bank transactions',
-  expenses: 'expenses',
-  suppliers: 'suppliers',
-  expenseFiles: 'files',
-};
 
 /**
  * Running work as the core reports it: a sync in progress (until it finishes), an export, a
@@ -75,7 +69,7 @@ function ProfileStatus({ profile }: { profile: ProfileSummary }) {
       </span>
       {sync && (
         <span className="status-item" data-testid="running-work">
-          Syncing {resourceNames[sync.resource] ?? sync.resource}: {formatCount(sync.records)} records
+          Syncing {resourceNoun(sync.resource)}: {formatCount(sync.records)} records
           {sync.waitingUntil ? ' · waiting for the rate limit' : ''}
         </span>
       )}

@@ -5,21 +5,8 @@ import '../../components/chrome.css';
 import { useLatestEvent } from '../../lib/events';
 import { formatCount, formatTime } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
+import { resourceLabel } from '../../../src-shared/sync-resources';
 import { budgetShare, isRunning, lastFinishedRun } from './sync-state';
-
-const resourceLabels: Record<string, string> = {
-  bankAccounts: 'Bank accounts',
-  expenseAccounts: 'Expense accounts',
-  taxRates: 'Tax rates',
-  users: 'Users',
-  teams: 'Teams',
-  departments: 'Departments',
-  paymentTerms: 'Payment terms',
-  dimensions: 'Dimensions',
-  suppliers: 'Suppliers',
-  expenses: 'Expenses',
-  bankTransactions: 'Bank transactions',
-};
 
 const outcomeLabels: Record<string, string> = {
   running: 'Running',
@@ -30,7 +17,6 @@ const outcomeLabels: Record<string, string> = {
   interrupted: 'Interrupted',
 };
 
-const label = (resource: string) => resourceLabels[resource] ?? resource;
 const scopeLabel = (scope: string) =>
   scope === 'read' ? 'Read requests' : scope === 'write' ? 'Write requests (edits)' : `${scope} requests`;
 
@@ -132,7 +118,7 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
       <div role="status" aria-live="polite">
         {running && progress && (
           <p className="progress" data-testid="sync-progress">
-            {label(progress.resource)}: {formatCount(progress.records)} records ·{' '}
+            {resourceLabel(progress.resource)}: {formatCount(progress.records)} records ·{' '}
             {formatCount(progress.requests)} requests
             {progress.waitingUntil &&
               ` · waiting for the rate limit until ${formatTime(progress.waitingUntil)}`}
@@ -181,7 +167,7 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
                       <ul className="run-errors">
                         {run.errors.map((error, index) => (
                           <li key={index}>
-                            {label(error.resource)}
+                            {resourceLabel(error.resource)}
                             {error.recordId ? ` ${error.recordId}` : ''}
                             {error.field ? ` (${error.field})` : ''}: {error.message}
                           </li>
