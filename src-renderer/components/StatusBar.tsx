@@ -103,7 +103,11 @@ export function StatusBar({ info, notice, online = null, profile = null }: Statu
       </span>
       {profile && <ProfileStatus profile={profile} />}
       {notice && (
-        <span className={`status-item notice notice-${notice.level}`} data-testid="notice">
+        <span
+          className={`status-item notice notice-${notice.level}`}
+          data-testid="notice"
+          title={notice.message}
+        >
           {notice.message}
         </span>
       )}

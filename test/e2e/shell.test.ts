@@ -68,6 +68,27 @@ describe('app shell in Chromium', () => {
     await app.screenshot('shell-settings-dark');
     await app.close();
   });
+
+  it('keeps the status bar one line in a narrow window, a long notice cut short', async () => {
+    const core = createCore({ dataDir: tempDir() });
+    const app = await openApp(core);
+    const { page } = app;
+    await page.setViewportSize({ width: 800, height: 600 });
+    const bar = page.locator('footer.status-bar');
+    await page.getByTestId('app-version').getByText('Satchel').waitFor();
+    const oneLine = (await bar.boundingBox())?.height ?? 0;
+    const message = `Sync failed: ${'the API answered 503 Service Unavailable for /v1/bank-transactions?page=17 '.repeat(3)}`;
+    core.notify('error', message);
+    const notice = page.getByTestId('notice');
+    await notice.waitFor();
+    expect((await bar.boundingBox())?.height).toBe(oneLine);
+    // Every item stays whole but the notice, whose full text is its tooltip.
+    for (const id of ['online', 'app-version'])
+      expect(await page.getByTestId(id).evaluate((item) => item.scrollWidth <= item.clientWidth)).toBe(true);
+    expect(await notice.evaluate((item) => item.scrollWidth > item.clientWidth)).toBe(true);
+    expect(await notice.getAttribute('title')).toBe(message);
+    await app.close();
+  });
 });
 
 describe('connecting an organisation', () => {
