@@ -164,12 +164,17 @@ export type DownloadJobShape = z.infer<typeof DownloadJobShape>;
 export const OfflineScope = z
   .object({
     mode: z.enum(['none', 'recent', 'all']),
-    days: z.number().int().min(1).max(36_600).default(90),
+    days: z
+      .number({ error: 'Enter the days as a whole number, such as 90.' })
+      .int({ error: 'Enter the days as a whole number, such as 90.' })
+      .min(1, { error: 'Enter between 1 and 36,600 days.' })
+      .max(36_600, { error: 'Enter between 1 and 36,600 days.' })
+      .default(90),
     budgetBytes: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 50)
+      .number({ error: 'Enter the budget in GB, such as 2 or 0.5.' })
+      .int({ error: 'Enter the budget in GB, such as 2 or 0.5.' })
+      .min(0, { error: 'The budget cannot be below 0 GB.' })
+      .max(2 ** 50, { error: 'The budget can be at most 1,048,576 GB.' })
       .default(2 * 1024 ** 3),
   })
   .strict();

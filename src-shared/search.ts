@@ -83,13 +83,18 @@ export type TransactionSortField = z.infer<typeof TransactionSortField>;
  */
 export const AmountRange = z
   .object({
-    currency: CurrencyCode,
+    currency: z
+      .string()
+      .min(1, { error: 'Choose a currency for the amount range.', abort: true })
+      .regex(/^[A-Z]{3}$/, { error: 'Use a currency code like EUR.' }),
     min: DecimalAmount.optional(),
     max: DecimalAmount.optional(),
     ignoreSign: z.boolean().optional(),
   })
   .strict()
   .superRefine((range, ctx) => {
+    // Without a currency the bounds cannot be read; the currency's own message says so.
+    if (!/^[A-Z]{3}$/.test(range.currency)) return;
     const bounds = { min: range.min, max: range.max };
     const minor: Record<string, number> = {};
     for (const [key, value] of Object.entries(bounds)) {

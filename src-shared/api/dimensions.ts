@@ -33,8 +33,16 @@ export type DimensionItem = z.infer<typeof DimensionItem>;
 export const DimensionPage = listEnvelope(Dimension).meta({ id: 'DimensionPage' });
 export const DimensionItemPage = listEnvelope(DimensionItem).meta({ id: 'DimensionItemPage' });
 
-const name = z.string().trim().min(1).max(200);
-const code = z.string().trim().min(1).max(50);
+const name = z
+  .string()
+  .trim()
+  .min(1, { error: 'Enter a name.' })
+  .max(200, { error: 'Use at most 200 characters.' });
+const code = z
+  .string()
+  .trim()
+  .min(1, { error: 'Enter a code.' })
+  .max(50, { error: 'Use at most 50 characters.' });
 
 export const DimensionCreate = z
   .strictObject({

@@ -38,9 +38,17 @@ export type Supplier = z.infer<typeof Supplier>;
 export const SupplierPage = listEnvelope(Supplier).meta({ id: 'SupplierPage' });
 
 const editable = {
-  name: z.string().trim().min(1).max(200),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'Enter a name.' })
+    .max(200, { error: 'Use at most 200 characters.' }),
   /** Becomes `number`. Omitted when the ERP generates supplier numbers. */
-  code: z.string().trim().min(1).max(50),
+  code: z
+    .string()
+    .trim()
+    .min(1, { error: 'Enter a supplier number.' })
+    .max(50, { error: 'Use at most 50 characters.' }),
   status: SupplierStatus,
   vatIdNo: z.string().max(50).nullable(),
   currency: CurrencyCode,

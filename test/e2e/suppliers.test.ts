@@ -44,6 +44,7 @@ describe('suppliers offline', () => {
       await editor.getByLabel('Name').fill('');
       await editor.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => editor.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+      await editor.getByText('Enter a name.', { exact: true }).waitFor();
       await editor.getByLabel('Name').fill('Kaffeerösterei Nord GmbH');
       await editor.getByRole('button', { name: 'Save' }).click();
       await page.getByTestId('supplier-saved').waitFor();

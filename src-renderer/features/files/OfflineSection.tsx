@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { AppError } from '../../../src-shared/errors';
-import { OfflineScope, type OfflineUsage } from '../../../src-shared/files';
+import type { OfflineUsage } from '../../../src-shared/files';
 import { Field } from '../../components/fields';
 import { formatCount } from '../../lib/format';
 import { useCommand } from '../../lib/query';
 import { call } from '../../lib/satchel';
 import { formatByteSize } from './format';
+import { parseOfflineForm } from './offline-form';
 
 const GIB = 1024 ** 3;
 
@@ -81,27 +82,15 @@ function OfflineForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    const gigabytes = Number(budget.replace(',', '.'));
-    const candidate = {
-      mode,
-      days: Number(days),
-      budgetBytes:
-        budget.trim() === '' || !Number.isFinite(gigabytes) ? Number.NaN : Math.round(gigabytes * GIB),
-    };
-    const parsed = OfflineScope.safeParse(candidate);
-    if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? 'form');
-        next[key] ??= key === 'budgetBytes' ? 'Enter the budget in GB, such as 2 or 0.5.' : issue.message;
-      }
-      setErrors(next);
+    const parsed = parseOfflineForm({ mode, days, budget }, usage.scope.days);
+    if (!parsed.ok) {
+      setErrors(parsed.errors);
       return;
     }
     setErrors({});
     setBusy(true);
     try {
-      const next = await call('files.offlineScope.set', { profileId, scope: parsed.data });
+      const next = await call('files.offlineScope.set', { profileId, scope: parsed.scope });
       client.setQueryData(['files.offlineScope.get', { profileId }], next);
       setSaved(true);
       onSaved();
@@ -152,9 +141,6 @@ function OfflineForm({
           {(props) => (
             <input
               {...props}
-              type="number"
-              min={1}
-              max={36_600}
               inputMode="numeric"
               disabled={mode !== 'recent'}
               value={days}
