@@ -69,6 +69,21 @@ describe('app shell in Chromium', () => {
     await app.close();
   });
 
+  it('loads without an error on the console', async () => {
+    const core = createCore({ dataDir: tempDir() });
+    const app = await openApp(core);
+    const { page } = app;
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.reload();
+    await page.getByTestId('app-version').getByText('Satchel').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Welcome to Satchel' }).waitFor();
+    expect(errors).toEqual([]);
+    await app.close();
+  });
+
   it('keeps the status bar one line in a narrow window, a long notice cut short', async () => {
     const core = createCore({ dataDir: tempDir() });
     const app = await openApp(core);
