@@ -1,9 +1,35 @@
 import { useState, type KeyboardEvent } from 'react';
 
 /**
+ * How many rows of the grid one screen shows: the height left to it by the window and every
+ * scrolling box around it, less its header, in rows, one kept in view.
+ */
+function screenRows(grid: HTMLElement): number {
+  let top = 0;
+  let bottom = window.innerHeight;
+  for (let box = grid.parentElement; box; box = box.parentElement) {
+    if (!/(auto|scroll|hidden)/.test(getComputedStyle(box).overflowY)) continue;
+    const rect = box.getBoundingClientRect();
+    top = Math.max(top, rect.top);
+    bottom = Math.min(bottom, rect.bottom);
+  }
+  const head = grid.querySelector('thead')?.getBoundingClientRect().height ?? 0;
+  const row = grid.querySelector('tbody tr')?.getBoundingClientRect().height || 32;
+  return Math.max(1, Math.floor((bottom - top - head) / row) - 1);
+}
+
+/** Brings the grid's active row into view, once it has been drawn as active. */
+function revealActive(grid: HTMLElement): void {
+  requestAnimationFrame(() => {
+    const id = grid.getAttribute('aria-activedescendant');
+    if (id) document.getElementById(id)?.scrollIntoView({ block: 'nearest' });
+  });
+}
+
+/**
  * Keyboard for a short list shown as a grid (one page of rows): arrows and j/k move the
- * active row, Home/End jump, Enter opens it. The grid keeps focus; the active row is its
- * aria-activedescendant.
+ * active row, Page Up/Down by a screen of rows, Home/End jump, Enter opens it. The grid keeps
+ * focus; the active row is its aria-activedescendant, kept in view.
  */
 export function useListKeys(
   count: number,
@@ -14,17 +40,22 @@ export function useListKeys(
   const clamped = Math.min(active, Math.max(0, count - 1));
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.target !== event.currentTarget || event.ctrlKey || event.metaKey || event.altKey) return;
-    const moves: Record<string, number> = {
-      ArrowDown: clamped + 1,
-      j: clamped + 1,
-      ArrowUp: clamped - 1,
-      k: clamped - 1,
-      Home: 0,
-      End: count - 1,
+    const grid = event.currentTarget;
+    const moves: Record<string, () => number> = {
+      ArrowDown: () => clamped + 1,
+      j: () => clamped + 1,
+      ArrowUp: () => clamped - 1,
+      k: () => clamped - 1,
+      PageDown: () => clamped + screenRows(grid),
+      PageUp: () => clamped - screenRows(grid),
+      Home: () => 0,
+      End: () => count - 1,
     };
-    if (event.key in moves) {
+    const move = Object.hasOwn(moves, event.key) ? moves[event.key] : undefined;
+    if (move) {
       event.preventDefault();
-      setActive(Math.max(0, Math.min(count - 1, moves[event.key] ?? 0)));
+      setActive(Math.max(0, Math.min(count - 1, move())));
+      revealActive(grid);
     } else if (event.key === 'Enter' && count > 0) {
       event.preventDefault();
       onOpen(clamped);

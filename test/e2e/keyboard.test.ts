@@ -22,7 +22,7 @@ async function focused(element: Locator): Promise<boolean> {
 }
 
 describe('keyboard across areas', () => {
-  it('puts the focus on the new area’s list, or its heading, after Ctrl+digit and 1…4', async () => {
+  it('keeps the keys working: focus in the new area after Ctrl+digit and 1…4, Page Up/Down in a list', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
     const core = createCore({ dataDir: tempDir(), secrets });
     const profile = await connectSandbox(core, sandbox);
@@ -41,6 +41,18 @@ describe('keyboard across areas', () => {
       await expect.poll(() => focused(expenses)).toBe(true);
       await page.keyboard.press(' ');
       await expenses.locator('tbody tr').first().getByText('✓ Reviewed').waitFor();
+      // Page Down moves a screen of rows and brings the row into view; Page Up goes back.
+      const activeIndex = async () =>
+        Number((await expenses.getAttribute('aria-activedescendant'))?.replace('ex-row-', ''));
+      await page.keyboard.press('PageDown');
+      await expect.poll(activeIndex).toBeGreaterThan(5);
+      const moved = await activeIndex();
+      expect(moved).toBeLessThan((await expenses.locator('tbody tr').count()) - 1);
+      await expect
+        .poll(async () => (await page.locator(`#ex-row-${moved}`).boundingBox())?.y ?? Infinity)
+        .toBeLessThan(800);
+      await page.keyboard.press('PageUp');
+      await expect.poll(activeIndex).toBe(0);
 
       // Areas without a list: their heading.
       await page.keyboard.press('Control+6');
