@@ -140,6 +140,25 @@ describe('connecting an organisation', () => {
     await page.keyboard.press('Control+6');
     await page.getByRole('listitem', { name: 'Acme GmbH' }).waitFor();
     await app.screenshot('settings-connections-light');
+
+    // Renaming: Esc and Cancel drop what was typed, and the next rename starts from the name.
+    const connection = page.getByRole('listitem', { name: 'Acme GmbH' });
+    const renameButton = connection.getByRole('button', { name: 'Rename' });
+    const newName = connection.getByLabel('New name for Acme GmbH');
+    await renameButton.click();
+    await newName.fill('Discarded name');
+    await page.keyboard.press('Escape');
+    await newName.waitFor({ state: 'detached' });
+    expect(await renameButton.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await newName.inputValue()).toBe('Acme GmbH');
+    await newName.fill('Another discarded name');
+    await connection.getByRole('button', { name: 'Cancel' }).click();
+    await renameButton.click();
+    expect(await newName.inputValue()).toBe('Acme GmbH');
+    await connection.getByRole('button', { name: 'Cancel' }).click();
+    expect(core.profiles.list()[0]?.name).toBe('Acme GmbH');
+
     await page.getByRole('button', { name: 'Remove…' }).click();
     await page
       .getByRole('group', { name: 'Remove Acme GmbH' })

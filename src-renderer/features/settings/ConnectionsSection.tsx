@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { ConnectForm } from '../connect/ConnectForm';
@@ -8,6 +8,24 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
   const [name, setName] = useState(profile.name);
   const rename = useCommandMutation('profiles.rename', ['profiles.list']);
   const remove = useCommandMutation('profiles.remove', ['profiles.list']);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  // The form goes with the focus in it: once it is closed the focus is given to Rename again.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (mode !== 'view' || !refocus.current) return;
+    refocus.current = false;
+    renameButton.current?.focus();
+  }, [mode]);
+  // Each rename starts from the name as it is: a name typed and cancelled is not kept.
+  const startRename = () => {
+    setName(profile.name);
+    rename.reset();
+    setMode('rename');
+  };
+  const closeRename = () => {
+    setMode('view');
+    refocus.current = true;
+  };
 
   return (
     <li className="connection" aria-label={profile.name}>
@@ -16,7 +34,12 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
           className="inline-form"
           onSubmit={(event) => {
             event.preventDefault();
-            rename.mutate({ id: profile.id, name }, { onSuccess: () => setMode('view') });
+            rename.mutate({ id: profile.id, name }, { onSuccess: closeRename });
+          }}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.preventDefault();
+            closeRename();
           }}
         >
           <label className="visually-hidden" htmlFor={`rename-${profile.id}`}>
@@ -29,7 +52,7 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
             onChange={(event) => setName(event.target.value)}
           />
           <button type="submit">Save</button>
-          <button type="button" onClick={() => setMode('view')}>
+          <button type="button" onClick={closeRename}>
             Cancel
           </button>
           {rename.error && (
@@ -49,7 +72,7 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
       )}
       {mode === 'view' && (
         <div className="actions">
-          <button type="button" onClick={() => setMode('rename')}>
+          <button type="button" ref={renameButton} onClick={startRename}>
             Rename
           </button>
           <button type="button" onClick={() => setMode('confirm-remove')}>
