@@ -44,32 +44,39 @@ function countOf(where: string): number {
 }
 
 /**
- * Holds back the answers to the count of a search (`transactions.search` with totals) until
- * `release()`: the count of a large organisation, which takes seconds, on demand. The core
- * counts at once; only its answer waits. After `release()` answers pass again.
+ * Holds back the answers to the count of a search until `release()`: the count of a large
+ * organisation, which takes seconds, on demand. `transactions.search` is held only when it
+ * asks for the totals; `expenses.search` always (its page and count come as one answer). The
+ * core answers at once; only the answer waits. After `release()` answers pass again.
  */
-async function holdCounts(page: Page): Promise<{ release(): Promise<void> }> {
-  await page.evaluate(() => {
+async function holdCounts(
+  page: Page,
+  held: 'transactions.search' | 'expenses.search' = 'transactions.search',
+): Promise<{ release(): Promise<void> }> {
+  await page.evaluate((heldCommand) => {
     type Invoke = (command: string, input: unknown) => Promise<unknown>;
     type Held = { holding: boolean; answers: Array<() => void> };
     const host = window as unknown as { __satchelInvoke: Invoke; __heldCounts?: Held };
     const invoke = host.__satchelInvoke;
-    const held: Held = { holding: true, answers: [] };
-    host.__heldCounts = held;
+    const state: Held = { holding: true, answers: [] };
+    host.__heldCounts = state;
     host.__satchelInvoke = (command, input) => {
       const answer = invoke(command, input);
       const search = (input as { search?: { withTotals?: boolean } }).search;
-      if (!held.holding || command !== 'transactions.search' || !search?.withTotals) return answer;
-      return new Promise((resolve) => held.answers.push(() => resolve(answer)));
+      const counts =
+        command === heldCommand && (command === 'expenses.search' || search?.withTotals === true);
+      if (!state.holding || !counts) return answer;
+      return new Promise((resolve) => state.answers.push(() => resolve(answer)));
     };
-  });
+  }, held);
   return {
     async release() {
       await page.evaluate(() => {
-        const held = (window as unknown as { __heldCounts: { holding: boolean; answers: Array<() => void> } })
-          .__heldCounts;
-        held.holding = false;
-        for (const resolve of held.answers.splice(0)) resolve();
+        const state = (
+          window as unknown as { __heldCounts: { holding: boolean; answers: Array<() => void> } }
+        ).__heldCounts;
+        state.holding = false;
+        for (const resolve of state.answers.splice(0)) resolve();
       });
     },
   };
@@ -122,6 +129,30 @@ describe('transactions grid', () => {
       await filters.getByLabel('Search').fill('a');
       expect(await bulk.getByRole('button', { name: /^Mark all/ }).isDisabled()).toBe(true);
       await bulk.getByRole('button', { name: /^Mark all \d/ }).waitFor();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('waits for the count of the expenses on screen too, before offering to mark them all', async () => {
+    const app = await open();
+    const { page } = app;
+    try {
+      await page.keyboard.press('Control+2');
+      const expenses = page.getByRole('grid', { name: 'Expenses' });
+      await expenses.locator('tbody tr').first().waitFor();
+      const bulk = page.getByRole('toolbar', { name: 'Expense list' });
+      const held = await holdCounts(page, 'expenses.search');
+      await page
+        .getByRole('search', { name: 'Filter expenses' })
+        .getByLabel('Reviewed')
+        .selectOption('false');
+      await bulk.getByText('Counting…').waitFor();
+      expect(await bulk.getByRole('button', { name: /^Mark all/ }).isDisabled()).toBe(true);
+      expect(await bulk.getByRole('button', { name: /^Mark all \d/ }).count()).toBe(0);
+      await held.release();
+      await bulk.getByRole('button', { name: /^Mark all [\d,]+ reviewed…$/ }).waitFor();
+      expect(await bulk.getByText('Counting…').count()).toBe(0);
     } finally {
       await app.close();
     }

@@ -190,7 +190,8 @@ export function ExpensesView({
         <ResultReview
           profileId={profileId}
           target={{ by: 'expenseSearch', filters: currentFilters }}
-          total={search.data?.total ?? 0}
+          // Null while the search on screen is counted: the bulk actions wait, saying so.
+          total={search.data ? search.data.total : search.error ? 0 : null}
           noun="expenses"
           onDone={setListMessage}
         >
