@@ -106,7 +106,9 @@ export function needingAttention(core: Core, profileId: string): string | null {
     ...(conflicts > 0
       ? [`${conflicts} in conflict with the server (edits resolve OP --mine or --theirs)`]
       : []),
-    ...(failed > 0 ? [`${failed} refused (fix with supplier/dimension update, then edits retry OP)`] : []),
+    ...(failed > 0
+      ? [`${failed} refused by the server (its reason is in the list; edits retry OP or edits discard OP)`]
+      : []),
   ];
   return `Offline edits need your attention: ${parts.join('; ')}. See "satchel edits list".`;
 }

@@ -6,6 +6,7 @@ import { runCli } from '../../../src-main/cli';
 import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { deleteProfileSecrets } from '../../helpers/keychain';
+import { sandboxToken } from '../../helpers/sandbox-token';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // Mistakes an accountant makes on the command line, and states they must be able to get out
@@ -168,6 +169,21 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       stdout: '1 sent, 0 failed, 0 conflicts, 0 waiting\n',
     });
     expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Mine');
+
+    // An edit the server refuses (a number a colleague took meanwhile) stays, and says how to go on.
+    expect((await satchel(['supplier', 'create', '--name', 'Twice', '--code', 'TW-1'], env)).code).toBe(0);
+    const token = await sandboxToken(sandbox, 'read write');
+    const colleague = await fetch(`${sandbox.url}/v1/suppliers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Colleague', code: 'TW-1' }),
+    });
+    expect(colleague.status).toBe(201);
+    const refused = await satchel(['edits', 'push'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      '1 refused by the server (its reason is in the list; edits retry OP or edits discard OP)',
+    );
   });
 
   it('follows an organisation to a new address and key, and does not drop unsent work on remove', async () => {
