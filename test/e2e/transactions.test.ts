@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src-main/core';
 import { applyReview } from '../../src-main/review';
@@ -82,6 +82,14 @@ async function holdCounts(
   };
 }
 
+/** Expenses by its key, once its first row shows; its grid. */
+async function showExpenses(page: Page): Promise<Locator> {
+  await page.keyboard.press('Control+2');
+  const expenses = page.getByRole('grid', { name: 'Expenses' });
+  await expenses.locator('tbody tr').first().waitFor();
+  return expenses;
+}
+
 async function open(): Promise<AppPage> {
   const app = await openApp(core);
   app.page.setDefaultTimeout(15_000);
@@ -138,9 +146,7 @@ describe('transactions grid', () => {
     const app = await open();
     const { page } = app;
     try {
-      await page.keyboard.press('Control+2');
-      const expenses = page.getByRole('grid', { name: 'Expenses' });
-      await expenses.locator('tbody tr').first().waitFor();
+      await showExpenses(page);
       const bulk = page.getByRole('toolbar', { name: 'Expense list' });
       const held = await holdCounts(page, 'expenses.search');
       await page
@@ -279,9 +285,7 @@ describe('transactions grid', () => {
     const app = await open();
     const { page } = app;
     try {
-      await page.keyboard.press('Control+2');
-      const expenses = page.getByRole('grid', { name: 'Expenses' });
-      await expenses.locator('tbody tr').first().waitFor();
+      const expenses = await showExpenses(page);
       await expenses.focus();
       await page.keyboard.press('Enter');
       const expensePane = page.getByTestId('expense-pane');
@@ -348,9 +352,7 @@ describe('transactions grid', () => {
       await page.keyboard.press('ArrowDown');
       expect(await grid.getAttribute('aria-activedescendant')).toBe('tx-row-1');
 
-      await page.keyboard.press('Control+2');
-      const expenses = page.getByRole('grid', { name: 'Expenses' });
-      await expenses.locator('tbody tr').first().waitFor();
+      const expenses = await showExpenses(page);
       await expenses.focus();
       await page.keyboard.press('Tab');
       expect(await focusedName()).toBe('BUTTON in Date');
