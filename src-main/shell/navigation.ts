@@ -4,7 +4,11 @@ export function isAppNavigation(targetUrl: string, appUrl: string): boolean {
     const target = new URL(targetUrl);
     const app = new URL(appUrl);
     if (target.protocol !== app.protocol) return false;
-    return app.protocol === 'file:' ? target.pathname === app.pathname : target.origin === app.origin;
+    // A file: URL's origin is opaque, so compare host and path: on Windows file://server/path is
+    // a network share, another machine's file at the same path.
+    return app.protocol === 'file:'
+      ? target.host === app.host && target.pathname === app.pathname
+      : target.origin === app.origin;
   } catch {
     return false;
   }

@@ -37,6 +37,15 @@ describe('IPC sender check', () => {
     expect(isTrustedSender('http://localhost:5174/', true, 'http://localhost:5173/')).toBe(false);
     expect(isTrustedSender('not a url', true, fileApp)).toBe(false);
   });
+
+  it('refuses the app page’s path on another host (a Windows share, file://server/...)', () => {
+    // On Windows file://server/path is the SMB share \\server\path: the same path, another machine.
+    const elsewhere = 'file://files.example.com/opt/Satchel/resources/app.asar/out/renderer/index.html';
+    expect(isTrustedSender(elsewhere, true, fileApp)).toBe(false);
+    expect(isAppNavigation(elsewhere, fileApp)).toBe(false);
+    // "localhost" is this machine: URL parsing makes it the empty host.
+    expect(isAppNavigation(fileApp.replace('file:///', 'file://localhost/'), fileApp)).toBe(true);
+  });
 });
 
 describe('content security policy', () => {
