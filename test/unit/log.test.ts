@@ -13,3 +13,33 @@ describe('log redaction', () => {
     expect(line).toContain('"expires_in":3600');
   });
 });
+
+describe('log redaction of what the app itself names and servers quote back', () => {
+  it('removes the app’s own camelCase fields (the IPC and credential shapes)', () => {
+    const line = redact(
+      '{"kind":"client","clientId":"kid_7","clientSecret":"hunter2-camel"} ' +
+        "{ kind: 'token', accessToken: 'opaque-token-value' } apiKey=ak-1234 x-api-key: ak-5678",
+    );
+    for (const secret of ['hunter2-camel', 'opaque-token-value', 'ak-1234', 'ak-5678'])
+      expect(line).not.toContain(secret);
+    expect(line).toContain('"clientId":"kid_7"');
+  });
+
+  it('removes an Authorization header of any scheme, in a header dump or as JSON', () => {
+    const line = redact(
+      'authorization: Basic a2lkXzE6c2tfMQ== {"authorization":"Token abc.def"} Authorization=Digest xyz',
+    );
+    for (const secret of ['a2lkXzE6c2tfMQ==', 'abc.def', 'xyz']) expect(line).not.toContain(secret);
+  });
+
+  it('removes signatures and credentials in a quoted URL, keeping the rest of the address', () => {
+    const line = redact(
+      'GET https://files.example.com/r/1.pdf?X-Amz-Credential=AKIA123&X-Amz-Signature=f00d&sig=abc%2F&page=2 ' +
+        'https://kid:sk-inline@api.example.com/v1',
+    );
+    for (const secret of ['AKIA123', 'f00d', 'abc%2F', 'sk-inline']) expect(line).not.toContain(secret);
+    expect(line).toContain('https://files.example.com/r/1.pdf?');
+    expect(line).toContain('page=2');
+    expect(line).toContain('api.example.com/v1');
+  });
+});
