@@ -33,5 +33,11 @@ export const BaseUrl = z
   .string()
   .trim()
   .max(2048)
+  // A user name or password in the address would be kept in profiles.json, shown in the window
+  // and printed by the command line: credentials go only to the keychain, from their own fields.
+  .refine(
+    (value) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value),
+    'Enter the address without a user name or password; the API key goes in its own fields.',
+  )
   .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i, 'Enter an http(s) address, such as https://api.example.com.')
   .transform((value) => value.replace(/\/+$/, ''));

@@ -199,4 +199,56 @@ describe('secret scan', () => {
       expect(TOKEN.exec(text)?.[0], `a token in ${where}`).toBeUndefined();
     }
   }, 120_000);
+
+  it('refuses an API address that carries credentials, in the window and on the command line', async () => {
+    const keychain = createKeychainSecrets({ service: `Satchel-scan-${randomUUID()}` });
+    const dataDir = path.join(tempDir(), 'data');
+    const core = createCore({ dataDir, secrets: keychain });
+    const handlers = createHandlers(core);
+    const auth = { kind: 'client', clientId: 'kid_url', clientSecret: 'sk_form_secret' };
+    const inAddress = 'sk_in_the_address';
+    const answers: unknown[] = [];
+    try {
+      for (const baseUrl of [
+        `https://kid_url:${inAddress}@api.acme.test`,
+        `https://${inAddress}@api.acme.test/v1`,
+        `http://:${inAddress}@127.0.0.1:9`,
+      ]) {
+        const answer = await dispatch(handlers, 'profiles.add', { name: 'Acme', baseUrl, auth });
+        answers.push(answer);
+        expect(answer, baseUrl).toMatchObject({
+          ok: false,
+          error: { code: 'VALIDATION_ERROR', field: 'baseUrl' },
+        });
+      }
+      expect(await keychain.list()).toEqual([]);
+      expect(core.profiles.list()).toEqual([]);
+    } finally {
+      await core.close();
+      for (const account of await keychain.list()) await keychain.delete(account);
+    }
+    const cli = await runCli(
+      [
+        'profile',
+        'add',
+        '--name',
+        'Acme',
+        '--url',
+        `https://kid_url:${inAddress}@api.acme.test`,
+        '--client-id',
+        'kid_url',
+        '--client-secret-stdin',
+      ],
+      { env: { SATCHEL_DATA_DIR: dataDir }, stdin: 'sk_form_secret\n' },
+    );
+    expect(cli.code, cli.stderr).toBe(1);
+    expect(cli.stderr).toMatch(/address without a user name or password/);
+    const places = [
+      ...filesUnder(dataDir).map((file) => readFileSync(file, 'utf8')),
+      JSON.stringify(answers),
+      cli.stdout,
+      cli.stderr,
+    ];
+    for (const text of places) expect(text).not.toContain(inAddress);
+  });
 });
