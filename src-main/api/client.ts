@@ -15,6 +15,7 @@ import {
   type RawFetch,
   type RawResponse,
 } from './http-fetch';
+import { redact } from '../log';
 import { backoffMs, RETRYABLE_STATUS, retryAfterMs } from './retry';
 
 /**
@@ -99,13 +100,40 @@ function readRateHeaders(headers: Answer['headers']): RateLimitHeaders | null {
   return { limit, remaining, reset, scope };
 }
 
-async function errorFrom(response: Answer): Promise<{ message: string; field?: string; code?: string }> {
+/**
+ * A server's text as the app may repeat it (in an error shown, kept in the sync history,
+ * logged): a server or a gateway that quotes the request back would otherwise hand the token
+ * or the client secret on. Removes the `known` secrets as sent (plain and form-encoded) and
+ * whatever `redact` recognises.
+ */
+export function scrubbed(text: string, known: ReadonlyArray<string | undefined>): string {
+  let clean = text;
+  for (const secret of known) {
+    if (!secret) continue;
+    const forms = new Set([
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+    ]);
+    for (const form of forms) clean = clean.replaceAll(form, '[redacted]');
+  }
+  return redact(clean);
+}
+
+async function errorFrom(
+  response: Answer,
+  known: ReadonlyArray<string | undefined>,
+): Promise<{ message: string; field?: string; code?: string }> {
   const text = await response.text().catch(() => '');
   try {
     const parsed = ApiErrorBody.safeParse(JSON.parse(text));
     const first = parsed.success ? parsed.data.errors[0] : undefined;
     if (first)
-      return { message: first.message, code: first.code, ...(first.field ? { field: first.field } : {}) };
+      return {
+        message: scrubbed(first.message, known),
+        code: first.code,
+        ...(first.field ? { field: first.field } : {}),
+      };
   } catch {
     // Not JSON: fall through to the status line.
   }
@@ -155,13 +183,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         'The API refused the client id and secret. Enter the API key again in Settings.',
       );
     }
-    if (!response.ok)
+    if (!response.ok) {
+      const { message } = await errorFrom(response, [credentials.clientSecret]);
       throw new AppError(
         'SERVER_ERROR',
         response.status >= 500
-          ? `The API's sign-in failed (${response.status}): ${(await errorFrom(response)).message}. The credentials were not the problem; try again later.`
-          : `Signing in failed (${response.status}): ${(await errorFrom(response)).message}`,
+          ? `The API's sign-in failed (${response.status}): ${message}. The credentials were not the problem; try again later.`
+          : `Signing in failed (${response.status}): ${message}`,
       );
+    }
     const parsed = TokenResponse.safeParse(await response.json().catch(() => null));
     if (!parsed.success)
       throw new AppError('BAD_RESPONSE', 'The sign-in answer did not match the published interface.');
@@ -250,7 +280,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
               )
             : new AppError(
                 'OFFLINE',
-                `Could not reach ${new URL(url).host}: ${error instanceof Error ? error.message : String(error)}. Check the network; Satchel keeps working offline.`,
+                `Could not reach ${new URL(url).host}: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}. Check the network; Satchel keeps working offline.`,
               );
         }
         await sleep(backoffMs(failures, options.random), init.signal);
@@ -294,7 +324,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function failure(response: Answer): Promise<AppError> {
-    const error = await errorFrom(response);
+    const error = await errorFrom(response, [token?.value]);
     switch (response.status) {
       case 401:
         return new AppError(

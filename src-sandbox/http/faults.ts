@@ -14,6 +14,12 @@ export const FaultRule = z.strictObject({
   latencyMs: z.number().int().min(0).max(60_000).optional(),
   /** Answer with this status (500, 502, 503, 504) and the standard error body. */
   status: z.number().int().min(500).max(599).optional(),
+  /**
+   * With `status`: the error's message quotes the request back, its headers (Authorization
+   * included) and its body (a token request's client secret included), as a careless gateway or
+   * a debugging proxy does. For tests that a client never passes such a message on.
+   */
+  echoRequest: z.boolean().optional(),
   /** Destroy the connection without answering. */
   drop: z.boolean().optional(),
   /**

@@ -238,7 +238,7 @@ async function run(
       throw failure(
         fault.status,
         fault.status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR',
-        'Injected fault.',
+        fault.echoRequest ? `Injected fault. The request was: ${echoOf(request)}` : 'Injected fault.',
         undefined,
         retry,
       );
@@ -276,6 +276,12 @@ async function run(
     .code(operation.status ?? 200)
     .type(JSON_TYPE)
     .send(parts.corruptions ? parts.corruptions.apply(id, result) : result);
+}
+
+/** The request as a careless gateway quotes it back: method, path, every header and the body. */
+function echoOf(request: FastifyRequest): string {
+  const body = request.body instanceof Buffer ? request.body.toString('utf8') : '';
+  return `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${body}`;
 }
 
 function rateLimited(decision: RateDecision, now: () => number): ApiFailure {

@@ -251,4 +251,96 @@ describe('secret scan', () => {
     ];
     for (const text of places) expect(text).not.toContain(inAddress);
   });
+
+  it('passes on no secret or token that a server quotes back in an error', async () => {
+    const clientSecret = `sk_echo_${randomUUID().replaceAll('-', '')}`;
+    const sandbox = await startSandbox({
+      port: 0,
+      seed: 7,
+      transactions: 50,
+      clientId: 'kid_echo',
+      clientSecret,
+      control: true,
+    });
+    stops.push(() => sandbox.stop());
+    const control = sandbox.control!;
+    const keychain = createKeychainSecrets({ service: `Satchel-scan-${randomUUID()}` });
+    stops.push(async () => {
+      for (const account of await keychain.list()) await keychain.delete(account);
+    });
+    const auth = { kind: 'client', clientId: 'kid_echo', clientSecret } as const;
+
+    // The fault does quote the secret back (501: an answer the client does not retry).
+    control.addFault({ match: '/oauth2/token', status: 501, echoRequest: true, times: 1 });
+    const echoed = await fetch(`${sandbox.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'kid_echo',
+        client_secret: clientSecret,
+      }),
+    });
+    expect(await echoed.text()).toContain(clientSecret);
+
+    const dataDir = path.join(tempDir(), 'data');
+    const logged: string[] = [];
+    const console_ = { error: console.error, warn: console.warn, log: console.log, info: console.info };
+    for (const level of ['error', 'warn', 'log', 'info'] as const)
+      console[level] = (...args: unknown[]) => logged.push(args.map(String).join(' '));
+    const answers: unknown[] = [];
+    const events: unknown[] = [];
+    try {
+      const core = createCore({ dataDir, secrets: keychain });
+      core.events.subscribe((name, payload) => events.push({ name, payload }));
+      const handlers = createHandlers(core);
+      const ask = async (command: string, input: unknown) => {
+        const answer = await dispatch(handlers, command, input);
+        answers.push(answer);
+        return answer;
+      };
+      const added = (await ask('profiles.add', { name: 'Echo', baseUrl: sandbox.url, auth })) as {
+        ok: true;
+        value: { id: string };
+      };
+      expect(added).toMatchObject({ ok: true });
+      const profileId = added.value.id;
+
+      // A read answered with the request (and so the access token) quoted in the error.
+      const read = control.addFault({ match: '/v1/bank-accounts', status: 501, echoRequest: true });
+      await ask('sync.start', { profileId, full: true });
+      expect(control.faultFired(read)).toBeGreaterThan(0);
+      control.clearFaults();
+
+      // A sign-in answered with the form (and so the client secret) quoted in the error.
+      const signIn = control.addFault({ match: '/oauth2/token', status: 501, echoRequest: true });
+      expect(await ask('profiles.reauthenticate', { id: profileId, auth })).toMatchObject({ ok: true });
+      await ask('sync.start', { profileId, full: false });
+      expect(control.faultFired(signIn)).toBeGreaterThan(0);
+      control.clearFaults();
+
+      const history = (await ask('sync.history', { profileId, limit: 10 })) as {
+        ok: true;
+        value: { runs: Array<{ errors: Array<{ message: string }> }> };
+      };
+      // Both failures are told, with what the server said less the secrets.
+      const told = history.value.runs.flatMap((run) => run.errors.map((error) => error.message));
+      expect(told.some((message) => /Injected fault/.test(message))).toBe(true);
+      expect(told.some((message) => /sign-in/i.test(message))).toBe(true);
+      await core.close();
+    } finally {
+      Object.assign(console, console_);
+    }
+
+    const places: Array<[string, string]> = [
+      ...filesUnder(dataDir).map((file): [string, string] => [file, readFileSync(file).toString('latin1')]),
+      ['core log', logged.join('\n')],
+      ['IPC answers', JSON.stringify(answers)],
+      ['IPC events', JSON.stringify(events)],
+    ];
+    for (const [where, text] of places) {
+      expect(text.includes(clientSecret), `the secret in ${where}`).toBe(false);
+      expect(TOKEN.exec(text)?.[0], `a token in ${where}`).toBeUndefined();
+    }
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scrubbed } from '../../src-main/api/client';
 import { redact } from '../../src-main/log';
 
 describe('log redaction', () => {
@@ -41,5 +42,16 @@ describe('log redaction of what the app itself names and servers quote back', ()
     expect(line).toContain('https://files.example.com/r/1.pdf?');
     expect(line).toContain('page=2');
     expect(line).toContain('api.example.com/v1');
+  });
+});
+
+describe('what a server says, as the app repeats it', () => {
+  it('loses the secrets the client sent, bare or form-encoded, and what redact recognises', () => {
+    const told = scrubbed('key "s3cr+t/=" (s3cr%2Bt%2F%3D) unknown for opaque-tok; client_secret=other', [
+      's3cr+t/=',
+      'opaque-tok',
+      undefined,
+    ]);
+    expect(told).toBe('key "[redacted]" ([redacted]) unknown for [redacted]; client_secret=[redacted]');
   });
 });
