@@ -48,7 +48,15 @@ export function createProfileStore(options: {
 
   function read(): Profile[] {
     if (!existsSync(file)) return [];
-    const parsed = Registry.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    const text = readFileSync(file, 'utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // Cut short or overwritten (a full disk, another program): the same damage as a wrong shape.
+      json = undefined;
+    }
+    const parsed = Registry.safeParse(json);
     if (!parsed.success) {
       throw new AppError(
         'INTERNAL',

@@ -89,6 +89,22 @@ describe('connections (profiles)', () => {
     expect(await secrets.list()).toEqual([]);
   });
 
+  it('says the list is damaged when profiles.json is not JSON, and leaves it and the keychain alone', async () => {
+    const { dataDir, profiles } = store();
+    const file = path.join(dataDir, 'profiles.json');
+    for (const damaged of ['{"version":1,"profiles":[{"id"', '', '\u0000\u0000\u0000']) {
+      writeFileSync(file, damaged);
+      expect(() => profiles.list(), JSON.stringify(damaged)).toThrow(
+        expect.objectContaining({ code: 'INTERNAL', message: expect.stringMatching(/is damaged/) }),
+      );
+      await expect(
+        profiles.add({ name: 'A', baseUrl: 'https://x.test', auth: { kind: 'token', accessToken: 't' } }),
+      ).rejects.toMatchObject({ code: 'INTERNAL' });
+      expect(readFileSync(file, 'utf8')).toBe(damaged);
+    }
+    expect(await secrets.list()).toEqual([]);
+  });
+
   it('refuses a second connection with the same name', async () => {
     const { profiles } = store();
     await profiles.add({
