@@ -198,4 +198,48 @@ describe('IPC fuzz', () => {
     expect({} as Record<string, unknown>).not.toHaveProperty('polluted');
     await core.close();
   });
+
+  it('never repeats a secret it was given in a refusal, and stores none', async () => {
+    const dataDir = tempDir();
+    const core = createCore({ dataDir, secrets });
+    const handlers = createHandlers(core);
+    const before = snapshot(dataDir);
+    const random = prng(20261123);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const secret = `sk_fuzz_${randomUUID().replaceAll('-', '')}`;
+    const auths = (): unknown[] => [
+      { kind: 'client', clientId: '', clientSecret: secret },
+      { kind: 'client', clientId: ' ', clientSecret: secret },
+      { kind: 'client', clientId: 42, clientSecret: secret },
+      { kind: 'client', clientId: 'kid_1', clientSecret: secret.repeat(200) },
+      { kind: 'token', accessToken: secret.repeat(400) },
+      { kind: 'token', clientSecret: secret },
+      { kind: 'bearer', accessToken: secret },
+      { kind: secret, accessToken: secret },
+      { clientId: 'kid_1', clientSecret: secret },
+      secret,
+      [secret],
+    ];
+    const good = { kind: 'client', clientId: 'kid_1', clientSecret: secret };
+    const payloads = (): unknown[] => [
+      { name: 'Acme', baseUrl: 'https://api.acme.test', auth: pick(auths()) },
+      { name: 'Acme', baseUrl: `https://kid_1:${secret}@api.acme.test`, auth: good },
+      { name: 'Acme', baseUrl: `https://api.acme.test/?key=${secret}`, auth: good },
+      { name: 'Acme', baseUrl: secret, auth: good },
+      { name: secret.repeat(10), baseUrl: 'https://api.acme.test', auth: pick(auths()) },
+      { name: 'Acme', baseUrl: 'https://api.acme.test', auth: good, [pick(['secret', 'token'])]: secret },
+    ];
+    for (let sent = 0; sent < 1000; sent += 1) {
+      const [command, input] =
+        random() < 0.5
+          ? (['profiles.add', pick(payloads())] as const)
+          : (['profiles.reauthenticate', { id: pick([uuid, secret]), auth: pick(auths()) }] as const);
+      const result = await dispatch(handlers, command, input);
+      expect(result.ok, `${command} accepted ${JSON.stringify(input).slice(0, 200)}`).toBe(false);
+      expect(JSON.stringify(result), command).not.toContain(secret);
+    }
+    expect(snapshot(dataDir)).toBe(before);
+    expect(await secrets.list()).toEqual([]);
+    await core.close();
+  });
 });
