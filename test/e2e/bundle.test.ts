@@ -32,6 +32,28 @@ describe('the built app', () => {
     expect(existsSync(out('renderer/index.html'))).toBe(true);
   });
 
+  it('exposes one object to the page, through the contract, never ipcRenderer itself', () => {
+    const preload = readFileSync(out('preload/index.cjs'), 'utf8');
+    const exposed = [...preload.matchAll(/exposeInMainWorld\(\s*["']([^"']*)["']/g)].map((match) => match[1]);
+    expect(exposed).toEqual(['satchel']);
+    expect(preload.match(/exposeInMainWorld\(/g)).toHaveLength(1);
+    // ipcRenderer is only called (invoke on the one command channel, on/off for events), never handed on.
+    const uses = new Set(
+      [...preload.matchAll(/ipcRenderer(\W{0,2})(\w*)/g)].map((match) => `${match[1]}${match[2]}`),
+    );
+    expect([...uses].sort()).toEqual(['.invoke', '.off', '.on']);
+  });
+
+  it('checks the sender of every command and refuses every permission and redirect away', () => {
+    const main = readFileSync(out('main/index.js'), 'utf8');
+    expect(main).toContain('senderFrame');
+    expect(main).toContain('will-redirect');
+    expect(main).toMatch(/setPermissionRequestHandler\(\s*\([^)]*\)\s*=>\s*\w+\(\s*(false|!1)\s*\)\s*\)/);
+    expect(main).toMatch(/setPermissionCheckHandler\(\s*\(\)\s*=>\s*(false|!1)\s*\)/);
+    expect(main).toMatch(/webSecurity\s*:\s*(true|!0)/);
+    expect(main).not.toMatch(/webSecurity\s*:\s*(false|!1)|allowRunningInsecureContent\s*:\s*(true|!0)/);
+  });
+
   it('wires the shell: one instance, permissions and new windows refused, links confirmed, quit closes the core', () => {
     const main = readFileSync(out('main/index.js'), 'utf8');
     for (const call of [

@@ -106,6 +106,71 @@ describe('app shell in Chromium', () => {
   });
 });
 
+describe('what the page can reach', () => {
+  it('has only window.satchel (frozen, invoke and on), no Node, and its CSP refuses eval, injected scripts and the network', async () => {
+    const core = createCore({ dataDir: tempDir() });
+    const app = await openApp(core);
+    const { page } = app;
+    await page.getByTestId('app-version').getByText('Satchel').waitFor();
+    // Code the page runs later (not the test's own evaluation, which DevTools lets eval): a
+    // string timer and an injected inline script, each refused with a CSP violation.
+    const reach = await page.evaluate(async () => {
+      const scope = window as unknown as Record<string, unknown>;
+      const api = scope['satchel'] as { invoke(command: string, input: unknown): Promise<unknown> };
+      const violations: string[] = [];
+      const refused = (count: number) =>
+        new Promise<void>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (event) => {
+            violations.push(`${event.effectiveDirective} ${event.blockedURI}`);
+            if (violations.length === count) resolve();
+          });
+        });
+      const both = refused(3);
+      (setTimeout as unknown as (code: string) => void)('window.__evaluated = true;');
+      const script = document.createElement('script');
+      script.textContent = 'window.__injected = true;';
+      document.head.append(script);
+      const remote = document.createElement('script');
+      remote.src = 'https://scripts.example.com/x.js';
+      document.head.append(remote);
+      await both;
+      let fetched = 'ran';
+      await fetch('https://api.example.com/v1/bank-accounts').catch((error: Error) => (fetched = error.name));
+      return {
+        keys: Object.keys(api).sort(),
+        frozen: Object.isFrozen(api),
+        node: [
+          typeof scope['require'],
+          typeof scope['process'],
+          typeof scope['module'],
+          typeof scope['Buffer'],
+        ],
+        violations: violations.sort(),
+        ran: [scope['__evaluated'] === true, scope['__injected'] === true],
+        fetched,
+        unknownCommand: await api.invoke('ipcRenderer.send', {}),
+      };
+    });
+    expect(reach).toEqual({
+      keys: ['invoke', 'on'],
+      frozen: true,
+      node: ['undefined', 'undefined', 'undefined', 'undefined'],
+      violations: [
+        'script-src eval',
+        'script-src-elem https://scripts.example.com/x.js',
+        'script-src-elem inline',
+      ],
+      ran: [false, false],
+      fetched: 'TypeError',
+      unknownCommand: {
+        ok: false,
+        error: { code: 'UNKNOWN_COMMAND', message: 'Unknown command: ipcRenderer.send' },
+      },
+    });
+    await app.close();
+  });
+});
+
 describe('connecting an organisation', () => {
   it('shows errors on the field at fault, then connects and keeps the secret only in the keychain', async () => {
     const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
