@@ -53,6 +53,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** Ctrl+C typed at a prompt: exit 130, as Ctrl+C anywhere else. */
+export class PromptInterrupted extends Error {
+  override name = 'PromptInterrupted';
+}
+
 /** The command-line option of each field of the shared schemas, where the names differ. */
 const OPTION_OF_FIELD: Record<string, string> = {
   freeText: 'text',
@@ -91,6 +96,51 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Whether a person types at standard input (a terminal), not a pipe or a file. */
+export function typedAt(io: CliIo): boolean {
+  return (io.stdin as NodeJS.ReadStream).isTTY === true;
+}
+
+/**
+ * One line typed at the terminal without showing it (a secret): the terminal's echo is off
+ * while it is typed, Backspace works, Enter ends it. Ctrl+C ends the command (exit 130) and
+ * Ctrl+D gives an empty answer.
+ */
+export function promptHidden(io: CliIo, prompt: string): Promise<string> {
+  const input = io.stdin as NodeJS.ReadStream;
+  // Echo off before the prompt shows, so nothing typed after it can be shown.
+  input.setRawMode(true);
+  io.stderr.write(prompt);
+  input.setEncoding('utf8');
+  input.resume();
+  return new Promise((resolve, reject) => {
+    let typed: string[] = [];
+    const end = (cancelled: boolean) => {
+      input.off('data', onData);
+      input.setRawMode(false);
+      input.pause();
+      io.stderr.write('\n');
+      // With the echo off the terminal sends Ctrl+C as a key, not a signal: the command still
+      // ends as Ctrl+C ends it anywhere else (exit 130).
+      if (cancelled) reject(new PromptInterrupted('stopped at the prompt; nothing was changed'));
+      else resolve(typed.join(''));
+    };
+    const onData = (chunk: string) => {
+      for (const character of chunk) {
+        if (character === '\r' || character === '\n') return end(false);
+        if (character === '\u0003') return end(true);
+        if (character === '\u0004') {
+          typed = [];
+          return end(false);
+        }
+        if (character === '\u007f' || character === '\b') typed.pop();
+        else if (character >= ' ') typed.push(character);
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
 /** A message of the core as the command line says it: the app's Settings are a command here. */
 export function cliMessage(message: string): string {
   return message.replace('in Settings.', 'with "satchel profile set-key".');
@@ -100,6 +150,10 @@ export function printError(io: CliIo, error: unknown): number {
   if (error instanceof UsageError) {
     io.stderr.write(`satchel: ${error.message}\nRun "satchel help" for usage.\n`);
     return EXIT.usage;
+  }
+  if (error instanceof PromptInterrupted) {
+    io.stderr.write(`satchel: ${error.message}\n`);
+    return EXIT.interrupted;
   }
   if (error instanceof z.ZodError) return printError(io, validationError(error));
   if (error instanceof AppError) {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
 import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
-import { readAll, table, UsageError, type CliIo } from './io';
+import { promptHidden, readAll, table, typedAt, UsageError, type CliIo } from './io';
 
 export const profileUsage = `satchel profile add --name N --url URL --client-id ID [--client-secret-stdin]
 satchel profile add --name N --url URL --token-stdin
@@ -13,14 +13,31 @@ satchel profile set-url NAME_OR_ID --url URL
 satchel profile set-key NAME_OR_ID --client-id ID [--client-secret-stdin] | --token-stdin
 satchel profile remove NAME_OR_ID [--force]`;
 
-/** The secret comes from standard input or SATCHEL_CLIENT_SECRET, never from an argument. */
+/**
+ * The secret, never from an argument (shell history, the process list): typed at a hidden
+ * prompt when a person is at the terminal, else read whole from standard input with the
+ * `--…-stdin` option, else from the environment `variable`.
+ */
 async function secretFrom(io: CliIo, fromStdin: boolean, variable: string, what: string): Promise<string> {
-  const secret = fromStdin ? (await readAll(io.stdin)).replace(/\r?\n$/, '') : io.env[variable];
+  const secret =
+    fromStdin || (!io.env[variable] && typedAt(io))
+      ? typedAt(io)
+        ? await promptHidden(io, `${what[0]!.toUpperCase()}${what.slice(1)} (not shown): `)
+        : (await readAll(io.stdin)).replace(/\r?\n$/, '')
+      : io.env[variable];
   if (!secret)
     throw new UsageError(
       `give the ${what} on standard input (--${what === 'token' ? 'token' : 'client-secret'}-stdin) or in ${variable}`,
     );
   return secret;
+}
+
+/** A token connection: asked for with --token-stdin, or a token in SATCHEL_TOKEN and no client id. */
+function wantsToken(
+  io: CliIo,
+  values: { 'token-stdin': boolean; 'client-id'?: string | undefined; demo?: boolean },
+): boolean {
+  return values['token-stdin'] || (!values['client-id'] && !values.demo && Boolean(io.env['SATCHEL_TOKEN']));
 }
 
 export async function profileCommand(core: Core, args: string[], io: CliIo): Promise<void> {
@@ -43,8 +60,14 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
   switch (action) {
     case 'add': {
       if (!values.name || !values.url) throw new UsageError('profile add needs --name and --url');
-      const auth = values['token-stdin']
-        ? { kind: 'token' as const, accessToken: await secretFrom(io, true, 'SATCHEL_TOKEN', 'token') }
+      // Before the secret is asked for: nobody should type it only to hear an option was missing.
+      if (!wantsToken(io, values) && !values['client-id'] && !values.demo)
+        throw new UsageError('profile add needs --client-id (or --token-stdin)');
+      const auth = wantsToken(io, values)
+        ? {
+            kind: 'token' as const,
+            accessToken: await secretFrom(io, values['token-stdin'], 'SATCHEL_TOKEN', 'token'),
+          }
         : {
             kind: 'client' as const,
             clientId: values['client-id'] ?? (values.demo ? DEMO_CLIENT_ID : ''),
@@ -58,7 +81,6 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
                     'client secret',
                   ),
           };
-      if (auth.kind === 'client' && !auth.clientId) throw new UsageError('profile add needs --client-id');
       const profile = await core.addProfile({
         name: values.name,
         baseUrl: values.url,
@@ -103,8 +125,13 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
       const [which] = positionals;
       if (!which) throw new UsageError('profile set-key needs the profile name or id');
       const current = core.profiles.get(which);
-      const auth = values['token-stdin']
-        ? { kind: 'token' as const, accessToken: await secretFrom(io, true, 'SATCHEL_TOKEN', 'token') }
+      if (!wantsToken(io, values) && !values['client-id'])
+        throw new UsageError('profile set-key needs --client-id (or --token-stdin)');
+      const auth = wantsToken(io, values)
+        ? {
+            kind: 'token' as const,
+            accessToken: await secretFrom(io, values['token-stdin'], 'SATCHEL_TOKEN', 'token'),
+          }
         : {
             kind: 'client' as const,
             clientId: values['client-id'] ?? '',
@@ -115,8 +142,6 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
               'client secret',
             ),
           };
-      if (auth.kind === 'client' && !auth.clientId)
-        throw new UsageError('profile set-key needs --client-id (or --token-stdin)');
       const profile = await core.profiles.reauthenticate(current.id, auth);
       core.sync.forget(profile.id);
       io.stdout.write(`New credentials for "${profile.name}" are in the keychain.\n`);

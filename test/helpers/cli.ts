@@ -60,3 +60,46 @@ export function runScript(entry: string, args: string[], options: RunOptions = {
     child.stdin.end(options.stdin ?? '');
   });
 }
+
+export interface TerminalOptions {
+  env?: NodeJS.ProcessEnv;
+  /** What the person types once the output shows `when` (a hidden prompt, say), Enter included. */
+  type: string;
+  when: RegExp;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs the real CLI with a terminal for its input and output (a pseudo-terminal from
+ * util-linux's `script`), as a person at a shell would: standard input is a TTY, and what the
+ * terminal shows (its echo of typed keys included) comes back as `shown`. `type` is typed only
+ * once the output shows `when`, as a person waits for a prompt.
+ */
+export function runCliAtTerminal(
+  args: string[],
+  options: TerminalOptions,
+): Promise<{ code: number | null; shown: string }> {
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const command = [process.execPath, '--import', 'tsx', cliEntry, ...args].map(quote).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? 60_000,
+    });
+    let shown = '';
+    let typed = false;
+    const onOutput = (chunk: Buffer) => {
+      shown += chunk.toString();
+      if (!typed && options.when.test(shown)) {
+        typed = true;
+        child.stdin.write(options.type);
+      }
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, shown }));
+  });
+}

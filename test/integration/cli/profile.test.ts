@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli';
+import { startSandbox } from '../../../src-sandbox';
+import { runCli, runCliAtTerminal } from '../../helpers/cli';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The real CLI in a child process, the real keychain (scripts/with-keyring.sh).
@@ -75,6 +76,57 @@ describe('satchel CLI: connections', () => {
       { env: { ...env, SATCHEL_CLIENT_SECRET: 'sk_env' } },
     );
     expect(fromEnv.code).toBe(0);
+  });
+
+  it('asks for the secret at a terminal without showing it, and checks it with the API', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 20 });
+    try {
+      const env = { SATCHEL_DATA_DIR: tempDir(), SATCHEL_CLIENT_SECRET: '' };
+      const add = (secret: string, name: string) =>
+        runCliAtTerminal(
+          ['profile', 'add', '--name', name, '--url', sandbox.url, '--client-id', sandbox.clientId],
+          { env, when: /Client secret \(not shown\): /, type: `${secret}\r` },
+        );
+      // The API accepts the key, so the typed secret arrived whole; the terminal never showed it.
+      const right = await add(sandbox.clientSecret, 'Typed');
+      expect(right.shown).toContain('Connected "Typed"');
+      expect(right.shown).not.toContain(sandbox.clientSecret);
+      expect(right.code).toBe(0);
+      // Backspace takes back a mistyped character.
+      const corrected = await add(`${sandbox.clientSecret}x\u007f`, 'Corrected');
+      expect(corrected.shown).toContain('Connected "Corrected"');
+      expect(corrected.code).toBe(0);
+      const wrong = await add('sk_not_the_secret', 'Wrong');
+      expect(wrong.shown).toContain('The API refused these credentials');
+      expect(wrong.shown).not.toContain('sk_not_the_secret');
+      expect(wrong.code).toBe(1);
+      // Ctrl+C at the prompt adds nothing.
+      const cancelled = await add('sk_half\u0003', 'Cancelled');
+      expect(cancelled.code).toBe(130);
+      expect(cancelled.shown).not.toContain('sk_half');
+      const listed = await runCli(['profile', 'list', '--json'], { env });
+      expect((JSON.parse(listed.stdout) as Array<{ name: string }>).map((p) => p.name)).toEqual([
+        'Typed',
+        'Corrected',
+      ]);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it('connects with a token from SATCHEL_TOKEN, as its usage message says it can', async () => {
+    const env = { SATCHEL_DATA_DIR: tempDir() };
+    const added = await runCli(['profile', 'add', '--name', 'T', '--url', 'https://x.test'], {
+      env: { ...env, SATCHEL_TOKEN: 'tok_from_env' },
+    });
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    const listed = await runCli(['profile', 'list', '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ name: 'T', authKind: 'token' }]);
+    // Without a token anywhere, the message names both ways to give one.
+    const missing = await runCli(['profile', 'add', '--name', 'U', '--url', 'https://x.test'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--client-id');
   });
 
   it('exits 2 on usage mistakes and 1 on failures, with a message', async () => {
