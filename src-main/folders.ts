@@ -49,13 +49,15 @@ function systemReason(error: NodeJS.ErrnoException): string {
       ? 'the disk is read-only'
       : code === 'ENOSPC' || code === 'EDQUOT'
         ? 'the disk is full'
-        : code === 'ENAMETOOLONG'
-          ? 'the name is too long'
-          : code === 'EEXIST'
-            ? 'a file of that name is in the way'
-            : code === 'ENOTDIR'
-              ? 'part of the path is a file, not a folder'
-              : error.message;
+        : code === 'EFBIG'
+          ? 'the file is too large for that disk'
+          : code === 'ENAMETOOLONG'
+            ? 'the name is too long'
+            : code === 'EEXIST'
+              ? 'a file of that name is in the way'
+              : code === 'ENOTDIR'
+                ? 'part of the path is a file, not a folder'
+                : error.message;
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {

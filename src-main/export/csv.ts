@@ -327,8 +327,16 @@ async function writeCsv<K>(
     throw writeFailure(options.file, error);
   }
   let bytes = 0;
+  // A write may take only part of what it is given (a disk filling up, a file size limit)
+  // without failing; the next one then says why. Written to the end, or failed.
   const write = (text: string) => {
-    bytes += writeSync(fd, text);
+    const buffer = Buffer.from(text, 'utf8');
+    for (let done = 0; done < buffer.length;) {
+      const taken = writeSync(fd, buffer, done);
+      if (taken <= 0) throw Object.assign(new Error('no space left'), { code: 'ENOSPC', syscall: 'write' });
+      done += taken;
+    }
+    bytes += buffer.length;
   };
   try {
     write(`${BOM}${columns.join(options.format.delimiter)}\r\n`);

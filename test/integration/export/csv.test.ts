@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   csvFormat,
@@ -205,6 +207,66 @@ describe('CSV export of a search result', () => {
       message: `Could not write ${tooLong}: the name is too long. Nothing was written; choose another place.`,
     });
     expect(readdirSync(dir).sort()).toEqual([path.basename(longest), 'existing.csv']);
+  });
+});
+
+/**
+ * The export script (test/helpers/export-process.ts) in a child process whose files may grow
+ * to `blocks` KiB at most (`ulimit -f`): a write beyond that is cut short, as on a disk that
+ * fills up, and the next one fails (EFBIG; Node ignores the signal that would end it).
+ */
+function exportWithFileLimit(cacheFile: string, out: string, blocks: number) {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const script = path.join(root, 'test/helpers/export-process.ts');
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(
+      'bash',
+      [
+        '-c',
+        'ulimit -f "$0" && exec "$@"',
+        String(blocks),
+        process.execPath,
+        '--import',
+        'tsx',
+        script,
+        cacheFile,
+        out,
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('CSV export when the disk takes only part of a batch', () => {
+  it('fails in words and leaves no file, never a cut-off file under the chosen name', async () => {
+    const cache = loadedCache(caches, recordsOf(demoState(2500, 8)));
+    const dir = caches.tempDir();
+    const search = { filters: {}, sorting: { field: 'id' as const, direction: 'ASC' as const } };
+    const whole = await exportTransactions(cache, {
+      search,
+      file: path.join(dir, 'whole.csv'),
+      format: {},
+      overwrite: false,
+    });
+    expect(whole.rows).toBe(2500);
+    // Room for all but the last 8 KiB: the last batch (500 rows, over 100 KB) is written in
+    // part, the write that would complete it fails.
+    const blocks = Math.floor((whole.bytes - 8 * 1024) / 1024);
+    expect(whole.bytes - blocks * 1024).toBeLessThan(100_000);
+    const file = path.join(dir, 'limited.csv');
+    const limited = await exportWithFileLimit(cache.file, file, blocks);
+    expect(limited.stdout).toBe('');
+    expect(limited.stderr).toBe(
+      `VALIDATION_ERROR: Could not write ${file}: the file is too large for that disk. Nothing was written; choose another place.\n`,
+    );
+    expect(limited.code).toBe(1);
+    expect(readdirSync(dir)).toEqual(['whole.csv']); // neither the file nor its temporary
   });
 });
 
