@@ -192,6 +192,16 @@ export function checkTarget(file: string, overwrite: boolean): void {
 }
 
 /**
+ * The rows a batch may write: the list is fixed when the export starts, but a sync may mark
+ * some of them deleted before their batch is read (a trailing window re-read that no longer
+ * lists them). A search that leaves deleted rows out leaves those out too, as it leaves out
+ * rows gone from the cache.
+ */
+function liveUnless(includeDeleted: boolean | undefined) {
+  return (row: { deletedAt: string | null }) => includeDeleted === true || row.deletedAt === null;
+}
+
+/**
  * Writes every row of the search (filters and order; the page is ignored) as CSV. The
  * order is fixed once, from the ids the search matches when the export starts; rows are
  * then read a thousand at a time, yielding between batches so the app stays responsive.
@@ -210,8 +220,11 @@ export async function exportTransactionsCsv(
   )
     .pluck()
     .all(where.params) as number[];
+  const wanted = liveUnless(search.filters.includeDeleted);
   return writeCsv(options, TRANSACTION_CSV_COLUMNS, ids, (batch) =>
-    transactionsByRowId(cache, batch).map((row) => transactionLine(row, options.format)),
+    transactionsByRowId(cache, batch)
+      .filter(wanted)
+      .map((row) => transactionLine(row, options.format)),
   );
 }
 
@@ -302,15 +315,18 @@ export async function exportExpensesCsv(
   const search = ExpenseSearch.parse(query);
   checkTarget(options.file, options.overwrite ?? false);
   const ids = expenseIds(cache, search.filters, search.sorting);
+  const wanted = liveUnless(search.filters.includeDeleted);
   return writeCsv(options, EXPENSE_CSV_COLUMNS, ids, (batch) => {
     const booked = bookings(cache, batch);
-    return expensesById(cache, batch).map((row) => expenseLine(row, booked.get(row.id), options.format));
+    return expensesById(cache, batch)
+      .filter(wanted)
+      .map((row) => expenseLine(row, booked.get(row.id), options.format));
   });
 }
 
 /**
  * Writes the header, then the lines of `keys` a batch at a time (`lines` reads a batch's
- * records; ones gone since the export started are left out), to a temporary file beside the
+ * records; ones gone or deleted since the export started are left out), to a temporary file beside the
  * target, synced and renamed over it when complete.
  */
 async function writeCsv<K>(

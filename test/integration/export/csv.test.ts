@@ -10,6 +10,7 @@ import {
   exportTransactions,
   TRANSACTION_CSV_COLUMNS,
 } from '../../../src-main/export';
+import { exportExpensesCsv, exportTransactionsCsv } from '../../../src-main/export/csv';
 import { applyReview } from '../../../src-main/review';
 import { searchExpenses, searchTransactions } from '../../../src-main/search';
 import { parseAmount } from '../../../src-shared/money';
@@ -22,6 +23,7 @@ import {
   useCaches,
   wireTransaction,
 } from '../search/fixtures';
+import { upsertTransactions } from '../search/load';
 
 const caches = useCaches();
 const column = (name: (typeof TRANSACTION_CSV_COLUMNS)[number]) => TRANSACTION_CSV_COLUMNS.indexOf(name);
@@ -242,6 +244,76 @@ function exportWithFileLimit(cacheFile: string, out: string, blocks: number) {
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+describe('CSV export while a sync writes', () => {
+  it('leaves out a transaction that sync marks deleted after the export started', async () => {
+    const records = recordsOf(demoState(2500, 9));
+    const cache = loadedCache(caches, records);
+    const search = { filters: {}, sorting: { field: 'id' as const, direction: 'ASC' as const } };
+    const last = [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).at(-1)!;
+    const file = path.join(caches.tempDir(), 'during-sync.csv');
+    let synced = false;
+    const result = await exportTransactionsCsv(cache, search, {
+      file,
+      format: csvFormat({}),
+      // After the first batch, a sync's re-read of its window no longer lists the last row.
+      onProgress: () => {
+        if (synced) return;
+        synced = true;
+        upsertTransactions(cache, [last], new Set([last.id]));
+      },
+    });
+    const rows = read(file, ',');
+    expect(rows.map((row) => row[column('id')])).not.toContain(last.id);
+    expect(rows.filter((row) => row[column('deleted_at')] !== '')).toEqual([]);
+    expect(result.rows).toBe(2499);
+    expect(rows).toHaveLength(2499);
+
+    // Asked for with the deleted rows, it is there, marked.
+    const withDeleted = await exportTransactionsCsv(
+      cache,
+      { ...search, filters: { includeDeleted: true } },
+      { file: path.join(path.dirname(file), 'with-deleted.csv'), format: csvFormat({}) },
+    );
+    expect(withDeleted.rows).toBe(2500);
+    const marked = read(path.join(path.dirname(file), 'with-deleted.csv'), ',').at(-1)!;
+    expect([marked[column('id')], marked[column('deleted_at')] !== '']).toEqual([last.id, true]);
+  });
+
+  it('leaves out an expense that sync marks deleted after the export started', async () => {
+    const cache = caches.open(caches.file());
+    const insert = cache.sqlite.prepare(
+      `INSERT INTO expenses (id, type, status, description, amount_minor, amount_currency, expense_time,
+         update_time, raw) VALUES (?, 'RECEIPT', 'APPROVED', 'Taxi', -1250, 'EUR', ?, ?, '{}')`,
+    );
+    cache.sqlite.transaction(() => {
+      for (let i = 0; i < 1200; i += 1) {
+        const time = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+        insert.run(`exp-${String(i).padStart(4, '0')}`, time, time);
+      }
+    })();
+    const file = path.join(caches.tempDir(), 'expenses-during-sync.csv');
+    let synced = false;
+    const result = await exportExpensesCsv(
+      cache,
+      { filters: {}, sorting: { field: 'id', direction: 'ASC' } },
+      {
+        file,
+        format: csvFormat({}),
+        onProgress: () => {
+          if (synced) return;
+          synced = true;
+          cache.sqlite
+            .prepare(`UPDATE expenses SET deleted_at = '2026-05-01T00:00:00.000Z' WHERE id = 'exp-1199'`)
+            .run();
+        },
+      },
+    );
+    const lines = readFileSync(file, 'utf8').split('\r\n');
+    expect(lines.some((line) => line.startsWith('exp-1199,'))).toBe(false);
+    expect(result.rows).toBe(1199);
+  });
+});
 
 describe('CSV export when the disk takes only part of a batch', () => {
   it('fails in words and leaves no file, never a cut-off file under the chosen name', async () => {
