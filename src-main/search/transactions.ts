@@ -1,3 +1,5 @@
+import { AppError } from '../../src-shared/errors';
+import { formatAmount } from '../../src-shared/money';
 import {
   TransactionSearch,
   type SearchTotals,
@@ -149,6 +151,21 @@ export function totalsIndex(filters: TransactionFilters): (typeof TOTALS_INDEXES
 }
 
 /**
+ * A currency's sum as a safe JS integer. Beyond that (2^53 minor units: 90 trillion euros, but
+ * reachable over years of a currency with many units to the dollar) it is refused, never
+ * rounded, in words that say how to get totals: a smaller search.
+ */
+function exactSum(minor: bigint, currency: string): number {
+  const sum = Number(minor);
+  if (Number.isSafeInteger(sum)) return sum;
+  const most = `${formatAmount(Number.MAX_SAFE_INTEGER, currency)} ${currency}`;
+  throw new AppError(
+    'VALIDATION_ERROR',
+    `The ${currency} total of this search is beyond ${most}, more than Satchel can add up exactly. Narrow the search (dates, accounts, an amount range) to see its totals.`,
+  );
+}
+
+/**
  * Count and per-currency sums of everything the filters match. Sums are read as bigint and
  * must be safe JS integers (about 90 trillion EUR); anything larger is an error, not a
  * rounded figure.
@@ -165,15 +182,15 @@ export function totalsOf(sqlite: Database.Database, filters: TransactionFilters)
   return memoized(sqlite, 'transaction-totals', JSON.stringify(filters), () => {
     const query = totalsQuery(sqlite, filters);
     const statement = prepared(sqlite, query.sql);
-    const rows = statement.safeIntegers(true).all(query.params) as {
-      currency: string;
-      count: bigint;
-      minor: bigint;
-    }[];
-    statement.safeIntegers(false);
+    let rows: { currency: string; count: bigint; minor: bigint }[];
+    try {
+      rows = statement.safeIntegers(true).all(query.params) as typeof rows;
+    } finally {
+      statement.safeIntegers(false); // the statement is shared (prepared): leave it as it was
+    }
     const sums = rows.map((row) => ({
       currency: row.currency,
-      minor: safeNumber(row.minor),
+      minor: exactSum(row.minor, row.currency),
       count: safeNumber(row.count),
     }));
     return { count: sums.reduce((total, sum) => total + sum.count, 0), sums };

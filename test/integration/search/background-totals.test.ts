@@ -252,9 +252,15 @@ describe('the totals thread, its failures and its life', () => {
       huge('cccccccc-0000-4000-8000-000000000001'),
       huge('cccccccc-0000-4000-8000-000000000002'),
     ]);
-    expect(() => transactionTotals(cache, {})).toThrow(/too large to show exactly/);
+    const tooLarge = {
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^The EUR total of this search is beyond 90071992547409\.91 EUR/),
+    };
+    expect(() => transactionTotals(cache, {})).toThrow(expect.objectContaining(tooLarge));
     const { thread, fallbacks } = threadOf(cache);
-    await expect(thread.totals({})).rejects.toThrow(/too large to show exactly/);
+    // The same error, as an AppError, from the thread.
+    await expect(thread.totals({})).rejects.toBeInstanceOf(AppError);
+    await expect(thread.totals({})).rejects.toMatchObject(tooLarge);
     expect((await thread.totals({ ids: ['cccccccc-0000-4000-8000-000000000001'] })).count).toBe(1);
     expect(fallbacks).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { needsAttention, type AttentionGroup } from '../../../src-main/review';
 import { searchExpenses } from '../../../src-main/search/expenses';
 import { transactionTotals } from '../../../src-main/search/transactions';
+import { formatAmount } from '../../../src-shared/money';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -109,6 +110,48 @@ describe('transactions.search with totals', () => {
       expect(result).toEqual(searchExpenses(cache, search));
       expect(result.total, JSON.stringify(filters)).toBeGreaterThan(0);
     }
+  });
+
+  it('says which total is too large to add up exactly, and how to see one, never an internal error', async () => {
+    const setup = await connectedCore(tempDir(), { transactions: 300 });
+    cleanups.push(setup.close);
+    const { sandbox } = setup;
+    // Two transactions of one currency whose amounts the cache holds exactly (the largest safe
+    // number of minor units) but whose sum it cannot.
+    const records = Array.from({ length: sandbox.state.table.size() }, (_, row) =>
+      sandbox.state.table.toRecord(row),
+    );
+    const currency = records[0]!.amount.currency;
+    const huge = records.filter((record) => record.amount.currency === currency).slice(0, 2);
+    const amount = formatAmount(Number.MAX_SAFE_INTEGER, currency);
+    for (const record of huge)
+      sandbox.control!.corruptRecord({
+        resource: 'bankTransactions',
+        id: record.id,
+        patch: { amount: { amount, currency } },
+      });
+    const handlers = createHandlers(setup.core);
+    const profileId = setup.profile.id;
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({ ok: true });
+
+    const search = (filters: object) =>
+      dispatch(handlers, 'transactions.search', { profileId, search: { filters, withTotals: true } });
+    expect(await search({})).toEqual({
+      ok: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `The ${currency} total of this search is beyond ${amount} ${currency}, more than Satchel can add up exactly. Narrow the search (dates, accounts, an amount range) to see its totals.`,
+      },
+    });
+    // One of them alone, and the rest without them, are counted.
+    expect(await search({ ids: [huge[0]!.id] })).toMatchObject({
+      ok: true,
+      value: { totals: { count: 1, sums: [{ currency, minor: Number.MAX_SAFE_INTEGER, count: 1 }] } },
+    });
+    expect(await search({ amount: { currency, max: '1000000' } })).toMatchObject({
+      ok: true,
+      value: { totals: { count: expect.any(Number) } },
+    });
   });
 
   it('stops the totals thread with the organisation it counts for', async () => {
