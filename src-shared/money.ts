@@ -64,16 +64,21 @@ export function currencyDecimals(currency: string): number {
 
 /**
  * Parses a decimal string ("-12.30", "5", "0.125" for KWD) into minor units. Rejects empty
- * strings, spaces, thousands separators, exponents, more decimals than the currency has,
- * and values beyond the safe-integer range. Fewer decimals are fine ("12.3" EUR is 1230).
+ * strings, spaces, thousands separators, exponents, a fraction finer than the currency's
+ * minor unit, and values beyond the safe-integer range. Fewer decimals are fine ("12.3" EUR
+ * is 1230), and so are more when they are zeros ("12.3000" EUR, as a server with four-place
+ * decimals writes it, or "1500.00" JPY): the value is the same, exactly.
  */
 export function parseAmount(amount: string, currency: string): number {
   const decimals = currencyDecimals(currency);
   const match = AMOUNT.exec(amount);
   if (!match) throw new MoneyError(`"${amount}" is not a decimal amount like -12.30.`);
-  const [, sign = '', whole = '', fraction = ''] = match;
+  const [, sign = '', whole = ''] = match;
+  let fraction = match[3] ?? '';
   if (fraction.length > decimals) {
-    throw new MoneyError(`"${amount}" has more than ${decimals} decimals, the most ${currency} allows.`);
+    if (/[1-9]/.test(fraction.slice(decimals)))
+      throw new MoneyError(`"${amount}" has more than ${decimals} decimals, the most ${currency} allows.`);
+    fraction = fraction.slice(0, decimals);
   }
   const digits = (whole + fraction.padEnd(decimals, '0')).replace(/^0+(?=\d)/, '');
   const magnitude = Number(digits);

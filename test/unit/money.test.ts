@@ -46,6 +46,17 @@ describe('money', () => {
   test('rejects more decimals than the currency has', () => {
     expect(() => parseAmount('1.001', 'EUR')).toThrow(/more than 2 decimals/);
     expect(() => parseAmount('1.5', 'JPY')).toThrow(/more than 0 decimals/);
+    expect(() => parseAmount('1.0001', 'KWD')).toThrow(/more than 3 decimals/);
+    expect(() => parseAmount('0.000000001', 'EUR')).toThrow(/more than 2 decimals/);
+  });
+
+  test('reads zeros beyond the minor unit as the same exact amount', () => {
+    expect(parseAmount('-12.5000', 'EUR')).toBe(-1250);
+    expect(parseAmount('12.300', 'EUR')).toBe(1230);
+    expect(parseAmount('1500.00', 'JPY')).toBe(1500);
+    expect(parseAmount('-0.1250', 'KWD')).toBe(-125);
+    expect(parseAmount('90071992547409.9100', 'EUR')).toBe(9007199254740991);
+    expect(parseAmount('-0.000', 'EUR')).toBe(0);
   });
 
   test('rejects values beyond the safe-integer range', () => {

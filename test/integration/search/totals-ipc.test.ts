@@ -154,6 +154,39 @@ describe('transactions.search with totals', () => {
     });
   });
 
+  it('keeps amounts the server writes with zeros beyond the minor unit, exactly', async () => {
+    const setup = await connectedCore(tempDir(), { transactions: 300 });
+    cleanups.push(setup.close);
+    const { sandbox } = setup;
+    const record = sandbox.state.table.toRecord(Math.floor(sandbox.state.table.size() / 2));
+    const { currency } = record.amount;
+    // As a server keeping four-place decimals writes -12.50: the same amount, exactly.
+    sandbox.control!.corruptRecord({
+      resource: 'bankTransactions',
+      id: record.id,
+      patch: { amount: { amount: '-12.5000', currency } },
+    });
+    const handlers = createHandlers(setup.core);
+    const profileId = setup.profile.id;
+    // Stored, not reported as a record the app could not read.
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({
+      ok: true,
+      value: { outcome: 'succeeded', errors: [] },
+    });
+
+    const found = await dispatch(handlers, 'transactions.search', {
+      profileId,
+      search: { filters: { ids: [record.id], amount: { currency, min: '-12.50', max: '-12.500' } } },
+    });
+    expect(found).toMatchObject({
+      ok: true,
+      value: {
+        rows: [{ id: record.id, amount: { minor: -1250, currency } }],
+        totals: { count: 1, sums: [{ currency, minor: -1250, count: 1 }] },
+      },
+    });
+  });
+
   it('stops the totals thread with the organisation it counts for', async () => {
     const { handlers, profileId } = await synced(300);
     const search = { filters: { matched: false }, withTotals: true };
