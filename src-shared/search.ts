@@ -121,7 +121,7 @@ export type AmountRange = z.infer<typeof AmountRange>;
  */
 const SearchText = z
   .string()
-  .max(200)
+  .max(200, 'Search for at most 200 characters.')
   .overwrite((text) => text.normalize('NFC'));
 
 export const TransactionFilters = z

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { DimensionCreate, DimensionItemUpdate, SupplierCreate, SupplierUpdate } from '../../src-shared/api';
 import { OfflineScope } from '../../src-shared/files';
-import { TransactionFilters } from '../../src-shared/search';
+import {
+  DimensionItemSearch,
+  ExpenseFilters,
+  SupplierSearch,
+  TransactionFilters,
+} from '../../src-shared/search';
 
 // The shared schemas' messages are shown under the field at fault (the edit forms, the filter
 // form, the offline settings): they say what to do in words, never the schema library's own.
@@ -43,6 +48,16 @@ describe('messages of the shared schemas', () => {
       path: 'amount.min',
       message: 'Use a decimal amount like 12.30 (a dot, no thousands separators).',
     });
+  });
+
+  it('say how long a search text may be, in every search', () => {
+    const long = 'x'.repeat(201);
+    const message = 'Search for at most 200 characters.';
+    expect(issues(TransactionFilters, { freeText: long })).toEqual([{ path: 'freeText', message }]);
+    expect(issues(ExpenseFilters, { text: long })).toEqual([{ path: 'text', message }]);
+    expect(issues(SupplierSearch, { text: long })).toEqual([{ path: 'text', message }]);
+    expect(issues(DimensionItemSearch, { text: long })).toEqual([{ path: 'text', message }]);
+    expect(issues(TransactionFilters, { freeText: 'x'.repeat(200) })).toEqual([]);
   });
 
   it('say how many days and how large a budget may be kept offline', () => {
