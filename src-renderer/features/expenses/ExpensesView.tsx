@@ -11,6 +11,7 @@ import { useCommand } from '../../lib/query';
 import { ExportDialog } from '../export/ExportDialog';
 import { ReviewControls, type ReviewFocus } from '../review/ReviewControls';
 import { ResultReview, SelectionReview } from '../review/ResultReview';
+import { ReviewMarks } from '../review/ReviewMarks';
 import { byIds, useReview } from '../review/useReview';
 import type { Opening } from '../attention/groups';
 import { BookedOnFilter } from './BookedOnFilter';
@@ -307,8 +308,7 @@ export function ExpensesView({
                   </td>
                   <td className="number">{row.fileCount}</td>
                   <td className="nowrap">
-                    {row.review.reviewedAt ? <span className="badge badge-ok">✓ Reviewed</span> : '—'}
-                    {row.review.flagged && <span className="badge badge-flag"> Flag</span>}
+                    <ReviewMarks review={row.review} />
                   </td>
                 </tr>
               ))}
@@ -336,7 +336,9 @@ export function ExpensesView({
               if (event.key === 'Escape') {
                 event.preventDefault();
                 close();
-              }
+              } else if (!(event.target as HTMLElement).closest('button, a, input, textarea, select'))
+                // The review keys of the list act on the expense shown, as in Transactions' pane.
+                reviewKey(event, keys.active);
             }}
           >
             <header className="pane-header">

@@ -2,6 +2,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { BankAccountSummary } from '../../../src-shared/details';
 import type { TransactionRow, TransactionSortField } from '../../../src-shared/search';
 import { formatDate, formatMoney, humanize } from '../../lib/format';
+import { ReviewMarks } from '../review/ReviewMarks';
 
 export interface GridItem {
   index: number;
@@ -114,31 +115,7 @@ export function transactionColumns(
       id: 'reviewed',
       header: 'Review',
       enableSorting: false,
-      cell: (info) => {
-        const review = info.getValue();
-        return (
-          <span className="marks">
-            {review.reviewedAt ? (
-              // The check alone on screen, so that flag and note fit beside it; the word is read out.
-              <span className="badge badge-ok" title="Reviewed">
-                ✓<span className="visually-hidden"> Reviewed</span>
-              </span>
-            ) : (
-              <span className="muted">—</span>
-            )}
-            {review.flagged && (
-              <span className="badge badge-flag" title={review.flagReason ?? undefined}>
-                Flag
-              </span>
-            )}
-            {review.note && (
-              <span className="badge" title={review.note}>
-                Note
-              </span>
-            )}
-          </span>
-        );
-      },
+      cell: (info) => <ReviewMarks review={info.getValue()} />,
     }),
   ];
 }

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { createCore, type Core } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp, type AppPage } from './harness';
+import { connectSandbox } from './steps';
+
+// The Expenses area by keyboard alone: the review keys in its detail pane, the marks in its
+// rows, and where the focus goes as its controls come and go.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let core: Core;
+let profileId: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
+  core = createCore({ dataDir: tempDir(), secrets });
+  profileId = (await connectSandbox(core, sandbox)).id;
+}, 120_000);
+afterAll(async () => {
+  await closeBrowser();
+  await core.close();
+  await sandbox.stop();
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+/** Opens the app on Expenses with the list focused. */
+async function openExpenses(): Promise<{ app: AppPage; page: Page; grid: Locator }> {
+  const app = await openApp(core);
+  const { page } = app;
+  page.setDefaultTimeout(20_000);
+  await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+  await page.keyboard.press('Control+2');
+  const grid = page.getByRole('grid', { name: 'Expenses' });
+  await grid.locator('tbody tr').first().waitFor();
+  await expect.poll(() => grid.evaluate((node) => node === document.activeElement)).toBe(true);
+  return { app, page, grid };
+}
+
+/** The expenses' review marks in the core's cache that carry this note. */
+function marksWithNote(note: string) {
+  return core
+    .cacheOf(profileId)
+    .sqlite.prepare(
+      `SELECT reviewed_at, flagged, flag_reason FROM review_marks WHERE kind = 'expense' AND note = ?`,
+    )
+    .all(note);
+}
+
+const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+describe('expenses by keyboard', () => {
+  it('reviews, flags and notes the expense shown in the pane with Space, f and n', async () => {
+    const { app, page, grid } = await openExpenses();
+    try {
+      const row = grid.locator('#ex-row-1');
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await pane.getByRole('heading', { name: 'Lines' }).waitFor();
+      await expect.poll(() => activeId(page)).toBe('expense-pane-title');
+      const shown = await row.locator('td').nth(2).textContent();
+      expect(await pane.getByRole('heading', { level: 2 }).textContent()).toBe(shown);
+
+      // Space in the pane: reviewed, in the pane and in its row; the focus stays in the pane.
+      await page.keyboard.press(' ');
+      await pane.getByRole('button', { name: '✓ Reviewed' }).waitFor();
+      await row.getByText('✓ Reviewed').waitFor();
+      expect(await activeId(page)).toBe('expense-pane-title');
+
+      // f: the reason field; Enter flags and gives the focus back to the pane's heading.
+      await page.keyboard.press('f');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('placeholder')))
+        .toBe('e.g. Receipt missing');
+      await page.keyboard.type('Receipt missing');
+      await page.keyboard.press('Enter');
+      await pane.getByText('Flagged: Receipt missing').waitFor();
+      await expect.poll(() => activeId(page)).toBe('expense-pane-title');
+      await row.getByText('Flag', { exact: true }).waitFor();
+
+      // n: the note field; Ctrl+Enter saves, and the row shows a Note mark with the note as its title.
+      await page.keyboard.press('n');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+      await page.keyboard.type('Asked for the hotel invoice.');
+      await page.keyboard.press('Control+Enter');
+      await pane.getByRole('button', { name: 'Save note' }).and(page.locator(':disabled')).waitFor();
+      const note = row.getByText('Note', { exact: true });
+      await note.waitFor();
+      expect(await note.getAttribute('title')).toBe('Asked for the hotel invoice.');
+
+      const [marks, ...others] = marksWithNote('Asked for the hotel invoice.');
+      expect(others).toEqual([]);
+      expect(marks).toMatchObject({ flagged: 1, flag_reason: 'Receipt missing' });
+      expect(marks).not.toMatchObject({ reviewed_at: null });
+    } finally {
+      await app.close();
+    }
+  });
+});
