@@ -224,6 +224,25 @@ describe('connecting an organisation', () => {
     await connection.getByRole('button', { name: 'Cancel' }).click();
     expect(core.profiles.list()[0]?.name).toBe('Acme GmbH');
 
+    // The removal prompt by keyboard: Keep, or Esc, closes it with the focus back on Remove….
+    const removeButton = connection.getByRole('button', { name: 'Remove…' });
+    const prompt = page.getByRole('group', { name: 'Remove Acme GmbH' });
+    const removeFocused = () => removeButton.evaluate((button) => button === document.activeElement);
+    await removeButton.focus();
+    await page.keyboard.press('Enter');
+    await prompt.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep');
+    await page.keyboard.press('Enter');
+    await prompt.waitFor({ state: 'detached' });
+    await expect.poll(removeFocused).toBe(true);
+    await page.keyboard.press('Enter');
+    await prompt.waitFor();
+    await page.keyboard.press('Escape');
+    await prompt.waitFor({ state: 'detached' });
+    await expect.poll(removeFocused).toBe(true);
+    expect(core.profiles.list()).toHaveLength(1);
+
     await page.getByRole('button', { name: 'Remove…' }).click();
     await page
       .getByRole('group', { name: 'Remove Acme GmbH' })

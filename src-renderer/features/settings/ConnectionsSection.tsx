@@ -9,12 +9,15 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
   const rename = useCommandMutation('profiles.rename', ['profiles.list']);
   const remove = useCommandMutation('profiles.remove', ['profiles.list']);
   const renameButton = useRef<HTMLButtonElement>(null);
-  // The form goes with the focus in it: once it is closed the focus is given to Rename again.
-  const refocus = useRef(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  // The form or the prompt goes with the focus in it: once it is closed the focus goes back to
+  // the button that opened it.
+  const refocus = useRef<'rename' | 'remove' | null>(null);
   useEffect(() => {
     if (mode !== 'view' || !refocus.current) return;
-    refocus.current = false;
-    renameButton.current?.focus();
+    const button = refocus.current === 'rename' ? renameButton : removeButton;
+    refocus.current = null;
+    button.current?.focus();
   }, [mode]);
   // Each rename starts from the name as it is: a name typed and cancelled is not kept.
   const startRename = () => {
@@ -24,7 +27,11 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
   };
   const closeRename = () => {
     setMode('view');
-    refocus.current = true;
+    refocus.current = 'rename';
+  };
+  const keep = () => {
+    setMode('view');
+    refocus.current = 'remove';
   };
 
   return (
@@ -75,13 +82,22 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
           <button type="button" ref={renameButton} onClick={startRename}>
             Rename
           </button>
-          <button type="button" onClick={() => setMode('confirm-remove')}>
+          <button type="button" ref={removeButton} onClick={() => setMode('confirm-remove')}>
             Remove…
           </button>
         </div>
       )}
       {mode === 'confirm-remove' && (
-        <div className="confirm" role="group" aria-label={`Remove ${profile.name}`}>
+        <div
+          className="confirm"
+          role="group"
+          aria-label={`Remove ${profile.name}`}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.preventDefault();
+            keep();
+          }}
+        >
           <span>Remove {profile.name}, its offline copy and its keychain entry?</span>
           <button
             type="button"
@@ -91,7 +107,7 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
           >
             Remove
           </button>
-          <button type="button" onClick={() => setMode('view')}>
+          <button type="button" onClick={keep}>
             Keep
           </button>
           {remove.error && (
