@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createCore, type Core } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
@@ -12,37 +12,43 @@ import { connectSandbox } from './steps';
 // rows, and where the focus goes as its controls come and go.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-let core: Core;
-let profileId: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
-  core = createCore({ dataDir: tempDir(), secrets });
-  profileId = (await connectSandbox(core, sandbox)).id;
-}, 120_000);
-afterAll(async () => {
-  await closeBrowser();
-  await core.close();
-  await sandbox.stop();
+afterAll(closeBrowser);
+afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
 
-/** Opens the app on Expenses with the list focused. */
-async function openExpenses(): Promise<{ app: AppPage; page: Page; grid: Locator }> {
+interface Opened {
+  app: AppPage;
+  page: Page;
+  grid: Locator;
+  core: Core;
+  profileId: string;
+}
+
+/** A synced sandbox organisation, the app open on Expenses with its list focused. */
+async function withExpenses(run: (opened: Opened) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
+  const core = createCore({ dataDir: tempDir(), secrets });
+  const profileId = (await connectSandbox(core, sandbox)).id;
   const app = await openApp(core);
   const { page } = app;
   page.setDefaultTimeout(20_000);
-  await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
-  await page.keyboard.press('Control+2');
-  const grid = page.getByRole('grid', { name: 'Expenses' });
-  await grid.locator('tbody tr').first().waitFor();
-  await expect.poll(() => grid.evaluate((node) => node === document.activeElement)).toBe(true);
-  return { app, page, grid };
+  try {
+    await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+    await page.keyboard.press('Control+2');
+    const grid = page.getByRole('grid', { name: 'Expenses' });
+    await grid.locator('tbody tr').first().waitFor();
+    await expect.poll(() => grid.evaluate((node) => node === document.activeElement)).toBe(true);
+    await run({ app, page, grid, core, profileId });
+  } finally {
+    await app.close();
+    await core.close();
+    await sandbox.stop();
+  }
 }
 
 /** The expenses' review marks in the core's cache that carry this note. */
-function marksWithNote(note: string) {
+function marksWithNote(core: Core, profileId: string, note: string) {
   return core
     .cacheOf(profileId)
     .sqlite.prepare(
@@ -54,9 +60,8 @@ function marksWithNote(note: string) {
 const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
 
 describe('expenses by keyboard', () => {
-  it('reviews, flags and notes the expense shown in the pane with Space, f and n', async () => {
-    const { app, page, grid } = await openExpenses();
-    try {
+  it('reviews, flags and notes the expense shown in the pane with Space, f and n', () =>
+    withExpenses(async ({ page, grid, core, profileId }) => {
       const row = grid.locator('#ex-row-1');
       await page.keyboard.press('j');
       await page.keyboard.press('Enter');
@@ -93,12 +98,51 @@ describe('expenses by keyboard', () => {
       await note.waitFor();
       expect(await note.getAttribute('title')).toBe('Asked for the hotel invoice.');
 
-      const [marks, ...others] = marksWithNote('Asked for the hotel invoice.');
+      const [marks, ...others] = marksWithNote(core, profileId, 'Asked for the hotel invoice.');
       expect(others).toEqual([]);
       expect(marks).toMatchObject({ flagged: 1, flag_reason: 'Receipt missing' });
       expect(marks).not.toMatchObject({ reviewed_at: null });
-    } finally {
-      await app.close();
-    }
-  });
+    }));
+
+  it('keeps the focus in the review controls when Remove flag or a tag’s × goes', () =>
+    withExpenses(async ({ page, grid }) => {
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await pane.getByRole('heading', { name: 'Lines' }).waitFor();
+      await page.keyboard.press('f');
+      await page.keyboard.type('Duplicate');
+      await page.keyboard.press('Enter');
+      await pane.getByText('Flagged: Duplicate').waitFor();
+      const tagInput = pane.getByRole('textbox', { name: 'New tag' });
+      for (const tag of ['audit', 'travel']) {
+        await tagInput.focus();
+        await page.keyboard.type(tag);
+        await page.keyboard.press('Enter');
+        await pane.getByRole('button', { name: `Remove tag ${tag}` }).waitFor();
+      }
+      const focusedLabel = () =>
+        page.evaluate(() => {
+          const element = document.activeElement;
+          return (
+            element?.getAttribute('aria-label') ?? element?.getAttribute('placeholder') ?? element?.tagName
+          );
+        });
+
+      // A tag's ×: the next tag's × takes the focus, and after the last one the field that adds a tag.
+      await pane.getByRole('button', { name: 'Remove tag audit' }).focus();
+      await page.keyboard.press('Enter');
+      await pane.getByRole('button', { name: 'Remove tag audit' }).waitFor({ state: 'detached' });
+      await expect.poll(focusedLabel).toBe('Remove tag travel');
+      await page.keyboard.press('Enter');
+      await pane.getByRole('button', { name: 'Remove tag travel' }).waitFor({ state: 'detached' });
+      await expect.poll(focusedLabel).toBe('Add a tag');
+
+      // Remove flag: the reason field that takes its place has the focus, ready for a new flag.
+      await pane.getByRole('button', { name: 'Remove flag' }).focus();
+      await page.keyboard.press('Enter');
+      await pane.getByText('Flagged: Duplicate').waitFor({ state: 'detached' });
+      await expect.poll(focusedLabel).toBe('e.g. Receipt missing');
+      await grid.locator('tbody tr').last().getByText('Flag', { exact: true }).waitFor({ state: 'detached' });
+    }));
 });

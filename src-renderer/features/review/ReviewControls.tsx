@@ -10,6 +10,8 @@ export type ReviewFocus = 'flag' | 'note' | null;
  * or the note field (the f and n shortcuts); Enter saves a reason or a tag, Ctrl+Enter a note.
  * Once a flag is saved its field is gone: the focus goes back to where f was pressed (the
  * list or the pane), or to this section's heading, so the review keys work on without a click.
+ * Remove flag and a tag's × go with their change: the reason field, or the next tag's × (else
+ * the tag field), takes the focus in their place.
  */
 export function ReviewControls({
   profileId,
@@ -35,8 +37,28 @@ export function ReviewControls({
   const reasonRef = useRef<HTMLInputElement>(null);
   const noteRef = useRef<HTMLTextAreaElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const tagInputRef = useRef<HTMLInputElement>(null);
+  const tagListRef = useRef<HTMLUListElement>(null);
   // Where the focus was when the f shortcut asked for the reason field.
   const flaggedFrom = useRef<HTMLElement | null>(null);
+  // A control that goes away with the change it makes (Remove flag, a tag's ×) takes the focus
+  // with it: once the change is shown, the control in its place gets it instead of <body>.
+  const refocus = useRef<{ to: 'reason' } | { to: 'tag'; index: number; count: number } | null>(null);
+  useEffect(() => {
+    const wanted = refocus.current;
+    if (!wanted) return;
+    if (wanted.to === 'reason' && review.flagged) return;
+    if (wanted.to === 'tag' && review.tags.length >= wanted.count) return;
+    refocus.current = null;
+    const now = document.activeElement;
+    if (now && now !== document.body) return; // the user has moved on
+    if (wanted.to === 'reason') reasonRef.current?.focus();
+    else {
+      // The next tag's ×, else the one before, else the field that adds a tag.
+      const buttons = tagListRef.current?.querySelectorAll('button') ?? [];
+      (buttons[Math.min(wanted.index, buttons.length - 1)] ?? tagInputRef.current)?.focus();
+    }
+  }, [review.flagged, review.tags]);
 
   // A note changed elsewhere (another row, a sync of marks) replaces the text being shown.
   const [shownNote, setShownNote] = useState({ id, note: review.note });
@@ -78,7 +100,16 @@ export function ReviewControls({
       {review.flagged ? (
         <div className="actions flag-line">
           <span className="badge badge-flag">Flagged: {review.flagReason}</span>
-          <button type="button" onClick={() => apply.mutate({ target, change: { action: 'unflag' } })}>
+          <button
+            type="button"
+            onClick={() => {
+              refocus.current = { to: 'reason' };
+              apply.mutate(
+                { target, change: { action: 'unflag' } },
+                { onError: () => (refocus.current = null) },
+              );
+            }}
+          >
             Remove flag
           </button>
         </div>
@@ -153,14 +184,20 @@ export function ReviewControls({
         <span className="label" id={`${uid}-tags`}>
           Tags
         </span>
-        <ul aria-labelledby={`${uid}-tags`}>
-          {review.tags.map((existing) => (
+        <ul aria-labelledby={`${uid}-tags`} ref={tagListRef}>
+          {review.tags.map((existing, index) => (
             <li key={existing} className="tag">
               {existing}
               <button
                 type="button"
                 aria-label={`Remove tag ${existing}`}
-                onClick={() => apply.mutate({ target, change: { action: 'removeTags', tags: [existing] } })}
+                onClick={() => {
+                  refocus.current = { to: 'tag', index, count: review.tags.length };
+                  apply.mutate(
+                    { target, change: { action: 'removeTags', tags: [existing] } },
+                    { onError: () => (refocus.current = null) },
+                  );
+                }}
               >
                 ×
               </button>
@@ -182,6 +219,7 @@ export function ReviewControls({
           </label>
           <input
             id={`${uid}-tag`}
+            ref={tagInputRef}
             value={tag}
             placeholder="Add a tag"
             onChange={(event) => setTag(event.target.value)}
