@@ -145,4 +145,52 @@ describe('expenses by keyboard', () => {
       await expect.poll(focusedLabel).toBe('e.g. Receipt missing');
       await grid.locator('tbody tr').last().getByText('Flag', { exact: true }).waitFor({ state: 'detached' });
     }));
+
+  it('keeps the list at least 360 px wide beside its pane in an 800×600 window', () =>
+    withExpenses(async ({ app, page, grid }) => {
+      await page.setViewportSize({ width: 800, height: 600 });
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await pane.getByRole('heading', { name: 'Lines' }).waitFor();
+      const box = async (locator: Locator) => {
+        const found = await locator.boundingBox();
+        if (!found) throw new Error('not shown');
+        return found;
+      };
+      // The list's scroll box: at least 360 px, with no row running out of it sideways.
+      const list = grid.locator('xpath=..');
+      const listBox = await box(list);
+      expect(listBox.width).toBeGreaterThanOrEqual(360);
+      expect(await list.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      // The pane beside it, whole in the window.
+      const paneBox = await box(pane);
+      expect(paneBox.width).toBeGreaterThanOrEqual(220);
+      expect(paneBox.x).toBeGreaterThanOrEqual(listBox.x + listBox.width);
+      expect(paneBox.x + paneBox.width).toBeLessThanOrEqual(800);
+      // Still usable: Space marks the expense, and its mark shows in the row in view.
+      await page.keyboard.press(' ');
+      const reviewed = pane.getByRole('button', { name: '✓ Reviewed' });
+      await reviewed.waitFor();
+      const buttonBox = await box(reviewed);
+      expect(buttonBox.x + buttonBox.width).toBeLessThanOrEqual(paneBox.x + paneBox.width);
+      const mark = grid.locator('#ex-row-0').getByText('✓ Reviewed');
+      await mark.waitFor();
+      const markBox = await box(mark);
+      expect(markBox.x + markBox.width).toBeLessThanOrEqual(listBox.x + listBox.width);
+      await app.screenshot('expenses-800x600');
+
+      // The transactions grid beside its pane: at least 360 px too.
+      await page.keyboard.press('Control+1');
+      const transactions = page.getByRole('grid', { name: 'Transactions' });
+      await transactions.getByRole('row').nth(1).waitFor();
+      await transactions.focus();
+      await page.keyboard.press('Enter');
+      const transactionPane = page.getByTestId('transaction-pane');
+      await transactionPane.getByText('Fees', { exact: true }).waitFor();
+      expect((await box(transactions)).width).toBeGreaterThanOrEqual(360);
+      expect((await box(transactionPane)).width).toBeGreaterThanOrEqual(220);
+      await app.screenshot('transactions-800x600');
+    }));
 });

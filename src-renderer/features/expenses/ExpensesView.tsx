@@ -267,7 +267,7 @@ export function ExpensesView({
                     Amount
                   </button>
                 </th>
-                <th scope="col" className="number">
+                <th scope="col" className="number without-narrow-pane">
                   Files
                 </th>
                 <th scope="col">Review</th>
@@ -299,14 +299,14 @@ export function ExpensesView({
                       onClick={(event) => event.stopPropagation()}
                     />
                   </td>
-                  <td className="nowrap">{formatDate(row.expenseTime)}</td>
+                  <td className="nowrap date">{formatDate(row.expenseTime)}</td>
                   <td>{row.description || row.bookingText || '—'}</td>
                   <td className="without-pane">{row.supplierName ?? row.merchantName ?? '—'}</td>
                   <td className="nowrap without-pane">{humanize(row.status)}</td>
                   <td className="number">
                     <span className="amount">{formatMoney(row.amount)}</span>
                   </td>
-                  <td className="number">{row.fileCount}</td>
+                  <td className="number without-narrow-pane">{row.fileCount}</td>
                   <td className="nowrap">
                     <ReviewMarks review={row.review} />
                   </td>
