@@ -146,6 +146,35 @@ describe('expenses by keyboard', () => {
       await grid.locator('tbody tr').last().getByText('Flag', { exact: true }).waitFor({ state: 'detached' });
     }));
 
+  it('gives the focus to the list when the last expense left to review leaves it from the pane', () =>
+    withExpenses(async ({ page, grid, core, profileId }) => {
+      const invoice = core
+        .cacheOf(profileId)
+        .sqlite.prepare(
+          `SELECT substr(description, 9) FROM expenses
+           WHERE deleted_at IS NULL AND description LIKE 'Invoice RE-%' LIMIT 1`,
+        )
+        .pluck()
+        .get() as string | undefined;
+      if (!invoice) throw new Error('the demo data has no invoice expense');
+      await page
+        .getByRole('search', { name: 'Filter expenses' })
+        .getByLabel('Reviewed')
+        .selectOption('false');
+      await page.keyboard.press('/');
+      await page.keyboard.type(invoice);
+      await page.getByRole('navigation', { name: 'Expenses pages' }).getByText('· 1 expense').waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await pane.getByRole('heading', { name: 'Lines' }).waitFor();
+      // Reviewed, it is no longer in "Reviewed: No": the pane goes and the list has the focus.
+      await page.keyboard.press(' ');
+      await page.getByText('No expense matches.').waitFor();
+      await pane.waitFor({ state: 'detached' });
+      await expect.poll(() => grid.evaluate((node) => node === document.activeElement)).toBe(true);
+    }));
+
   it('keeps the list at least 360 px wide beside its pane in an 800×600 window', () =>
     withExpenses(async ({ app, page, grid }) => {
       await page.setViewportSize({ width: 800, height: 600 });

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { ExpenseFilters, ExpenseSortField } from '../../../src-shared/search';
 import { TriState, SearchField } from '../../components/fields';
@@ -116,6 +116,17 @@ export function ExpensesView({
     setPaneOpen(false);
     grid.current?.focus();
   };
+  // The pane also goes when its expense leaves the result (Space under "Reviewed: No" on the
+  // last one) or the result is being read again: the focus it had falls to the page, so the
+  // list takes it and the keys go on working.
+  const paneShown = openId !== null;
+  const paneWasShown = useRef(false);
+  useEffect(() => {
+    const closed = paneWasShown.current && !paneShown;
+    paneWasShown.current = paneShown;
+    const focused = document.activeElement;
+    if (closed && (!focused || focused === document.body)) grid.current?.focus();
+  }, [paneShown]);
   const sortBy = (field: ExpenseSortField) => {
     setPage(1);
     setSort((current) => ({
