@@ -175,6 +175,27 @@ describe('expenses by keyboard', () => {
       await expect.poll(() => grid.evaluate((node) => node === document.activeElement)).toBe(true);
     }));
 
+  it('keeps the focus in the pager while Enter on Next pages to the end', () =>
+    withExpenses(async ({ page, grid }) => {
+      const pager = page.getByRole('navigation', { name: 'Expenses pages' });
+      const next = pager.getByRole('button', { name: 'Next' });
+      const previous = pager.getByRole('button', { name: 'Previous' });
+      const focused = (button: Locator) => button.evaluate((node) => node === document.activeElement);
+      const pages = Number(/Page 1 of (\d+)/.exec((await pager.textContent()) ?? '')?.[1]);
+      expect(pages).toBeGreaterThan(2);
+      await next.focus();
+      for (let shown = 2; shown <= pages; shown += 1) {
+        await page.keyboard.press('Enter');
+        await pager.getByText(`Page ${shown} of ${pages}`).waitFor();
+        await grid.locator('tbody tr').first().waitFor();
+        // The last page disables Next: Previous takes the focus.
+        await expect.poll(() => focused(shown < pages ? next : previous)).toBe(true);
+      }
+      await page.keyboard.press('Enter');
+      await pager.getByText(`Page ${pages - 1} of ${pages}`).waitFor();
+      expect(await focused(previous)).toBe(true);
+    }));
+
   it('keeps the list at least 360 px wide beside its pane in an 800×600 window', () =>
     withExpenses(async ({ app, page, grid }) => {
       await page.setViewportSize({ width: 800, height: 600 });

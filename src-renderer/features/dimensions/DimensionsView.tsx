@@ -3,7 +3,7 @@ import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { DimensionItemRow, DimensionRow } from '../../../src-shared/search';
 import { Badge, ListGrid } from '../../components/ListGrid';
 import { SearchField } from '../../components/fields';
-import { Pager } from '../../components/Pager';
+import { Pager, useKeptTotal } from '../../components/Pager';
 import { useListKeys } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { formatCount, humanize } from '../../lib/format';
@@ -296,6 +296,7 @@ function Items({
       pagination: { page, pageSize: PAGE_SIZE },
     },
   });
+  const pagerTotal = useKeptTotal(search.data?.total);
   const rows = search.data?.rows ?? [];
   const keys = useListKeys(
     rows.length,
@@ -393,11 +394,11 @@ function Items({
       {search.data && search.data.total === 0 && (
         <p className="empty">{debounced ? 'No item matches.' : `${name} has no items yet.`}</p>
       )}
-      {search.data && (
+      {pagerTotal !== undefined && (
         <Pager
           page={page}
           pageSize={PAGE_SIZE}
-          total={search.data.total}
+          total={pagerTotal}
           onPage={setPage}
           label={`Items of ${name}`}
           one={`item of ${name}`}

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { ExpenseFilters, ExpenseSortField } from '../../../src-shared/search';
 import { TriState, SearchField } from '../../components/fields';
-import { Pager } from '../../components/Pager';
+import { Pager, useKeptTotal } from '../../components/Pager';
 import { useListKeys } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { formatCount, formatDate, formatMoney, humanize } from '../../lib/format';
@@ -74,6 +74,7 @@ export function ExpensesView({
       pagination: { page, pageSize: PAGE_SIZE },
     },
   });
+  const pagerTotal = useKeptTotal(search.data?.total);
   const rows = search.data?.rows ?? [];
   const review = useReview(profileId);
   const open = (index: number, withFocus: ReviewFocus = null) => {
@@ -326,11 +327,11 @@ export function ExpensesView({
             </tbody>
           </table>
           {search.data && search.data.total === 0 && <p className="empty">No expense matches.</p>}
-          {search.data && (
+          {pagerTotal !== undefined && (
             <Pager
               page={page}
               pageSize={PAGE_SIZE}
-              total={search.data.total}
+              total={pagerTotal}
               onPage={setPage}
               label="Expenses"
               one="expense"

@@ -3,7 +3,7 @@ import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { SupplierRow } from '../../../src-shared/search';
 import { Badge, ListGrid } from '../../components/ListGrid';
 import { SearchField } from '../../components/fields';
-import { Pager } from '../../components/Pager';
+import { Pager, useKeptTotal } from '../../components/Pager';
 import { useListKeys } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { humanize } from '../../lib/format';
@@ -38,6 +38,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
     profileId,
     search: { ...(debounced ? { text: debounced } : {}), pagination: { page, pageSize: PAGE_SIZE } },
   });
+  const pagerTotal = useKeptTotal(search.data?.total);
   const pending = useCommand('edits.list', { profileId });
   const pendingIds = new Set((pending.data?.items ?? []).map((item) => item.recordId));
   const rows = search.data?.rows ?? [];
@@ -135,11 +136,11 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
             </p>
           )}
           {search.data && search.data.total === 0 && <p className="empty">No supplier matches.</p>}
-          {search.data && (
+          {pagerTotal !== undefined && (
             <Pager
               page={page}
               pageSize={PAGE_SIZE}
-              total={search.data.total}
+              total={pagerTotal}
               onPage={setPage}
               label="Suppliers"
               one="supplier"
