@@ -34,10 +34,15 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
       ref={dialog}
       className="dialog"
       aria-labelledby="shortcuts-title"
+      aria-describedby="shortcuts-scope"
       onClose={onClose}
       onKeyDown={trapTab}
     >
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <p className="muted" id="shortcuts-scope">
+        Space, f, n and x act on the highlighted row of a list, and on the record shown in its details when
+        the focus is there.
+      </p>
       <table className="shortcuts">
         <tbody>
           {shortcuts.map((shortcut) => (
