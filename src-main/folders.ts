@@ -41,7 +41,8 @@ export function checkWritableFolder(folder: string): string {
 }
 
 /** The usual file-system failures in words; anything else by its own message. */
-function systemReason(error: NodeJS.ErrnoException): string {
+/** The reason of a file-system failure in words, for the usual ones. */
+export function systemReason(error: NodeJS.ErrnoException): string {
   const code = error.code;
   return code === 'EACCES' || code === 'EPERM'
     ? 'Satchel may not write in that folder'

@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../src-shared/errors';
 import { BaseUrl, ProfileAuth, ProfileName, ProfileSummary } from '../src-shared/profiles';
 import type { Credentials } from './api/credentials';
+import { systemReason } from './folders';
 import type { Secrets } from './secrets';
 
 /**
@@ -66,11 +76,44 @@ export function createProfileStore(options: {
     return parsed.data.profiles;
   }
 
-  /** Write to a temporary file and rename over the old one: a crash leaves either version, whole. */
+  /**
+   * Write to a temporary file, sync it and rename it over the old one: a crash or a power cut
+   * leaves either version, whole. A failure (a full disk) leaves the old list as it was and is
+   * said in words.
+   */
   function write(profiles: Profile[]): void {
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ version: 1, profiles }, null, 2));
-    renameSync(temporary, file);
+    try {
+      const fd = openSync(temporary, 'w');
+      try {
+        const bytes = Buffer.from(JSON.stringify({ version: 1, profiles }, null, 2));
+        for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, file);
+    } catch (error) {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // Not ours to remove (a folder in the way): the message below says what failed.
+      }
+      throw new AppError(
+        'INTERNAL',
+        `Could not save the list of organisations (${file}): ${systemReason(error as NodeJS.ErrnoException)}. Nothing was changed.`,
+      );
+    }
+  }
+
+  /** Runs `change` of the list; if it cannot be saved, `undo` puts the keychain back first. */
+  async function saveOrUndo(change: () => void, undo: () => Promise<unknown>): Promise<void> {
+    try {
+      change();
+    } catch (error) {
+      await undo().catch(() => undefined);
+      throw error;
+    }
   }
 
   function find(idOrName: string): Profile {
@@ -118,7 +161,11 @@ export function createProfileStore(options: {
         secretAccount(profile.id),
         auth.kind === 'client' ? auth.clientSecret : auth.accessToken,
       );
-      write([...read(), profile]);
+      // Not listed, then not kept: no secret is left in the keychain for a connection that is not there.
+      await saveOrUndo(
+        () => write([...read(), profile]),
+        () => options.secrets.delete(secretAccount(profile.id)),
+      );
       return profile;
     },
     rename(id, newName) {
@@ -138,6 +185,7 @@ export function createProfileStore(options: {
     async reauthenticate(id, input) {
       const auth = parseOrThrow(ProfileAuth, input, 'auth');
       const profile = find(id);
+      const before = await options.secrets.get(secretAccount(profile.id));
       await options.secrets.set(
         secretAccount(profile.id),
         auth.kind === 'client' ? auth.clientSecret : auth.accessToken,
@@ -148,7 +196,14 @@ export function createProfileStore(options: {
         authKind: auth.kind,
         ...(auth.kind === 'client' ? { clientId: auth.clientId } : {}),
       };
-      write(read().map((candidate) => (candidate.id === profile.id ? updated : candidate)));
+      // The old key goes back if the list cannot be saved: the key and the list's client id agree.
+      await saveOrUndo(
+        () => write(read().map((candidate) => (candidate.id === profile.id ? updated : candidate))),
+        () =>
+          before === null
+            ? options.secrets.delete(secretAccount(profile.id))
+            : options.secrets.set(secretAccount(profile.id), before),
+      );
       return updated;
     },
     async remove(id) {

@@ -130,4 +130,40 @@ describe('connections (profiles)', () => {
       message: expect.stringMatching(/Enter the API key again/),
     });
   });
+
+  it('leaves the keychain as the list says when the list cannot be saved', async () => {
+    const { dataDir, profiles } = store();
+    const kept = await profiles.add({
+      name: 'Kept',
+      baseUrl: 'https://api.example.test',
+      auth: { kind: 'client', clientId: 'kid_kept', clientSecret: 'sk_kept' },
+    });
+    // A folder where the list's temporary file goes: every save fails, as on a full disk.
+    const listFile = path.join(dataDir, 'profiles.json');
+    const before = readFileSync(listFile, 'utf8');
+    mkdirSync(`${listFile}.${process.pid}.tmp`);
+
+    await expect(
+      profiles.add({
+        name: 'Lost',
+        baseUrl: 'https://api.example.test',
+        auth: { kind: 'client', clientId: 'kid_lost', clientSecret: 'sk_lost' },
+      }),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/Could not save the list of organisations.*Nothing was changed/),
+    });
+    // No secret left behind for a connection that is not listed.
+    expect(await secrets.list()).toEqual([`profile:${kept.id}`]);
+
+    await expect(
+      profiles.reauthenticate(kept.id, { kind: 'client', clientId: 'kid_new', clientSecret: 'sk_new' }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/Could not save/) });
+    // The old key is back, matching the client id the list still has.
+    expect(await profiles.credentials(kept.id)).toEqual({
+      kind: 'client',
+      clientId: 'kid_kept',
+      clientSecret: 'sk_kept',
+    });
+    expect(readFileSync(listFile, 'utf8')).toBe(before);
+  });
 });
