@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
@@ -47,11 +47,27 @@ function fileRecord(cache: CacheDb, fileId: string): FileRecord | undefined {
   ).get(fileId) as FileRecord | undefined;
 }
 
+/**
+ * The copy's full path when it is on disk as the record says: a file of the record's size. A
+ * copy cut short (a crash of the disk, a sync tool, a cleaner) or gone is not served or counted,
+ * but fetched again. Its content is checked when it was written, and again by whatever copies
+ * it out of the cache (`copyVerified`).
+ */
+function onDisk(root: string, localPath: string, size: number | null): string | null {
+  if (!FILE_ID.test(localPath.split('.')[0] ?? '')) return null;
+  const full = path.join(root, localPath);
+  try {
+    const found = statSync(full);
+    return found.isFile() && (size === null || found.size === size) ? full : null;
+  } catch {
+    return null;
+  }
+}
+
 function isGood(record: FileRecord, root: string): string | null {
-  if (!record.localPath || !FILE_ID.test(record.localPath.split('.')[0] ?? '')) return null;
+  if (!record.localPath) return null;
   if (record.sha256 && record.localSha256 !== record.sha256) return null;
-  const full = path.join(root, record.localPath);
-  return existsSync(full) ? full : null;
+  return onDisk(root, record.localPath, record.size);
 }
 
 /** Every good cached copy, by file id. */
@@ -227,8 +243,16 @@ export async function fillOffline(
   const scope = readOfflineScope(deps.cache);
   const wanted = wantedFiles(deps.cache, scope, deps.now().toISOString().slice(0, 10));
   const wantedIds = new Set(wanted.map((row) => row.id));
-  const missing = wanted.filter((row) => !row.good);
   const result: FillResult = { fetched: 0, evicted: 0, failed: 0 };
+  // A copy the row calls good but the disk does not hold as recorded is forgotten (and its
+  // remains removed), so that it is fetched again and the usage counts only real copies.
+  for (const row of wanted) {
+    if (!row.good || !row.localPath || onDisk(deps.root, row.localPath, row.size)) continue;
+    await evict(deps, { id: row.id, localPath: row.localPath });
+    row.good = 0;
+    row.localPath = null;
+  }
+  const missing = wanted.filter((row) => !row.good);
   const cached = cachedRows(deps.cache);
   let used = cached.reduce((sum, row) => sum + (row.size ?? 0), 0);
   const need = missing.reduce((sum, row) => sum + (row.size ?? 0), 0);
