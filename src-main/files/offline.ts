@@ -110,10 +110,58 @@ export interface OfflineDeps {
   now: () => Date;
   /** The preview URL of a cached copy; `fileUrl` (the satchel-file: route) unless a test serves it. */
   fileUrl?: (profileId: string, localName: string) => string;
+  /**
+   * The copies being made now, by file: shared by every caller of one cache (the preview and
+   * the fill), so that a file asked for twice at once is fetched once, not twice into the one
+   * `.part` file.
+   */
+  inflight?: Map<string, Promise<CachedFile>>;
 }
 
-/** A file on disk for preview: the cached copy, or fetched now (the user is waiting: no share). */
+/** `promise`, or a rejection with the signal's reason once it aborts (the promise goes on). */
+function unlessAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * A file on disk for preview: the cached copy, or fetched now (the user is waiting: no share).
+ * A copy already being made for another caller is waited for; if that caller stops it (the
+ * fill was stopped or its scope changed), this one makes it itself.
+ */
 export async function ensureCached(
+  deps: OfflineDeps,
+  fileId: string,
+  signal?: AbortSignal,
+  share?: ReadShare,
+): Promise<CachedFile> {
+  const { inflight } = deps;
+  if (!inflight) return cacheCopy(deps, fileId, signal, share);
+  const key = path.join(deps.root, fileId);
+  const tried = new Set<Promise<CachedFile>>();
+  for (let running = inflight.get(key); running && !tried.has(running); running = inflight.get(key)) {
+    tried.add(running);
+    try {
+      return await unlessAborted(running, signal);
+    } catch (error) {
+      if (signal?.aborted || !(error instanceof AppError && error.code === 'CANCELLED')) throw error;
+    }
+  }
+  const mine = cacheCopy(deps, fileId, signal, share);
+  inflight.set(key, mine);
+  try {
+    return await mine;
+  } finally {
+    if (inflight.get(key) === mine) inflight.delete(key);
+  }
+}
+
+async function cacheCopy(
   deps: OfflineDeps,
   fileId: string,
   signal?: AbortSignal,

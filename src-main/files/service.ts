@@ -130,6 +130,8 @@ export function createFileService(options: FileServiceOptions): FileService {
   const chains = new Map<string, Promise<unknown>>();
   const shares = new Map<string, ReadShare>();
   const fills = new Map<string, { controller: AbortController; done: Promise<FillResult> }>();
+  /** Copies of the offline cache being made now (offline.ts `ensureCached`). */
+  const inflight = new Map<string, Promise<CachedFile>>();
   const nowIso = () => options.now().toISOString();
   const key = (profileId: string, jobId: string) => `${profileId}/${jobId}`;
 
@@ -146,6 +148,16 @@ export function createFileService(options: FileServiceOptions): FileService {
     }
     return share;
   }
+
+  const offlineDeps = (profileId: string) => ({
+    cache: options.cacheOf(profileId),
+    client: options.clientOf(profileId),
+    root: filesRoot(profileId),
+    profileId,
+    now: options.now,
+    inflight,
+    ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
+  });
 
   function job(profileId: string, jobId: string): JobRow {
     const row = jobRow(options.cacheOf(profileId), jobId);
@@ -423,19 +435,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       if (entry) return entry.done;
       return { status: job(profileId, jobId).status };
     },
-    fetch: (profileId, fileId, signal) =>
-      ensureCached(
-        {
-          cache: options.cacheOf(profileId),
-          client: options.clientOf(profileId),
-          root: filesRoot(profileId),
-          profileId,
-          now: options.now,
-          ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
-        },
-        fileId,
-        signal,
-      ),
+    fetch: (profileId, fileId, signal) => ensureCached(offlineDeps(profileId), fileId, signal),
     offlineScope: (profileId) =>
       offlineUsage({ cache: options.cacheOf(profileId), now: options.now }, fills.has(profileId)),
     setOfflineScope(profileId, input) {
@@ -447,17 +447,9 @@ export function createFileService(options: FileServiceOptions): FileService {
       const current = fills.get(profileId);
       if (current) return current.done;
       const controller = new AbortController();
-      const done = fillOffline(
-        {
-          cache: options.cacheOf(profileId),
-          client: options.clientOf(profileId),
-          root: filesRoot(profileId),
-          profileId,
-          now: options.now,
-        },
-        shareOf(profileId),
-        controller.signal,
-      ).finally(() => fills.delete(profileId));
+      const done = fillOffline(offlineDeps(profileId), shareOf(profileId), controller.signal).finally(() =>
+        fills.delete(profileId),
+      );
       fills.set(profileId, { controller, done });
       return done;
     },

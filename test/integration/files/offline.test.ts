@@ -7,7 +7,8 @@ import { contentRequests, sandboxFile, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The offline file cache as an accountant leans on it: what is on disk is what the record says
-// (a copy cut short or gone is fetched again, by the preview and by the fill alike).
+// (a copy cut short or gone is fetched again, by the preview and by the fill alike), and two
+// asks for one file fetch it once.
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -72,5 +73,20 @@ describe('offline file cache', () => {
       expect(sha256Of(path.join(root, row.localPath))).toBe(sandboxFile(sandbox, row.id).sha256);
     const usage = core.files.offlineScope(profile.id);
     expect(usage.wantedCached).toBe(usage.wantedFiles);
+  });
+
+  it('fetches a file once when it is asked for twice at the same time', async () => {
+    const { core, profile, sandbox } = await synced();
+    const file = sandbox.state.files.find((f) => f.mimeType === 'image/png')!;
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 100 });
+    const [a, b] = await Promise.all([
+      core.files.fetch(profile.id, file.id),
+      core.files.fetch(profile.id, file.id),
+    ]);
+    expect(a).toEqual(b);
+    expect(contentRequests(sandbox).get(file.id)).toBe(1);
+    expect(sha256Of(path.join(core.files.filesRoot(profile.id), `${file.id}.png`))).toBe(
+      sandboxFile(sandbox, file.id).sha256,
+    );
   });
 });
