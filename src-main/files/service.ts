@@ -107,6 +107,15 @@ export interface FileService {
   stopAll(): Promise<void>;
 }
 
+interface Fill {
+  /** The running round's; replaced for each round. */
+  controller: AbortController;
+  /** Another round is to follow this one (new files, or a new scope). */
+  again: boolean;
+  stopped: boolean;
+  done: Promise<FillResult>;
+}
+
 interface Running {
   controller: AbortController;
   reason: StopReason | null;
@@ -129,7 +138,7 @@ export function createFileService(options: FileServiceOptions): FileService {
   /** The tail of each organisation's chain of jobs: one runs at a time. */
   const chains = new Map<string, Promise<unknown>>();
   const shares = new Map<string, ReadShare>();
-  const fills = new Map<string, { controller: AbortController; done: Promise<FillResult> }>();
+  const fills = new Map<string, Fill>();
   /** Copies of the offline cache being made now (offline.ts `ensureCached`). */
   const inflight = new Map<string, Promise<CachedFile>>();
   const nowIso = () => options.now().toISOString();
@@ -158,6 +167,42 @@ export function createFileService(options: FileServiceOptions): FileService {
     inflight,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
   });
+
+  /**
+   * The organisation's fill: rounds of `fillOffline` until one ends with nothing new asked of
+   * it. A fill asked for while one runs (a sync that brought new files) is a round after the
+   * running one; a new scope also stops the running round, so that no file is fetched for a
+   * scope or a budget that no longer holds.
+   */
+  function startFill(profileId: string): Fill {
+    const fill: Fill = {
+      controller: new AbortController(),
+      again: false,
+      stopped: false,
+      done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
+    };
+    fill.done = (async () => {
+      const total: FillResult = { fetched: 0, evicted: 0, failed: 0 };
+      for (;;) {
+        try {
+          const round = await fillOffline(offlineDeps(profileId), shareOf(profileId), fill.controller.signal);
+          total.fetched += round.fetched;
+          total.evicted += round.evicted;
+          total.failed += round.failed;
+        } catch (error) {
+          // No network, say: a new scope still gets its round (what it evicts needs none).
+          if (!fill.again || fill.stopped) throw error;
+        }
+        if (!fill.again || fill.stopped) return total;
+        fill.again = false;
+        fill.controller = new AbortController();
+      }
+    })().finally(() => {
+      if (fills.get(profileId) === fill) fills.delete(profileId);
+    });
+    fills.set(profileId, fill);
+    return fill;
+  }
 
   function job(profileId: string, jobId: string): JobRow {
     const row = jobRow(options.cacheOf(profileId), jobId);
@@ -441,17 +486,20 @@ export function createFileService(options: FileServiceOptions): FileService {
     setOfflineScope(profileId, input) {
       const scope = OfflineScope.parse(input);
       writeOfflineScope(options.cacheOf(profileId), scope, nowIso());
+      const fill = fills.get(profileId);
+      if (fill && !fill.stopped) {
+        fill.again = true;
+        fill.controller.abort(new AppError('CANCELLED', 'The keep-offline setting changed.'));
+      }
       return offlineUsage({ cache: options.cacheOf(profileId), now: options.now }, fills.has(profileId));
     },
     fillOffline(profileId) {
       const current = fills.get(profileId);
-      if (current) return current.done;
-      const controller = new AbortController();
-      const done = fillOffline(offlineDeps(profileId), shareOf(profileId), controller.signal).finally(() =>
-        fills.delete(profileId),
-      );
-      fills.set(profileId, { controller, done });
-      return done;
+      if (current && !current.stopped) {
+        current.again = true;
+        return current.done;
+      }
+      return startFill(profileId).done;
     },
     filesRoot,
     async stop(profileId) {
@@ -464,6 +512,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       }
       const fill = fills.get(profileId);
       if (fill) {
+        fill.stopped = true;
         fill.controller.abort(new AppError('CANCELLED', 'Satchel is closing.'));
         stopping.push(fill.done.catch(() => undefined));
       }

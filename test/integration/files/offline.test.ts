@@ -1,4 +1,4 @@
-import { rmSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, rmSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
@@ -7,8 +7,9 @@ import { contentRequests, sandboxFile, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The offline file cache as an accountant leans on it: what is on disk is what the record says
-// (a copy cut short or gone is fetched again, by the preview and by the fill alike), and two
-// asks for one file fetch it once.
+// (a copy cut short or gone is fetched again, by the preview and by the fill alike), two asks
+// for one file fetch it once, and a change of the keep-offline setting takes effect on the fill
+// already running.
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -24,6 +25,17 @@ async function synced() {
   fixture.sandbox.control?.clearRequests();
   return { ...fixture, dir };
 }
+
+async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const requestCount = (sandbox: Awaited<ReturnType<typeof synced>>['sandbox']) =>
+  [...contentRequests(sandbox).values()].reduce((sum, count) => sum + count, 0);
 
 describe('offline file cache', () => {
   it('fetches again a cached copy that was cut short or removed, instead of serving it', async () => {
@@ -88,5 +100,71 @@ describe('offline file cache', () => {
     expect(sha256Of(path.join(core.files.filesRoot(profile.id), `${file.id}.png`))).toBe(
       sandboxFile(sandbox, file.id).sha256,
     );
+  });
+
+  it('applies a new keep-offline setting to the fill already running, wider or smaller', async () => {
+    const { core, profile, sandbox } = await synced();
+    // Slow bodies, so that each fill is still running when the setting changes.
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 40 });
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 20_000 });
+    const narrow = core.files.fillOffline(profile.id);
+    await until(() => requestCount(sandbox) >= 2);
+
+    // Every file, in a larger budget: the fill the caller waits for brings exactly that.
+    core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 80_000 });
+    const wide = core.files.fillOffline(profile.id);
+    await until(() => requestCount(sandbox) >= 60);
+    expect(core.files.offlineScope(profile.id).filling).toBe(true);
+
+    // Then a smaller budget, while it still fills: nothing more is fetched past it.
+    const budget = 10_000;
+    core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: budget });
+    const small = await core.files.fillOffline(profile.id);
+    expect(small.failed).toBe(0);
+    // Those who waited on the earlier fills are answered too.
+    await expect(narrow).resolves.toMatchObject({ failed: 0 });
+    await expect(wide).resolves.toMatchObject({ failed: 0 });
+    const usage = core.files.offlineScope(profile.id);
+    expect(usage).toMatchObject({ filling: false, scope: { mode: 'all', budgetBytes: budget } });
+    expect(usage.cachedBytes).toBeLessThanOrEqual(budget);
+    expect(usage.wantedCached).toBe(usage.wantedFiles);
+    expect(usage.wantedFiles).toBeGreaterThan(5);
+
+    // And widening again while nothing runs still works: the next fill brings the rest.
+    core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 40_000 });
+    await core.files.fillOffline(profile.id);
+    const wider = core.files.offlineScope(profile.id);
+    expect(wider.cachedBytes).toBeLessThanOrEqual(40_000);
+    expect(wider.wantedCached).toBe(wider.wantedFiles);
+    expect(wider.wantedFiles).toBeGreaterThan(usage.wantedFiles);
+    expect(existsSync(core.files.filesRoot(profile.id))).toBe(true);
+  });
+
+  it('fills in a second round the files a sync brought while a fill was running', async () => {
+    const { core, profile, sandbox } = await synced();
+    const { sqlite } = core.cacheOf(profile.id);
+    // The newest files are not known yet: as if they came with a sync still to finish.
+    const newest = sqlite
+      .prepare(
+        `SELECT f.id FROM expense_files f JOIN expenses e ON e.id = f.expense_id
+         ORDER BY e.expense_time DESC, f.id LIMIT 5`,
+      )
+      .pluck()
+      .all() as string[];
+    const mark = sqlite.prepare(`UPDATE expense_files SET deleted_at = ? WHERE id = ?`);
+    for (const id of newest) mark.run('2020-01-01T00:00:00Z', id);
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 40 });
+    core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 20_000 });
+    const running = core.files.fillOffline(profile.id);
+    await until(() => requestCount(sandbox) >= 2);
+    // The sync writes them and, finishing, asks for a fill: the one running takes them in.
+    for (const id of newest) mark.run(null, id);
+    const after = core.files.fillOffline(profile.id);
+    await Promise.all([running, after]);
+    const usage = core.files.offlineScope(profile.id);
+    expect(usage).toMatchObject({ filling: false });
+    expect(usage.wantedCached).toBe(usage.wantedFiles);
+    expect(usage.cachedBytes).toBeLessThanOrEqual(20_000);
+    for (const id of newest) expect(contentRequests(sandbox).get(id)).toBe(1);
   });
 });
