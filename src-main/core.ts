@@ -186,6 +186,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     now: clock,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
+    networkDown: () => connectivity.state().reason === 'network',
   });
   // After each sync, the offline file cache catches up with its scope (a no-op when it is none).
   events.subscribe((event, payload) => {

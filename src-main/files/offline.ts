@@ -116,6 +116,8 @@ export interface OfflineDeps {
    * `.part` file.
    */
   inflight?: Map<string, Promise<CachedFile>>;
+  /** Whether the system says there is no network at all: a missing copy is then not asked for. */
+  networkDown?: () => boolean;
 }
 
 /** `promise`, or a rejection with the signal's reason once it aborts (the promise goes on). */
@@ -182,6 +184,12 @@ async function cacheCopy(
       localName,
     });
   } else if (!good) {
+    // Said at once rather than after the client's retries: the user is looking at the pane.
+    if (deps.networkDown?.())
+      throw new AppError(
+        'OFFLINE',
+        'This file is not on this computer yet and there is no network. It can be opened once the network is back.',
+      );
     await mkdir(deps.root, { recursive: true });
     const finalPath = path.join(deps.root, localName);
     await fetchFile({

@@ -66,6 +66,8 @@ export interface FileServiceOptions {
   durable?: boolean;
   /** The preview URL of a cached copy (CoreOptions.fileUrl). */
   fileUrl?: (profileId: string, localName: string) => string;
+  /** Whether the system says there is no network at all (connectivity.ts). */
+  networkDown?: () => boolean;
 }
 
 export interface FileService {
@@ -166,6 +168,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     now: options.now,
     inflight,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
+    ...(options.networkDown ? { networkDown: options.networkDown } : {}),
   });
 
   /**

@@ -167,4 +167,21 @@ describe('offline file cache', () => {
     expect(usage.cachedBytes).toBeLessThanOrEqual(20_000);
     for (const id of newest) expect(contentRequests(sandbox).get(id)).toBe(1);
   });
+
+  it('says at once that a file not kept offline cannot be opened while the system has no network', async () => {
+    const { core, profile, sandbox } = await synced();
+    const [kept, missing] = sandbox.state.files.filter((f) => f.mimeType === 'application/pdf');
+    await core.files.fetch(profile.id, kept!.id);
+    sandbox.control?.clearRequests();
+    core.connectivity.setNetwork(false);
+    await expect(core.files.fetch(profile.id, missing!.id)).rejects.toMatchObject({
+      code: 'OFFLINE',
+      message: expect.stringMatching(/not on this computer.*no network/),
+    });
+    expect(contentRequests(sandbox).size).toBe(0);
+    // What is kept opens as ever.
+    await expect(core.files.fetch(profile.id, kept!.id)).resolves.toMatchObject({ fileId: kept!.id });
+    core.connectivity.setNetwork(true);
+    await expect(core.files.fetch(profile.id, missing!.id)).resolves.toMatchObject({ fileId: missing!.id });
+  });
 });
