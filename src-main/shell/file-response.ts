@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import { resolveFileRoute, type FileRouteOptions } from './file-route';
 
 /**
@@ -101,7 +102,15 @@ export interface FileReply {
   body: Uint8Array<ArrayBuffer> | null;
 }
 
-/** `fileAnswer`, then the file's bytes; a file missing from the cache is a 404. */
+/** Opening a link fails (ELOOP) instead of following it, where the system can say so. */
+const NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+const NOT_CACHED = new Set(['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR']);
+
+/**
+ * `fileAnswer`, then the file's bytes. Only a plain file is served: a link placed in the cache
+ * folder would lead out of it, so it is not followed, and like a folder or a missing file it
+ * is a 404.
+ */
 export async function answerFileRequest(
   request: FileRequest,
   options: FileAnswerOptions,
@@ -109,12 +118,20 @@ export async function answerFileRequest(
   const answer = fileAnswer(request, options);
   if (answer.status !== 200 || answer.path === null)
     return { status: answer.status, headers: answer.headers, body: null };
+  const notCached = (): FileReply => ({ ...refusal(404, 'not cached'), body: null });
   try {
-    const body = new Uint8Array(await readFile(answer.path));
-    return { status: 200, headers: { ...answer.headers, 'Content-Length': String(body.length) }, body };
+    // Where O_NOFOLLOW is missing (Windows), the name is looked at first.
+    if (!constants.O_NOFOLLOW && (await lstat(answer.path)).isSymbolicLink()) return notCached();
+    const handle = await open(answer.path, NO_FOLLOW);
+    try {
+      if (!(await handle.stat()).isFile()) return notCached();
+      const body = new Uint8Array(await handle.readFile());
+      return { status: 200, headers: { ...answer.headers, 'Content-Length': String(body.length) }, body };
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { ...refusal(404, 'not cached'), body: null };
+    if (NOT_CACHED.has((error as NodeJS.ErrnoException).code ?? '')) return notCached();
     throw error;
   }
 }

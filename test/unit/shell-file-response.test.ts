@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILE_SCHEME } from '../../src-main/shell/file-route';
@@ -133,5 +133,18 @@ describe('satchel-file answers', () => {
     expect(missing).toMatchObject({ status: 404, body: null });
     const refused = await answerFileRequest(get(`satchel-file://${orgB}/${file}.pdf`), optionsAt(root));
     expect(refused).toMatchObject({ status: 403, body: null });
+  });
+
+  it('serves no link out of the cache folder, nor anything but a plain file', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, orgA));
+    const outside = path.join(tempDir(), 'ledger.pdf');
+    writeFileSync(outside, '%PDF-1.4\nsecret\n%%EOF\n');
+    symlinkSync(outside, path.join(root, orgA, `${file}.pdf`));
+    const linked = await answerFileRequest(get(`satchel-file://${orgA}/${file}.pdf`), optionsAt(root));
+    expect(linked).toMatchObject({ status: 404, body: null });
+    mkdirSync(path.join(root, orgA, `${file}.png`));
+    const folder = await answerFileRequest(get(`satchel-file://${orgA}/${file}.png`), optionsAt(root));
+    expect(folder).toMatchObject({ status: 404, body: null });
   });
 });
