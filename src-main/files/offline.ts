@@ -204,6 +204,14 @@ async function cacheCopy(
       deps.cache.sqlite,
       `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
     ).run({ id: record.id, localName, sha: record.sha256, now: deps.now().toISOString() });
+    // A stale copy under another name (the record's type changed with its bytes) goes: it is
+    // counted nowhere, and the route would still serve the old receipt at its old address.
+    if (
+      record.localPath &&
+      record.localPath !== localName &&
+      FILE_ID.test(record.localPath.split('.')[0] ?? '')
+    )
+      await rm(path.join(deps.root, record.localPath), { force: true });
   }
   const size = record.size ?? statSync(path.join(deps.root, localName)).size;
   return {

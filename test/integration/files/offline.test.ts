@@ -184,4 +184,24 @@ describe('offline file cache', () => {
     core.connectivity.setNetwork(true);
     await expect(core.files.fetch(profile.id, missing!.id)).resolves.toMatchObject({ fileId: missing!.id });
   });
+
+  it('removes the stale copy of a file whose record changed type and bytes', async () => {
+    const { core, profile, sandbox } = await synced();
+    const file = sandbox.state.files.find((f) => f.mimeType === 'image/png')!;
+    const { sqlite } = core.cacheOf(profile.id);
+    const root = core.files.filesRoot(profile.id);
+    // First known without a type: kept as .bin.
+    sqlite.prepare(`UPDATE expense_files SET mime_type = NULL, name = 'scan' WHERE id = ?`).run(file.id);
+    await core.files.fetch(profile.id, file.id);
+    expect(existsSync(path.join(root, `${file.id}.bin`))).toBe(true);
+    // A later sync brings other bytes of another type: the copy is stale and fetched again.
+    sqlite
+      .prepare(`UPDATE expense_files SET mime_type = 'image/png', local_sha256 = 'earlier' WHERE id = ?`)
+      .run(file.id);
+    const again = await core.files.fetch(profile.id, file.id);
+    expect(again.url).toBe(`satchel-file://${profile.id}/${file.id}.png`);
+    expect(contentRequests(sandbox).get(file.id)).toBe(2);
+    expect(existsSync(path.join(root, `${file.id}.bin`))).toBe(false);
+    expect(sha256Of(path.join(root, `${file.id}.png`))).toBe(sandboxFile(sandbox, file.id).sha256);
+  });
 });
