@@ -16,6 +16,8 @@ const CHANGED_BY_SYNC: CommandName[] = [
   'edits.list',
   'review.attention',
   'sync.history',
+  // A sync that succeeded starts a keep-offline fill: the Files area follows it from its start.
+  'files.offlineScope.get',
 ];
 
 /** Keeps TanStack Query's data in step with the core's events; returns the unsubscribe. */

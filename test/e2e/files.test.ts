@@ -263,6 +263,35 @@ describe('files area', () => {
       await sandbox.stop();
     }
   }, 240_000);
+
+  it('follows the keep-offline fill a background sync starts while the Files area is open', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    // Every file wanted and none on disk yet: the setting saved, its fill still to come.
+    core.files.setOfflineScope(profile.id, { mode: 'all' });
+    const wanted = core.files.offlineScope(profile.id).wantedFiles;
+    expect(wanted).toBeGreaterThan(5);
+    const count = new Intl.NumberFormat('en-US').format(wanted);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      const usage = page.getByTestId('offline-usage');
+      await usage.getByText(`0 of ${count} files on this computer`).waitFor();
+      await usage.getByText('The rest comes with the next sync.').waitFor();
+      // The next sync comes (the background scheduler's, here the test's) and starts the fill.
+      expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+      await usage.getByText(`${count} of ${count} files on this computer`).waitFor({ timeout: 60_000 });
+      await usage.getByText('Up to date').waitFor();
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
 });
 
 /** The relative path the job gave a file (the failed-file list names files by it). */

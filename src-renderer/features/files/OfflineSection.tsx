@@ -19,11 +19,12 @@ const budgetText = (bytes: number) => String(Math.round((bytes / GIB) * 100) / 1
 /**
  * What this organisation keeps offline without being opened (none, the last N days, all),
  * within a disk budget, and how full that cache is. Saving starts a fill in the background;
- * the usage is read again every two seconds while it runs.
+ * the usage is read again every second while it runs.
  */
 export function OfflineSection({ profileId }: { profileId: string }) {
   // A fill starts just after a save and runs in the background: follow it while it runs, and
-  // for a few seconds after each save so its start is seen. Nothing else changes the usage.
+  // for a few seconds after each save so its start is seen. A sync starts one too; the usage is
+  // read again when a sync finishes (lib/live.ts), which shows it running.
   const [saves, setSaves] = useState(0);
   const [followed, setFollowed] = useState(0);
   const following = saves > followed;
