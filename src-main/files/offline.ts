@@ -304,18 +304,15 @@ export async function fillOffline(
   share: ReadShare,
   signal: AbortSignal,
 ): Promise<FillResult> {
+  // A copy a row records but the disk does not hold as recorded (cut short, gone) is forgotten
+  // first, and its remains removed: a wanted one is then fetched again, and the usage and the
+  // budget count only real copies.
+  for (const row of cachedRows(deps.cache))
+    if (!onDisk(deps.root, row.localPath, row.size)) await evict(deps, row);
   const scope = readOfflineScope(deps.cache);
   const wanted = wantedFiles(deps.cache, scope, deps.now().toISOString().slice(0, 10));
   const wantedIds = new Set(wanted.map((row) => row.id));
   const result: FillResult = { fetched: 0, evicted: 0, failed: 0 };
-  // A copy the row calls good but the disk does not hold as recorded is forgotten (and its
-  // remains removed), so that it is fetched again and the usage counts only real copies.
-  for (const row of wanted) {
-    if (!row.good || !row.localPath || onDisk(deps.root, row.localPath, row.size)) continue;
-    await evict(deps, { id: row.id, localPath: row.localPath });
-    row.good = 0;
-    row.localPath = null;
-  }
   const missing = wanted.filter((row) => !row.good);
   const cached = cachedRows(deps.cache);
   let used = cached.reduce((sum, row) => sum + (row.size ?? 0), 0);

@@ -87,6 +87,16 @@ describe('offline file cache', () => {
     expect(usage.wantedCached).toBe(usage.wantedFiles);
   });
 
+  it('forgets a copy gone from disk that the setting does not keep, so it is not counted', async () => {
+    const { core, profile, sandbox } = await synced();
+    const file = sandbox.state.files.find((f) => f.mimeType === 'application/pdf')!;
+    const opened = await core.files.fetch(profile.id, file.id); // opened once, kept as a preview
+    expect(core.files.offlineScope(profile.id)).toMatchObject({ cachedFiles: 1, cachedBytes: opened.size });
+    rmSync(path.join(core.files.filesRoot(profile.id), `${file.id}.pdf`));
+    await core.files.fillOffline(profile.id); // the fill after the next sync
+    expect(core.files.offlineScope(profile.id)).toMatchObject({ cachedFiles: 0, cachedBytes: 0 });
+  });
+
   it('fetches a file once when it is asked for twice at the same time', async () => {
     const { core, profile, sandbox } = await synced();
     const file = sandbox.state.files.find((f) => f.mimeType === 'image/png')!;
