@@ -337,4 +337,59 @@ describe('receipt preview', () => {
       await sandbox.stop();
     }
   }, 240_000);
+
+  it('previews a receipt sent without its type by its name, and says what to do with a file it cannot show', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
+    const profile = await connectSandbox(core, sandbox);
+    const { sqlite } = core.cacheOf(profile.id);
+    const targets = sqlite
+      .prepare(
+        `SELECT t.id, f.id AS fileId, f.name AS fileName FROM bank_transactions t
+         JOIN expenses e ON json_extract(e.raw, '$.bankTransactionId') = t.id
+         JOIN expense_files f ON f.expense_id = e.id
+         WHERE f.mime_type = 'application/pdf' AND f.name LIKE '%.pdf' AND f.deleted_at IS NULL
+           AND t.deleted_at IS NULL
+           AND (SELECT count(*) FROM expense_files g WHERE g.expense_id = e.id) = 1
+         ORDER BY t.booking_date DESC LIMIT 2`,
+      )
+      .all() as Target[];
+    const [generic, xml] = targets;
+    if (!generic || !xml) throw new Error('the demo data has too few transactions with one PDF receipt');
+    // Uploaded through a tool that sends every file as bytes of no particular type.
+    sqlite
+      .prepare(`UPDATE expense_files SET mime_type = 'application/octet-stream' WHERE id = ?`)
+      .run(generic.fileId);
+    // An e-invoice, which has no preview.
+    sqlite
+      .prepare(`UPDATE expense_files SET mime_type = 'application/xml', name = 'invoice.xml' WHERE id = ?`)
+      .run(xml.fileId);
+
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      let pane = await openTransaction(app, generic.id);
+      await pane.getByRole('button', { name: `Show preview of ${generic.fileName}` }).click();
+      await pane
+        .getByRole('img', { name: `${generic.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      pane = await openTransaction(app, xml.id);
+      await pane.getByRole('button', { name: 'Show preview of invoice.xml' }).click();
+      await pane.getByText('No preview for this type of file (application/xml)', { exact: false }).waitFor();
+      await pane.getByText('Download it to a folder from Files', { exact: false }).waitFor();
+      expect(sandbox.control?.requests('getFileContent').map((entry) => entry.path)).toEqual([
+        `/v1/files/${generic.fileId}/content`,
+      ]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
+import { cacheExtension } from '../../../src-shared/file-template';
 import { call } from '../../lib/satchel';
 import './preview.css';
 
@@ -17,12 +18,17 @@ export interface PreviewFile {
 
 type Kind = 'image' | 'pdf' | 'other';
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 
-function kindOf(mimeType: string | null): Kind {
-  const type = (mimeType ?? '').toLowerCase().split(';')[0]?.trim() ?? '';
-  if (type === 'application/pdf') return 'pdf';
-  return IMAGE_TYPES.has(type) ? 'image' : 'other';
+/**
+ * What the preview can do with the file: decided by the extension its cached copy gets (from
+ * the type, else the name, as for a file sent as `application/octet-stream`), which is also
+ * what the file route serves it as.
+ */
+function kindOf(file: PreviewFile): Kind {
+  const extension = cacheExtension(file.name, file.mimeType);
+  if (extension === '.pdf') return 'pdf';
+  return IMAGE_EXTENSIONS.has(extension) ? 'image' : 'other';
 }
 
 /** What went wrong, said so that the accountant knows what to do. */
@@ -40,7 +46,7 @@ function fetchProblem(error: Error, downloaded: boolean): string {
  * images as they are, PDFs drawn by pdf.js a page at a time.
  */
 export function FilePreview({ profileId, file }: { profileId: string; file: PreviewFile }) {
-  const kind = kindOf(file.mimeType);
+  const kind = kindOf(file);
   const label = file.name ?? file.id;
   const fetched = useQuery({
     queryKey: ['files.fetch', { profileId, fileId: file.id }],
@@ -69,7 +75,10 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
 
   if (kind === 'other')
     return (
-      <p className="muted preview-note">No preview for this type of file ({file.mimeType ?? 'unknown'}).</p>
+      <p className="muted preview-note">
+        No preview for this type of file ({file.mimeType ?? 'unknown'}). Download it to a folder from Files to
+        open it in another app.
+      </p>
     );
   if (fetched.error)
     return (
