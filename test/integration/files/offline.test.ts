@@ -112,6 +112,29 @@ describe('offline file cache', () => {
     );
   });
 
+  it('opens a receipt the fill was fetching when the setting changes under it', async () => {
+    const { core, profile, sandbox } = await synced();
+    // The fill's first two requests are slow; anything after answers at once.
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 1500, times: 2 });
+    core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 20_000 });
+    const fill = core.files.fillOffline(profile.id);
+    await until(() => requestCount(sandbox) >= 1);
+    const fileId = [...contentRequests(sandbox).keys()][0]!;
+    const opened = core.files.fetch(profile.id, fileId); // waits for the fill's copy
+    core.files.setOfflineScope(profile.id, { mode: 'none' }); // which is stopped
+    await expect(opened).resolves.toMatchObject({ fileId });
+    await fill;
+    expect(contentRequests(sandbox).get(fileId)).toBe(2);
+    const { sqlite } = core.cacheOf(profile.id);
+    const localPath = sqlite
+      .prepare(`SELECT local_path FROM expense_files WHERE id = ?`)
+      .pluck()
+      .get(fileId) as string;
+    expect(sha256Of(path.join(core.files.filesRoot(profile.id), localPath))).toBe(
+      sandboxFile(sandbox, fileId).sha256,
+    );
+  });
+
   it('applies a new keep-offline setting to the fill already running, wider or smaller', async () => {
     const { core, profile, sandbox } = await synced();
     // Slow bodies, so that each fill is still running when the setting changes.
