@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import { OfflineScope, type CachedFile, type OfflineUsage } from '../../src-shared/files';
@@ -274,6 +274,29 @@ async function evict(deps: OfflineDeps, row: { id: string; localPath: string }):
   ).run(row.id);
 }
 
+/**
+ * Removes from the folder what no row records and nothing is writing: the `.part` file of a
+ * fetch that was stopped (a fill whose scope changed, a quit) for a file no longer wanted, a
+ * copy whose row was cleared without it. They take room that neither the usage nor the budget
+ * sees. The `.part` file of a wanted file still missing stays: its fetch continues from it.
+ */
+async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(deps.root, { withFileTypes: true });
+  } catch {
+    return; // no folder yet
+  }
+  const recorded = new Set(cachedRows(deps.cache).map((row) => row.localPath));
+  for (const entry of entries) {
+    const id = entry.name.slice(0, entry.name.indexOf('.'));
+    if (!entry.isFile() || !FILE_ID.test(id) || recorded.has(entry.name)) continue;
+    if (deps.inflight?.has(path.join(deps.root, id))) continue;
+    if (entry.name === `${id}.part` && resumable.has(id)) continue;
+    await rm(path.join(deps.root, entry.name), { force: true });
+  }
+}
+
 export function offlineUsage(deps: Pick<OfflineDeps, 'cache' | 'now'>, filling: boolean): OfflineUsage {
   const scope = readOfflineScope(deps.cache);
   const cached = cachedRows(deps.cache);
@@ -314,6 +337,7 @@ export async function fillOffline(
   const wantedIds = new Set(wanted.map((row) => row.id));
   const result: FillResult = { fetched: 0, evicted: 0, failed: 0 };
   const missing = wanted.filter((row) => !row.good);
+  await sweep(deps, new Set(missing.map((row) => row.id)));
   const cached = cachedRows(deps.cache);
   let used = cached.reduce((sum, row) => sum + (row.size ?? 0), 0);
   const need = missing.reduce((sum, row) => sum + (row.size ?? 0), 0);

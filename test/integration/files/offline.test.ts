@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
@@ -95,6 +95,28 @@ describe('offline file cache', () => {
     rmSync(path.join(core.files.filesRoot(profile.id), `${file.id}.pdf`));
     await core.files.fillOffline(profile.id); // the fill after the next sync
     expect(core.files.offlineScope(profile.id)).toMatchObject({ cachedFiles: 0, cachedBytes: 0 });
+  });
+
+  it('clears what no copy records out of the folder: parts of stopped fetches, lost copies', async () => {
+    const { core, profile, sandbox } = await synced();
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
+    await core.files.fillOffline(profile.id);
+    const root = core.files.filesRoot(profile.id);
+    const kept = readdirSync(root).sort();
+    expect(kept.length).toBeGreaterThan(5);
+    const { sqlite } = core.cacheOf(profile.id);
+    const [part, lost] = sqlite
+      .prepare(`SELECT id FROM expense_files WHERE local_path IS NULL ORDER BY id LIMIT 2`)
+      .pluck()
+      .all() as string[];
+    // A fetch stopped midway (a fill whose setting changed, a quit) and a copy whose row was
+    // cleared without it, for files the setting does not keep: room the budget does not see.
+    writeFileSync(path.join(root, `${part}.part`), Buffer.alloc(50_000));
+    writeFileSync(path.join(root, `${lost}.pdf`), Buffer.alloc(50_000));
+    sandbox.control?.clearRequests();
+    await core.files.fillOffline(profile.id);
+    expect(readdirSync(root).sort()).toEqual(kept);
+    expect(contentRequests(sandbox).size).toBe(0);
   });
 
   it('fetches a file once when it is asked for twice at the same time', async () => {
