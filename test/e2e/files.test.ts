@@ -268,8 +268,11 @@ describe('files area', () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60, control: true });
     const core = createCore({ dataDir: tempDir(), secrets });
     const profile = await connectSandbox(core, sandbox);
-    // Every file wanted and none on disk yet: the setting saved, its fill still to come.
+    // Every file wanted and none on disk yet: the setting saved, its fill still to come (once
+    // the fill the first sync started, with nothing to keep, is over: it would take it in).
+    await core.files.fillOffline(profile.id);
     core.files.setOfflineScope(profile.id, { mode: 'all' });
+    expect(core.files.offlineScope(profile.id)).toMatchObject({ filling: false, wantedCached: 0 });
     const wanted = core.files.offlineScope(profile.id).wantedFiles;
     expect(wanted).toBeGreaterThan(5);
     const count = new Intl.NumberFormat('en-US').format(wanted);
