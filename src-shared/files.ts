@@ -191,9 +191,23 @@ export const OfflineUsage = z
     wantedCached: Count,
     /** The fill running now, if any. */
     filling: z.boolean(),
+    /**
+     * How the last fill of this session ended: the files it fetched and could not fetch, and
+     * what stopped it before its end (no network, credentials refused), said as the error is.
+     */
+    lastFill: z
+      .object({
+        finishedAt: z.string(),
+        fetched: Count,
+        failed: Count,
+        problem: z.string().nullable(),
+      })
+      .strict()
+      .nullable(),
   })
   .strict();
 export type OfflineUsage = z.infer<typeof OfflineUsage>;
+export type LastFill = NonNullable<OfflineUsage['lastFill']>;
 
 /** A file on disk for preview, served through `url` (the satchel-file: route). */
 export const CachedFile = z

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
-import { OfflineScope, type CachedFile, type OfflineUsage } from '../../src-shared/files';
+import { OfflineScope, type CachedFile, type LastFill, type OfflineUsage } from '../../src-shared/files';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
 import { prepared } from '../search/sql';
@@ -297,7 +297,11 @@ async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
   }
 }
 
-export function offlineUsage(deps: Pick<OfflineDeps, 'cache' | 'now'>, filling: boolean): OfflineUsage {
+export function offlineUsage(
+  deps: Pick<OfflineDeps, 'cache' | 'now'>,
+  filling: boolean,
+  lastFill: LastFill | null = null,
+): OfflineUsage {
   const scope = readOfflineScope(deps.cache);
   const cached = cachedRows(deps.cache);
   const wanted = wantedFiles(deps.cache, scope, deps.now().toISOString().slice(0, 10));
@@ -308,6 +312,7 @@ export function offlineUsage(deps: Pick<OfflineDeps, 'cache' | 'now'>, filling: 
     wantedFiles: wanted.length,
     wantedCached: wanted.filter((row) => row.good).length,
     filling,
+    lastFill,
   };
 }
 

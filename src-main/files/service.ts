@@ -9,6 +9,7 @@ import {
   type CachedFile,
   type DownloadJobShape,
   type DownloadRequestInput,
+  type LastFill,
   type OfflineScopeInput,
   type OfflineUsage,
 } from '../../src-shared/files';
@@ -141,6 +142,8 @@ export function createFileService(options: FileServiceOptions): FileService {
   const chains = new Map<string, Promise<unknown>>();
   const shares = new Map<string, ReadShare>();
   const fills = new Map<string, Fill>();
+  /** How each organisation's last fill of this session ended (shown with the usage). */
+  const lastFills = new Map<string, LastFill>();
   /** Copies of the offline cache being made now (offline.ts `ensureCached`). */
   const inflight = new Map<string, Promise<CachedFile>>();
   const nowIso = () => options.now().toISOString();
@@ -184,8 +187,17 @@ export function createFileService(options: FileServiceOptions): FileService {
       stopped: false,
       done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
     };
+    const total: FillResult = { fetched: 0, evicted: 0, failed: 0 };
+    const ended = (problem: string | null) => {
+      if (!fill.stopped)
+        lastFills.set(profileId, {
+          finishedAt: nowIso(),
+          fetched: total.fetched,
+          failed: total.failed,
+          problem,
+        });
+    };
     fill.done = (async () => {
-      const total: FillResult = { fetched: 0, evicted: 0, failed: 0 };
       for (;;) {
         try {
           const round = await fillOffline(offlineDeps(profileId), shareOf(profileId), fill.controller.signal);
@@ -194,9 +206,15 @@ export function createFileService(options: FileServiceOptions): FileService {
           total.failed += round.failed;
         } catch (error) {
           // No network, say: a new scope still gets its round (what it evicts needs none).
-          if (!fill.again || fill.stopped) throw error;
+          if (!fill.again || fill.stopped) {
+            ended(error instanceof Error ? error.message : String(error));
+            throw error;
+          }
         }
-        if (!fill.again || fill.stopped) return total;
+        if (!fill.again || fill.stopped) {
+          ended(null);
+          return total;
+        }
         fill.again = false;
         fill.controller = new AbortController();
       }
@@ -485,7 +503,11 @@ export function createFileService(options: FileServiceOptions): FileService {
     },
     fetch: (profileId, fileId, signal) => ensureCached(offlineDeps(profileId), fileId, signal),
     offlineScope: (profileId) =>
-      offlineUsage({ cache: options.cacheOf(profileId), now: options.now }, fills.has(profileId)),
+      offlineUsage(
+        { cache: options.cacheOf(profileId), now: options.now },
+        fills.has(profileId),
+        lastFills.get(profileId) ?? null,
+      ),
     setOfflineScope(profileId, input) {
       const scope = OfflineScope.parse(input);
       writeOfflineScope(options.cacheOf(profileId), scope, nowIso());
@@ -494,7 +516,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         fill.again = true;
         fill.controller.abort(new AppError('CANCELLED', 'The keep-offline setting changed.'));
       }
-      return offlineUsage({ cache: options.cacheOf(profileId), now: options.now }, fills.has(profileId));
+      return service.offlineScope(profileId);
     },
     fillOffline(profileId) {
       const current = fills.get(profileId);
@@ -521,6 +543,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       }
       await Promise.allSettled(stopping);
       shares.delete(profileId);
+      lastFills.delete(profileId);
       chains.delete(profileId);
     },
     async removeCache(profileId) {

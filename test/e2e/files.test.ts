@@ -285,7 +285,21 @@ describe('files area', () => {
       const usage = page.getByTestId('offline-usage');
       await usage.getByText(`0 of ${count} files on this computer`).waitFor();
       await usage.getByText('The rest comes with the next sync.').waitFor();
-      // The next sync comes (the background scheduler's, here the test's) and starts the fill.
+      // The next sync comes (the background scheduler's, here the test's) and starts the fill;
+      // one file keeps arriving damaged.
+      const damaged = sandbox.state.files[0];
+      if (!damaged) throw new Error('no file in the sandbox');
+      sandbox.control?.addFault({ match: `/v1/files/${damaged.id}/content`, corruptBody: true });
+      expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+      const rest = new Intl.NumberFormat('en-US').format(wanted - 1);
+      await usage.getByText(`${rest} of ${count} files on this computer`).waitFor({ timeout: 60_000 });
+      await usage
+        .getByText(
+          '1 file could not be fetched (damaged or refused by the server); the next sync tries again.',
+        )
+        .waitFor();
+      // Fetched by a later fill once it arrives whole.
+      sandbox.control?.clearFaults();
       expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
       await usage.getByText(`${count} of ${count} files on this computer`).waitFor({ timeout: 60_000 });
       await usage.getByText('Up to date').waitFor();

@@ -203,14 +203,19 @@ function OfflineUsageFacts({ usage }: { usage: OfflineUsage }) {
       </dd>
       <dt>Filling</dt>
       <dd>
-        <span role="status">
-          {usage.filling
-            ? 'Fetching the missing files…'
-            : usage.wantedCached < usage.wantedFiles
-              ? 'The rest comes with the next sync.'
-              : 'Up to date'}
-        </span>
+        <span role="status">{fillState(usage)}</span>
       </dd>
     </dl>
   );
+}
+
+/** Where the filling stands; why the last fill left files out, when it did. */
+function fillState(usage: OfflineUsage): string {
+  if (usage.filling) return 'Fetching the missing files…';
+  if (usage.wantedCached >= usage.wantedFiles) return 'Up to date';
+  const last = usage.lastFill;
+  if (last?.problem) return `The last fill stopped: ${last.problem} The rest comes with the next sync.`;
+  if (last && last.failed > 0)
+    return `${formatCount(last.failed)} ${last.failed === 1 ? 'file' : 'files'} could not be fetched (damaged or refused by the server); the next sync tries again.`;
+  return 'The rest comes with the next sync.';
 }

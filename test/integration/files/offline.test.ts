@@ -242,6 +242,24 @@ describe('offline file cache', () => {
     await expect(core.files.fetch(profile.id, missing!.id)).resolves.toMatchObject({ fileId: missing!.id });
   });
 
+  it('tells how the last fill ended: the files it could not fetch, then what stopped it', async () => {
+    const { core, profile, sandbox } = await synced();
+    // One body arrives damaged: that file is left out, the others are kept.
+    sandbox.control?.addFault({ match: 'getFileContent', corruptBody: true, times: 1 });
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
+    const first = await core.files.fillOffline(profile.id);
+    const usage = core.files.offlineScope(profile.id);
+    expect(usage.wantedCached).toBe(usage.wantedFiles - 1);
+    expect(usage.lastFill).toMatchObject({ fetched: first.fetched, failed: 1, problem: null });
+    // The next fill, with the system off the network, stops at once and says why.
+    core.connectivity.setNetwork(false);
+    await expect(core.files.fillOffline(profile.id)).rejects.toMatchObject({ code: 'OFFLINE' });
+    expect(core.files.offlineScope(profile.id)).toMatchObject({
+      filling: false,
+      lastFill: { fetched: 0, failed: 0, problem: expect.stringMatching(/no network/) },
+    });
+  });
+
   it('removes the stale copy of a file whose record changed type and bytes', async () => {
     const { core, profile, sandbox } = await synced();
     const file = sandbox.state.files.find((f) => f.mimeType === 'image/png')!;
