@@ -23,6 +23,9 @@ export function OrganisationSwitcher({
       <select
         id={id}
         data-testid="organisation-switcher"
+        // The sidebar may cut a long name short (160 px in a narrow window): the whole name shows
+        // as its tooltip; screen readers read the chosen option's text, which is never cut.
+        title={current.name}
         value={current.id}
         onChange={(event) => onChoose(event.target.value)}
       >

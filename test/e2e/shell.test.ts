@@ -3,10 +3,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
 import packageJson from '../../package.json';
 import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
+import type { Page } from 'playwright-core';
+import { closeBrowser, openApp, type AppPage } from './harness';
 
 const tempDir = useTempDirs();
 afterAll(closeBrowser);
@@ -252,4 +253,49 @@ describe('connecting an organisation', () => {
     expect(await secrets.list()).toEqual([]);
     await app.close();
   });
+});
+
+describe('several organisations', () => {
+  const long = 'Sandbox Group Holdings International GmbH';
+  /** A core with three connections; nothing listens on port 9, so none gets an answer from its API. */
+  async function withThree(run: (opened: { app: AppPage; page: Page; secrets: Secrets }) => Promise<void>) {
+    const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    for (const name of [long, 'Beta AG', 'Gamma KG'])
+      await core.addProfile({
+        name,
+        baseUrl: 'http://127.0.0.1:9',
+        auth: { kind: 'client', clientId: 'kid_e2e', clientSecret: 'sk_e2e_secret' },
+      });
+    const app = await openApp(core);
+    try {
+      await run({ app, page: app.page, secrets });
+    } finally {
+      await app.close();
+      await core.close();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    }
+  }
+
+  it('shows a long organisation name whole where the narrow sidebar cuts it short', () =>
+    withThree(async ({ page }) => {
+      await page.setViewportSize({ width: 800, height: 600 });
+      const switcher = page.getByLabel('Organisation');
+      await switcher.selectOption({ label: long });
+      await page.locator('[data-area] .area-head').getByText(long).waitFor();
+      // The select is narrower than the name; its tooltip and its chosen option hold all of it.
+      expect((await switcher.boundingBox())?.width ?? Infinity).toBeLessThanOrEqual(160);
+      expect(await switcher.getAttribute('title')).toBe(long);
+      expect(await switcher.locator('option:checked').textContent()).toBe(long);
+      // Still a plain select: the keyboard chooses, and the tooltip follows the choice.
+      await switcher.focus();
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(() => switcher.getAttribute('title')).not.toBe(long);
+      const chosen = await switcher.locator('option:checked').textContent();
+      expect(await switcher.getAttribute('title')).toBe(chosen);
+      await page
+        .locator('[data-area] .area-head')
+        .getByText(chosen ?? '-', { exact: true })
+        .waitFor();
+    }));
 });
