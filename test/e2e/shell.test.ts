@@ -298,4 +298,36 @@ describe('several organisations', () => {
         .getByText(chosen ?? '-', { exact: true })
         .waitFor();
     }));
+
+  it('hands the focus on after a confirmed Remove: the next connection, else the one before, else Add', () =>
+    withThree(async ({ page, secrets }) => {
+      await page.keyboard.press('Control+6');
+      const connections = page.locator('ul.connections > li');
+      await expect.poll(() => connections.count()).toBe(3);
+      const names = await connections.evaluateAll((items) =>
+        items.map((item) => item.getAttribute('aria-label') ?? ''),
+      );
+      const focused = () =>
+        page.evaluate(() => {
+          const element = document.activeElement;
+          return `${element?.closest('li')?.getAttribute('aria-label') ?? ''}|${element?.textContent ?? ''}`;
+        });
+      const remove = async (name: string) => {
+        const row = page.getByRole('listitem', { name });
+        await row.getByRole('button', { name: 'Remove…' }).click();
+        await page
+          .getByRole('group', { name: `Remove ${name}` })
+          .getByRole('button', { name: 'Remove' })
+          .press('Enter');
+        await row.waitFor({ state: 'detached' });
+      };
+      await remove(names[1]!);
+      await expect.poll(focused).toBe(`${names[2]}|Remove…`);
+      await remove(names[2]!);
+      await expect.poll(focused).toBe(`${names[0]}|Remove…`);
+      await remove(names[0]!);
+      await page.getByText('None yet.').waitFor();
+      await expect.poll(focused).toBe('|Add an organisation…');
+      expect(await secrets.list()).toEqual([]);
+    }));
 });

@@ -3,7 +3,7 @@ import type { ProfileSummary } from '../../../src-shared/profiles';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { ConnectForm } from '../connect/ConnectForm';
 
-function ConnectionRow({ profile }: { profile: ProfileSummary }) {
+function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemove(): void }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm-remove'>('view');
   const [name, setName] = useState(profile.name);
   const rename = useCommandMutation('profiles.rename', ['profiles.list']);
@@ -82,7 +82,12 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
           <button type="button" ref={renameButton} onClick={startRename}>
             Rename
           </button>
-          <button type="button" ref={removeButton} onClick={() => setMode('confirm-remove')}>
+          <button
+            type="button"
+            ref={removeButton}
+            data-remove-connection
+            onClick={() => setMode('confirm-remove')}
+          >
             Remove…
           </button>
         </div>
@@ -103,7 +108,10 @@ function ConnectionRow({ profile }: { profile: ProfileSummary }) {
             type="button"
             className="danger"
             autoFocus
-            onClick={() => remove.mutate({ id: profile.id })}
+            onClick={() => {
+              onRemove();
+              remove.mutate({ id: profile.id });
+            }}
           >
             Remove
           </button>
@@ -125,6 +133,23 @@ export function ConnectionsSection() {
   const profiles = useCommand('profiles.list', {});
   const keychain = useCommand('keychain.status', {});
   const [adding, setAdding] = useState(false);
+  const list = useRef<HTMLUListElement>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  // A removed connection goes with the focus on its prompt's Remove button. Once the list no
+  // longer holds it (a removal that fails leaves it there, with its error), the focus goes to
+  // the Remove… button of the connection that took its place (the next one), else of the one
+  // before, else to "Add an organisation…".
+  const removed = useRef<{ index: number; id: string } | null>(null);
+  const shown = profiles.data?.profiles;
+  useEffect(() => {
+    const removedAt = removed.current;
+    if (!removedAt || shown?.some((profile) => profile.id === removedAt.id)) return;
+    removed.current = null;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body) return;
+    const buttons = [...(list.current?.querySelectorAll<HTMLElement>('[data-remove-connection]') ?? [])];
+    (buttons[removedAt.index] ?? buttons[removedAt.index - 1] ?? addButton.current)?.focus();
+  }, [shown]);
 
   return (
     <>
@@ -138,9 +163,15 @@ export function ConnectionsSection() {
             : keychain.data.message}
       </p>
       {profiles.data && profiles.data.profiles.length > 0 ? (
-        <ul className="connections">
-          {profiles.data.profiles.map((profile) => (
-            <ConnectionRow key={profile.id} profile={profile} />
+        <ul className="connections" ref={list}>
+          {profiles.data.profiles.map((profile, index) => (
+            <ConnectionRow
+              key={profile.id}
+              profile={profile}
+              onRemove={() => {
+                removed.current = { index, id: profile.id };
+              }}
+            />
           ))}
         </ul>
       ) : (
@@ -149,7 +180,7 @@ export function ConnectionsSection() {
       {adding ? (
         <ConnectForm onConnected={() => setAdding(false)} />
       ) : (
-        <button type="button" onClick={() => setAdding(true)}>
+        <button type="button" ref={addButton} onClick={() => setAdding(true)}>
           Add an organisation…
         </button>
       )}
