@@ -6,7 +6,7 @@ import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { closeBrowser, openApp, type AppPage } from './harness';
-import { connectSandbox } from './steps';
+import { connectSandbox, reviewFlagAndNoteByKeyboard } from './steps';
 
 // The Expenses area by keyboard alone: the review keys in its detail pane, the marks in its
 // rows, and where the focus goes as its controls come and go.
@@ -196,7 +196,7 @@ describe('expenses by keyboard', () => {
       expect(await focused(previous)).toBe(true);
     }));
 
-  it('keeps the list at least 360 px wide beside its pane in an 800×600 window', () =>
+  it('keeps each list at least 360 px wide beside its pane in an 800×600 window, its amounts and marks in view', () =>
     withExpenses(async ({ app, page, grid }) => {
       await page.setViewportSize({ width: 800, height: 600 });
       await page.keyboard.press('Enter');
@@ -231,7 +231,8 @@ describe('expenses by keyboard', () => {
       expect(markBox.x + markBox.width).toBeLessThanOrEqual(listBox.x + listBox.width);
       await app.screenshot('expenses-800x600');
 
-      // The transactions grid beside its pane: at least 360 px too.
+      // The transactions grid beside its pane: at least 360 px too, and the amount and every
+      // review mark of a row in view without scrolling sideways.
       await page.keyboard.press('Control+1');
       const transactions = page.getByRole('grid', { name: 'Transactions' });
       await transactions.getByRole('row').nth(1).waitFor();
@@ -239,8 +240,24 @@ describe('expenses by keyboard', () => {
       await page.keyboard.press('Enter');
       const transactionPane = page.getByTestId('transaction-pane');
       await transactionPane.getByText('Fees', { exact: true }).waitFor();
-      expect((await box(transactions)).width).toBeGreaterThanOrEqual(360);
+      const gridBox = await box(transactions);
+      expect(gridBox.width).toBeGreaterThanOrEqual(360);
       expect((await box(transactionPane)).width).toBeGreaterThanOrEqual(220);
+      await reviewFlagAndNoteByKeyboard(page, transactions, transactionPane);
+      const row = transactions.locator('#tx-row-0');
+      await row.getByText('Note', { exact: true }).waitFor();
+      expect(
+        await transactions.evaluate((element) => element.scrollWidth - element.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      for (const part of [row.locator('.amount'), ...(await row.locator('.marks .badge').all())]) {
+        const partBox = await box(part);
+        expect(partBox.x).toBeGreaterThanOrEqual(gridBox.x);
+        expect(partBox.x + partBox.width).toBeLessThanOrEqual(gridBox.x + gridBox.width);
+      }
+      expect(await row.locator('.marks .badge').count()).toBe(3);
       await app.screenshot('transactions-800x600');
+      // Wider again, the grid has room for its columns beside the pane: the date comes back.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await transactions.getByRole('columnheader', { name: 'Booking date' }).waitFor();
     }));
 });

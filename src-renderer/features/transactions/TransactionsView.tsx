@@ -6,10 +6,20 @@ import type { TransactionFilters, TransactionSorting } from '../../../src-shared
 import { formatCount, formatMoney } from '../../lib/format';
 import { isPlainKey } from '../../lib/keys';
 import { useCommand } from '../../lib/query';
+import { useWidth } from '../../components/useWidth';
 import type { ReviewFocus } from '../review/ReviewControls';
 import { byIds, useReview } from '../review/useReview';
 import { BulkBar } from './BulkBar';
-import { gridColumns, SORTABLE, transactionColumns, WITHOUT_PANE, type GridItem } from './columns';
+import {
+  gridColumns,
+  NARROW_GRID,
+  SORTABLE,
+  transactionColumns,
+  WITHOUT_NARROW_PANE,
+  WITHOUT_PANE,
+  type GridItem,
+  type GridLayout,
+} from './columns';
 import { FilterBar } from './FilterBar';
 import { TransactionPane } from './TransactionPane';
 import { DEFAULT_SORTING, useFirstPage, useTransactionPages } from './useTransactionPages';
@@ -91,6 +101,13 @@ export function TransactionsView({
     () => transactionColumns(accounts, selected, toggleSelected),
     [accounts, selected, toggleSelected],
   );
+  // Beside the pane in a narrow window the grid shows fewer columns (columns.tsx).
+  const gridWidth = useWidth(gridRef);
+  const layout: GridLayout = !openId
+    ? 'alone'
+    : gridWidth !== null && gridWidth < NARROW_GRID
+      ? 'narrow-pane'
+      : 'pane';
   const table = useReactTable<GridItem>({
     data: pages.rows,
     columns,
@@ -103,7 +120,7 @@ export function TransactionsView({
     enableSortingRemoval: false,
     state: {
       sorting: [{ id: sorting.field, desc: sorting.direction === 'DESC' }],
-      columnVisibility: openId ? WITHOUT_PANE : {},
+      columnVisibility: layout === 'alone' ? {} : layout === 'pane' ? WITHOUT_PANE : WITHOUT_NARROW_PANE,
     },
     onSortingChange: (updater) => {
       const current = [{ id: sorting.field, desc: sorting.direction === 'DESC' }];
@@ -113,7 +130,7 @@ export function TransactionsView({
     },
   });
   const shownColumns = table.getVisibleLeafColumns().map((leaf) => leaf.id);
-  const { template, minWidth } = gridColumns(shownColumns, openId !== null);
+  const { template, minWidth } = gridColumns(shownColumns, layout);
   const rowsByIndex = new Map<number, Row<GridItem>>();
   for (const row of table.getRowModel().rows) rowsByIndex.set(row.original.index, row);
 
@@ -257,7 +274,7 @@ export function TransactionsView({
       <div className={openId ? 'split open' : 'split'}>
         <div
           ref={gridRef}
-          className="grid"
+          className={layout === 'narrow-pane' ? 'grid narrow' : 'grid'}
           role="grid"
           aria-label="Transactions"
           aria-rowcount={pages.total + 1}

@@ -31,9 +31,28 @@ const COLUMN_WIDTHS: Record<string, string> = {
  */
 export const WITHOUT_PANE = { transactionType: false, bankAccountId: false, matched: false };
 
-const NARROW_BESIDE_PANE: Record<string, string> = {
-  counterparty: 'minmax(100px, 1.2fr)',
-  description: 'minmax(100px, 2fr)',
+/**
+ * Beside a narrow pane (a grid under NARROW_GRID px: an 800-pixel window) the booking date and
+ * the description go too, as the pane shows both: the counterparty, the amount and the review
+ * marks then fit without scrolling sideways (336 px; the cells' padding is halved there).
+ */
+export const WITHOUT_NARROW_PANE = { ...WITHOUT_PANE, bookingDate: false, description: false };
+export const NARROW_GRID = 480;
+
+/** How the grid is laid out: alone, beside the detail pane, or beside it in a narrow window. */
+export type GridLayout = 'alone' | 'pane' | 'narrow-pane';
+
+const BESIDE_PANE: Record<Exclude<GridLayout, 'alone'>, Record<string, string>> = {
+  pane: {
+    counterparty: 'minmax(100px, 1.2fr)',
+    description: 'minmax(100px, 2fr)',
+  },
+  'narrow-pane': {
+    select: '32px',
+    counterparty: 'minmax(80px, 1fr)',
+    amount: '112px',
+    reviewed: '112px',
+  },
 };
 
 /**
@@ -43,10 +62,10 @@ const NARROW_BESIDE_PANE: Record<string, string> = {
  */
 export function gridColumns(
   ids: readonly string[],
-  paneOpen: boolean,
+  layout: GridLayout,
 ): { template: string; minWidth: number } {
   const widths = ids.map(
-    (id) => (paneOpen ? NARROW_BESIDE_PANE[id] : undefined) ?? COLUMN_WIDTHS[id] ?? '0px',
+    (id) => (layout === 'alone' ? undefined : BESIDE_PANE[layout][id]) ?? COLUMN_WIDTHS[id] ?? '0px',
   );
   const least = (width: string) => Number(/(\d+)px/.exec(width)?.[1] ?? 0);
   return { template: widths.join(' '), minWidth: widths.reduce((sum, width) => sum + least(width), 0) };
