@@ -1,4 +1,4 @@
-import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CommandInput, CommandName, CommandOutput } from '../../src-shared/ipc';
 import { refreshCommands } from './refresh';
 import { call } from './satchel';
@@ -11,12 +11,25 @@ export const queryClient = new QueryClient({
   },
 });
 
+/**
+ * A command's answer as a query. `keepPrevious`: while another input (a new search, the next
+ * page) is read, the last answer stays as placeholder data (`isPlaceholderData`), so a list keeps
+ * its rows instead of emptying and filling again; what counts the new input must wait for it.
+ */
 export function useCommand<C extends CommandName>(
   command: C,
   input: CommandInput<C>,
-  options: { enabled?: boolean; refetchInterval?: number } = {},
+  {
+    keepPrevious = false,
+    ...options
+  }: { enabled?: boolean; refetchInterval?: number; keepPrevious?: boolean } = {},
 ) {
-  return useQuery({ queryKey: [command, input], queryFn: () => call(command, input), ...options });
+  return useQuery({
+    queryKey: [command, input],
+    queryFn: () => call(command, input),
+    ...(keepPrevious ? { placeholderData: keepPreviousData } : {}),
+    ...options,
+  });
 }
 
 /** A command that changes something; the listed queries are read again when it succeeds. */

@@ -47,7 +47,12 @@ export function DimensionsView({
   const dimensionGrid = useRef<HTMLTableElement>(null);
   const itemGrid = useRef<HTMLTableElement>(null);
 
-  const list = useCommand('dimensions.list', { profileId, search: { includeDeleted: showDeleted } });
+  // The list stays while it is read again with or without the deleted ones (see useCommand).
+  const list = useCommand(
+    'dimensions.list',
+    { profileId, search: { includeDeleted: showDeleted } },
+    { keepPrevious: true },
+  );
   const dimensions = list.data?.dimensions ?? [];
   const createDimension = useCommandMutation('dimensions.create', CHANGED_BY_EDIT);
   const updateDimension = useCommandMutation('dimensions.update', CHANGED_BY_EDIT);
@@ -287,17 +292,23 @@ function Items({
 }) {
   const id = useId();
   const { text, setText, searched: debounced, page, setPage } = useTypedSearch();
-  const search = useCommand('dimensionItems.search', {
-    profileId,
-    search: {
-      dimensionId: dimension.id,
-      includeDeleted: showDeleted,
-      ...(debounced ? { text: debounced } : {}),
-      pagination: { page, pageSize: PAGE_SIZE },
+  const search = useCommand(
+    'dimensionItems.search',
+    {
+      profileId,
+      search: {
+        dimensionId: dimension.id,
+        includeDeleted: showDeleted,
+        ...(debounced ? { text: debounced } : {}),
+        pagination: { page, pageSize: PAGE_SIZE },
+      },
     },
-  });
+    { keepPrevious: true },
+  );
   const pagerTotal = useKeptTotal(search.data?.total);
+  // The rows on screen stay while another search or page is read (see useCommand).
   const rows = search.data?.rows ?? [];
+  const answer = search.isPlaceholderData ? undefined : search.data;
   const keys = useListKeys(
     rows.length,
     (index) => onEdit(rows[index] ?? null),
@@ -391,7 +402,7 @@ function Items({
           {search.error.message}
         </p>
       )}
-      {search.data && search.data.total === 0 && (
+      {answer && answer.total === 0 && (
         <p className="empty">{debounced ? 'No item matches.' : `${name} has no items yet.`}</p>
       )}
       {pagerTotal !== undefined && (

@@ -66,16 +66,23 @@ export function ExpensesView({
   };
 
   const currentFilters: ExpenseFilters = { ...filters, ...(debounced ? { text: debounced } : {}) };
-  const search = useCommand('expenses.search', {
-    profileId,
-    search: {
-      filters: currentFilters,
-      sorting: sort,
-      pagination: { page, pageSize: PAGE_SIZE },
+  const search = useCommand(
+    'expenses.search',
+    {
+      profileId,
+      search: {
+        filters: currentFilters,
+        sorting: sort,
+        pagination: { page, pageSize: PAGE_SIZE },
+      },
     },
-  });
+    { keepPrevious: true },
+  );
   const pagerTotal = useKeptTotal(search.data?.total);
+  // While another search or page is read the rows on screen stay (placeholder data), so the list
+  // does not empty and fill again and the pane stays open; nothing may count them as its answer.
   const rows = search.data?.rows ?? [];
+  const answer = search.isPlaceholderData ? undefined : search.data;
   const review = useReview(profileId);
   const open = (index: number, withFocus: ReviewFocus = null) => {
     if (!rows[index]) return;
@@ -108,6 +115,21 @@ export function ExpensesView({
       { onSuccess: ({ changed }) => setListMessage(`${formatCount(changed)} changed.`) },
     );
   const keys = useListKeys(rows.length, open, (event, index) => reviewKey(event, index));
+  // The answer of another search, order or page: the pane stays on its expense when that is in
+  // it (highlighted where it now is), and closes when it is not. The same search read again
+  // after a change (a review mark) keeps the highlighted place instead: the pane shows the
+  // expense now there, and goes only when none is left.
+  const answerKey = JSON.stringify([resultKey, page]);
+  const [shown, setShown] = useState({ data: answer, key: answerKey });
+  if (answer && answer !== shown.data) {
+    setShown({ data: answer, key: answerKey });
+    const before = paneOpen && shown.key !== answerKey ? shown.data?.rows[keys.active] : undefined;
+    if (before) {
+      const index = answer.rows.findIndex((row) => row.id === before.id);
+      if (index < 0) setPaneOpen(false);
+      else if (index !== keys.active) keys.setActive(index);
+    }
+  }
   const activeRow = rows[keys.active];
   // The pane shows the active row while it is open.
   const openId = paneOpen && activeRow ? activeRow.id : null;
@@ -118,8 +140,8 @@ export function ExpensesView({
     grid.current?.focus();
   };
   // The pane also goes when its expense leaves the result (Space under "Reviewed: No" on the
-  // last one) or the result is being read again: the focus it had falls to the page, so the
-  // list takes it and the keys go on working.
+  // last one, a search it is not in): the focus it had falls to the page, so the list takes it
+  // and the keys go on working.
   const paneShown = openId !== null;
   const paneWasShown = useRef(false);
   useEffect(() => {
@@ -204,15 +226,11 @@ export function ExpensesView({
           profileId={profileId}
           target={{ by: 'expenseSearch', filters: currentFilters }}
           // Null while the search on screen is counted: the bulk actions wait, saying so.
-          total={search.data ? search.data.total : search.error ? 0 : null}
+          total={answer ? answer.total : search.error ? 0 : null}
           noun="expenses"
           onDone={setListMessage}
         >
-          <button
-            type="button"
-            disabled={!search.data || search.data.total === 0}
-            onClick={() => setExporting(true)}
-          >
+          <button type="button" disabled={!answer || answer.total === 0} onClick={() => setExporting(true)}>
             Export as CSV…
           </button>
         </ResultReview>
@@ -230,7 +248,7 @@ export function ExpensesView({
             filters: currentFilters,
             sorting: sort,
           }}
-          total={search.data?.total ?? 0}
+          total={answer?.total ?? 0}
           onClose={() => setExporting(false)}
           onDone={setListMessage}
         />
@@ -326,7 +344,7 @@ export function ExpensesView({
               ))}
             </tbody>
           </table>
-          {search.data && search.data.total === 0 && <p className="empty">No expense matches.</p>}
+          {answer && answer.total === 0 && <p className="empty">No expense matches.</p>}
           {pagerTotal !== undefined && (
             <Pager
               page={page}

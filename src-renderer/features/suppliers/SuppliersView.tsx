@@ -34,14 +34,20 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const [saved, setSaved] = useState<string | null>(null);
   const grid = useRef<HTMLTableElement>(null);
 
-  const search = useCommand('suppliers.search', {
-    profileId,
-    search: { ...(debounced ? { text: debounced } : {}), pagination: { page, pageSize: PAGE_SIZE } },
-  });
+  const search = useCommand(
+    'suppliers.search',
+    {
+      profileId,
+      search: { ...(debounced ? { text: debounced } : {}), pagination: { page, pageSize: PAGE_SIZE } },
+    },
+    { keepPrevious: true },
+  );
   const pagerTotal = useKeptTotal(search.data?.total);
   const pending = useCommand('edits.list', { profileId });
   const pendingIds = new Set((pending.data?.items ?? []).map((item) => item.recordId));
+  // The rows on screen stay while another search or page is read (see useCommand).
   const rows = search.data?.rows ?? [];
+  const answer = search.isPlaceholderData ? undefined : search.data;
   const create = useCommandMutation('suppliers.create', CHANGED_BY_EDIT);
   const update = useCommandMutation('suppliers.update', CHANGED_BY_EDIT);
   const startEdit = (supplier: SupplierRow | null) => {
@@ -135,7 +141,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               {search.error.message}
             </p>
           )}
-          {search.data && search.data.total === 0 && <p className="empty">No supplier matches.</p>}
+          {answer && answer.total === 0 && <p className="empty">No supplier matches.</p>}
           {pagerTotal !== undefined && (
             <Pager
               page={page}

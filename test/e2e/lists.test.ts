@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { closeBrowser, openApp, type AppPage } from './harness';
+import { connectSandbox, holdAnswers } from './steps';
+
+// The lists of Transactions, Expenses, Suppliers and Dimensions while a search is read, from
+// their search fields, and as screen readers are told about them. The tests share one synced
+// organisation; only the first marks two expenses reviewed.
+const dataDir = mkdtempSync(path.join(tmpdir(), 'satchel-test-'));
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let core: Core;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+  core = createCore({ dataDir, secrets });
+  await connectSandbox(core, sandbox);
+}, 120_000);
+afterAll(async () => {
+  await closeBrowser();
+  await core.close();
+  await sandbox.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+async function withApp(run: (app: AppPage, page: Page) => Promise<void>): Promise<void> {
+  const app = await openApp(core);
+  app.page.setDefaultTimeout(20_000);
+  try {
+    await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+    await run(app, app.page);
+  } finally {
+    await app.close();
+  }
+}
+
+const isFocused = (element: Locator) => element.evaluate((node) => node === document.activeElement);
+
+describe('lists while another search is read', () => {
+  it('keeps the expenses and the open pane on screen, and the pane on its expense if the new result holds it', () =>
+    withApp(async (_app, page) => {
+      await page.keyboard.press('Control+2');
+      const grid = page.getByRole('grid', { name: 'Expenses' });
+      const rows = grid.locator('tbody tr');
+      await rows.first().waitFor();
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      // The first two expenses reviewed, the third opened: under "Reviewed: No" it comes first.
+      for (const index of [0, 1]) {
+        await page.keyboard.press(' ');
+        await page.locator(`#ex-row-${index}`).getByText('✓ Reviewed').waitFor();
+        await page.keyboard.press('j');
+      }
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await pane.getByRole('heading', { name: 'Lines' }).waitFor();
+      const opened = await page.locator('#ex-row-2').innerText();
+      const title = pane.getByRole('heading', { level: 2 });
+      const heading = await title.textContent();
+      const shown = await rows.count();
+      const filters = page.getByRole('search', { name: 'Filter expenses' });
+
+      // While the new search is read, the rows and the pane stay as they were.
+      let held = await holdAnswers(page, 'expenses.search');
+      await filters.getByLabel('Reviewed').selectOption('false');
+      await expect.poll(held.waiting).toBeGreaterThan(0);
+      expect(await rows.count()).toBe(shown);
+      expect(await title.textContent()).toBe(heading);
+      await held.release();
+      // Read: the pane shows the same expense, highlighted where it now is (first).
+      await expect.poll(() => grid.getAttribute('aria-activedescendant')).toBe('ex-row-0');
+      expect(await page.locator('#ex-row-0').innerText()).toBe(opened);
+      expect(await title.textContent()).toBe(heading);
+
+      // A search it is not in: the pane stays while it is read, and goes with the answer.
+      held = await holdAnswers(page, 'expenses.search');
+      await filters.getByLabel('Search').fill('nothing-is-called-this');
+      await expect.poll(held.waiting).toBeGreaterThan(0);
+      expect(await rows.count()).toBeGreaterThan(0);
+      expect(await pane.isVisible()).toBe(true);
+      await held.release();
+      await page.getByText('No expense matches.').waitFor();
+      await pane.waitFor({ state: 'detached' });
+    }));
+
+  it('keeps the suppliers and a dimension’s items on screen while their search is read', () =>
+    withApp(async (_app, page) => {
+      await page.keyboard.press('Control+3');
+      const suppliers = page.getByRole('grid', { name: 'Suppliers' }).locator('tbody tr');
+      await suppliers.first().waitFor();
+      const supplier = sandbox.state.suppliers.find((candidate) => candidate.status === 'ACTIVE');
+      if (!supplier) throw new Error('the demo data has no active supplier');
+      const listed = await suppliers.count();
+      expect(listed).toBeGreaterThan(1);
+      let held = await holdAnswers(page, 'suppliers.search');
+      await page.getByLabel('Search').fill(supplier.number);
+      await expect.poll(held.waiting).toBeGreaterThan(0);
+      expect(await suppliers.count()).toBe(listed);
+      await held.release();
+      await expect.poll(() => suppliers.allInnerTexts()).toEqual([expect.stringContaining(supplier.name)]);
+
+      await page.keyboard.press('Control+8');
+      const dimensions = page.getByRole('grid', { name: 'Dimensions' });
+      await dimensions.locator('tbody tr').nth(2).waitFor();
+      await dimensions.focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      const project = sandbox.state.dimensions.find((d) => d.name === 'Project');
+      const item = sandbox.state.items.find((i) => i.dimensionId === project?.id && i.status !== 'DELETED');
+      if (!item) throw new Error('the demo data has no Project item');
+      const items = page.getByRole('grid', { name: 'Items of Project' }).locator('tbody tr');
+      await items.first().waitFor();
+      const itemCount = await items.count();
+      expect(itemCount).toBeGreaterThan(1);
+      held = await holdAnswers(page, 'dimensionItems.search');
+      await page.getByLabel('Search items').fill(item.code);
+      await expect.poll(held.waiting).toBeGreaterThan(0);
+      expect(await items.count()).toBe(itemCount);
+      await held.release();
+      await expect.poll(() => items.allInnerTexts()).toEqual([expect.stringContaining(item.name)]);
+    }));
+});
