@@ -11,6 +11,7 @@ export const shortcuts: Array<{ keys: string[]; what: string }> = [
   { keys: ['n'], what: 'Write a note' },
   { keys: ['x'], what: 'Select the row for a bulk change' },
   { keys: ['/'], what: 'Search' },
+  { keys: ['Esc'], what: 'In a search field: back to the list, the search kept' },
   { keys: ['?'], what: 'This list of shortcuts' },
   {
     keys: ['Ctrl+1…8'],

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
+import { escapeToList } from '../lib/keys';
 
 /** A yes / no / any choice for a boolean filter. */
 export function TriState({
@@ -149,19 +150,22 @@ export function RadioGroup<T extends string>({
   );
 }
 
-/** The area's search box: `/` focuses it (any `[data-search-input]`). */
+/** The area's search box: `/` focuses it (any `[data-search-input]`), Esc goes to its list. */
 export function SearchField({
   id,
   label,
   placeholder,
   value,
   onChange,
+  list,
 }: {
   id: string;
   label: string;
   placeholder: string;
   value: string;
   onChange(value: string): void;
+  /** The list it searches: Esc gives it the focus, the text kept. */
+  list: RefObject<HTMLElement | null>;
 }) {
   return (
     <div className="field compact grow">
@@ -173,6 +177,7 @@ export function SearchField({
         placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => escapeToList(event, list)}
       />
     </div>
   );

@@ -1,4 +1,4 @@
-import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent, RefObject } from 'react';
 
 /** Whether a key press belongs to a text field (shortcuts must not steal typing). */
 export function isTyping(target: EventTarget | null): boolean {
@@ -21,4 +21,20 @@ export function focusSearch(): void {
   const input = document.querySelector<HTMLInputElement>('[data-search-input]');
   input?.focus();
   input?.select();
+}
+
+/**
+ * Esc in a list's search field hands the focus to the list, where the keys act on its rows;
+ * the text stays, and so does the search (docs/screens.md). Its default is prevented, as
+ * Chromium's own answer to Esc in a search field is to clear it.
+ */
+export function escapeToList(
+  event: ReactKeyboardEvent<HTMLElement>,
+  list: RefObject<HTMLElement | null> | undefined,
+): void {
+  if (event.key !== 'Escape' || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+  const target = list?.current;
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
 }

@@ -127,3 +127,27 @@ describe('lists while another search is read', () => {
       await expect.poll(() => items.allInnerTexts()).toEqual([expect.stringContaining(item.name)]);
     }));
 });
+
+describe('search fields', () => {
+  it('hands the focus to the list on Esc, the text and its search kept', () =>
+    withApp(async (_app, page) => {
+      const lists: Array<{ key: string; grid: string; field: string; text: string }> = [
+        { key: 'Control+1', grid: 'Transactions', field: 'Search', text: 'a' },
+        { key: 'Control+2', grid: 'Expenses', field: 'Search', text: 'e' },
+        { key: 'Control+3', grid: 'Suppliers', field: 'Search', text: 'e' },
+        { key: 'Control+8', grid: 'Items of Cost carrier', field: 'Search items', text: '1' },
+      ];
+      for (const list of lists) {
+        await page.keyboard.press(list.key);
+        const grid = page.getByRole('grid', { name: list.grid });
+        await grid.getByRole('row').nth(1).waitFor();
+        await page.keyboard.press('/');
+        const field = page.getByLabel(list.field, { exact: true });
+        await expect.poll(() => isFocused(field)).toBe(true);
+        await page.keyboard.type(list.text);
+        await page.keyboard.press('Escape');
+        await expect.poll(() => isFocused(grid), { message: list.grid }).toBe(true);
+        expect(await field.inputValue()).toBe(list.text);
+      }
+    }));
+});

@@ -348,6 +348,7 @@ function Items({
           placeholder="Name or code  (/)"
           value={text}
           onChange={setText}
+          list={grid}
         />
       </div>
       <ListGrid

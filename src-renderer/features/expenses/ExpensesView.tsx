@@ -179,6 +179,7 @@ export function ExpensesView({
             placeholder="Description, merchant, supplier or line  (/)"
             value={text}
             onChange={setText}
+            list={grid}
           />
           <TriState
             id={`${id}-reviewed`}

@@ -80,6 +80,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           placeholder="Name, number, VAT id or IBAN  (/)"
           value={text}
           onChange={setText}
+          list={grid}
         />
         <button type="button" className="primary" onClick={() => startEdit(null)}>
           New supplier

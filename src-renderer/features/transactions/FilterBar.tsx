@@ -1,9 +1,10 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState, type RefObject } from 'react';
 import { TransactionType } from '../../../src-shared/api/bank';
 import type { BankAccountSummary } from '../../../src-shared/details';
 import { TransactionFilters } from '../../../src-shared/search';
 import { Field, TriState } from '../../components/fields';
 import { humanize } from '../../lib/format';
+import { escapeToList } from '../../lib/keys';
 
 /** What the form holds: strings as typed, lists as checked. Parsed into TransactionFilters. */
 export interface FilterDraft {
@@ -126,12 +127,15 @@ export function FilterBar({
   onChange,
   onPending,
   initial,
+  list,
 }: {
   accounts: BankAccountSummary[];
   onChange(filters: TransactionFilters): void;
   /** True from a change of a filter until it is applied (after the pause), false then. */
   onPending?(pending: boolean): void;
   initial?: TransactionFilters | undefined;
+  /** The grid it filters: Esc in the search field gives it the focus, the text kept. */
+  list: RefObject<HTMLElement | null>;
 }) {
   const id = useId();
   const [draft, setDraft] = useState<FilterDraft>(() => (initial ? draftFromFilters(initial) : EMPTY_DRAFT));
@@ -181,6 +185,7 @@ export function FilterBar({
               placeholder="Counterparty, id, group or account number  (/)"
               value={draft.freeText}
               onChange={(event) => set('freeText', event.target.value)}
+              onKeyDown={(event) => escapeToList(event, list)}
             />
           )}
         </Field>

@@ -241,6 +241,7 @@ export function TransactionsView({
         onChange={onFilters}
         onPending={setFiltersPending}
         initial={initialFilters}
+        list={gridRef}
       />
       {/* A new search's figures replace the old ones only once counted; until then it says so. */}
       <div className="totals" role="status" aria-live="polite" data-testid="totals">
