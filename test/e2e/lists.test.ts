@@ -151,3 +151,35 @@ describe('search fields', () => {
       }
     }));
 });
+
+describe('selection in the lists', () => {
+  it('tells screen readers the same in Transactions and Expenses: the highlighted row is active, aria-selected is the x selection', () =>
+    withApp(async (_app, page) => {
+      for (const [key, name] of [
+        ['Control+1', 'Transactions'],
+        ['Control+2', 'Expenses'],
+      ] as const) {
+        await page.keyboard.press(key);
+        const grid = page.getByRole('grid', { name });
+        await grid.getByRole('row').nth(2).waitFor();
+        await grid.focus();
+        expect(await grid.getAttribute('aria-multiselectable')).toBe('true');
+        const active = () => grid.getAttribute('aria-activedescendant');
+        const selected = (id: string | null) => page.locator(`#${id}`).getAttribute('aria-selected');
+        const first = await active();
+        expect(await selected(first)).toBe('false');
+        // x selects the highlighted row; moving on leaves it selected and the next one not.
+        await page.keyboard.press('x');
+        await expect.poll(() => selected(first)).toBe('true');
+        await page.keyboard.press('j');
+        await expect.poll(active).not.toBe(first);
+        const second = await active();
+        expect(await selected(second)).toBe('false');
+        expect(await selected(first)).toBe('true');
+        await page.keyboard.press('x');
+        await expect.poll(() => selected(second)).toBe('true');
+        await page.keyboard.press('x');
+        await expect.poll(() => selected(second)).toBe('false');
+      }
+    }));
+});

@@ -267,6 +267,9 @@ export function ExpensesView({
             role="grid"
             aria-label="Expenses"
             tabIndex={0}
+            // As in Transactions: the highlighted row is the active descendant, and aria-selected
+            // says which rows are selected (x, the checkboxes) for a bulk change.
+            aria-multiselectable="true"
             aria-activedescendant={activeRow ? `ex-row-${keys.active}` : undefined}
             onKeyDown={(event) => {
               if (event.key === 'Escape' && openId) {
@@ -310,7 +313,7 @@ export function ExpensesView({
                   key={row.id}
                   id={`ex-row-${index}`}
                   data-active={index === keys.active || undefined}
-                  aria-selected={index === keys.active}
+                  aria-selected={selected.has(row.id)}
                   onClick={() => {
                     keys.setActive(index);
                     grid.current?.focus();
