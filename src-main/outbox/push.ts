@@ -3,6 +3,9 @@ import type { ApiClient } from '../api/client';
 import { log } from '../log';
 import type { CacheDb } from '../store';
 import { listEnvelope } from '../sync/wire';
+import { eq } from 'drizzle-orm';
+import { outbox } from '../store';
+import type { Tx } from '../sync/types';
 import { clearedError, mapLocalId, openItems, rebase, rebuildRow, setItem, type OutboxRow } from './queue';
 import { isLocalId, sameVersion, specs, type Payload, type Raw, type ResourceSpec } from './records';
 
@@ -44,7 +47,11 @@ export interface PushOptions {
   now?: () => Date;
 }
 
-type Step = 'sent' | 'failed' | 'conflict' | { stop: AppError };
+/** `again`: the user changed or discarded the edit while it was on its way; read it anew. */
+type Step = 'sent' | 'failed' | 'conflict' | 'again' | { stop: AppError };
+
+/** Thrown from `beforeSend` to keep a request from leaving: its edit is no longer the one read. */
+class EditChanged extends Error {}
 
 const STOPPING = new Set(['OFFLINE', 'TIMEOUT', 'SERVER_ERROR', 'AUTH_FAILED', 'FORBIDDEN', 'CANCELLED']);
 
@@ -76,6 +83,25 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   const tried = new Set<number>();
 
   const transaction = <T>(run: Parameters<typeof cache.db.transaction<T>>[0]): T => cache.db.transaction(run);
+
+  /**
+   * Whether the edit is still as the pusher read it. Edit… and Discard stay open while an edit
+   * waits for the server's record, a token or the write bucket; what leaves must be what the
+   * outbox holds then, and a discarded edit must not leave at all.
+   */
+  function unchanged(tx: Tx | CacheDb['db'], item: OutboxRow): boolean {
+    const now = tx
+      .select({ status: outbox.status, payload: outbox.payload, basedOn: outbox.basedOn })
+      .from(outbox)
+      .where(eq(outbox.seq, item.seq))
+      .get();
+    return (
+      now !== undefined &&
+      now.status === item.status &&
+      now.payload === item.payload &&
+      now.basedOn === item.basedOn
+    );
+  }
 
   function succeed(item: OutboxRow, spec: ResourceSpec, record: Raw & { id: string }): 'sent' {
     transaction((tx) => {
@@ -163,18 +189,20 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         signal,
         idempotent: false,
         beforeSend: () => {
-          transaction((tx) =>
+          transaction((tx) => {
+            if (!unchanged(tx, item)) throw new EditChanged();
             setItem(tx, item.seq, {
               status: 'sending',
               attempts: item.attempts + 1,
               sentAt: now().toISOString(),
-            }),
-          );
+            });
+          });
           sent = true;
         },
       });
       return succeed(item, spec, record);
     } catch (error) {
+      if (error instanceof EditChanged) return 'again';
       // A 400 is a verdict; anything else may have happened after the server created it.
       return settle(item, error, sent);
     }
@@ -184,6 +212,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     const path = spec.recordPath(item.recordId, item.parentId);
     try {
       const current = await client.request({ method: 'GET', path, schema: spec.wire, signal });
+      // From here to the PATCH leaving, nothing awaits: the edit read now is the one sent.
+      if (!unchanged(cache.db, item)) return 'again';
       if (spec.holds(current, payload)) return succeed(item, spec, current);
       if (item.basedOn !== null && !sameVersion(current.updateTime, item.basedOn)) {
         transaction((tx) =>
@@ -232,7 +262,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       item.operation === 'create'
         ? await sendCreate(item, spec, payload)
         : await sendUpdate(item, spec, payload);
-    if (step === 'sent') summary.sent += 1;
+    if (step === 'again') tried.delete(item.seq);
+    else if (step === 'sent') summary.sent += 1;
     else if (step === 'failed') summary.failed += 1;
     else if (step === 'conflict') summary.conflicts += 1;
     else {
