@@ -45,6 +45,8 @@ export const OutboxItemShape = z.object({
   operation: z.enum(['create', 'update']),
   recordId: z.string(),
   parentId: z.string().nullable(),
+  /** The record's name as the offline copy shows it now. */
+  name: z.string().nullable(),
   payload: z.record(z.string(), z.unknown()),
   basedOn: z.string().nullable(),
   status: z.enum(['pending', 'sending', 'failed', 'conflict']),

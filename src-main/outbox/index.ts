@@ -42,6 +42,8 @@ export interface OutboxItem {
   recordId: string;
   /** The dimension of a dimension item. */
   parentId: string | null;
+  /** The record's name as the cache shows it now (edits applied): what the user knows it by. */
+  name: string | null;
   payload: Payload;
   /** The record's `updateTime` the edit was based on (null for a create). */
   basedOn: string | null;
@@ -94,13 +96,16 @@ export interface Outbox {
   setSupplierNumbering(profileId: string, numbering: SupplierNumbering): void;
 }
 
-function toItem(row: OutboxRow): OutboxItem {
+function toItem(db: CacheDb['db'] | Tx, row: OutboxRow): OutboxItem {
+  const table = specs[row.resource].table;
+  const record = db.select({ name: table.name }).from(table).where(eq(table.id, row.recordId)).get();
   return {
     operationId: row.operationId,
     resource: row.resource,
     operation: row.operation,
     recordId: row.recordId,
     parentId: row.parentId,
+    name: record?.name ?? null,
     payload: JSON.parse(row.payload) as Payload,
     basedOn: row.basedOn,
     status: row.status as OutboxItem['status'],
@@ -212,7 +217,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
         { resource: 'dimensionItem', operation: 'update', recordId: itemId, parentId: dimensionId },
         input,
       ),
-    list: (profileId) => openItems(options.cacheOf(profileId).db).map(toItem),
+    list(profileId) {
+      const db = options.cacheOf(profileId).db;
+      return openItems(db).map((row) => toItem(db, row));
+    },
     retry(profileId, operationId) {
       const cache = options.cacheOf(profileId);
       return cache.db.transaction((tx) => {
@@ -220,7 +228,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         if (row.status === 'conflict')
           throw refuse('Resolve the conflict first: keep yours, take theirs, or merge.');
         if (row.status === 'failed') setItem(tx, row.seq, { status: 'pending', ...clearedError });
-        return toItem(itemById(tx, operationId));
+        return toItem(tx, itemById(tx, operationId));
       });
     },
     edit(profileId, operationId, input) {
@@ -243,7 +251,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
           ...(row.status === 'failed' ? { status: 'pending' as const, ...clearedError } : {}),
         });
         rebuildRow(tx, row.resource, row.recordId, chainBase(tx, row.recordId));
-        return toItem(itemById(tx, operationId));
+        return toItem(tx, itemById(tx, operationId));
       });
     },
     discard(profileId, operationId) {
@@ -283,7 +291,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         });
         rebase(tx, row.recordId, server, version);
         rebuildRow(tx, row.resource, row.recordId, server);
-        return toItem(itemById(tx, operationId));
+        return toItem(tx, itemById(tx, operationId));
       });
     },
     push(profileId, signal) {

@@ -365,11 +365,11 @@ describe('dimensions', () => {
       await expect
         .poll(() => merge.locator('tbody tr').allInnerTexts())
         .toEqual([
-          expect.stringMatching(/^name\s+Client projects\s+Projects \(finance\)\s*$/),
-          expect.stringMatching(/^code\s+PROJ-C\s+PROJ-F\s*$/),
+          expect.stringMatching(/^Name\s+Client projects\s+Projects \(finance\)\s*$/),
+          expect.stringMatching(/^Code\s+PROJ-C\s+PROJ-F\s*$/),
         ]);
       await checkScreen(app, 'dimensions-conflict');
-      await merge.getByRole('row', { name: /^code/ }).getByLabel('PROJ-F').check();
+      await merge.getByRole('row', { name: /^Code/ }).getByLabel('PROJ-F').check();
       await merge.getByRole('button', { name: 'Keep the merged record' }).click();
       await conflict.getByText('Pending').waitFor();
       await edits.getByRole('button', { name: 'Send now' }).click();

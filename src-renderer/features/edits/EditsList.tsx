@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { z } from 'zod';
 import type { OutboxItemShape } from '../../../src-shared/edits';
 import { formatCount, formatTime, humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
-import { queuedEditForm, serverValue } from './forms';
+import { formOf, queuedEditForm, serverValue } from './forms';
 import { RecordEditor } from './RecordEditor';
 
 type OutboxItem = z.infer<typeof OutboxItemShape>;
@@ -21,6 +21,45 @@ const show = (value: unknown) =>
     : typeof value === 'object'
       ? JSON.stringify(value)
       : String(value);
+
+/** A field of an edit by the label its form gives it ("Supplier number", not `code`). */
+function labelOf(item: OutboxItem, field: string): string {
+  const spec = formOf(item.resource, item.operation === 'create').fields.find((f) => f.key === field);
+  return spec?.label ?? field;
+}
+
+/** Esc closes a form opened inside an edit of the list (the list and the other edits stay). */
+const closeOnEscape = (close: () => void) => (event: KeyboardEvent) => {
+  if (event.key !== 'Escape') return;
+  event.preventDefault();
+  event.stopPropagation();
+  close();
+};
+
+/** A conflict's two sides, field by field: the user's edit and the server's newer record. */
+function BothSides({ item }: { item: OutboxItem }) {
+  const server = item.server ?? {};
+  return (
+    <table className="plain conflict-sides" aria-label="Yours and the server's">
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Yours</th>
+          <th scope="col">On the server now</th>
+        </tr>
+      </thead>
+      <tbody>
+        {Object.keys(item.payload).map((field) => (
+          <tr key={field}>
+            <th scope="row">{labelOf(item, field)}</th>
+            <td>{show(item.payload[field])}</td>
+            <td>{show(serverValue(item.resource, server, field))}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 function FieldByField({
   item,
@@ -51,7 +90,7 @@ function FieldByField({
         <tbody>
           {fields.map((field) => (
             <tr key={field}>
-              <th scope="row">{field}</th>
+              <th scope="row">{labelOf(item, field)}</th>
               {(['mine', 'theirs'] as const).map((side) => (
                 <td key={side}>
                   <label className="check">
@@ -94,18 +133,37 @@ function FieldByField({
   );
 }
 
-function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) {
+function EditItem({
+  profileId,
+  item,
+  onLeft,
+}: {
+  profileId: string;
+  item: OutboxItem;
+  /** Called when an action takes the edit off the list (discarded, theirs taken). */
+  onLeft(): void;
+}) {
   const [mode, setMode] = useState<'view' | 'edit' | 'merge'>('view');
+  const self = useRef<HTMLLIElement>(null);
   const retry = useCommandMutation('edits.retry', CHANGED_BY_EDIT);
   const discard = useCommandMutation('edits.discard', CHANGED_BY_EDIT);
   const edit = useCommandMutation('edits.edit', CHANGED_BY_EDIT);
   const resolve = useCommandMutation('edits.resolve', CHANGED_BY_EDIT);
   const operation = { profileId, operationId: item.operationId };
-  const name = show(item.payload['name'] ?? item.server?.['name'] ?? item.recordId);
+  const name = show(item.name ?? item.payload['name'] ?? item.server?.['name'] ?? item.recordId);
   const error = retry.error ?? discard.error ?? resolve.error;
   const queued = queuedEditForm(item);
+  // The button pressed goes away with the view it was in: the focus stays on this edit.
+  const backToView = () => {
+    setMode('view');
+    self.current?.focus();
+  };
+  const stays = { onSuccess: backToView };
+  const leaves = { onSuccess: onLeft };
   return (
     <li
+      ref={self}
+      tabIndex={-1}
       className={`edit-item status-${item.status}`}
       aria-label={`${humanize(item.operation)} ${RESOURCE[item.resource]} ${name}`}
     >
@@ -116,52 +174,73 @@ function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) 
         </strong>
         <span className="muted">
           {Object.entries(item.payload)
-            .map(([key, value]) => `${key} ${show(value)}`)
+            .map(([key, value]) => `${labelOf(item, key)} ${show(value)}`)
             .join(' · ')}
         </span>
         <span className="muted">
           {formatTime(item.updatedAt)}
-          {item.attempts > 0 ? ` · ${formatCount(item.attempts)} attempts` : ''}
+          {item.attempts > 0
+            ? ` · ${formatCount(item.attempts)} ${item.attempts === 1 ? 'attempt' : 'attempts'}`
+            : ''}
         </span>
       </div>
-      {item.error && (
-        <p className="field-error">
-          {item.error.field ? `${item.error.field}: ` : ''}
-          {item.error.message}
-        </p>
+      {item.status === 'conflict' ? (
+        <>
+          <p className="field-error">
+            Changed on the server
+            {typeof item.server?.['updateTime'] === 'string'
+              ? ` at ${formatTime(item.server['updateTime'])}`
+              : ''}{' '}
+            after you edited it. Keep yours, take theirs, or choose field by field.
+          </p>
+          {mode !== 'merge' && <BothSides item={item} />}
+        </>
+      ) : (
+        item.error && (
+          <p className="field-error">
+            {item.error.field ? `${labelOf(item, item.error.field.split('.').at(-1) ?? '')}: ` : ''}
+            {item.error.message}
+          </p>
+        )
       )}
       {mode === 'edit' && (
-        <RecordEditor
-          fields={queued.fields}
-          schema={queued.schema}
-          initial={queued.initial}
-          mode={queued.mode}
-          title={`Change the queued edit of ${name}`}
-          busy={edit.isPending}
-          serverError={edit.error}
-          onCancel={() => setMode('view')}
-          onSubmit={(payload) =>
-            edit.mutate({ ...operation, input: queued.input(payload) }, { onSuccess: () => setMode('view') })
-          }
-        />
+        <div onKeyDown={closeOnEscape(backToView)}>
+          <RecordEditor
+            fields={queued.fields}
+            schema={queued.schema}
+            initial={queued.initial}
+            mode={queued.mode}
+            title={`Change the queued edit of ${name}`}
+            busy={edit.isPending}
+            serverError={edit.error}
+            onCancel={backToView}
+            onSubmit={(payload) => edit.mutate({ ...operation, input: queued.input(payload) }, stays)}
+          />
+        </div>
       )}
       {mode === 'merge' && (
-        <FieldByField
-          item={item}
-          onCancel={() => setMode('view')}
-          onMerge={(merged) =>
-            resolve.mutate({ ...operation, resolution: { merged } }, { onSuccess: () => setMode('view') })
-          }
-        />
+        <div onKeyDown={closeOnEscape(backToView)}>
+          <FieldByField
+            item={item}
+            onCancel={backToView}
+            onMerge={(merged) => resolve.mutate({ ...operation, resolution: { merged } }, stays)}
+          />
+        </div>
       )}
       {mode === 'view' && (
         <div className="actions">
           {item.status === 'conflict' ? (
             <>
-              <button type="button" onClick={() => resolve.mutate({ ...operation, resolution: 'mine' })}>
+              <button
+                type="button"
+                onClick={() => resolve.mutate({ ...operation, resolution: 'mine' }, stays)}
+              >
                 Keep mine
               </button>
-              <button type="button" onClick={() => resolve.mutate({ ...operation, resolution: 'theirs' })}>
+              <button
+                type="button"
+                onClick={() => resolve.mutate({ ...operation, resolution: 'theirs' }, leaves)}
+              >
                 Take theirs
               </button>
               <button type="button" onClick={() => setMode('merge')}>
@@ -170,17 +249,23 @@ function EditItem({ profileId, item }: { profileId: string; item: OutboxItem }) 
             </>
           ) : (
             item.status === 'failed' && (
-              <button type="button" onClick={() => retry.mutate(operation)}>
+              <button type="button" onClick={() => retry.mutate(operation, stays)}>
                 Retry
               </button>
             )
           )}
           {item.status !== 'sending' && (
-            <button type="button" onClick={() => setMode('edit')}>
+            <button
+              type="button"
+              onClick={() => {
+                edit.reset();
+                setMode('edit');
+              }}
+            >
               Edit…
             </button>
           )}
-          <button type="button" className="danger" onClick={() => discard.mutate(operation)}>
+          <button type="button" className="danger" onClick={() => discard.mutate(operation, leaves)}>
             Discard
           </button>
         </div>
@@ -199,10 +284,13 @@ export function EditsList({ profileId }: { profileId: string }) {
   const list = useCommand('edits.list', { profileId });
   const push = useCommandMutation('edits.push', [...CHANGED_BY_EDIT]);
   const items = list.data?.items ?? [];
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
     <section className="edits" aria-labelledby="edits-title" data-testid="edits">
       <div className="section-head">
-        <h2 id="edits-title">Waiting to be sent ({formatCount(items.length)})</h2>
+        <h2 id="edits-title" ref={heading} tabIndex={-1}>
+          Waiting to be sent ({formatCount(items.length)})
+        </h2>
         <button
           type="button"
           disabled={items.length === 0 || push.isPending}
@@ -232,7 +320,13 @@ export function EditsList({ profileId }: { profileId: string }) {
       ) : (
         <ul className="edit-list">
           {items.map((item) => (
-            <EditItem key={item.operationId} profileId={profileId} item={item} />
+            <EditItem
+              key={item.operationId}
+              profileId={profileId}
+              item={item}
+              // The heading keeps the focus when the edit that had it leaves the list.
+              onLeft={() => heading.current?.focus()}
+            />
           ))}
         </ul>
       )}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// The offline edits of suppliers as an accountant makes them in the app window, by keyboard:
+// twice on one record, cancelled with Esc, pushed into a colleague's change and a number a
+// colleague took meanwhile, and left unsent across a restart.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+/** Where the keyboard focus is: a short description of the element. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    return element ? `${element.tagName} ${element.getAttribute('aria-label') ?? element.textContent}` : '';
+  });
+
+describe('offline supplier edits in the app', () => {
+  it('edits twice, cancels, resolves a conflict, fixes a refusal, and keeps edits across a restart', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
+    const control = sandbox.control!;
+    const dataDir = tempDir();
+    let core = createCore({ dataDir, secrets });
+    const profile = await connectSandbox(core, sandbox);
+    let app = await openApp(core);
+    let page = app.page;
+    page.setDefaultTimeout(20_000);
+    // Suppliers a search by number finds alone (a number can be part of another's IBAN).
+    const [a, b, c, d, e] = sandbox.state.suppliers.filter(
+      (s) =>
+        s.status === 'ACTIVE' &&
+        sandbox.state.suppliers.filter((o) =>
+          [o.name, o.number, o.vatIdNo ?? '', o.iban ?? ''].some((v) => v.includes(s.number)),
+        ).length === 1,
+    );
+    if (!a || !b || !c || !d || !e) throw new Error('the demo data has too few suppliers');
+    const server = (id: string) => sandbox.state.suppliers.find((s) => s.id === id)!;
+    const ui = () => {
+      const grid = page.getByRole('grid', { name: 'Suppliers' });
+      const edits = page.getByTestId('edits');
+      const waiting = page.getByTestId('pending-edits');
+      /** Searches by number and leaves the focus on the grid with the one row found. */
+      const find = async (text: string) => {
+        await page.keyboard.press('/');
+        await page.keyboard.press('Control+a');
+        await page.keyboard.type(text);
+        await expect
+          .poll(() => grid.locator('tbody tr').allInnerTexts())
+          .toEqual([expect.stringContaining(text)]);
+        await grid.focus();
+      };
+      /** Enter opens the row's editor with the focus in Name; `fields` are typed in order. */
+      const editRow = async (values: Array<string | null>) => {
+        await page.keyboard.press('Enter');
+        for (const [index, value] of values.entries()) {
+          if (index > 0) await page.keyboard.press('Tab');
+          if (value === null) continue;
+          await page.keyboard.press('Control+a');
+          await page.keyboard.type(value);
+        }
+        await page.keyboard.press('Enter');
+        await page.getByTestId('supplier-saved').waitFor();
+      };
+      return { grid, edits, waiting, find, editRow };
+    };
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      control.addFault({ match: '*', drop: true });
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      let { grid, edits, waiting, find, editRow } = ui();
+
+      // Twice on one supplier: the list shows the last value at once, marked as not sent.
+      await find(a.number);
+      await editRow(['Alpha One']);
+      await grid.locator('tbody tr').getByText('Alpha One').waitFor();
+      await waiting.getByText('1 edit waiting').waitFor();
+      await editRow(['Alpha Two', null, null, 'DE123456789']);
+      const rowA = grid.locator('tbody tr').filter({ hasText: a.number });
+      await rowA.getByText('Alpha Two').waitFor();
+      await rowA.getByText('Not sent yet').waitFor();
+      await rowA.getByText('DE123456789').waitFor();
+      await waiting.getByText('2 edits waiting').waitFor();
+
+      // Esc closes the editor without saving; the edits waiting stay.
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(' typed by mistake');
+      await page.keyboard.press('Escape');
+      await page.getByRole('form', { name: 'Edit Alpha Two' }).waitFor({ state: 'detached' });
+      expect(await focused(page)).toMatch(/^TABLE Suppliers/);
+      await waiting.getByText('2 edits waiting').waitFor();
+      await edits.getByText('Waiting to be sent (2)').waitFor();
+
+      // B edited here, and renamed by a colleague meanwhile.
+      await find(b.number);
+      await editRow(['Bravo Mine']);
+      control.updateSupplier(b.id, { name: 'Bravo Theirs' });
+      control.clearFaults();
+      await edits.getByRole('button', { name: 'Send now' }).click();
+      await page.getByTestId('push-result').getByText('2 sent · 0 failed · 1 conflicts').waitFor();
+      expect(server(a.id)).toMatchObject({ name: 'Alpha Two', vatIdNo: 'DE123456789' });
+      await waiting.getByText('1 edit waiting, 1 need you').waitFor();
+      // Both sides are shown without asking for them.
+      const conflict = edits.getByRole('listitem', { name: 'Update supplier Bravo Mine' });
+      await expect
+        .poll(() =>
+          conflict.getByRole('table', { name: "Yours and the server's" }).locator('tbody tr').allInnerTexts(),
+        )
+        .toEqual([expect.stringMatching(/^Name\s+Bravo Mine\s+Bravo Theirs$/)]);
+      // Theirs, by keyboard: the focus stays in the list of edits.
+      await conflict.getByRole('button', { name: 'Keep mine' }).focus();
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('BUTTON Take theirs');
+      await page.keyboard.press('Enter');
+      await edits.getByText('Every edit has been sent.').waitFor();
+      expect(await focused(page)).toMatch(/^H2 Waiting to be sent/);
+      await grid.locator('tbody tr').getByText('Bravo Theirs').waitFor();
+      expect(await grid.getByText('Not sent yet').count()).toBe(0);
+      await waiting.getByText('No edits waiting').waitFor();
+
+      // A number a colleague gave another supplier since the last sync: refused by the server.
+      control.updateSupplier(c.id, { number: 'TAKEN-1' });
+      await find(d.number);
+      await editRow([null, 'TAKEN-1']);
+      await edits.getByRole('button', { name: 'Send now' }).click();
+      await page.getByTestId('push-result').getByText('0 sent · 1 failed').waitFor();
+      const refused = edits.getByRole('listitem', { name: `Update supplier ${d.name}` });
+      await refused.getByText('Supplier number: Another supplier already has code TAKEN-1.').waitFor();
+      await waiting.getByText('1 edit waiting, 1 need you').waitFor();
+      // Edit… and Esc: the form closes, the edit stays as it was.
+      await refused.getByRole('button', { name: 'Edit…' }).focus();
+      await page.keyboard.press('Enter');
+      const queued = refused.getByRole('form', { name: `Change the queued edit of ${d.name}` });
+      await queued.getByLabel('Supplier number').waitFor();
+      await page.keyboard.type('-typo');
+      await page.keyboard.press('Escape');
+      await queued.waitFor({ state: 'detached' });
+      expect(await focused(page)).toMatch(new RegExp(`^LI Update supplier ${d.name}`));
+      await refused.getByText('Supplier number TAKEN-1').waitFor();
+      // Fixed and sent.
+      await refused.getByRole('button', { name: 'Edit…' }).click();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type('FREE-1');
+      await page.keyboard.press('Enter');
+      await refused.getByText('Pending').waitFor();
+      await edits.getByRole('button', { name: 'Send now' }).click();
+      await edits.getByText('Every edit has been sent.').waitFor();
+      expect(server(d.id).number).toBe('FREE-1');
+
+      // Offline again, an edit left unsent when the app closes.
+      control.addFault({ match: '*', drop: true });
+      await find(e.number);
+      await editRow(['Echo Unsent']);
+      await app.close();
+      await core.close();
+      core = createCore({ dataDir, secrets });
+      app = await openApp(core);
+      page = app.page;
+      page.setDefaultTimeout(20_000);
+      ({ grid, edits, waiting, find, editRow } = ui());
+      await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+      await waiting.getByText('1 edit waiting').waitFor();
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      await find(e.number);
+      await grid.locator('tbody tr').getByText('Not sent yet').waitFor();
+      await edits.getByRole('listitem', { name: 'Update supplier Echo Unsent' }).waitFor();
+      control.clearFaults();
+      await edits.getByRole('button', { name: 'Send now' }).click();
+      await edits.getByText('Every edit has been sent.').waitFor();
+      expect(server(e.id).name).toBe('Echo Unsent');
+      await waiting.getByText('No edits waiting').waitFor();
+      expect(core.outbox.list(profile.id)).toEqual([]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 180_000);
+});
