@@ -309,6 +309,7 @@ export const SupplierSearch = z
   .object({
     /** Case-insensitive substring of name, number, VAT id or IBAN (IBAN spaces ignored). */
     text: SearchText.optional(),
+    /** Also suppliers deleted on the server (status DELETED) or gone from it. */
     includeDeleted: z.boolean().optional(),
     pagination: Pagination.default(DEFAULT_PAGE),
   })

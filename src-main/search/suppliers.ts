@@ -20,7 +20,10 @@ const COLUMNS = `s.id AS id, s.name AS name, s.number AS number, s.status AS sta
 
 function supplierWhere(cache: CacheDb, search: SupplierSearch): SqlPart {
   const parts: SqlPart[] = [];
-  if (!search.includeDeleted) parts.push({ sql: 's.deleted_at IS NULL', params: {} });
+  // Live suppliers unless asked: neither deleted on the server (status DELETED, which the API
+  // still lists) nor gone from it, as for dimensions and their items.
+  if (!search.includeDeleted)
+    parts.push({ sql: `s.deleted_at IS NULL AND coalesce(s.status, '') <> 'DELETED'`, params: {} });
   const text = searchText(search.text);
   if (text !== '') {
     const fields = containsAny(cache.sqlite, ['s.name', 's.number', 's.vat_id_no', 's.iban'], text, 's_text');

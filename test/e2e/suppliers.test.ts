@@ -71,6 +71,41 @@ describe('suppliers offline', () => {
   }, 180_000);
 });
 
+describe('deleted suppliers', () => {
+  it('leaves suppliers deleted on the server out of the list until Show deleted is ticked', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      const deleted = sandbox.state.suppliers.find((s) => s.status === 'DELETED');
+      if (!deleted) throw new Error('the demo data has no deleted supplier');
+      const live = sandbox.state.suppliers.filter((s) => s.status !== 'DELETED').length;
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      const pager = page.getByRole('navigation', { name: 'Suppliers pages' });
+      await pager.getByText(` · ${live} suppliers`, { exact: false }).waitFor();
+      await page.keyboard.press('/');
+      await page.keyboard.type(deleted.name);
+      await page.getByText('No supplier matches.').waitFor();
+
+      await page.getByLabel('Show deleted').check();
+      const row = page.getByRole('grid', { name: 'Suppliers' }).locator('tbody tr');
+      await expect.poll(() => row.allInnerTexts()).toEqual([expect.stringContaining(deleted.name)]);
+      expect(await row.locator('td').nth(2).textContent()).toBe('Deleted');
+      await page.getByLabel('Show deleted').uncheck();
+      await page.getByText('No supplier matches.').waitFor();
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
+
 describe('a renamed supplier', () => {
   it('shows a renamed supplier in the expense and transaction panes seen before the rename', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });

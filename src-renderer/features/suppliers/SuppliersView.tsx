@@ -32,13 +32,19 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const { text, setText, searched: debounced, page, setPage } = useTypedSearch();
   const [editing, setEditing] = useState<{ supplier: SupplierRow | null } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  // Deleted suppliers (status DELETED, or gone from the server) only when asked, as dimensions.
+  const [showDeleted, setShowDeleted] = useState(false);
   const grid = useRef<HTMLTableElement>(null);
 
   const search = useCommand(
     'suppliers.search',
     {
       profileId,
-      search: { ...(debounced ? { text: debounced } : {}), pagination: { page, pageSize: PAGE_SIZE } },
+      search: {
+        ...(debounced ? { text: debounced } : {}),
+        ...(showDeleted ? { includeDeleted: true } : {}),
+        pagination: { page, pageSize: PAGE_SIZE },
+      },
     },
     { keepPrevious: true },
   );
@@ -82,6 +88,18 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           onChange={setText}
           list={grid}
         />
+        <label className="check" htmlFor={`${id}-deleted`}>
+          <input
+            id={`${id}-deleted`}
+            type="checkbox"
+            checked={showDeleted}
+            onChange={(event) => {
+              setShowDeleted(event.target.checked);
+              setPage(1);
+            }}
+          />{' '}
+          Show deleted
+        </label>
         <button type="button" className="primary" onClick={() => startEdit(null)}>
           New supplier
         </button>
@@ -121,7 +139,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
                   {pendingIds.has(row.id) && <Badge kind="pending">Not sent yet</Badge>}
                 </td>
                 <td className="mono">{row.number ?? '—'}</td>
-                <td>{humanize(row.status)}</td>
+                <td>{row.deletedAt !== null ? 'Gone from the server' : humanize(row.status)}</td>
                 <td className="mono">{row.vatIdNo ?? '—'}</td>
                 <td className="mono">{row.iban ?? '—'}</td>
                 <td>

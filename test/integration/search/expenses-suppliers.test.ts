@@ -116,6 +116,16 @@ describe('supplier search', () => {
     const cache = seeded();
     expect(names(cache, 'old')).toEqual([]);
     expect(names(cache, 'old', true)).toEqual(['Old Supplier']);
+    // Deleted on the server (the API still lists it, with status DELETED), as dimensions are.
+    cache.sqlite
+      .prepare(
+        `INSERT INTO suppliers (id, name, number, status, raw) VALUES ('sup-9', 'Closed Bakery', '70009', 'DELETED', '{}')`,
+      )
+      .run();
+    expect(names(cache, 'bakery')).toEqual([]);
+    expect(names(cache, 'bakery', true)).toEqual(['Closed Bakery']);
+    expect(searchSuppliers(cache, {}).total).toBe(3);
+    expect(searchSuppliers(cache, { includeDeleted: true }).total).toBe(5);
     const page = searchSuppliers(cache, { pagination: { page: 2, pageSize: 2 } });
     expect(page.rows.map((r) => r.name)).toEqual(['Nordlicht Consulting']);
     expect(page.total).toBe(3);
