@@ -325,6 +325,8 @@ export const SupplierRow = z
     status: z.string().nullable(),
     vatIdNo: z.string().nullable(),
     iban: z.string().nullable(),
+    bic: z.string().nullable(),
+    currency: z.string().nullable(),
     deletedAt: z.string().nullable(),
   })
   .strict();

@@ -66,7 +66,8 @@ describe('offline supplier edits in the app', () => {
           if (index > 0) await page.keyboard.press('Tab');
           if (value === null) continue;
           await page.keyboard.press('Control+a');
-          await page.keyboard.type(value);
+          if (value === '') await page.keyboard.press('Delete');
+          else await page.keyboard.type(value);
         }
         await page.keyboard.press('Enter');
         await page.getByTestId('supplier-saved').waitFor();
@@ -80,12 +81,22 @@ describe('offline supplier edits in the app', () => {
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       let { grid, edits, waiting, find, editRow } = ui();
 
-      // Twice on one supplier: the list shows the last value at once, marked as not sent.
+      // The editor opens with every value the supplier has, the BIC and currency included.
       await find(a.number);
+      await page.keyboard.press('Enter');
+      const editorA = page.getByRole('form', { name: `Edit ${a.name}` });
+      expect(a.bic).toBeTruthy();
+      expect(await editorA.getByLabel('BIC').inputValue()).toBe(a.bic);
+      expect(await editorA.getByLabel('Currency').inputValue()).toBe(a.currency);
+      await page.keyboard.press('Escape');
+      await editorA.waitFor({ state: 'detached' });
+
+      // Twice on one supplier: the list shows the last value at once, marked as not sent.
       await editRow(['Alpha One']);
       await grid.locator('tbody tr').getByText('Alpha One').waitFor();
       await waiting.getByText('1 edit waiting').waitFor();
-      await editRow(['Alpha Two', null, null, 'DE123456789']);
+      // The second edit also clears the BIC (emptied, it is sent as null).
+      await editRow(['Alpha Two', null, null, 'DE123456789', null, '']);
       const rowA = grid.locator('tbody tr').filter({ hasText: a.number });
       await rowA.getByText('Alpha Two').waitFor();
       await rowA.getByText('Not sent yet').waitFor();
@@ -108,7 +119,7 @@ describe('offline supplier edits in the app', () => {
       control.clearFaults();
       await edits.getByRole('button', { name: 'Send now' }).click();
       await page.getByTestId('push-result').getByText('2 sent · 0 failed · 1 conflicts').waitFor();
-      expect(server(a.id)).toMatchObject({ name: 'Alpha Two', vatIdNo: 'DE123456789' });
+      expect(server(a.id)).toMatchObject({ name: 'Alpha Two', vatIdNo: 'DE123456789', bic: null });
       await waiting.getByText('1 edit waiting, 1 need you').waitFor();
       // Both sides are shown without asking for them.
       const conflict = edits.getByRole('listitem', { name: 'Update supplier Bravo Mine' });
