@@ -196,7 +196,13 @@ export function createCore(options: CoreOptions): Core {
       void files.fillOffline(profileId).catch((error: unknown) => log.warn('offline file cache:', error));
   });
 
-  const edits = createOutbox({ cacheOf, clientOf: sync.clientOf, now: clock });
+  const edits = createOutbox({
+    cacheOf,
+    clientOf: sync.clientOf,
+    now: clock,
+    // Every push, whoever started it (Send now, a sync, a reconnect), shows how it comes on.
+    onPushProgress: (profileId, progress) => events.emit('edits.progress', { profileId, ...progress }),
+  });
   // A push started from the UI has no signal of its own; closing the app still stops it.
   const outbox: Outbox = {
     ...edits,

@@ -354,6 +354,17 @@ export const events = {
     total: z.number().int().nonnegative(),
   }),
   'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid() }),
+  /**
+   * A push of offline edits (Send now, a sync's, a reconnect's): at its start, after each edit
+   * it settles, and at its end (`running` false). The edits it settled so far, counted.
+   */
+  'edits.progress': z.object({
+    profileId: z.uuid(),
+    running: z.boolean(),
+    sent: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    conflicts: z.number().int().nonnegative(),
+  }),
   /** A bulk download's files, bytes, rate and time left (rate-limit waits included). */
   'downloads.progress': DownloadProgress,
 } as const satisfies Record<string, z.ZodType>;

@@ -3,7 +3,7 @@ import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { dimensionItems, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
-import { pushOutbox, type PushSummary } from './push';
+import { pushOutbox, type PushProgress, type PushSummary } from './push';
 import {
   chainBase,
   clearedError,
@@ -30,7 +30,7 @@ import { validateEdit } from './validate';
  * edits survive restarts and kills.
  */
 
-export type { PushSummary } from './push';
+export type { PushProgress, PushSummary } from './push';
 export type { OutboxResource } from './records';
 export type { SupplierNumbering } from './queue';
 
@@ -69,6 +69,8 @@ export interface OutboxOptions {
   cacheOf(profileId: string): CacheDb;
   clientOf(profileId: string): ApiClient;
   now?: () => Date;
+  /** Told how a push of the organisation's edits comes on (the app passes it on as an event). */
+  onPushProgress?: (profileId: string, progress: PushProgress) => void;
 }
 
 export interface Outbox {
@@ -302,6 +304,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
         client: options.clientOf(profileId),
         ...(signal ? { signal } : {}),
         ...(options.now ? { now: options.now } : {}),
+        ...(options.onPushProgress
+          ? { onProgress: (progress: PushProgress) => options.onPushProgress?.(profileId, progress) }
+          : {}),
       }).finally(() => pushes.delete(profileId));
       pushes.set(profileId, done);
       return done;

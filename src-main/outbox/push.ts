@@ -40,11 +40,20 @@ export interface PushSummary {
   stoppedBy?: AppErrorShape;
 }
 
+/** How far a push has come: told when it starts, after each edit it settles, and when it ends. */
+export interface PushProgress {
+  running: boolean;
+  sent: number;
+  failed: number;
+  conflicts: number;
+}
+
 export interface PushOptions {
   cache: CacheDb;
   client: ApiClient;
   signal?: AbortSignal;
   now?: () => Date;
+  onProgress?: (progress: PushProgress) => void;
 }
 
 /** `again`: the user changed or discarded the edit while it was on its way; read it anew. */
@@ -248,29 +257,56 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     }
   }
 
-  for (;;) {
-    if (signal.aborted) {
-      summary.stoppedBy = new AppError('CANCELLED', 'Sending offline edits was cancelled.').toShape();
-      break;
+  /** Tells the caller how far the push has come; a failing listener never stops the push. */
+  const report = (running: boolean) => {
+    try {
+      options.onProgress?.({
+        running,
+        sent: summary.sent,
+        failed: summary.failed,
+        conflicts: summary.conflicts,
+      });
+    } catch (error) {
+      log.warn('outbox push progress:', error);
     }
-    const item = nextItem(openItems(cache.db), tried);
-    if (!item) break;
-    tried.add(item.seq);
-    const spec = specs[item.resource];
-    const payload = JSON.parse(item.payload) as Payload;
-    const step =
-      item.operation === 'create'
-        ? await sendCreate(item, spec, payload)
-        : await sendUpdate(item, spec, payload);
-    if (step === 'again') tried.delete(item.seq);
-    else if (step === 'sent') summary.sent += 1;
-    else if (step === 'failed') summary.failed += 1;
-    else if (step === 'conflict') summary.conflicts += 1;
-    else {
-      summary.stoppedBy = step.stop.toShape();
-      if (!STOPPING.has(step.stop.code)) log.warn(`outbox push stopped: ${step.stop.code}`);
-      break;
+  };
+
+  async function sendEach(): Promise<void> {
+    for (;;) {
+      if (signal.aborted) {
+        summary.stoppedBy = new AppError('CANCELLED', 'Sending offline edits was cancelled.').toShape();
+        return;
+      }
+      const item = nextItem(openItems(cache.db), tried);
+      if (!item) return;
+      tried.add(item.seq);
+      const spec = specs[item.resource];
+      const payload = JSON.parse(item.payload) as Payload;
+      const step =
+        item.operation === 'create'
+          ? await sendCreate(item, spec, payload)
+          : await sendUpdate(item, spec, payload);
+      if (step === 'again') {
+        tried.delete(item.seq);
+        continue;
+      }
+      if (typeof step === 'object') {
+        summary.stoppedBy = step.stop.toShape();
+        if (!STOPPING.has(step.stop.code)) log.warn(`outbox push stopped: ${step.stop.code}`);
+        return;
+      }
+      if (step === 'sent') summary.sent += 1;
+      else if (step === 'failed') summary.failed += 1;
+      else summary.conflicts += 1;
+      report(true);
     }
+  }
+
+  report(true);
+  try {
+    await sendEach();
+  } finally {
+    report(false);
   }
   summary.remaining = openItems(cache.db).filter(
     (item) => item.status === 'pending' || item.status === 'sending',

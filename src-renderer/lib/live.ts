@@ -27,6 +27,8 @@ export function invalidateOnEvents(client: QueryClient): () => void {
   const stops = [
     window.satchel.on('sync.finished', () => invalidate(CHANGED_BY_SYNC)),
     window.satchel.on('app.online', () => invalidate(['edits.list'])),
+    // Each edit a push settles (whoever started it) shows at once: its list, its record, the count.
+    window.satchel.on('edits.progress', () => invalidate(CHANGED_BY_EDIT)),
     // A download started, stopped or ended anywhere (the bulk bar, a resume after reconnect)
     // makes the Files area's list stale even while that area is not shown.
     window.satchel.on('downloads.progress', (progress) => {

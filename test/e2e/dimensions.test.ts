@@ -357,7 +357,7 @@ describe('dimensions', () => {
 
       const edits = page.getByTestId('edits');
       await edits.getByRole('button', { name: 'Send now' }).click();
-      await page.getByTestId('push-result').getByText('1 conflicts').waitFor({ timeout: 60_000 });
+      await page.getByTestId('push-result').getByText('1 conflict').waitFor({ timeout: 60_000 });
       const conflict = edits.getByRole('listitem', { name: 'Update dimension Client projects' });
       await conflict.getByRole('button', { name: 'Field by field…' }).click();
       const merge = conflict.getByRole('group', { name: 'Choose each field' });

@@ -117,8 +117,16 @@ describe('offline supplier edits in the app', () => {
       await editRow(['Bravo Mine']);
       control.updateSupplier(b.id, { name: 'Bravo Theirs' });
       control.clearFaults();
+      // The push shows how it comes on: the server holds the second PATCH for a while.
+      control.addFault({ match: 'updateSupplier', skip: 1, times: 1, latencyMs: 8_000 });
       await edits.getByRole('button', { name: 'Send now' }).click();
-      await page.getByTestId('push-result').getByText('2 sent · 0 failed · 1 conflicts').waitFor();
+      await page
+        .getByTestId('push-progress')
+        .getByText('Sending: 1 sent · 0 failed · 0 conflicts so far, 2 to go')
+        .waitFor();
+      await waiting.getByText('2 edits waiting').waitFor();
+      expect(await edits.getByRole('button', { name: 'Sending…' }).isDisabled()).toBe(true);
+      await page.getByTestId('push-result').getByText('2 sent · 0 failed · 1 conflict ·').waitFor();
       expect(server(a.id)).toMatchObject({ name: 'Alpha Two', vatIdNo: 'DE123456789', bic: null });
       await waiting.getByText('1 edit waiting, 1 need you').waitFor();
       // Both sides are shown without asking for them.

@@ -1,4 +1,5 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { EventPayload } from '../../../src-shared/ipc';
 import type { z } from 'zod';
 import type { OutboxItemShape } from '../../../src-shared/edits';
 import { formatCount, formatTime, humanize } from '../../lib/format';
@@ -27,14 +28,6 @@ function labelOf(item: OutboxItem, field: string): string {
   const spec = formOf(item.resource, item.operation === 'create').fields.find((f) => f.key === field);
   return spec?.label ?? field;
 }
-
-/** Esc closes a form opened inside an edit of the list (the list and the other edits stay). */
-const closeOnEscape = (close: () => void) => (event: KeyboardEvent) => {
-  if (event.key !== 'Escape') return;
-  event.preventDefault();
-  event.stopPropagation();
-  close();
-};
 
 /** A conflict's two sides, field by field: the user's edit and the server's newer record. */
 function BothSides({ item }: { item: OutboxItem }) {
@@ -158,6 +151,13 @@ function EditItem({
     setMode('view');
     self.current?.focus();
   };
+  // Esc closes a form opened in this edit; the list and the other edits stay as they are.
+  const escapeBack = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    event.stopPropagation();
+    backToView();
+  };
   const stays = { onSuccess: backToView };
   const leaves = { onSuccess: onLeft };
   return (
@@ -204,7 +204,7 @@ function EditItem({
         )
       )}
       {mode === 'edit' && (
-        <div onKeyDown={closeOnEscape(backToView)}>
+        <div onKeyDown={escapeBack}>
           <RecordEditor
             fields={queued.fields}
             schema={queued.schema}
@@ -219,7 +219,7 @@ function EditItem({
         </div>
       )}
       {mode === 'merge' && (
-        <div onKeyDown={closeOnEscape(backToView)}>
+        <div onKeyDown={escapeBack}>
           <FieldByField
             item={item}
             onCancel={backToView}
@@ -285,6 +285,16 @@ export function EditsList({ profileId }: { profileId: string }) {
   const push = useCommandMutation('edits.push', [...CHANGED_BY_EDIT]);
   const items = list.data?.items ?? [];
   const heading = useRef<HTMLHeadingElement>(null);
+  // A push running now, started here or by a sync or a reconnect, with what it settled so far.
+  const [progress, setProgress] = useState<EventPayload<'edits.progress'> | null>(null);
+  useEffect(
+    () =>
+      window.satchel.on('edits.progress', (event) => {
+        if (event.profileId === profileId) setProgress(event.running ? event : null);
+      }),
+    [profileId],
+  );
+  const sending = push.isPending || progress !== null;
   return (
     <section className="edits" aria-labelledby="edits-title" data-testid="edits">
       <div className="section-head">
@@ -293,22 +303,32 @@ export function EditsList({ profileId }: { profileId: string }) {
         </h2>
         <button
           type="button"
-          disabled={items.length === 0 || push.isPending}
+          disabled={items.length === 0 || sending}
           onClick={() => push.mutate({ profileId })}
         >
-          {push.isPending ? 'Sending…' : 'Send now'}
+          {sending ? 'Sending…' : 'Send now'}
         </button>
       </div>
-      {push.data && (
-        <p
-          role="status"
-          className={push.data.stoppedBy ? 'notice-warning' : 'muted'}
-          data-testid="push-result"
-        >
-          {formatCount(push.data.sent)} sent · {formatCount(push.data.failed)} failed ·{' '}
-          {formatCount(push.data.conflicts)} conflicts · {formatCount(push.data.remaining)} waiting
-          {push.data.stoppedBy ? ` — ${push.data.stoppedBy.message}` : ''}
+      {progress ? (
+        <p role="status" className="muted" data-testid="push-progress">
+          Sending: {formatCount(progress.sent)} sent · {formatCount(progress.failed)} failed ·{' '}
+          {formatCount(progress.conflicts)} {progress.conflicts === 1 ? 'conflict' : 'conflicts'} so far,{' '}
+          {formatCount(items.filter((item) => item.status === 'pending' || item.status === 'sending').length)}{' '}
+          to go
         </p>
+      ) : (
+        push.data && (
+          <p
+            role="status"
+            className={push.data.stoppedBy ? 'notice-warning' : 'muted'}
+            data-testid="push-result"
+          >
+            {formatCount(push.data.sent)} sent · {formatCount(push.data.failed)} failed ·{' '}
+            {formatCount(push.data.conflicts)} {push.data.conflicts === 1 ? 'conflict' : 'conflicts'} ·{' '}
+            {formatCount(push.data.remaining)} waiting
+            {push.data.stoppedBy ? ` — ${push.data.stoppedBy.message}` : ''}
+          </p>
+        )
       )}
       {push.error && (
         <p className="form-error" role="alert">
