@@ -50,10 +50,10 @@ const editable = {
     .min(1, { error: 'Enter a supplier number.' })
     .max(50, { error: 'Use at most 50 characters.' }),
   status: SupplierStatus,
-  vatIdNo: z.string().max(50).nullable(),
+  vatIdNo: z.string().max(50, { error: 'Use at most 50 characters.' }).nullable(),
   currency: CurrencyCode,
-  iban: z.string().max(50).nullable(),
-  bic: z.string().max(20).nullable(),
+  iban: z.string().max(50, { error: 'Use at most 50 characters.' }).nullable(),
+  bic: z.string().max(20, { error: 'Use at most 20 characters.' }).nullable(),
   address: z
     .strictObject({
       street: z.string().max(200),

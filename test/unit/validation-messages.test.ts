@@ -30,6 +30,19 @@ describe('messages of the shared schemas', () => {
     ]);
   });
 
+  it('keep the VAT id, IBAN and BIC of a supplier short, in words', () => {
+    expect(
+      issues(SupplierUpdate, { vatIdNo: 'x'.repeat(51), iban: 'x'.repeat(51), bic: 'x'.repeat(21) }),
+    ).toEqual([
+      { path: 'vatIdNo', message: 'Use at most 50 characters.' },
+      { path: 'iban', message: 'Use at most 50 characters.' },
+      { path: 'bic', message: 'Use at most 20 characters.' },
+    ]);
+    expect(issues(SupplierCreate, { name: 'n', currency: 'eur' })).toEqual([
+      { path: 'currency', message: 'Use an ISO 4217 code like EUR.' },
+    ]);
+  });
+
   it('ask for a name and a code of a dimension and an item', () => {
     expect(issues(DimensionCreate, { name: '', code: '' })).toEqual([
       { path: 'name', message: 'Enter a name.' },
