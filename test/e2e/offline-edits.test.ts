@@ -5,6 +5,7 @@ import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
+import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
 import { connectSandbox } from './steps';
 
@@ -136,6 +137,7 @@ describe('offline supplier edits in the app', () => {
           conflict.getByRole('table', { name: "Yours and the server's" }).locator('tbody tr').allInnerTexts(),
         )
         .toEqual([expect.stringMatching(/^Name\s+Bravo Mine\s+Bravo Theirs$/)]);
+      await checkScreen(app, 'offline-edits-conflict');
       // Theirs, by keyboard: the focus stays in the list of edits.
       await conflict.getByRole('button', { name: 'Keep mine' }).focus();
       await page.keyboard.press('Tab');
