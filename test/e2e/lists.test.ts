@@ -90,6 +90,64 @@ describe('lists while another search is read', () => {
       await pane.waitFor({ state: 'detached' });
     }));
 
+  it('keeps an open transaction in its pane through another search or order, highlighted where it now is', () =>
+    withApp(async (_app, page) => {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      const active = () => grid.getAttribute('aria-activedescendant');
+      const matchedOf = (index: number) => page.locator(`#tx-row-${index} [aria-colindex="8"]`).innerText();
+      // A row is opened that, under "Matched" set to its value, keeps some rows above it (not
+      // the new first) but fewer (not the same place).
+      const values: string[] = [];
+      for (let index = 0; index < 16; index++) values.push(await matchedOf(index));
+      const placeUnder = (index: number) => values.slice(0, index).filter((v) => v === values[index]).length;
+      const opened = values.findIndex((_, index) => placeUnder(index) > 0 && placeUnder(index) < index);
+      expect(opened, 'the first rows mix matched and unmatched').toBeGreaterThan(0);
+      const matched = values[opened];
+      const expected = placeUnder(opened);
+      await grid.focus();
+      for (let index = 0; index < opened; index++) await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('transaction-pane');
+      const shownId = pane.locator('dt:text-is("Id") + dd');
+      await shownId.waitFor();
+      const id = await shownId.textContent();
+      const rowText = await page.locator(`#tx-row-${opened}`).innerText();
+      const filters = page.getByRole('search', { name: 'Filter transactions' });
+
+      // While the new search is read, the pane stays on its transaction.
+      let held = await holdAnswers(page, 'transactions.search');
+      await filters.getByLabel('Matched').selectOption(matched === 'Yes' ? 'true' : 'false');
+      await expect.poll(held.waiting).toBeGreaterThan(0);
+      expect(await shownId.textContent()).toBe(id);
+      await held.release();
+      // Read: still on it, highlighted where it now is — not on the new result's first row.
+      await expect.poll(active).toBe(`tx-row-${expected}`);
+      expect(await page.locator(`#tx-row-${expected}`).innerText()).toBe(rowText);
+      expect(await shownId.textContent()).toBe(id);
+
+      // The other order puts it past the first page the grid reads: it is found there.
+      held = await holdAnswers(page, 'transactions.search');
+      await grid.getByRole('button', { name: 'Booking date' }).click();
+      await expect.poll(held.waiting).toBeGreaterThan(0);
+      expect(await shownId.textContent()).toBe(id);
+      await held.release();
+      await expect
+        .poll(async () => Number((await active())?.replace('tx-row-', '') ?? -1))
+        .toBeGreaterThan(100);
+      const now = await active();
+      await expect.poll(() => page.locator(`#${now}`).innerText()).toBe(rowText);
+      expect(await shownId.textContent()).toBe(id);
+
+      // A search it is not in: the pane stays while it is read, and goes with the answer.
+      held = await holdAnswers(page, 'transactions.search');
+      await filters.getByLabel('Search').fill('nothing-is-called-this');
+      await expect.poll(held.waiting).toBeGreaterThan(0);
+      expect(await pane.isVisible()).toBe(true);
+      await held.release();
+      await page.getByText('No transaction matches these filters.').waitFor();
+      await pane.waitFor({ state: 'detached' });
+    }));
+
   it('keeps the suppliers and a dimension’s items on screen while their search is read', () =>
     withApp(async (_app, page) => {
       await page.keyboard.press('Control+3');

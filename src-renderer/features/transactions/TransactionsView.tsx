@@ -22,7 +22,7 @@ import {
 } from './columns';
 import { FilterBar } from './FilterBar';
 import { TransactionPane } from './TransactionPane';
-import { DEFAULT_SORTING, useFirstPage, useTransactionPages } from './useTransactionPages';
+import { DEFAULT_SORTING, positionOf, useFirstPage, useTransactionPages } from './useTransactionPages';
 
 /** Fixed row height: 1,000,000 rows × 30 px stays under Chromium's ~33.5 million px element limit. */
 export const ROW_HEIGHT = 30;
@@ -46,6 +46,9 @@ export function TransactionsView({
   const gridRef = useRef<HTMLDivElement>(null);
   const paneHeading = useRef<HTMLHeadingElement>(null);
   const focusPaneHeading = useRef(false);
+  // The transaction an open pane showed when the search or the order changed: the pane stays on
+  // it while the new result is read, and then on its row wherever that is (null: none sought).
+  const [seeking, setSeeking] = useState<string | null>(null);
 
   // The rows are asked for first: the core answers in order.
   const first = useFirstPage(profileId, filters, sorting);
@@ -58,9 +61,13 @@ export function TransactionsView({
   const onFilters = useCallback((next: TransactionFilters) => {
     setFilters((current) => (JSON.stringify(current) === JSON.stringify(next) ? current : next));
   }, []);
-  // A new result starts at its top, with nothing selected.
+  // A new result starts at its top, with nothing selected; an open pane keeps its transaction,
+  // which is looked for in the new result (no row is highlighted meanwhile).
+  const openIdNow = useRef(openId);
+  openIdNow.current = openId;
   useEffect(() => {
-    setActive(0);
+    setSeeking(openIdNow.current);
+    setActive(openIdNow.current ? -1 : 0);
     setSelected(new Set());
     gridRef.current?.scrollTo({ top: 0 });
   }, [filters, sorting]);
@@ -139,6 +146,7 @@ export function TransactionsView({
   const move = (to: number) => {
     if (pages.total === 0) return;
     const next = Math.max(0, Math.min(pages.total - 1, to));
+    setSeeking(null);
     setActive(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
@@ -165,6 +173,47 @@ export function TransactionsView({
   useEffect(() => {
     if (openId && activeRow && activeRow.id !== openId) setOpenId(activeRow.id);
   }, [activeRow, openId]);
+  // The new result of another search or order, counted: the open pane's transaction is
+  // highlighted where it now is (looked for past the first page if need be), or the pane closes
+  // when the result does not hold it, the grid taking the focus if the pane had it.
+  const firstAnswer = first.rows.isPlaceholderData ? undefined : first.rows.data;
+  const counted = first.counted;
+  useEffect(() => {
+    if (!seeking || !firstAnswer || !counted) return;
+    if (seeking !== openId) {
+      // Closed or moved on meanwhile: nothing to look for; the grid highlights a row again.
+      setSeeking(null);
+      setActive((index) => Math.max(0, index));
+      return;
+    }
+    let current = true;
+    const found = (index: number | null) => {
+      if (!current) return;
+      setSeeking(null);
+      if (index !== null) {
+        setActive(index);
+        virtualizer.scrollToIndex(index, { align: 'auto' });
+        return;
+      }
+      const pane = paneHeading.current?.closest('aside');
+      const hadFocus = pane?.contains(document.activeElement) ?? false;
+      setOpenId(null);
+      setActive(0);
+      if (hadFocus) gridRef.current?.focus();
+    };
+    const onFirstPage = firstAnswer.rows.findIndex((row) => row.id === seeking);
+    if (onFirstPage >= 0) found(onFirstPage);
+    else if (counted.count <= firstAnswer.rows.length) found(null);
+    else
+      positionOf(profileId, filters, sorting, seeking).then(found, () => {
+        if (current) setSeeking(null);
+      });
+    return () => {
+      current = false;
+    };
+    // The virtualiser changes identity as it scrolls; it is only used to scroll here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [seeking, openId, firstAnswer, counted, profileId, filters, sorting]);
   // A result with no rows has none for the pane to show or mark: it closes, and the grid takes
   // the focus if the pane had it.
   const noRows = !first.rows.isPlaceholderData && first.rows.data?.rows.length === 0;
