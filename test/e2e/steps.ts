@@ -59,28 +59,35 @@ export async function connectSandbox(
  * Holds back the page's answers to `command` until `release()`: a slow read (a large result,
  * a busy disk) on demand, so that a test can look at the screen while the answer is on its way.
  * The core answers at once; only the answer waits. `waiting()` counts the answers held.
+ * With `totalsOnly`, only the searches that ask for the totals are held (a large
+ * organisation's count, which takes seconds): the first page of `transactions.search` passes.
  */
 export async function holdAnswers(
   page: Page,
   command: string,
+  { totalsOnly = false }: { totalsOnly?: boolean } = {},
 ): Promise<{ waiting(): Promise<number>; release(): Promise<void> }> {
-  await page.evaluate((held) => {
-    type Invoke = (command: string, input: unknown) => Promise<unknown>;
-    const host = window as unknown as { __satchelInvoke: Invoke; __held?: Array<() => void> };
-    const invoke = host.__satchelInvoke;
-    const answers: Array<() => void> = [];
-    host.__held = answers;
-    host.__satchelInvoke = (name, input) => {
-      const answer = invoke(name, input);
-      if (name !== held) return answer;
-      return new Promise((resolve) => answers.push(() => resolve(answer)));
-    };
-    // Released, later answers pass at once.
-    (host as unknown as { __unhold(): void }).__unhold = () => {
-      host.__satchelInvoke = invoke;
-      for (const resolve of answers.splice(0)) resolve();
-    };
-  }, command);
+  await page.evaluate(
+    ({ held, totals }) => {
+      type Invoke = (command: string, input: unknown) => Promise<unknown>;
+      const host = window as unknown as { __satchelInvoke: Invoke; __held?: Array<() => void> };
+      const invoke = host.__satchelInvoke;
+      const answers: Array<() => void> = [];
+      host.__held = answers;
+      host.__satchelInvoke = (name, input) => {
+        const answer = invoke(name, input);
+        const search = (input as { search?: { withTotals?: boolean } }).search;
+        if (name !== held || (totals && search?.withTotals !== true)) return answer;
+        return new Promise((resolve) => answers.push(() => resolve(answer)));
+      };
+      // Released, later answers pass at once.
+      (host as unknown as { __unhold(): void }).__unhold = () => {
+        host.__satchelInvoke = invoke;
+        for (const resolve of answers.splice(0)) resolve();
+      };
+    },
+    { held: command, totals: totalsOnly },
+  );
   return {
     waiting: () => page.evaluate(() => (window as unknown as { __held: unknown[] }).__held.length),
     release: () => page.evaluate(() => (window as unknown as { __unhold(): void }).__unhold()),

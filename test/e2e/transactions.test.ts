@@ -9,7 +9,7 @@ import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { closeBrowser, openApp, type AppPage } from './harness';
-import { connectSandbox } from './steps';
+import { connectSandbox, holdAnswers } from './steps';
 
 // The Transactions grid in Chromium against a real core and one synced sandbox: what the bulk
 // bar and the totals line say while a search is being counted, and the grid by keyboard. The
@@ -44,42 +44,14 @@ function countOf(where: string): number {
 }
 
 /**
- * Holds back the answers to the count of a search until `release()`: the count of a large
- * organisation, which takes seconds, on demand. `transactions.search` is held only when it
- * asks for the totals; `expenses.search` always (its page and count come as one answer). The
- * core answers at once; only the answer waits. After `release()` answers pass again.
+ * After a new transaction search with its count held: the count is asked for and held, and the
+ * first page is in (the grid no longer busy, its first row shown).
  */
-async function holdCounts(
-  page: Page,
-  held: 'transactions.search' | 'expenses.search' = 'transactions.search',
-): Promise<{ release(): Promise<void> }> {
-  await page.evaluate((heldCommand) => {
-    type Invoke = (command: string, input: unknown) => Promise<unknown>;
-    type Held = { holding: boolean; answers: Array<() => void> };
-    const host = window as unknown as { __satchelInvoke: Invoke; __heldCounts?: Held };
-    const invoke = host.__satchelInvoke;
-    const state: Held = { holding: true, answers: [] };
-    host.__heldCounts = state;
-    host.__satchelInvoke = (command, input) => {
-      const answer = invoke(command, input);
-      const search = (input as { search?: { withTotals?: boolean } }).search;
-      const counts =
-        command === heldCommand && (command === 'expenses.search' || search?.withTotals === true);
-      if (!state.holding || !counts) return answer;
-      return new Promise((resolve) => state.answers.push(() => resolve(answer)));
-    };
-  }, held);
-  return {
-    async release() {
-      await page.evaluate(() => {
-        const state = (
-          window as unknown as { __heldCounts: { holding: boolean; answers: Array<() => void> } }
-        ).__heldCounts;
-        state.holding = false;
-        for (const resolve of state.answers.splice(0)) resolve();
-      });
-    },
-  };
+async function firstPageShown(page: Page, held: { waiting(): Promise<number> }): Promise<void> {
+  await expect.poll(held.waiting).toBeGreaterThan(0);
+  const grid = page.getByRole('grid', { name: 'Transactions' });
+  await expect.poll(() => grid.getAttribute('aria-busy')).toBeNull();
+  await grid.getByRole('row').nth(1).waitFor();
 }
 
 /** Expenses by its key, once its first row shows; its grid. */
@@ -107,13 +79,12 @@ describe('transactions grid', () => {
     try {
       const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
       const filters = page.getByRole('search', { name: 'Filter transactions' });
-      const held = await holdCounts(page);
+      const held = await holdAnswers(page, 'transactions.search', { totalsOnly: true });
       // A new search whose first page is full: its rows show, its count is on its way.
       await filters.getByLabel('Matched').selectOption('false');
       const unmatched = countOf('matched = 0');
       expect(unmatched).toBeGreaterThan(100);
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
-      await page.waitForTimeout(300);
+      await firstPageShown(page, held);
       await bulk.getByText('Counting…').waitFor();
       expect(await bulk.getByRole('button', { name: /^Mark all/ }).isDisabled()).toBe(true);
       expect(await bulk.getByRole('button', { name: 'Unmark all…' }).isDisabled()).toBe(true);
@@ -148,7 +119,7 @@ describe('transactions grid', () => {
     try {
       await showExpenses(page);
       const bulk = page.getByRole('toolbar', { name: 'Expense list' });
-      const held = await holdCounts(page, 'expenses.search');
+      const held = await holdAnswers(page, 'expenses.search');
       await page
         .getByRole('search', { name: 'Filter expenses' })
         .getByLabel('Reviewed')
@@ -170,13 +141,12 @@ describe('transactions grid', () => {
     try {
       const totals = page.getByTestId('totals');
       const everything = count(countOf('1'));
-      const held = await holdCounts(page);
+      const held = await holdAnswers(page, 'transactions.search', { totalsOnly: true });
       await page
         .getByRole('search', { name: 'Filter transactions' })
         .getByLabel('Matched')
         .selectOption('false');
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
-      await page.waitForTimeout(300);
+      await firstPageShown(page, held);
       // The line is a live region: it says what it knows, never the old count and sums.
       expect(await totals.textContent()).toBe('Counting…');
       expect(await totals.getByText(everything, { exact: true }).count()).toBe(0);
