@@ -241,3 +241,48 @@ describe('selection in the lists', () => {
       }
     }));
 });
+
+describe('the order beside a narrow pane', () => {
+  it('says the order of a column the grid leaves out, and reverses it from the keyboard', () =>
+    withApp(async (app, page) => {
+      await page.setViewportSize({ width: 800, height: 600 });
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      const note = page.getByTestId('sort-note');
+      // Alone, the sorted column's header says the order: no note.
+      await grid.getByRole('columnheader', { name: 'Booking date' }).waitFor();
+      expect(await note.count()).toBe(0);
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('transaction-pane');
+      const shownId = pane.locator('dt:text-is("Id") + dd');
+      await shownId.waitFor();
+      const id = await shownId.textContent();
+      // Beside the narrow pane the booking date is left out; the note says the order instead.
+      await grid.getByRole('columnheader', { name: 'Booking date' }).waitFor({ state: 'detached' });
+      expect(await note.innerText()).toContain('Sorted by booking date ↓');
+      expect(await note.textContent()).toContain('descending');
+      await app.screenshot('transactions-sort-note-800x600');
+
+      // Shift+Tab from the grid reaches its button; Enter reverses the order: the newest
+      // transaction, first before, is now last (past the first page), and the pane stays on it.
+      await grid.focus();
+      await page.keyboard.press('Shift+Tab');
+      const reverse = note.getByRole('button', { name: 'Reverse order' });
+      await expect.poll(() => reverse.evaluate((node) => node === document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => note.textContent()).toContain('ascending');
+      expect(await note.innerText()).toContain('Sorted by booking date ↑');
+      await expect
+        .poll(async () =>
+          Number((await grid.getAttribute('aria-activedescendant'))?.replace('tx-row-', '') ?? -1),
+        )
+        .toBeGreaterThan(100);
+      expect(await shownId.textContent()).toBe(id);
+
+      // A column shown beside the pane takes the order with its header; the note goes.
+      await grid.getByRole('button', { name: 'Amount' }).click();
+      await grid.locator('[role=columnheader][aria-sort="descending"]', { hasText: 'Amount' }).waitFor();
+      await note.waitFor({ state: 'detached' });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }));
+});

@@ -137,6 +137,15 @@ export function TransactionsView({
     },
   });
   const shownColumns = table.getVisibleLeafColumns().map((leaf) => leaf.id);
+  // Beside the pane the sorted column may be left out (the booking date beside a narrow pane):
+  // its header cannot show the order then, so a note above the grid says it and reverses it.
+  const sortedColumn = table.getColumn(sorting.field);
+  const hiddenSort =
+    sortedColumn && !sortedColumn.getIsVisible() && typeof sortedColumn.columnDef.header === 'string'
+      ? sortedColumn.columnDef.header.toLowerCase()
+      : null;
+  const reverseSort = () =>
+    setSorting((current) => ({ ...current, direction: current.direction === 'DESC' ? 'ASC' : 'DESC' }));
   const { template, minWidth } = gridColumns(shownColumns, layout);
   const rowsByIndex = new Map<number, Row<GridItem>>();
   for (const row of table.getRowModel().rows) rowsByIndex.set(row.original.index, row);
@@ -319,6 +328,19 @@ export function TransactionsView({
       {pages.error && (
         <p className="form-error" role="alert">
           {pages.error.message}
+        </p>
+      )}
+      {hiddenSort && (
+        <p className="sort-note" data-testid="sort-note">
+          <span>
+            Sorted by {hiddenSort} <span aria-hidden="true">{sorting.direction === 'DESC' ? '↓' : '↑'}</span>
+            <span className="visually-hidden">
+              {sorting.direction === 'DESC' ? ', descending' : ', ascending'}
+            </span>
+          </span>
+          <button type="button" onClick={reverseSort}>
+            Reverse order
+          </button>
         </p>
       )}
       <div className={openId ? 'split open' : 'split'}>
