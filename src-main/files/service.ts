@@ -103,9 +103,15 @@ export interface FileService {
   fillOffline(profileId: string): Promise<FillResult>;
   /** The organisation's folder of cached files (the preview route serves only from it). */
   filesRoot(profileId: string): string;
-  /** Stops the organisation's jobs and fills (interrupted, not cancelled) and forgets them. */
+  /**
+   * Stops the organisation's jobs and fills (interrupted, not cancelled) and its preview
+   * fetches, waits for them, and forgets them.
+   */
   stop(profileId: string): Promise<void>;
-  /** Removes the organisation's cached files (the organisation is being removed). */
+  /**
+   * Removes the organisation's cached files (the organisation is being removed), once its
+   * downloads, fills and preview fetches stopped; a preview asked for meanwhile is refused.
+   */
   removeCache(profileId: string): Promise<void>;
   stopAll(): Promise<void>;
 }
@@ -146,6 +152,10 @@ export function createFileService(options: FileServiceOptions): FileService {
   const lastFills = new Map<string, LastFill>();
   /** Copies of the offline cache being made now (offline.ts `ensureCached`). */
   const inflight = new Map<string, Promise<CachedFile>>();
+  /** Preview fetches running now, by organisation: stopping one stops them first. */
+  const previews = new Map<string, Set<{ controller: AbortController; done: Promise<unknown> }>>();
+  /** Organisations whose cache is being removed: no preview starts writing into it again. */
+  const removing = new Set<string>();
   const nowIso = () => options.now().toISOString();
   const key = (profileId: string, jobId: string) => `${profileId}/${jobId}`;
 
@@ -397,6 +407,33 @@ export function createFileService(options: FileServiceOptions): FileService {
     return row;
   }
 
+  const connectionRemoved = () => new AppError('CANCELLED', 'This connection is being removed.');
+
+  /** Stops the organisation's jobs, fills and preview fetches, each with `reason`, and forgets them. */
+  async function halt(profileId: string, reason: AppError): Promise<void> {
+    const stopping: Promise<unknown>[] = [];
+    for (const [id, entry] of running) {
+      if (!id.startsWith(`${profileId}/`)) continue;
+      entry.reason ??= 'close'; // a pause or a cancel asked for already stands
+      entry.controller.abort(reason);
+      stopping.push(entry.done);
+    }
+    const fill = fills.get(profileId);
+    if (fill) {
+      fill.stopped = true;
+      fill.controller.abort(reason);
+      stopping.push(fill.done.catch(() => undefined));
+    }
+    for (const preview of previews.get(profileId) ?? []) {
+      preview.controller.abort(reason);
+      stopping.push(preview.done);
+    }
+    await Promise.allSettled(stopping);
+    shares.delete(profileId);
+    lastFills.delete(profileId);
+    chains.delete(profileId);
+  }
+
   const service: FileService = {
     async start(profileId, input) {
       const parsed = DownloadRequest.safeParse(input);
@@ -501,7 +538,35 @@ export function createFileService(options: FileServiceOptions): FileService {
       if (entry) return entry.done;
       return { status: job(profileId, jobId).status };
     },
-    fetch: (profileId, fileId, signal) => ensureCached(offlineDeps(profileId), fileId, signal),
+    async fetch(profileId, fileId, signal) {
+      if (removing.has(profileId)) throw connectionRemoved();
+      const controller = new AbortController();
+      const done = ensureCached(
+        offlineDeps(profileId),
+        fileId,
+        signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+      );
+      const entry = { controller, done: done.catch(() => undefined) };
+      let running = previews.get(profileId);
+      if (!running) previews.set(profileId, (running = new Set()));
+      running.add(entry);
+      try {
+        return await done;
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        // A file system refusing the copy (a full disk, a folder taken away): said as such,
+        // never as a bare system error.
+        if (controller.signal.aborted) throw controller.signal.reason as AppError;
+        log.error(`preview copy of file ${fileId} failed:`, error);
+        throw new AppError(
+          'INTERNAL',
+          `The file could not be saved on this computer: ${error instanceof Error ? error.message : String(error)}. Check the disk and open it again.`,
+        );
+      } finally {
+        running.delete(entry);
+        if (running.size === 0 && previews.get(profileId) === running) previews.delete(profileId);
+      }
+    },
     offlineScope: (profileId) =>
       offlineUsage(
         { cache: options.cacheOf(profileId), now: options.now },
@@ -527,33 +592,23 @@ export function createFileService(options: FileServiceOptions): FileService {
       return startFill(profileId).done;
     },
     filesRoot,
-    async stop(profileId) {
-      const stopping: Promise<unknown>[] = [];
-      for (const [id, entry] of running) {
-        if (!id.startsWith(`${profileId}/`)) continue;
-        entry.reason ??= 'close'; // a pause or a cancel asked for already stands
-        entry.controller.abort(new AppError('CANCELLED', 'Satchel is closing.'));
-        stopping.push(entry.done);
-      }
-      const fill = fills.get(profileId);
-      if (fill) {
-        fill.stopped = true;
-        fill.controller.abort(new AppError('CANCELLED', 'Satchel is closing.'));
-        stopping.push(fill.done.catch(() => undefined));
-      }
-      await Promise.allSettled(stopping);
-      shares.delete(profileId);
-      lastFills.delete(profileId);
-      chains.delete(profileId);
-    },
+    stop: (profileId) => halt(profileId, new AppError('CANCELLED', 'Satchel is closing.')),
     async removeCache(profileId) {
-      await service.stop(profileId);
-      const root = filesRoot(profileId);
-      if (existsSync(root)) await rm(root, { recursive: true, force: true });
+      // Every preview fetch and fill stops (and is waited for) before the folder goes: one
+      // still writing would fail on the missing folder, or make it again.
+      removing.add(profileId);
+      try {
+        await halt(profileId, connectionRemoved());
+        const root = filesRoot(profileId);
+        if (existsSync(root)) await rm(root, { recursive: true, force: true });
+      } finally {
+        removing.delete(profileId);
+      }
     },
     async stopAll() {
       const profiles = new Set([...running.keys()].map((id) => id.split('/')[0] ?? ''));
       for (const profileId of fills.keys()) profiles.add(profileId);
+      for (const profileId of previews.keys()) profiles.add(profileId);
       await Promise.allSettled([...profiles].map((profileId) => service.stop(profileId)));
     },
   };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../src-shared/errors';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { contentRequests, sandboxFile, sha256Of } from '../../helpers/files';
@@ -134,6 +135,24 @@ describe('offline file cache', () => {
     expect(sha256Of(path.join(core.files.filesRoot(profile.id), `${file.id}.png`))).toBe(
       sandboxFile(sandbox, file.id).sha256,
     );
+  });
+
+  it('stops a preview fetch in flight before removing the cache, and says so in plain words', async () => {
+    const { core, profile, sandbox } = await synced();
+    const file = sandbox.state.files.find((f) => f.mimeType === 'image/png')!;
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 1500 });
+    const opened = core.files.fetch(profile.id, file.id);
+    void opened.catch(() => undefined);
+    await until(() => requestCount(sandbox) >= 1);
+    await core.files.removeCache(profile.id);
+    // The fetch ended before the folder went: not an ENOENT of a folder that is gone.
+    const error = await opened.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'CANCELLED' });
+    expect(existsSync(core.files.filesRoot(profile.id))).toBe(false);
   });
 
   it('opens a receipt the fill was fetching when the setting changes under it', async () => {
