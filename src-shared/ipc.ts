@@ -367,6 +367,15 @@ export const events = {
   }),
   /** A bulk download's files, bytes, rate and time left (rate-limit waits included). */
   'downloads.progress': DownloadProgress,
+  /**
+   * The keep-offline fill put files in place (`fetched` so far; at most a few a second) or
+   * ended (`filling: false`): which files are on this computer changed.
+   */
+  'files.offline': z.object({
+    profileId: z.uuid(),
+    fetched: z.number().int().nonnegative(),
+    filling: z.boolean(),
+  }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type CommandName = keyof typeof commands;

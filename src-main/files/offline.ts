@@ -325,12 +325,14 @@ export interface FillResult {
 /**
  * Brings the cache to the scope: files outside it go first when room is needed (oldest copies
  * first), then the wanted files that are missing are fetched, newest first, two at a time,
- * through the read share. A file that fails is skipped until the next fill.
+ * through the read share. A file that fails is skipped until the next fill. `onFetched` is told
+ * of each file put in place.
  */
 export async function fillOffline(
   deps: OfflineDeps,
   share: ReadShare,
   signal: AbortSignal,
+  onFetched?: () => void,
 ): Promise<FillResult> {
   // A copy a row records but the disk does not hold as recorded (cut short, gone) is forgotten
   // first, and its remains removed: a wanted one is then fetched again, and the usage and the
@@ -362,6 +364,7 @@ export async function fillOffline(
       try {
         await ensureCached(deps, row.id, signal, share);
         result.fetched += 1;
+        onFetched?.();
       } catch (error) {
         if (signal.aborted) return;
         if (stopsEveryFile(error)) throw error;

@@ -53,6 +53,9 @@ import { layoutFolders, renderFileName } from './template';
  * one to its end. docs/files.md has the rules.
  */
 
+/** Files put in place by a fill are told to the renderer at most this often. */
+const FILL_REPORT_MS = 250;
+
 export interface FileServiceOptions {
   dataDir: string;
   cacheOf(profileId: string): CacheDb;
@@ -198,6 +201,18 @@ export function createFileService(options: FileServiceOptions): FileService {
       done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
     };
     const total: FillResult = { fetched: 0, evicted: 0, failed: 0 };
+    // The renderer's panes say which files are on this computer: they hear of the files put in
+    // place (a few times a second at most) and of the fill's end, which also evicted some.
+    let reportTimer: ReturnType<typeof setTimeout> | null = null;
+    const report = (filling: boolean) => {
+      if (reportTimer) clearTimeout(reportTimer);
+      reportTimer = null;
+      options.events.emit('files.offline', { profileId, fetched: total.fetched, filling });
+    };
+    const onFetched = () => {
+      total.fetched += 1;
+      reportTimer ??= setTimeout(() => report(true), FILL_REPORT_MS);
+    };
     const ended = (problem: string | null) => {
       if (!fill.stopped)
         lastFills.set(profileId, {
@@ -210,8 +225,12 @@ export function createFileService(options: FileServiceOptions): FileService {
     fill.done = (async () => {
       for (;;) {
         try {
-          const round = await fillOffline(offlineDeps(profileId), shareOf(profileId), fill.controller.signal);
-          total.fetched += round.fetched;
+          const round = await fillOffline(
+            offlineDeps(profileId),
+            shareOf(profileId),
+            fill.controller.signal,
+            onFetched,
+          );
           total.evicted += round.evicted;
           total.failed += round.failed;
         } catch (error) {
@@ -230,6 +249,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       }
     })().finally(() => {
       if (fills.get(profileId) === fill) fills.delete(profileId);
+      report(false);
     });
     fills.set(profileId, fill);
     return fill;

@@ -20,6 +20,9 @@ const CHANGED_BY_SYNC: CommandName[] = [
   'files.offlineScope.get',
 ];
 
+/** Which files are on this computer: the detail panes' receipts and the Files area's usage. */
+const CHANGED_BY_FILL: CommandName[] = ['transactions.get', 'expenses.get', 'files.offlineScope.get'];
+
 /** Keeps TanStack Query's data in step with the core's events; returns the unsubscribe. */
 export function invalidateOnEvents(client: QueryClient): () => void {
   const seenJobs = new Set<string>();
@@ -29,6 +32,9 @@ export function invalidateOnEvents(client: QueryClient): () => void {
     window.satchel.on('app.online', () => invalidate(['edits.list'])),
     // Each edit a push settles (whoever started it) shows at once: its list, its record, the count.
     window.satchel.on('edits.progress', () => invalidate(CHANGED_BY_EDIT)),
+    // The keep-offline fill a sync starts ends after that sync: the panes' "Kept offline" /
+    // "Not downloaded yet" follow the files it puts in place, and what its end evicted.
+    window.satchel.on('files.offline', () => invalidate(CHANGED_BY_FILL)),
     // A download started, stopped or ended anywhere (the bulk bar, a resume after reconnect)
     // makes the Files area's list stale even while that area is not shown.
     window.satchel.on('downloads.progress', (progress) => {

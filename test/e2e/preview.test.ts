@@ -338,6 +338,50 @@ describe('receipt preview', () => {
     }
   }, 240_000);
 
+  it('shows a receipt as kept offline once the fill that a sync started puts it in place', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
+    const profile = await connectSandbox(core, sandbox);
+    const { sqlite } = core.cacheOf(profile.id);
+    const target = sqlite
+      .prepare(
+        `SELECT t.id, f.id AS fileId, f.name AS fileName FROM bank_transactions t
+         JOIN expenses e ON json_extract(e.raw, '$.bankTransactionId') = t.id
+         JOIN expense_files f ON f.expense_id = e.id
+         WHERE f.deleted_at IS NULL AND t.deleted_at IS NULL
+           AND (SELECT count(*) FROM expense_files g WHERE g.expense_id = e.id) = 1
+         ORDER BY t.booking_date DESC LIMIT 1`,
+      )
+      .get() as Target | undefined;
+    if (!target) throw new Error('the demo data has no transaction with one receipt');
+    // Every file to be kept, none on disk yet (the fill of the first sync had nothing to keep).
+    await core.files.fillOffline(profile.id);
+    core.files.setOfflineScope(profile.id, { mode: 'all' });
+
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      const pane = await openTransaction(app, target.id);
+      await pane.getByText('Not downloaded yet', { exact: true }).waitFor();
+      // The next sync refreshes the pane when it finishes; the fill it starts puts this receipt
+      // in place seconds later, and nothing else happens in the app meanwhile.
+      sandbox.control?.addFault({ match: `/v1/files/${target.fileId}/content`, latencyMs: 3000 });
+      expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+      await core.files.fillOffline(profile.id);
+      expect(sandbox.control?.requests('getFileContent').map((entry) => entry.path)).toContain(
+        `/v1/files/${target.fileId}/content`,
+      );
+      await pane.getByText('Kept offline', { exact: true }).waitFor();
+      expect(await pane.getByText('Not downloaded yet', { exact: true }).count()).toBe(0);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
   it('previews a receipt sent without its type by its name, and says what to do with a file it cannot show', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
     const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
