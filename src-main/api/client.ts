@@ -4,6 +4,7 @@ import { ApiErrorBody, TokenResponse } from '../../src-shared/api';
 import {
   abortableSleep,
   createRateGovernor,
+  type HoldBack,
   type RateGovernor,
   type RateLimitHeaders,
 } from './rate-governor';
@@ -74,7 +75,15 @@ export interface ApiClient {
    */
   fetchRaw(
     path: string,
-    init: { headers?: Record<string, string>; signal?: AbortSignal },
+    init: {
+      headers?: Record<string, string>;
+      signal?: AbortSignal;
+      /**
+       * The caller's share of the rate limit, asked before every attempt's permit (retries
+       * included): a download keeps the reserve it leaves for sync (files/share.ts).
+       */
+      holdBack?: HoldBack;
+    },
   ): Promise<RawResponse>;
   readonly governor: RateGovernor;
   /** Requests that reached the server so far (answers of any status). */
@@ -212,6 +221,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     idempotent: boolean;
     authenticated: boolean;
     beforeSend?: (() => void) | undefined;
+    /** Asked before each attempt's permit, the first and every retry (RateGovernor.acquire). */
+    holdBack?: HoldBack | undefined;
     /**
      * Sends one attempt. `signal` is the caller's; `timeoutMs` is the transport's to keep: the
      * JSON transport as a deadline for the whole request, the file transport as the longest
@@ -250,7 +261,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let limited = 0;
     for (let attempt = 0; ; attempt += 1) {
       if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
-      const permit = await governor.acquire(operation, init.signal).catch((error: unknown) => {
+      const permit = await governor.acquire(operation, init.signal, init.holdBack).catch((error: unknown) => {
         throw init.signal?.aborted ? new AppError('CANCELLED', 'Cancelled.') : error;
       });
       const headers = { ...init.headers };
@@ -412,6 +423,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         signal: init.signal,
         idempotent: true,
         authenticated: true,
+        holdBack: init.holdBack,
       });
       if (!response.ok && response.status !== 206) throw await failure(response);
       return response;

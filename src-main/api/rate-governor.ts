@@ -45,8 +45,15 @@ interface Bucket {
   inFlight: number;
 }
 
+/**
+ * Milliseconds the caller holds back before taking a permit (0: take it now): a share of the
+ * limit kept for others (files/share.ts). Asked right before each permit is taken, after any
+ * wait for room or for the operation's first answer, with nothing awaited in between.
+ */
+export type HoldBack = () => number;
+
 export interface RateGovernor {
-  acquire(operation: string, signal?: AbortSignal): Promise<Permit>;
+  acquire(operation: string, signal?: AbortSignal, holdBack?: HoldBack): Promise<Permit>;
   /** A 429 or Retry-After answer: nothing more goes to this scope until then. */
   blockUntil(operation: string, untilMs: number): void;
   scopeOf(operation: string): string | undefined;
@@ -125,11 +132,16 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
     }
   }
 
-  async function take(scope: string, signal?: AbortSignal): Promise<void> {
+  async function take(scope: string, signal?: AbortSignal, holdBack?: HoldBack): Promise<void> {
     for (;;) {
       const bucket = buckets.get(scope);
       if (!bucket) return;
       refresh(bucket);
+      const held = bucket.remaining > 0 ? (holdBack?.() ?? 0) : 0;
+      if (held > 0) {
+        await sleep(held, signal);
+        continue;
+      }
       if (bucket.remaining > 0) {
         bucket.remaining -= 1;
         bucket.inFlight += 1;
@@ -142,7 +154,7 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
   }
 
   return {
-    async acquire(operation, signal) {
+    async acquire(operation, signal, holdBack) {
       let scope = scopes.get(operation);
       if (scope === undefined) {
         // Wait for any probe of the same operation, then look again.
@@ -169,7 +181,7 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
         };
         try {
           for (const known of [...buckets.keys()]) {
-            await take(known, signal);
+            await take(known, signal, holdBack);
             held.push({ scope: known, resetAtMs: buckets.get(known)!.resetAtMs });
           }
         } catch (error) {
@@ -191,7 +203,7 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
           },
         };
       }
-      await take(scope, signal);
+      await take(scope, signal, holdBack);
       const bucket = buckets.get(scope);
       let settled = false;
       return {

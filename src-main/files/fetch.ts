@@ -3,7 +3,6 @@ import { closeSync, createReadStream, openSync, writevSync } from 'node:fs';
 import { copyFile, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { AppError, KEYCHAIN_CODES } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
-import { abortableSleep } from '../api/rate-governor';
 import { pooledIo, type InlineIo } from './inline-io';
 
 /**
@@ -27,11 +26,11 @@ export interface FetchFileOptions {
   finalPath: string;
   signal?: AbortSignal;
   /**
-   * Milliseconds to wait before the request may be sent (0: now). Asked right before the
-   * request, with nothing awaited in between, so a share of the rate limit is kept exactly.
+   * Milliseconds to wait before the request may be sent (0: now). Asked by the rate governor
+   * right before each attempt (a retry too) takes its permit, with nothing awaited in between,
+   * so a share of the rate limit is kept exactly.
    */
   delayBeforeRequest?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onBytes?: (bytes: number) => void;
   /** fsync the file before the rename (the default): a power cut cannot leave a hollow file. */
   durable?: boolean;
@@ -196,7 +195,6 @@ async function writeSmall(
 /** Fetches (or continues fetching) the file, checks it and renames it into place. */
 export async function fetchFile(options: FetchFileOptions): Promise<FetchFileResult> {
   const { client, file, partPath, finalPath, signal } = options;
-  const sleep = options.sleep ?? abortableSleep;
   // Durability is the placer's when there is one; otherwise each file is synced here.
   const durable = options.place ? false : (options.durable ?? true);
   let have = options.noPartFile ? 0 : await sizeOf(partPath);
@@ -214,18 +212,17 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
   let received = 0;
 
   if (file.size === null || have < file.size) {
-    for (let wait = options.delayBeforeRequest?.() ?? 0; wait > 0; wait = options.delayBeforeRequest?.() ?? 0)
-      await sleep(wait, signal);
     const headers: Record<string, string> = { accept: '*/*' };
     if (have > 0) {
       headers['range'] = `bytes=${have}-`;
       if (file.sha256) headers['if-range'] = `"${file.sha256.toLowerCase()}"`;
     }
-    // Nothing is awaited between the delay check and this call: the governor takes the
-    // request's place in the bucket synchronously.
+    // The governor asks the delay before each attempt's permit, retries included, and takes the
+    // permit with nothing awaited in between: the share is kept exactly.
     const response = await client.fetchRaw(`/v1/files/${encodeURIComponent(file.id)}/content`, {
       headers,
       ...(signal ? { signal } : {}),
+      ...(options.delayBeforeRequest ? { holdBack: options.delayBeforeRequest } : {}),
     });
     let append = false;
     if (response.status === 206 && have > 0) {

@@ -5,8 +5,9 @@ import type { BucketSnapshot } from '../api/rate-governor';
  * How much of the API's `read` bucket file downloads may use. Sync and the user's own
  * requests (a preview, a check of the credentials) draw on the same bucket, so file
  * downloads leave a reserve in every window: a small one while nothing else runs, half the
- * window while the organisation syncs. A download asks `delayMs()` right before each
- * request and sends it at once when the answer is 0 (docs/files.md, "Rate limit").
+ * window while the organisation syncs. The governor asks `delayMs()` for a download right
+ * before each attempt's permit (retries too) and takes it at once when the answer is 0
+ * (docs/files.md, "Rate limit").
  */
 
 export interface ReadShare {

@@ -42,6 +42,34 @@ describe('rate governor', () => {
     expect(governor.scopeOf('GET /v1/suppliers')).toBe('read');
   });
 
+  it("asks the caller's hold-back before each permit, those that waited for the first answer too", async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, resetMarginMs: 100 });
+    const resetMs = clock.now() + 30_000;
+    // Two requests may go in this window; one is kept for others, as files/share.ts keeps it.
+    const reserve = 1;
+    // A 0 lets the permit be taken at once (nothing is awaited in between): when it was given.
+    const givenAt: number[] = [];
+    const holdBack = () => {
+      const bucket = governor.bucket('read');
+      if (!bucket || bucket.remaining > reserve) {
+        givenAt.push(clock.now());
+        return 0;
+      }
+      return Math.max(1, bucket.resetAt.getTime() - clock.now() + 100);
+    };
+    const probe = await governor.acquire('op', undefined, holdBack);
+    const waiting = [1, 2, 3].map(async () =>
+      (await governor.acquire('op', undefined, holdBack)).settle(null),
+    );
+    probe.settle(headers('read', 40, 2, resetMs));
+    await Promise.all(waiting);
+    const windowEnd = Math.ceil(resetMs / 1000) * 1000;
+    // One of the waiters went in this window (2 left, 1 kept), the others after the reset.
+    expect(givenAt.filter((t) => t < windowEnd)).toHaveLength(1);
+    expect(givenAt.filter((t) => t >= windowEnd)).toHaveLength(2);
+  });
+
   it('never spends more than the known budget and waits for the next window', async () => {
     const clock = virtualClock();
     const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, resetMarginMs: 100 });

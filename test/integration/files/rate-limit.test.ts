@@ -60,4 +60,42 @@ describe('downloads and the rate limit', () => {
       limit - reserveOf(limit, true),
     );
   }, 60_000);
+
+  it("keeps the reserve when a download's requests are retried after server errors", async () => {
+    const dir = tempDir();
+    const limit = 40;
+    const windowMs = 2000;
+    const fixture = await connectedCore(dir, { readLimit: limit, windowSeconds: windowMs / 1000 });
+    closers.push(() => fixture.close());
+    const { core, profile, sandbox } = fixture;
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    sandbox.control?.resetRateLimits();
+    sandbox.control?.clearRequests();
+    // A server having a bad moment: the first 90 file requests fail, and say to try again at
+    // once. Each retry is a request of the download like any other, and keeps to its share.
+    sandbox.control?.addFault({ match: 'getFileContent', status: 503, retryAfterSeconds: 0, times: 90 });
+
+    const ids = sandbox.state.files.slice(0, 60).map((file) => file.id);
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination: path.join(dir, 'out'),
+    });
+    // A sync in the middle: it must find its reserve whatever the download's retries do.
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.files.wait(profile.id, job.id);
+
+    const perWindow = new Map<number, { files: number; other: number }>();
+    for (const entry of sandbox.control?.requests() ?? []) {
+      const window = Math.floor(entry.at / windowMs);
+      const counts = perWindow.get(window) ?? { files: 0, other: 0 };
+      if (entry.operationId === 'getFileContent') counts.files += 1;
+      else counts.other += 1;
+      perWindow.set(window, counts);
+    }
+    const files = [...perWindow.values()].reduce((sum, counts) => sum + counts.files, 0);
+    expect(files).toBeGreaterThan(90); // the retries happened
+    for (const counts of perWindow.values())
+      expect(counts.files).toBeLessThanOrEqual(limit - reserveOf(limit, false));
+  }, 90_000);
 });
