@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import { dimensionItems, organisationSettings, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
-import { LOCAL_ID_PREFIX, specs, type OutboxResource, type Payload, type Raw } from './records';
+import { LOCAL_ID_PREFIX, sameVersion, specs, type OutboxResource, type Payload, type Raw } from './records';
 
 /**
  * The outbox table and the cache rows it drives. Every function here runs inside one SQLite
@@ -84,12 +84,15 @@ export function chainBase(tx: Tx, recordId: string): Raw | null {
   return first ? parse(first.base) : null;
 }
 
-/** Sets the server version every open edit of a record builds on (and, if given, `basedOn`). */
+/**
+ * Sets the server version every open edit of a record builds on, and, if `basedOn` is given,
+ * the version they were made on (`based_on`, with `base` as the record at it).
+ */
 export function rebase(tx: Tx, recordId: string, base: Raw, basedOn?: string | null): void {
   tx.update(outbox)
     .set({
       base: JSON.stringify(base),
-      ...(basedOn !== undefined ? { basedOn } : {}),
+      ...(basedOn !== undefined ? { basedOn, basedOnRecord: JSON.stringify(base) } : {}),
       updatedAt: nowIso(),
     })
     .where(and(eq(outbox.recordId, recordId), inArray(outbox.status, OPEN_STATUSES)))
@@ -110,6 +113,7 @@ export function enqueue(tx: Tx, edit: NewEdit): { operationId: string; recordId:
   let recordId: string;
   let base: Raw | null = null;
   let basedOn: string | null = null;
+  let basedOnRecord: Raw | null = null;
   if (edit.operation === 'create') {
     recordId = `${LOCAL_ID_PREFIX}${randomUUID()}`;
   } else {
@@ -120,6 +124,12 @@ export function enqueue(tx: Tx, edit: NewEdit): { operationId: string; recordId:
     const chain = openItemsOf(tx, recordId);
     base = chain.length > 0 ? chainBase(tx, recordId) : current;
     basedOn = typeof current.updateTime === 'string' ? current.updateTime : null;
+    // The server's record at that version: the chain's base, unless a pull has replaced it
+    // since, in which case an earlier edit made on the same version still has it.
+    basedOnRecord =
+      [base, ...chain.map((item) => parse(item.basedOnRecord))].find(
+        (raw) => raw !== null && basedOn !== null && sameVersion(raw.updateTime, basedOn),
+      ) ?? null;
   }
   const stamp = nowIso();
   tx.insert(outbox)
@@ -132,6 +142,7 @@ export function enqueue(tx: Tx, edit: NewEdit): { operationId: string; recordId:
       payload: JSON.stringify(edit.payload),
       basedOn,
       base: base === null ? null : JSON.stringify(base),
+      basedOnRecord: basedOnRecord === null ? null : JSON.stringify(basedOnRecord),
       createdAt: stamp,
       updatedAt: stamp,
     })

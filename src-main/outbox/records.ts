@@ -43,6 +43,8 @@ export interface ResourceSpec {
   isCreatedBy(raw: Raw, payload: Payload): boolean;
   /** Whether the server record already holds every value of this update. */
   holds(raw: Raw, payload: Payload): boolean;
+  /** The record's value of an update's field (a supplier's `code` is its `number`). */
+  fieldValue(raw: Raw, field: string): unknown;
 }
 
 const text = (value: unknown): string | null =>
@@ -123,6 +125,7 @@ const supplier: ResourceSpec = {
     Object.entries(payload).every(([key, value]) =>
       key === 'code' ? raw.number === value : sameJson(raw[key], value),
     ),
+  fieldValue: (raw, field) => (field === 'code' ? raw.number : raw[field]),
 };
 
 function dimensionLike(
@@ -172,6 +175,7 @@ function dimensionLike(
     isCreatedBy: (raw, payload) => raw.name === payload.name && raw.code === payload.code,
     holds: (raw, payload) =>
       Object.entries(payload).every(([key, value]) => key === 'externalUserId' || sameJson(raw[key], value)),
+    fieldValue: (raw, field) => raw[field],
   };
 }
 

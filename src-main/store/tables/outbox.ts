@@ -16,6 +16,9 @@ import { integerCheck, jsonCheck, nowIso } from './columns';
  *   the server's before an update, and a newer server version is a conflict.
  * - `base`: the server's record (JSON) the chain of edits to this record started from, so a
  *   discarded edit can restore the row without the network.
+ * - `based_on_record`: the server's record (JSON) at `based_on`, which a pull never replaces:
+ *   set against a newer server version, it tells which fields a colleague changed (a conflict
+ *   settled with "take theirs" rebases later edits of the record that touch none of them).
  * - `status`: pending → sending (a create on its way: after a crash it is looked up before
  *   being sent again) → done; or failed (the API refused it, `error_*` say why and on which
  *   field) or conflict (`server_record` holds the newer server version).
@@ -32,6 +35,7 @@ export const outbox = sqliteTable(
     payload: text('payload').notNull(),
     basedOn: text('based_on'),
     base: text('base'),
+    basedOnRecord: text('based_on_record'),
     status: text('status', { enum: ['pending', 'sending', 'failed', 'conflict', 'done'] })
       .notNull()
       .default('pending'),

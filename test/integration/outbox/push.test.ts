@@ -231,6 +231,40 @@ describe('offline edits', () => {
     for (const s of [a, b, c]) expect(row(setup.cache, 'suppliers', s!.id)?.raw).toEqual(server(s!.id));
   });
 
+  it('taking theirs moves later edits of the record onto it, unless the colleague changed their fields', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    const control = setup.sandbox.control!;
+    const [p, q] = setup.sandbox.state.suppliers.slice(14, 16).map((s) => ({ ...s }));
+    const server = (id: string) => setup.sandbox.state.suppliers.find((s) => s.id === id)!;
+    outbox.updateSupplier(profileId, p!.id, { name: 'Mine P' });
+    outbox.updateSupplier(profileId, q!.id, { name: 'Mine Q' });
+    // Q's second edit is made before the push, on the field the colleague changes too.
+    outbox.updateSupplier(profileId, q!.id, { vatIdNo: 'DE-MINE-Q' });
+    control.updateSupplier(p!.id, { name: 'Theirs P' });
+    control.updateSupplier(q!.id, { name: 'Theirs Q', vatIdNo: 'DE-THEIRS-Q' });
+    expect(await outbox.push(profileId)).toMatchObject({ sent: 0, conflicts: 2 });
+    // A sync meets the colleague's versions; P's second edit is made while its conflict is open.
+    expect((await setup.sync()).outcome).toBe('succeeded');
+    const later = outbox.updateSupplier(profileId, p!.id, { vatIdNo: 'DE-MINE-P' });
+    const conflicts = outbox.list(profileId).filter((item) => item.status === 'conflict');
+    expect(conflicts.map((item) => item.recordId)).toEqual([p!.id, q!.id]);
+
+    for (const conflict of conflicts) outbox.resolve(profileId, conflict.operationId, 'theirs');
+    // P's later edit now builds on the version taken; Q's still on the one it was made on.
+    const waiting = outbox.list(profileId);
+    expect(waiting.find((item) => item.operationId === later.operationId)?.basedOn).toBe(
+      server(p!.id).updateTime,
+    );
+    expect(row(setup.cache, 'suppliers', p!.id)).toMatchObject({ name: 'Theirs P', vat_id_no: 'DE-MINE-P' });
+
+    expect(await outbox.push(profileId)).toEqual({ sent: 1, failed: 0, conflicts: 1, remaining: 0 });
+    expect(server(p!.id)).toMatchObject({ name: 'Theirs P', vatIdNo: 'DE-MINE-P' });
+    expect(server(q!.id)).toMatchObject({ name: 'Theirs Q', vatIdNo: 'DE-THEIRS-Q' });
+    const [left] = outbox.list(profileId);
+    expect(left).toMatchObject({ recordId: q!.id, status: 'conflict', payload: { vatIdNo: 'DE-MINE-Q' } });
+  });
+
   it('discarding an update restores the server row', async () => {
     const setup = await synced();
     const { outbox, profileId } = setup;
