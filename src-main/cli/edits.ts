@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
+import { conflictMessage, type OutboxItem } from '../outbox';
+import { specs } from '../outbox/records';
 import { chooseProfile } from './filters';
 import { onInterrupt, table, UsageError, type CliIo } from './io';
 
@@ -40,9 +42,10 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
           ['OPERATION', 'EDIT', 'STATUS', 'PROBLEM'],
           ...items.map((item) => [
             item.operationId,
-            `${item.operation} ${item.resource} ${item.recordId}`,
+            // Named as the user knows the record; the id tells two of the same name apart.
+            `${item.operation} ${specs[item.resource].label} ${item.name ? `"${item.name}" ` : ''}(${item.recordId})`,
             item.status === 'sending' ? 'maybe sent (checked before sending again)' : item.status,
-            item.error ? `${item.error.field ? `${item.error.field}: ` : ''}${item.error.message}` : '',
+            problem(item),
           ]),
         ]),
       );
@@ -94,6 +97,17 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
         `edits takes list, push, retry, discard or resolve${action ? `, not "${action}"` : ''}`,
       );
   }
+}
+
+/** Why an edit waits: the server's reason, or for a conflict when the server's version is from. */
+function problem(item: OutboxItem): string {
+  if (!item.error) return '';
+  // Said anew from the server's record, so an edit stored with an older wording reads the same.
+  const message =
+    item.status === 'conflict' && item.server
+      ? conflictMessage(specs[item.resource].label, item.server.updateTime)
+      : item.error.message;
+  return `${item.error.field ? `${item.error.field}: ` : ''}${message}`;
 }
 
 /** What the waiting edits need from the user (conflicts, refused edits), or null. */

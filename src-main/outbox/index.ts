@@ -30,6 +30,7 @@ import { validateEdit } from './validate';
  * edits survive restarts and kills.
  */
 
+export { conflictMessage } from './push';
 export type { PushProgress, PushSummary } from './push';
 export type { OutboxResource } from './records';
 export type { SupplierNumbering } from './queue';

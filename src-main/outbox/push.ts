@@ -56,6 +56,19 @@ export interface PushOptions {
   onProgress?: (progress: PushProgress) => void;
 }
 
+/** An instant as people read it, to the minute and saying its zone: `2026-11-26 14:03 UTC`. */
+export function utcMinute(iso: string): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** What a conflicting edit says (stored with it, and shown by `satchel edits list`). */
+export function conflictMessage(label: string, updateTime: unknown): string {
+  const when = typeof updateTime === 'string' ? utcMinute(updateTime) : 'at an unknown time';
+  return `The ${label} was changed on the server (${when}) after this edit was made. Keep yours, take theirs, or merge.`;
+}
+
 /** `again`: the user changed or discarded the edit while it was on its way; read it anew. */
 type Step = 'sent' | 'failed' | 'conflict' | 'again' | { stop: AppError };
 
@@ -230,7 +243,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
             status: 'conflict',
             serverRecord: JSON.stringify(current),
             errorCode: 'CONFLICT',
-            errorMessage: `The ${spec.label} was changed on the server (${current.updateTime ?? 'unknown time'}) after this edit was made. Keep yours, take theirs, or merge.`,
+            errorMessage: conflictMessage(spec.label, current.updateTime),
             errorField: null,
           }),
         );

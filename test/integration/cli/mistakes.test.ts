@@ -160,6 +160,18 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       }
     ).items;
     expect(item?.status).toBe('conflict');
+    // Named by the supplier, the server's time said to the minute in UTC (here and stored).
+    const changedAt = sandbox.state.suppliers.find((s) => s.id === supplier.id)!.updateTime!;
+    const when = `${changedAt.slice(0, 10)} ${changedAt.slice(11, 16)} UTC`;
+    expect(item).toMatchObject({
+      name: 'Mine',
+      recordId: supplier.id,
+      error: { code: 'CONFLICT', message: expect.stringContaining(`changed on the server (${when})`) },
+    });
+    const listed = (await satchel(['edits', 'list'], env)).stdout;
+    expect(listed).toContain(`update supplier "Mine" (${supplier.id})`);
+    expect(listed).toContain(`The supplier was changed on the server (${when}) after this edit was made.`);
+    expect(listed).not.toContain(changedAt);
     expect((await satchel(['edits', 'resolve', item!.operationId], env)).code).toBe(2);
     expect((await satchel(['edits', 'resolve', item!.operationId, '--mine'], env)).stdout).toContain(
       'Kept yours',
