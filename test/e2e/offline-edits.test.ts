@@ -130,6 +130,14 @@ describe('offline supplier edits in the app', () => {
       await page.getByTestId('push-result').getByText('2 sent · 0 failed · 1 conflict ·').waitFor();
       expect(server(a.id)).toMatchObject({ name: 'Alpha Two', vatIdNo: 'DE123456789', bic: null });
       await waiting.getByText('1 edit waiting, 1 need you').waitFor();
+      // The row and the note of the save say it is in conflict, not that it waits to be sent.
+      const rowB = grid.locator('tbody tr').filter({ hasText: b.number });
+      await rowB.getByText('Conflict', { exact: true }).waitFor();
+      expect(await rowB.getByText('Not sent yet').count()).toBe(0);
+      await page
+        .getByTestId('supplier-saved')
+        .getByText('Bravo Mine was changed on the server too; choose below which version to keep.')
+        .waitFor();
       // Both sides are shown without asking for them.
       const conflict = edits.getByRole('listitem', { name: 'Update supplier Bravo Mine' });
       await expect
@@ -158,6 +166,15 @@ describe('offline supplier edits in the app', () => {
       const refused = edits.getByRole('listitem', { name: `Update supplier ${d.name}` });
       await refused.getByText('Supplier number: Another supplier already has code TAKEN-1.').waitFor();
       await waiting.getByText('1 edit waiting, 1 need you').waitFor();
+      // The cache shows D with the number it was given here.
+      await find('TAKEN-1');
+      const rowD = grid.locator('tbody tr').filter({ hasText: 'TAKEN-1' });
+      await rowD.getByText('Failed', { exact: true }).waitFor();
+      expect(await rowD.getByText('Not sent yet').count()).toBe(0);
+      await page
+        .getByTestId('supplier-saved')
+        .getByText(`The server refused the change to ${d.name}: Another supplier already has code TAKEN-1.`)
+        .waitFor();
       // Edit… and Esc: the form closes, the edit stays as it was.
       await refused.getByRole('button', { name: 'Edit…' }).focus();
       await page.keyboard.press('Enter');
@@ -177,6 +194,10 @@ describe('offline supplier edits in the app', () => {
       await edits.getByRole('button', { name: 'Send now' }).click();
       await edits.getByText('Every edit has been sent.').waitFor();
       expect(server(d.id).number).toBe('FREE-1');
+      // Sent: the note of the save is gone, and so is the row's badge.
+      await page.getByTestId('supplier-saved').waitFor({ state: 'detached' });
+      await find('FREE-1');
+      expect(await grid.locator('tbody tr').locator('.badge').count()).toBe(0);
 
       // Offline again, an edit left unsent when the app closes.
       control.addFault({ match: '*', drop: true });

@@ -8,6 +8,7 @@ import { useListKeys } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
+import type { CommandOutput } from '../../../src-shared/ipc';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
@@ -25,13 +26,72 @@ function supplierForm(supplier: SupplierRow | null) {
   };
 }
 
+interface Saved {
+  verb: 'Saved' | 'Created';
+  name: string;
+  operationId: string;
+}
+
+type WaitingEdit = CommandOutput<'edits.list'>['items'][number];
+
+/**
+ * What to say of the edit just saved, as the outbox has it now: waiting, in conflict, refused;
+ * nothing once it is off the list (sent, or discarded). The list is read again before the save
+ * is reported, so a saved edit is on it until something settles it.
+ */
+function savedStatus(saved: Saved, waiting: WaitingEdit[]): { text: string; problem: boolean } | null {
+  const item = waiting.find((candidate) => candidate.operationId === saved.operationId);
+  if (!item) return null;
+  if (item.status === 'conflict')
+    return {
+      text: `${saved.name} was changed on the server too; choose below which version to keep.`,
+      problem: true,
+    };
+  if (item.status === 'failed')
+    return {
+      text: `The server refused the change to ${saved.name}${item.error ? `: ${item.error.message}` : ''}. It is kept below to fix or discard.`,
+      problem: true,
+    };
+  return { text: `${saved.verb} ${saved.name}; it will be sent with the next push.`, problem: false };
+}
+
+/** Per record, the state of its waiting edits that most needs the user: conflict, failed, waiting. */
+function recordStates(waiting: WaitingEdit[]): Map<string, WaitingEdit['status']> {
+  const rank = { pending: 0, sending: 0, failed: 1, conflict: 2 } as const;
+  const states = new Map<string, WaitingEdit['status']>();
+  for (const item of waiting) {
+    const known = states.get(item.recordId);
+    if (known === undefined || rank[item.status] > rank[known]) states.set(item.recordId, item.status);
+  }
+  return states;
+}
+
+/** A supplier row's word for its waiting edits, as the edits list below says it. */
+function RowBadge({ status }: { status: WaitingEdit['status'] | undefined }) {
+  if (status === undefined) return null;
+  if (status === 'conflict')
+    return (
+      <Badge kind="conflict" title="Changed on the server too: settle it in Waiting to be sent.">
+        Conflict
+      </Badge>
+    );
+  if (status === 'failed')
+    return (
+      <Badge kind="failed" title="Refused by the server: see why in Waiting to be sent.">
+        Failed
+      </Badge>
+    );
+  return <Badge kind="pending">Not sent yet</Badge>;
+}
+
 /** Suppliers: search, create and change them offline, and the edits waiting to be sent. */
 export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const id = useId();
   const profileId = profile.id;
   const { text, setText, searched: debounced, page, setPage } = useTypedSearch();
   const [editing, setEditing] = useState<{ supplier: SupplierRow | null } | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  // The edit just saved here, said above the list until the push settles it.
+  const [saved, setSaved] = useState<Saved | null>(null);
   // Deleted suppliers (status DELETED, or gone from the server) only when asked, as dimensions.
   const [showDeleted, setShowDeleted] = useState(false);
   const grid = useRef<HTMLTableElement>(null);
@@ -50,7 +110,9 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   );
   const pagerTotal = useKeptTotal(search.data?.total);
   const pending = useCommand('edits.list', { profileId });
-  const pendingIds = new Set((pending.data?.items ?? []).map((item) => item.recordId));
+  const waiting = pending.data?.items ?? [];
+  const rowState = recordStates(waiting);
+  const savedMessage = saved && savedStatus(saved, waiting);
   // The rows on screen stay while another search or page is read (see useCommand).
   const rows = search.data?.rows ?? [];
   const answer = search.isPlaceholderData ? undefined : search.data;
@@ -67,9 +129,9 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
     setEditing(null);
     grid.current?.focus();
   };
-  const finish = (message: string) => {
+  const finish = (done: Saved) => {
     setEditing(null);
-    setSaved(message);
+    setSaved(done);
     grid.current?.focus();
   };
 
@@ -104,9 +166,13 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           New supplier
         </button>
       </div>
-      {saved && (
-        <p role="status" className="muted" data-testid="supplier-saved">
-          {saved}
+      {savedMessage && (
+        <p
+          role="status"
+          className={savedMessage.problem ? 'field-error' : 'muted'}
+          data-testid="supplier-saved"
+        >
+          {savedMessage.text}
         </p>
       )}
       <div className={editing ? 'split open' : 'split'}>
@@ -136,7 +202,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               <>
                 <td>
                   {row.name ?? '—'}
-                  {pendingIds.has(row.id) && <Badge kind="pending">Not sent yet</Badge>}
+                  <RowBadge status={rowState.get(row.id)} />
                 </td>
                 <td className="mono">{row.number ?? '—'}</td>
                 <td>{row.deletedAt !== null ? 'Gone from the server' : humanize(row.status)}</td>
@@ -190,18 +256,20 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
                   update.mutate(
                     { profileId, id: supplier.id, input: payload },
                     {
-                      onSuccess: () =>
-                        finish(
-                          `Saved ${String(payload['name'] ?? supplier.name)}; it will be sent with the next push.`,
-                        ),
+                      onSuccess: ({ operationId }) =>
+                        finish({
+                          verb: 'Saved',
+                          name: String(payload['name'] ?? supplier.name ?? supplier.id),
+                          operationId,
+                        }),
                     },
                   );
                 else
                   create.mutate(
                     { profileId, input: payload as { name: string } },
                     {
-                      onSuccess: () =>
-                        finish(`Created ${String(payload['name'])}; it will be sent with the next push.`),
+                      onSuccess: ({ operationId }) =>
+                        finish({ verb: 'Created', name: String(payload['name']), operationId }),
                     },
                   );
               }}
