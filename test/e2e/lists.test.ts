@@ -17,11 +17,12 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'satchel-test-'));
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let core: Core;
+let profileId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
   core = createCore({ dataDir, secrets });
-  await connectSandbox(core, sandbox);
+  profileId = (await connectSandbox(core, sandbox)).id;
 }, 120_000);
 afterAll(async () => {
   await closeBrowser();
@@ -261,6 +262,14 @@ describe('the order beside a narrow pane', () => {
       await grid.getByRole('columnheader', { name: 'Booking date' }).waitFor({ state: 'detached' });
       expect(await note.innerText()).toContain('Sorted by booking date ↓');
       expect(await note.textContent()).toContain('descending');
+      // The totals line counted, as it is on screen once the totals thread (started at the
+      // first count, a second or more in tests, where it loads from source) has answered.
+      const live = core
+        .cacheOf(profileId)
+        .sqlite.prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
+        .pluck()
+        .get() as number;
+      await page.getByTestId('totals').getByText(String(live), { exact: true }).waitFor();
       await app.screenshot('transactions-sort-note-800x600');
 
       // Shift+Tab from the grid reaches its button; Enter reverses the order: the newest
