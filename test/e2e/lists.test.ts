@@ -269,7 +269,10 @@ describe('the order beside a narrow pane', () => {
         .sqlite.prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
         .pluck()
         .get() as number;
-      await page.getByTestId('totals').getByText(String(live), { exact: true }).waitFor();
+      await page
+        .getByTestId('totals')
+        .getByText(new Intl.NumberFormat('en-US').format(live), { exact: true })
+        .waitFor();
       await app.screenshot('transactions-sort-note-800x600');
 
       // Shift+Tab from the grid reaches its button; Enter reverses the order: the newest
