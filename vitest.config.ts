@@ -33,6 +33,10 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A condition the page reaches through the core (a count from the totals thread, a
+          // row found again) may take seconds on a busy machine: polls wait up to 10 s for it
+          // and still fail when it never holds.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
