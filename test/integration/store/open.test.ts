@@ -399,6 +399,35 @@ describe('openCache', () => {
     ]);
   });
 
+  it('keeps the version each open edit of an upgraded cache was made on, where its base still is it', () => {
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: migrationsBefore('0016') });
+    const edit = older.sqlite.prepare(
+      `INSERT INTO outbox (operation_id, resource, operation, record_id, payload, based_on, base, status)
+       VALUES (?, 'supplier', ?, ?, '{"name":"Mine"}', ?, ?, ?)`,
+    );
+    const at = (updateTime: string) => JSON.stringify({ id: 'sup-1', name: 'Theirs', updateTime });
+    // Its base is the version it was made on; a pull has since replaced another's; one was sent;
+    // a create has no server version at all.
+    edit.run('op-kept', 'update', 'sup-1', '2026-11-01T10:00:00Z', at('2026-11-01T10:00:00Z'), 'pending');
+    edit.run('op-pulled', 'update', 'sup-1', '2026-11-01T10:00:00Z', at('2026-11-02T09:00:00Z'), 'conflict');
+    edit.run('op-done', 'update', 'sup-1', '2026-11-01T10:00:00Z', at('2026-11-01T10:00:00Z'), 'done');
+    edit.run('op-create', 'create', 'local-1', null, null, 'pending');
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(
+      upgraded.sqlite
+        .prepare(`SELECT operation_id AS op, based_on_record AS made FROM outbox ORDER BY seq`)
+        .all(),
+    ).toEqual([
+      { op: 'op-kept', made: at('2026-11-01T10:00:00Z') },
+      { op: 'op-pulled', made: null },
+      { op: 'op-done', made: null },
+      { op: 'op-create', made: null },
+    ]);
+  });
+
   it("indexes an upgraded cache's expense and line text, so search finds what was synced before", () => {
     const file = caches.file();
     const older = openCache(file, { migrationsDir: migrationsBefore('0015') });
