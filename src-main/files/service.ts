@@ -19,7 +19,7 @@ import { checkWritableFolder, createFolder } from '../folders';
 import { log } from '../log';
 import type { CacheDb } from '../store';
 import { matches } from './fetch';
-import { MANIFEST_COLUMNS } from './manifest';
+import { MANIFEST_COLUMNS, writeManifest } from './manifest';
 import { createNameAllocator, nameKey } from './naming';
 import {
   cachedCopies,
@@ -37,6 +37,7 @@ import {
   jobRow,
   jobRows,
   unfinishedJobRows,
+  manifestRows,
   resetFailed,
   setJobStatus,
   type JobRow,
@@ -296,6 +297,7 @@ export function createFileService(options: FileServiceOptions): FileService {
           const status =
             entry.reason === 'cancel' ? 'cancelled' : entry.reason === 'pause' ? 'paused' : 'pending';
           setJobStatus(options.cacheOf(profileId), jobId, status, nowIso());
+          if (status === 'cancelled') await closeCancelled(profileId, jobId);
           return { status };
         }
         return runJob({
@@ -343,6 +345,35 @@ export function createFileService(options: FileServiceOptions): FileService {
       });
     chains.set(profileId, entry.done);
     running.set(id, entry);
+  }
+
+  /**
+   * What a run does when it is cancelled, for a job cancelled while no run had it (paused,
+   * interrupted, or waiting its turn): no `.part` file left, and the manifest of what is done
+   * (the finished files stay), which the job's summary points to.
+   */
+  async function closeCancelled(profileId: string, jobId: string): Promise<void> {
+    const row = job(profileId, jobId);
+    await rm(partialFolder(row.destination, jobId), { recursive: true, force: true });
+    if (!row.manifest) return;
+    try {
+      await writeManifest(row.destination, row.manifest, manifestRows(options.cacheOf(profileId), jobId));
+    } catch (error) {
+      // The folder went away or became read-only meanwhile: the cancel itself stands.
+      log.error(`download ${jobId}: the manifest of the cancelled download could not be written:`, error);
+    }
+  }
+
+  /**
+   * Runs the job again if its run ended `completed` with files still pending: files a retry put
+   * back while the run was under way (a run takes its list of files when it starts).
+   */
+  function runLeftovers(profileId: string, jobId: string): void {
+    const row = jobRow(options.cacheOf(profileId), jobId);
+    if (row?.status !== 'completed' || jobCounts(options.cacheOf(profileId), jobId).files.pending === 0)
+      return;
+    setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
+    launch(profileId, jobId);
   }
 
   function stopJob(profileId: string, jobId: string, reason: StopReason): Running | undefined {
@@ -524,7 +555,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       if (entry) await entry.done;
       else {
         setJobStatus(options.cacheOf(profileId), jobId, 'cancelled', nowIso());
-        await rm(partialFolder(row.destination, jobId), { recursive: true, force: true });
+        await closeCancelled(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
     },
@@ -533,9 +564,13 @@ export function createFileService(options: FileServiceOptions): FileService {
       if (row.status === 'cancelled')
         throw new AppError('VALIDATION_ERROR', 'This download was cancelled; start a new one.');
       const reset = resetFailed(options.cacheOf(profileId), jobId, fileIds);
-      if (reset > 0 || row.status !== 'completed') {
-        if (!running.has(key(profileId, jobId)))
-          setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
+      const current = running.get(key(profileId, jobId));
+      if (current) {
+        // A run under way took its list of files when it started: the files put back are run
+        // once it ends (a pause or a cancel meanwhile stands).
+        if (reset > 0) void current.done.then(() => runLeftovers(profileId, jobId));
+      } else if (reset > 0 || row.status !== 'completed') {
+        setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
         launch(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
