@@ -20,22 +20,25 @@ export interface FolderRequest {
 /** Shows the system's folder dialog; null when the user cancels. */
 export type FolderPicker = (request: FolderRequest) => Promise<string | null>;
 
-/** The absolute folder if Satchel can write into it; otherwise an error naming the problem. */
-export function checkWritableFolder(folder: string): string {
+/**
+ * The absolute folder if Satchel can write into it; otherwise an error naming the problem, on
+ * `field` (the form's field the folder was given in).
+ */
+export function checkWritableFolder(folder: string, field = 'folder'): string {
   if (!path.isAbsolute(folder))
-    throw new AppError('VALIDATION_ERROR', 'Choose a folder by its full path.', 'folder');
+    throw new AppError('VALIDATION_ERROR', 'Choose a folder by its full path.', field);
   const absolute = path.resolve(folder);
   let isFolder = false;
   try {
     isFolder = statSync(absolute).isDirectory();
   } catch {
-    throw new AppError('VALIDATION_ERROR', 'This folder does not exist; choose another.', 'folder');
+    throw new AppError('VALIDATION_ERROR', 'This folder does not exist; choose another.', field);
   }
-  if (!isFolder) throw new AppError('VALIDATION_ERROR', 'This is a file, not a folder.', 'folder');
+  if (!isFolder) throw new AppError('VALIDATION_ERROR', 'This is a file, not a folder.', field);
   try {
     accessSync(absolute, constants.W_OK);
   } catch {
-    throw new AppError('VALIDATION_ERROR', 'Satchel cannot write to this folder; choose another.', 'folder');
+    throw new AppError('VALIDATION_ERROR', 'Satchel cannot write to this folder; choose another.', field);
   }
   return absolute;
 }

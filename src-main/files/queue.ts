@@ -302,3 +302,21 @@ export function findUnfinishedJob(
      ORDER BY created_at DESC LIMIT 1`,
   ).get(match) as JobRow | undefined;
 }
+
+/**
+ * Paths (and their files) that other downloads into `destination` have given out but not yet
+ * written: items not done of jobs that can still run (paused, waiting, running, or finished with
+ * failed files a retry puts back). A new job into the same folder must not take these names,
+ * or whichever runs second finds "a different file" in its place.
+ */
+export function reservedPaths(
+  cache: CacheDb,
+  destination: string,
+): Array<{ relativePath: string; fileId: string }> {
+  return prepared(
+    cache.sqlite,
+    `SELECT i.relative_path AS relativePath, i.file_id AS fileId
+     FROM download_jobs j JOIN download_items i ON i.job_id = j.id
+     WHERE j.destination = ? AND j.status <> 'cancelled' AND i.status <> 'done'`,
+  ).all(destination) as Array<{ relativePath: string; fileId: string }>;
+}

@@ -38,12 +38,13 @@ import {
   jobRows,
   unfinishedJobRows,
   manifestRows,
+  reservedPaths,
   resetFailed,
   setJobStatus,
   type JobRow,
 } from './queue';
 import { PARTIAL_FOLDER_PREFIX, partialFolder, runJob, type RunJobResult, type StopReason } from './runner';
-import { scopedFiles } from './scope';
+import { scopedFiles, type ScopedFile } from './scope';
 import { createReadShare, type ReadShare } from './share';
 import { layoutFolders, renderFileName } from './template';
 
@@ -406,14 +407,20 @@ export function createFileService(options: FileServiceOptions): FileService {
     return names;
   }
 
-  async function create(profileId: string, request: DownloadRequest): Promise<JobRow> {
+  async function create(profileId: string, request: DownloadRequest, files: ScopedFile[]): Promise<JobRow> {
     const cache = options.cacheOf(profileId);
-    const files = scopedFiles(cache, request.scope);
-    if (files.length === 0)
-      throw new AppError('VALIDATION_ERROR', 'There are no files to download in this selection.', 'scope');
     const destination = request.destination;
     const onDisk = new Set([...existingNames(destination)].map(nameKey));
+    // Names another unfinished download into this folder will write: taken too, except by the
+    // very file it will put there (then whichever job runs second finds it in place).
+    const reserved = new Map<string, string>();
+    for (const entry of reservedPaths(cache, destination))
+      reserved.set(nameKey(entry.relativePath), entry.fileId);
     const taken = (relative: string) => onDisk.has(nameKey(relative));
+    const promisedElsewhere = (relative: string, fileId: string) => {
+      const owner = reserved.get(nameKey(relative));
+      return owner !== undefined && owner !== fileId;
+    };
     const allocate = createNameAllocator();
     const manifest = (() => {
       for (;;) {
@@ -428,6 +435,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       const name = renderFileName(request.template, file);
       for (;;) {
         const relative = allocate(folders, name);
+        if (promisedElsewhere(relative, file.fileId)) continue;
         // A file of the same name already there is reused only when it is this very file.
         if (
           !taken(relative) ||
@@ -505,8 +513,6 @@ export function createFileService(options: FileServiceOptions): FileService {
           'destination',
         );
       const destination = path.resolve(request.destination);
-      await createFolder(destination, 'destination');
-      checkWritableFolder(destination);
       const normalized = { ...request, destination };
       const cache = options.cacheOf(profileId);
       const unfinished = findUnfinishedJob(cache, {
@@ -515,7 +521,13 @@ export function createFileService(options: FileServiceOptions): FileService {
         layout: normalized.layout,
         scope: JSON.stringify(normalized.scope),
       });
-      const row = unfinished ?? (await create(profileId, normalized));
+      // Everything that can be refused is refused before a folder is made or a job written.
+      const files = unfinished ? [] : scopedFiles(cache, normalized.scope);
+      if (!unfinished && files.length === 0)
+        throw new AppError('VALIDATION_ERROR', 'There are no files to download in this selection.', 'scope');
+      await createFolder(destination, 'destination');
+      checkWritableFolder(destination, 'destination');
+      const row = unfinished ?? (await create(profileId, normalized, files));
       if (unfinished && unfinished.status === 'running' && !running.has(key(profileId, unfinished.id)))
         setJobStatus(cache, unfinished.id, 'pending', nowIso());
       launch(profileId, row.id);

@@ -3,13 +3,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { partialFolder } from '../../../src-main/files/runner';
 import { scopedFiles } from '../../../src-main/files/scope';
+import { AppError } from '../../../src-shared/errors';
 import type { DownloadProgress } from '../../../src-shared/files';
-import { readManifest, sandboxFile, sha256Of } from '../../helpers/files';
+import { listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
-// What a download job does around its run: cancelled while it is not running, and a failed
-// file retried while the job still runs.
+// What a download job does around its run: cancelled while it is not running, a failed file
+// retried while the job still runs, two downloads into one folder, and a request refused
+// before anything is made on disk.
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -119,5 +121,57 @@ describe('download jobs', () => {
     );
     expect(row?.['status']).toBe('done');
     expect(sha256Of(path.join(destination, row?.['file'] ?? ''))).toBe(sandboxFile(sandbox, failing).sha256);
+  });
+
+  it('gives a download queued into the folder of an unfinished one names of its own', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 100 });
+    const all = sandbox.state.files.map((file) => file.id);
+    const firstIds = all.slice(0, 30);
+    const secondIds = all.slice(20, 60); // ten files in both
+    const destination = path.join(dir, 'Audit');
+    // One name for every file, numbered: the two jobs would both start at "EUR.pdf".
+    const request = { destination, template: 'receipt {currency}' } as const;
+    const first = await core.files.start(profile.id, {
+      ...request,
+      scope: { by: 'ids', kind: 'file', ids: firstIds },
+    });
+    const second = await core.files.start(profile.id, {
+      ...request,
+      scope: { by: 'ids', kind: 'file', ids: secondIds },
+    });
+    expect((await core.files.wait(profile.id, first.job.id)).status).toBe('completed');
+    expect((await core.files.wait(profile.id, second.job.id)).status).toBe('completed');
+    for (const job of [first.job, second.job]) {
+      const status = core.files.status(profile.id, job.id);
+      expect(status.errors).toEqual([]);
+      expect(status.files).toMatchObject({ done: job.files.total, failed: 0 });
+    }
+    // Each job's files under names of their own (numbered names depend on a job's own files, so
+    // the ten in both may be there twice, as when the second ran after the first had finished).
+    const onDisk = listFiles(destination).filter((name) => !name.startsWith('manifest'));
+    expect(onDisk).toHaveLength(firstIds.length + secondIds.length);
+    const manifest = readManifest(path.join(destination, 'manifest.csv'));
+    expect(manifest).toHaveLength(secondIds.length);
+    for (const row of manifest)
+      expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(
+        sandboxFile(sandbox, row['file_id'] ?? '').sha256,
+      );
+  });
+
+  it('refuses a request before making anything on disk', async () => {
+    const { core, profile, dir } = await synced();
+    const missing = path.join(dir, 'not yet', 'there');
+    const empty = await core.files
+      .start(profile.id, {
+        scope: { by: 'dateRange', from: '1901-01-01', to: '1901-12-31' },
+        destination: missing,
+      })
+      .catch((error: unknown) => error);
+    expect(empty).toBeInstanceOf(AppError);
+    expect(empty).toMatchObject({ field: 'scope' });
+    expect(existsSync(path.join(dir, 'not yet'))).toBe(false);
+
+    expect(core.files.list(profile.id)).toEqual([]);
   });
 });
