@@ -35,6 +35,22 @@ export function templateTokens(template: string): string[] {
   return [...template.matchAll(TOKEN_PATTERN)].map((match) => match[1] ?? '');
 }
 
+// What no file name may hold on one system or another: control characters, the characters
+// Windows forbids, and the path separators.
+// eslint-disable-next-line no-control-regex
+const NOT_IN_A_NAME = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
+
+/** Why text typed into a template cannot be part of a file name, or null when it can. */
+function unsafeText(literal: string): string | null {
+  const found = NOT_IN_A_NAME.exec(literal)?.[0];
+  if (found === undefined) return null;
+  if (found === '/' || found === '\\')
+    return `A file name cannot contain ${found}; the folders come from the layout.`;
+  if (found < ' ' || found === '\u007f')
+    return 'A file name cannot contain tabs, line breaks or other control characters.';
+  return `A file name cannot contain ${found} (Windows does not allow it); use - or _ instead.`;
+}
+
 export const NamingTemplate = z
   .string()
   .trim()
@@ -44,11 +60,19 @@ export const NamingTemplate = z
     const unknown = templateTokens(template).filter(
       (token) => !(TEMPLATE_TOKENS as readonly string[]).includes(token),
     );
-    if (unknown.length > 0)
+    if (unknown.length > 0) {
+      const token = unknown[0] ?? '';
+      const meant = TEMPLATE_TOKENS.find((known) => known.toLowerCase() === token.trim().toLowerCase());
       ctx.addIssue({
         code: 'custom',
-        message: `Unknown token {${unknown[0]}}; use ${TEMPLATE_TOKENS.map((t) => `{${t}}`).join(', ')}.`,
+        message: meant
+          ? `Unknown token {${token}}; did you mean {${meant}}?`
+          : `Unknown token {${token}}; use ${TEMPLATE_TOKENS.map((t) => `{${t}}`).join(', ')}.`,
       });
+    }
+    // Typed text would be changed silently (into _, or dropped) in every name: say so instead.
+    const unsafe = unsafeText(template.replace(TOKEN_PATTERN, ''));
+    if (unsafe) ctx.addIssue({ code: 'custom', message: unsafe });
     if (templateTokens(template).length === 0)
       ctx.addIssue({ code: 'custom', message: 'Use at least one token, such as {originalName}.' });
     if (/[{}]/.test(template.replace(TOKEN_PATTERN, '')))

@@ -88,6 +88,29 @@ describe('naming template', () => {
     expect(templateTokens('{a}x{b}')).toEqual(['a', 'b']);
   });
 
+  it('refuses typed text no file name can hold, rather than changing it in every name', () => {
+    const message = (template: string) => NamingTemplate.safeParse(template).error?.issues[0]?.message;
+    expect(message('{bookingDate}/{originalName}')).toBe(
+      'A file name cannot contain /; the folders come from the layout.',
+    );
+    expect(message('{bookingDate}\\{originalName}')).toBe(
+      'A file name cannot contain \\; the folders come from the layout.',
+    );
+    for (const char of [':', '*', '?', '"', '<', '>', '|'])
+      expect(message(`{bookingDate}${char}{originalName}`)).toBe(
+        `A file name cannot contain ${char} (Windows does not allow it); use - or _ instead.`,
+      );
+    expect(message('{bookingDate}\t{originalName}')).toMatch(/control characters/);
+    // Values are not the template's: they are made safe file by file.
+    expect(NamingTemplate.safeParse('{counterparty} – {amount} {currency} (#{expenseId})').success).toBe(
+      true,
+    );
+    // A token in the wrong case is named.
+    expect(message('{BookingDate}_{originalName}')).toBe(
+      'Unknown token {BookingDate}; did you mean {bookingDate}?',
+    );
+  });
+
   it('splits names and picks cache extensions', () => {
     expect(splitName('a.b.tar', null)).toEqual({ base: 'a.b', extension: '.tar' });
     expect(splitName('.hidden', 'image/png')).toEqual({ base: '.hidden', extension: '.png' });
