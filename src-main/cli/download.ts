@@ -48,9 +48,12 @@ export function progressLine(progress: DownloadProgress): string {
   const waiting = progress.waitingUntil
     ? ` · waiting for the rate limit until ${progress.waitingUntil.slice(11, 19)}`
     : '';
+  // No rate while nothing comes over the network (files found in place or copied from the
+  // offline cache): "0 B/s" would say the download is stuck.
+  const rate = progress.bytesPerSecond > 0 ? ` · ${formatBytes(progress.bytesPerSecond)}/s` : '';
   return (
     `${files.done + files.failed}/${files.total} files · ${formatBytes(bytes.done)} of ${formatBytes(bytes.total)}` +
-    ` · ${formatBytes(progress.bytesPerSecond)}/s${formatEta(progress.etaSeconds)}` +
+    `${rate}${formatEta(progress.etaSeconds)}` +
     `${files.failed > 0 ? ` · ${files.failed} failed` : ''}${waiting}`
   );
 }
@@ -83,6 +86,13 @@ function scopeOf(values: Record<string, unknown>): DownloadScope {
     by: 'transactionSearch',
     filters: filters as Extract<DownloadScope, { by: 'transactionSearch' }>['filters'],
   };
+}
+
+/** A refusal of the core said in the CLI's terms: the option the field came from. */
+function optionOfField(error: unknown): unknown {
+  if (!(error instanceof AppError) || !error.field) return error;
+  const option = error.field === 'destination' ? '--to' : error.field === 'template' ? '--template' : null;
+  return new AppError(error.code, option ? `${option}: ${error.message}` : error.message);
 }
 
 /**
@@ -157,7 +167,9 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   };
   const stopOnInterrupt = onInterrupt(io, pause);
   try {
-    const started = await core.files.start(profile.id, request.data);
+    const started = await core.files.start(profile.id, request.data).catch((error: unknown) => {
+      throw optionOfField(error);
+    });
     jobId = started.job.id;
     if (io.signal?.aborted) pause();
     const { files } = started.job;
@@ -170,14 +182,24 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     if (tty) io.stdout.write('\n');
     const job = core.files.status(profile.id, started.job.id);
     const counts = job.files;
+    const manifest =
+      job.manifest && job.status === 'completed'
+        ? `; manifest: ${path.join(job.destination, job.manifest)}`
+        : '';
     io.stdout.write(
       `${counts.done} of ${counts.total} files in ${job.destination} (${counts.fetched} fetched, ${counts.copied} copied from the offline cache, ${counts.present} already there` +
         // A job carried on counts from its start; say what this run did.
         `${started.resumed ? `; ${counts.fetched - started.job.files.fetched} fetched by this run` : ''})` +
-        `${counts.failed > 0 ? `, ${counts.failed} failed` : ''}${job.manifest && job.status === 'completed' ? `; manifest: ${job.manifest}` : ''}\n`,
+        `${counts.failed > 0 ? `, ${counts.failed} failed` : ''}${manifest}\n`,
     );
     for (const error of job.errors.slice(0, 20)) io.stderr.write(`  ${error.relativePath}: ${error.error}\n`);
     if (counts.failed > 20) io.stderr.write(`  … and ${counts.failed - 20} more\n`);
+    // What stopped it (no network, the keychain, refused credentials), and that it can go on.
+    if (result.error && job.status !== 'completed')
+      throw new AppError(
+        result.error.code,
+        `${result.error.message.replace(/\.?$/, '.')} The download stopped; run the same command again to continue.`,
+      );
     if (result.error) throw result.error;
     if (job.status !== 'completed')
       throw new AppError(
@@ -189,7 +211,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     if (counts.failed > 0)
       throw new AppError(
         'SERVER_ERROR',
-        `${counts.failed} files could not be downloaded; run the same command again to retry them.`,
+        `${counts.failed} ${counts.failed === 1 ? 'file' : 'files'} could not be downloaded; run the same command again to retry ${counts.failed === 1 ? 'it' : 'them'}.`,
       );
   } finally {
     stopOnInterrupt();

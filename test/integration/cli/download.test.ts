@@ -1,0 +1,91 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
+import { useCliProfiles } from '../../helpers/cli-profile';
+import { contentRequests } from '../../helpers/files';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// `satchel download` as a script sees it (no terminal): its progress lines, what it says when a
+// file fails, when the network goes away in the middle and when the folder is wrong, and its
+// exit status each time.
+
+const tempDir = useTempDirs();
+const connect = useCliProfiles(tempDir);
+
+/** A progress line on a pipe: counts, bytes, then a rate and time left only when they are known. */
+const PROGRESS =
+  /^\d+\/\d+ files · [\d.]+ [KMGT]?B of [\d.]+ [KMGT]?B( · [\d.]+ [KMGT]?B\/s)?( · about \d+(\.\d)? (s|min|h) left)?( · \d+ failed)?( · waiting for the rate limit until \d\d:\d\d:\d\d)?$/;
+
+describe('satchel download on a pipe', () => {
+  it('prints plain progress lines, says which file failed and where the manifest is, and goes on after the network came back', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Audit', { transactions: 200 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const total = sandbox.state.files.length;
+    const broken = sandbox.state.files[5]!.id;
+    sandbox.control?.addFault({ match: `/v1/files/${broken}/content`, corruptBody: true, times: 3 });
+    const destination = path.join(tempDir(), 'out');
+    const args = ['download', '--to', destination, '--layout', 'month'];
+
+    const first = await runCli(args, { env });
+    expect(first.code).toBe(1);
+    const lines = first.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`Downloading ${total} files to ${destination}`);
+    const progress = lines.slice(1, -1);
+    expect(progress.length).toBeGreaterThan(0);
+    for (const line of progress) expect(line).toMatch(PROGRESS);
+    expect(lines.at(-1)).toBe(
+      `${total - 1} of ${total} files in ${destination} (${total - 1} fetched, 0 copied from the offline cache, 0 already there), 1 failed; manifest: ${path.join(destination, 'manifest.csv')}`,
+    );
+    expect(first.stderr).toMatch(
+      /^ {2}\d{4}-\d{2}\/.+: File .+ arrived damaged .*\(gave up after 3 attempts\)\.\n/,
+    );
+    expect(first.stderr).toContain(
+      'satchel: 1 file could not be downloaded; run the same command again to retry it.\n',
+    );
+
+    // Again: only the failed file is fetched; the others are found in place, and no rate is
+    // claimed for files that did not come over the network.
+    sandbox.control?.clearRequests();
+    const again = await runCli(args, { env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('');
+    expect([...contentRequests(sandbox).keys()]).toEqual([broken]);
+    for (const line of again.stdout.trim().split('\n').slice(1, -1)) {
+      expect(line).toMatch(PROGRESS);
+      expect(line).not.toContain('0 B/s');
+    }
+    expect(again.stdout).toContain(`${total} of ${total} files in ${destination} (1 fetched, 0 copied`);
+
+    // The network goes away in the middle: the reason, that it can go on, and a failure status.
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 30 });
+    sandbox.control?.clearRequests();
+    const cut = path.join(tempDir(), 'cut');
+    const running = runCli(['download', '--to', cut], { env });
+    const deadline = Date.now() + 30_000;
+    while ((sandbox.control?.requests('getFileContent').length ?? 0) < 20 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await sandbox.stop();
+    const offline = await running;
+    expect(offline.code).toBe(1);
+    expect(offline.stdout).toMatch(new RegExp(`\\d+ of ${total} files in `));
+    expect(offline.stderr).toMatch(
+      /^satchel: Could not reach .+ The download stopped; run the same command again to continue\.\n$/,
+    );
+  }, 120_000);
+
+  it('names --to when the folder cannot be used', async () => {
+    const { dataDir, core, profile } = await connect('Audit', { transactions: 20 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const file = path.join(tempDir(), 'receipts.pdf');
+    writeFileSync(file, 'not a folder');
+    const result = await runCli(['download', '--to', file], { env: { SATCHEL_DATA_DIR: dataDir } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `satchel: --to: Satchel cannot create the folder ${file}: a file of that name is in the way.\n`,
+    );
+  });
+});
