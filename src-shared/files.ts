@@ -173,6 +173,11 @@ export const DownloadJobShape = z
     /** Relative to the destination. */
     manifest: z.string().nullable(),
     errors: z.array(DownloadFileError),
+    /**
+     * What stopped its last run in this session before its end, when something did (no network,
+     * the keychain, credentials refused): why a job the user did not pause is paused or waiting.
+     */
+    problem: z.string().nullable(),
     createdAt: z.string(),
     finishedAt: z.string().nullable(),
   })

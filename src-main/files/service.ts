@@ -161,6 +161,8 @@ export function createFileService(options: FileServiceOptions): FileService {
   const previews = new Map<string, Set<{ controller: AbortController; done: Promise<unknown> }>>();
   /** Organisations whose cache is being removed: no preview starts writing into it again. */
   const removing = new Set<string>();
+  /** Why a job's last run stopped early, by `key`; forgotten when it runs again. */
+  const problems = new Map<string, string>();
   const nowIso = () => options.now().toISOString();
   const key = (profileId: string, jobId: string) => `${profileId}/${jobId}`;
 
@@ -277,6 +279,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       bytes: counts.bytes,
       manifest: row.manifest,
       errors: failedItems(cache, row.id),
+      problem: problems.get(key(profileId, row.id)) ?? null,
       createdAt: row.createdAt,
       finishedAt: row.finishedAt,
     };
@@ -291,6 +294,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       done: Promise.resolve({ status: 'pending' }),
     };
     const previous = chains.get(profileId) ?? Promise.resolve();
+    problems.delete(id);
     entry.done = previous
       .catch(() => undefined)
       .then(async (): Promise<RunJobResult> => {
@@ -340,6 +344,10 @@ export function createFileService(options: FileServiceOptions): FileService {
                   `The download stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}. Resume it once the problem is fixed.`,
                 ),
         };
+      })
+      .then((result) => {
+        if (result.error) problems.set(id, result.error.message);
+        return result;
       })
       .finally(() => {
         if (running.get(id) === entry) running.delete(id);

@@ -73,6 +73,10 @@ describe('files area', () => {
       await dialog.getByTestId('example-name').getByText('fix the file names first').waitFor();
       await dialog.getByRole('button', { name: 'Start download' }).click();
       await dialog.waitFor(); // refused: still open
+      // So is text no file name can hold, rather than changed in every name.
+      await template.fill('{bookingDate}/{originalName}');
+      await dialog.getByText('A file name cannot contain /; the folders come from the layout.').waitFor();
+      await expect.poll(() => template.getAttribute('aria-invalid')).toBe('true');
       await template.fill('');
       await dialog.getByRole('button', { name: 'Insert {bookingDate}: booking date' }).click();
       await template.press('End');
@@ -89,6 +93,14 @@ describe('files area', () => {
 
       await dialog.getByRole('radio', { name: /By month/ }).check();
       await dialog.getByTestId('example-name').getByText('2026-03/2026-03-01_Hotel invoice.pdf').waitFor();
+      // A folder typed without its full path is refused on its field; typing clears the message.
+      const folderField = dialog.getByLabel('Destination folder');
+      await folderField.fill('Audit');
+      await dialog.getByRole('button', { name: 'Start download' }).click();
+      await dialog.getByText('Choose the destination folder by its full path.').waitFor();
+      await expect.poll(() => folderField.getAttribute('aria-invalid')).toBe('true');
+      await folderField.press('Backspace');
+      await expect.poll(() => folderField.getAttribute('aria-invalid')).toBeNull();
       await dialog.getByRole('button', { name: 'Choose…' }).click();
       const destination = destinations[0] ?? '';
       await expect.poll(() => dialog.getByLabel('Destination folder').inputValue()).toBe(destination);
@@ -169,16 +181,39 @@ describe('files area', () => {
       await third.waitFor({ state: 'detached' });
       const newest = page.getByTestId('download-job').first();
       await newest.getByRole('heading', { name: destinations[1] }).waitFor();
-      await newest.getByRole('button', { name: 'Cancel…' }).click();
-      const confirm = newest.getByRole('group', { name: 'Confirm cancelling the download' });
+      // From the keyboard: when the last control goes with the job, focus stays on its card.
+      await newest.getByRole('button', { name: 'Cancel…' }).focus();
+      await page.keyboard.press('Enter');
+      await newest.getByRole('group', { name: 'Confirm cancelling the download' }).waitFor();
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Yes, cancel it');
-      await confirm.getByRole('button', { name: 'Yes, cancel it' }).click();
+      await page.keyboard.press('Enter');
       await newest.and(page.locator('[data-status="cancelled"]')).waitFor();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(destinations[1]);
       await newest.getByTestId('job-summary').getByText('Not downloaded').waitFor();
       const cancelled = core.files.list(profile.id)[0];
       expect(cancelled?.status).toBe('cancelled');
       expect(cancelled?.files.pending).toBeGreaterThan(0);
       expect(readdirSync(destinations[1] ?? '').filter((name) => name.startsWith('.'))).toEqual([]);
+
+      // The connection goes away in the middle of a download: the card says so and why, and
+      // Resume finishes it once the server answers again.
+      sandbox.control?.clearFaults();
+      sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 200 });
+      const cutFolder = path.join(destinations[1] ?? '', 'cut');
+      const cut = await core.files.start(profile.id, { scope: { by: 'all' }, destination: cutFolder });
+      await expect.poll(() => core.files.status(profile.id, cut.job.id).files.done).toBeGreaterThan(0);
+      sandbox.control?.addFault({ match: 'getFileContent', drop: true });
+      expect((await core.files.wait(profile.id, cut.job.id)).error?.code).toBe('OFFLINE');
+      const cutCard = page.getByTestId('download-job').filter({ hasText: cutFolder });
+      await cutCard.getByText('Interrupted').waitFor();
+      await cutCard
+        .getByTestId('job-problem')
+        .getByText(/^Stopped: Could not reach /)
+        .waitFor();
+      sandbox.control?.clearFaults();
+      await cutCard.getByRole('button', { name: 'Resume' }).click();
+      await cutCard.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 60_000 });
+      expect(await cutCard.getByTestId('job-problem').count()).toBe(0);
 
       // Keep every file offline: the usage fills up.
       sandbox.control?.clearFaults();

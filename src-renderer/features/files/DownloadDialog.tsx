@@ -276,7 +276,10 @@ export function DownloadDialog({
           value={destination}
           placeholder="/home/me/Audit 2026"
           error={errors['destination']}
-          onChange={setDestination}
+          onChange={(value) => {
+            setDestination(value);
+            setErrors(({ destination: _dropped, ...rest }) => rest);
+          }}
           onChoose={() => void pickFolder()}
         />
 

@@ -45,13 +45,19 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
    * vanish (Pause becomes Resume once the job stopped), and focus must not fall to the page.
    */
   const keepFocusUntil = useRef(0);
+  const title = useRef<HTMLHeadingElement>(null);
+  const [busy, setBusy] = useState(false);
   useEffect(() => {
     const group = controls.current;
     if (!group || Date.now() > keepFocusUntil.current || group.contains(document.activeElement)) return;
     if (document.activeElement && document.activeElement !== document.body) keepFocusUntil.current = 0;
-    else group.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+    else {
+      // No control left (cancelled, or finished once the last failed file came): the card itself.
+      const next = group.querySelector<HTMLButtonElement>('button:not(:disabled)');
+      if (next) next.focus();
+      else if (!busy) title.current?.focus();
+    }
   });
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { files, bytes } = job;
   const finished = job.status === 'completed' || job.status === 'cancelled';
@@ -81,7 +87,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   return (
     <li className="job" aria-labelledby={`${id}-title`} data-testid="download-job" data-status={job.status}>
       <div className="job-head">
-        <h3 id={`${id}-title`} className="mono">
+        <h3 id={`${id}-title`} ref={title} className="mono" tabIndex={-1}>
           {job.destination}
         </h3>
         <span className={`badge badge-job-${interrupted ? 'interrupted' : job.status}`}>
@@ -93,6 +99,11 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         <span className="mono">{job.template}</span> · started {formatTime(job.createdAt)}
         {job.finishedAt && ` · ended ${formatTime(job.finishedAt)}`}
       </p>
+      {job.problem && (job.status === 'paused' || interrupted) && (
+        <p className="job-problem" data-testid="job-problem">
+          Stopped: {job.problem}
+        </p>
+      )}
       {interrupted && (
         <p className="muted" data-testid="job-interrupted">
           Goes on by itself when Satchel is online again, or now with Resume.
@@ -118,8 +129,13 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         {formatByteSize(bytes.done)} of {formatByteSize(bytes.total)}
         {running && job.live && (
           <>
-            {' · '}
-            {formatRate(job.live.bytesPerSecond)}
+            {/* No rate while nothing comes over the network (files found in place or copied). */}
+            {job.live.bytesPerSecond > 0 && (
+              <>
+                {' · '}
+                {formatRate(job.live.bytesPerSecond)}
+              </>
+            )}
             {job.live.waitingUntil ? (
               <span className="waiting">
                 {' · '}waiting for the rate limit until {formatClock(job.live.waitingUntil)}

@@ -10,8 +10,8 @@ import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // What a download job does around its run: cancelled while it is not running, a failed file
-// retried while the job still runs, two downloads into one folder, and a request refused
-// before anything is made on disk.
+// retried while the job still runs, two downloads into one folder, why it stopped by itself,
+// and a request refused before anything is made on disk.
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -157,6 +157,29 @@ describe('download jobs', () => {
       expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(
         sandboxFile(sandbox, row['file_id'] ?? '').sha256,
       );
+  });
+
+  it('says why a download stopped by itself until it runs again', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 50 });
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'all' },
+      destination: path.join(dir, 'out'),
+    });
+    await until(() => core.files.status(profile.id, job.id).files.done >= 10);
+    expect(core.files.status(profile.id, job.id).problem).toBeNull();
+    await sandbox.stop(); // the network goes away
+    const stopped = await core.files.wait(profile.id, job.id);
+    expect(stopped).toMatchObject({ status: 'pending', error: { code: 'OFFLINE' } });
+    expect(core.files.status(profile.id, job.id)).toMatchObject({
+      status: 'pending',
+      active: false,
+      problem: stopped.error?.message,
+    });
+    expect(stopped.error?.message).toMatch(/^Could not reach /);
+    // Running again, it has no problem until one stops it again.
+    expect(core.files.resume(profile.id, job.id).problem).toBeNull();
+    await core.files.wait(profile.id, job.id);
   });
 
   it('refuses a request before making anything on disk', async () => {
