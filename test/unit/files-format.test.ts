@@ -9,6 +9,7 @@ import {
   joinPath,
   percentDone,
   progressAnnouncement,
+  shownRate,
 } from '../../src-renderer/features/files/format';
 
 // The Files area's sizes, rates, times left and live-region text, pinned to two locales.
@@ -30,6 +31,13 @@ describe('file sizes and rates', () => {
     expect(formatRate(0, 'en-US')).toBe('0 byte/s');
     expect(formatRate(1.2 * 1024 ** 2, 'en-US')).toBe('1.2 MB/s');
     expect(formatRate(500 * 1024, 'en-US')).toBe('500 kB/s');
+  });
+
+  it('shows no rate while nothing comes over the network', () => {
+    expect(shownRate(0, 'en-US')).toBeNull();
+    expect(shownRate(Number.NaN, 'en-US')).toBeNull();
+    expect(shownRate(Number.POSITIVE_INFINITY, 'en-US')).toBeNull();
+    expect(shownRate(615, 'en-US')).toBe('615 byte/s');
   });
 });
 

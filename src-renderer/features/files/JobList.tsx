@@ -7,10 +7,10 @@ import {
   formatByteSize,
   formatClock,
   formatDuration,
-  formatRate,
   joinPath,
   percentDone,
   progressAnnouncement,
+  shownRate,
   statusWord,
 } from './format';
 import type { LiveJob } from './useDownloads';
@@ -66,6 +66,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const interrupted = !job.active && (job.status === 'running' || job.status === 'pending');
   const running = job.status === 'running' && !interrupted;
   const settled = files.done + files.failed;
+  const rate = job.live ? shownRate(job.live.bytesPerSecond) : null;
 
   const run = async (command: JobCommand, fileIds?: string[]) => {
     keepFocusUntil.current = Date.now() + 5000;
@@ -129,11 +130,10 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         {formatByteSize(bytes.done)} of {formatByteSize(bytes.total)}
         {running && job.live && (
           <>
-            {/* No rate while nothing comes over the network (files found in place or copied). */}
-            {job.live.bytesPerSecond > 0 && (
+            {rate !== null && (
               <>
                 {' · '}
-                {formatRate(job.live.bytesPerSecond)}
+                {rate}
               </>
             )}
             {job.live.waitingUntil ? (

@@ -43,6 +43,15 @@ export function formatRate(bytesPerSecond: number, locale: string | undefined = 
 }
 
 /**
+ * The rate a running job shows, or null: while nothing comes over the network (files found in
+ * place or copied from the offline cache, a wait for the rate limit long past) "0 B/s" would
+ * only say the download is stuck.
+ */
+export function shownRate(bytesPerSecond: number, locale: string | undefined = defaultLocale): string | null {
+  return Number.isFinite(bytesPerSecond) && bytesPerSecond > 0 ? formatRate(bytesPerSecond, locale) : null;
+}
+
+/**
  * Time left, to the precision a person plans with: seconds under a minute, then minutes (and
  * seconds under ten minutes), then hours and minutes, then days and hours.
  */
