@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../src-shared/errors';
@@ -93,6 +93,41 @@ export function writeFailure(file: string, error: unknown): unknown {
  */
 export function temporaryBeside(file: string): string {
   return path.join(path.dirname(file), `.satchel-export-${randomBytes(4).toString('hex')}.partial`);
+}
+
+/** What temporaryBeside names its files: only such files are ever removed as leftovers. */
+const TEMPORARY_NAME = /^\.satchel-export-[0-9a-f]{8}\.partial$/;
+
+/** A temporary untouched this long is no running export's: an export writes it every moment. */
+export const STALE_TEMPORARY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the temporaries that a killed export (or a crash, a power cut) left in `folder`: files
+ * of temporaryBeside's own naming, not written to for a day. Anything else, including a
+ * temporary an export in another Satchel process is writing now, is left alone. Best effort:
+ * never a reason for the export to fail. Returns how many were removed.
+ */
+export function removeStaleTemporaries(folder: string, nowMs = Date.now()): number {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!TEMPORARY_NAME.test(name)) continue;
+    const file = path.join(folder, name);
+    try {
+      const stat = lstatSync(file);
+      if (!stat.isFile() || nowMs - stat.mtimeMs < STALE_TEMPORARY_MS) continue;
+      unlinkSync(file);
+      removed += 1;
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+  return removed;
 }
 
 /** A destination folder that could not be created (`mkdir -p`), with the reason in words. */

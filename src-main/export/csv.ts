@@ -19,7 +19,7 @@ import { prepared } from '../search/sql';
 import { transactionWhere } from '../search/transaction-where';
 import { transactionsByRowId } from '../search/transactions';
 import type { CacheDb } from '../store';
-import { temporaryBeside, writeFailure } from '../folders';
+import { removeStaleTemporaries, temporaryBeside, writeFailure } from '../folders';
 
 /**
  * CSV of a whole transaction or expense search result with its review columns, for Excel and
@@ -335,6 +335,8 @@ async function writeCsv<K>(
   keys: K[],
   lines: (batch: K[]) => string[],
 ): Promise<CsvExportResult> {
+  // What an export killed here earlier left behind goes now (a day old, of our naming only).
+  removeStaleTemporaries(path.dirname(options.file));
   const temporary = temporaryBeside(options.file);
   let fd: number;
   try {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
 import { exportExpensesCsv, exportTransactionsCsv } from '../../../src-main/export/csv';
 import { applyReview } from '../../../src-main/review';
 import { searchExpenses, searchTransactions } from '../../../src-main/search';
+import { STALE_TEMPORARY_MS } from '../../../src-main/folders';
 import { parseAmount } from '../../../src-shared/money';
 import { parseCsv } from '../../helpers/csv';
 import {
@@ -209,6 +210,39 @@ describe('CSV export of a search result', () => {
       message: `Could not write ${tooLong}: the name is too long. Nothing was written; choose another place.`,
     });
     expect(readdirSync(dir).sort()).toEqual([path.basename(longest), 'existing.csv']);
+  });
+});
+
+describe('CSV export beside the leftovers of a killed one', () => {
+  it('removes temporaries of its own naming untouched for a day, and nothing else', async () => {
+    const cache = loadedCache(caches, recordsOf(demoState(50, 3)));
+    const dir = caches.tempDir();
+    const dayAndMore = (Date.now() - STALE_TEMPORARY_MS - 60_000) / 1000;
+    const put = (name: string, old: boolean) => {
+      writeFileSync(path.join(dir, name), 'half an export');
+      if (old) utimesSync(path.join(dir, name), dayAndMore, dayAndMore);
+    };
+    put('.satchel-export-0badc0de.partial', true); // a killed export's: goes
+    put('.satchel-export-5eed1e55.partial', false); // another export writing now: stays
+    put('.satchel-export-budget.partial', true); // not our naming: stays
+    put('.satchel-export-0badc0de.partial.bak', true);
+    put('notes.partial', true);
+    mkdirSync(path.join(dir, '.satchel-export-deadbeef.partial')); // a folder: stays
+    utimesSync(path.join(dir, '.satchel-export-deadbeef.partial'), dayAndMore, dayAndMore);
+
+    const file = path.join(dir, 'march.csv');
+    const search = { filters: {}, sorting: { field: 'bookingDate' as const, direction: 'DESC' as const } };
+    expect((await exportTransactions(cache, { search, file, format: {}, overwrite: false })).rows).toBe(50);
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        '.satchel-export-0badc0de.partial.bak',
+        '.satchel-export-5eed1e55.partial',
+        '.satchel-export-budget.partial',
+        '.satchel-export-deadbeef.partial',
+        'march.csv',
+        'notes.partial',
+      ].sort(),
+    );
   });
 });
 
