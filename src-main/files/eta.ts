@@ -64,3 +64,28 @@ export function createRateMeter(spanMs = 5000, now: () => number = Date.now) {
     },
   };
 }
+
+/**
+ * The length of the API's rate-limit window, learned from the reset times its answers carry
+ * (60 s until two were seen). Only a reset well ahead is the API's: once a window is over the
+ * governor knows no next reset and reports the present moment, which taken for one made the
+ * window as short as the gap between two progress events. Windows with no request in them are
+ * skipped, so the step between two resets seen is a multiple of the window: the smallest is
+ * kept.
+ */
+export function createWindowMeter(initialMs = 60_000) {
+  let learned: number | null = null;
+  let lastReset: number | null = null;
+  return {
+    observe(resetMs: number, nowMs: number): void {
+      // A second ahead at least: the present moment, read a little later, is never taken for one.
+      if (!(resetMs > nowMs + 1000)) return;
+      if (lastReset !== null && resetMs > lastReset + 1000) {
+        const step = resetMs - lastReset;
+        learned = learned === null ? step : Math.min(learned, step);
+      }
+      if (lastReset === null || resetMs > lastReset) lastReset = resetMs;
+    },
+    ms: (): number => learned ?? initialMs,
+  };
+}

@@ -10,7 +10,7 @@ import { backoffMs } from '../api/retry';
 import type { CacheDb } from '../store';
 import { createCommitter } from './commit';
 import { createInlineIo } from './inline-io';
-import { createRateMeter, estimateSeconds } from './eta';
+import { createRateMeter, createWindowMeter, estimateSeconds } from './eta';
 import { copyVerified, fetchFile, IntegrityError, matches, stopsEveryFile, TransferError } from './fetch';
 import { writeManifest } from './manifest';
 import {
@@ -135,8 +135,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   let inFlight = 0;
   let fetchedBytes = 0;
   let waitingUntil: number | null = null;
-  let windowMs = 60_000;
-  let lastReset: number | null = null;
+  const rateWindow = createWindowMeter();
   let lastEmit = 0;
   let fatal: AppError | undefined;
   const internal = new AbortController();
@@ -158,11 +157,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   function progress(status: DownloadJobStatus): DownloadProgress {
     const nowMs = options.now().getTime();
     const bucket = share.bucket();
-    if (bucket) {
-      const reset = bucket.resetAt.getTime();
-      if (lastReset !== null && reset > lastReset + 1000) windowMs = reset - lastReset;
-      if (lastReset === null || reset > lastReset) lastReset = reset;
-    }
+    if (bucket) rateWindow.observe(bucket.resetAt.getTime(), nowMs);
     const seconds = (activeMs + (activeSince === null ? 0 : nowMs - activeSince)) / 1000;
     const bytesLeft = Math.max(0, counts.bytes.total - counts.bytes.done - inFlightBytes);
     const eta = estimateSeconds({
@@ -179,7 +174,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
             reserve: bucket.reserve,
           }
         : null,
-      windowMs,
+      windowMs: rateWindow.ms(),
     });
     return {
       profileId: options.profileId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateSeconds } from '../../../src-main/files/eta';
+import { createWindowMeter, estimateSeconds } from '../../../src-main/files/eta';
 import { reserveOf } from '../../../src-main/files/share';
 
 const base = { nowMs: 0, windowMs: 60_000, bytesPerSecond: 0, filesPerSecond: 0, bucket: null };
@@ -53,5 +53,33 @@ describe('time left', () => {
     expect(reserveOf(180, true)).toBe(90);
     expect(reserveOf(3, false)).toBe(1);
     expect(reserveOf(1, true)).toBe(0);
+  });
+});
+
+describe('the rate-limit window', () => {
+  it('is learned from the resets the API sends, never from the present moment', () => {
+    const meter = createWindowMeter();
+    expect(meter.ms()).toBe(60_000);
+    meter.observe(10_000, 0); // the first window's reset, seen at its start
+    meter.observe(10_000, 4_000);
+    // The window is over and the next reset unknown: the governor reports the present moment,
+    // again and again while no answer of the new window came back.
+    meter.observe(10_300, 10_300);
+    meter.observe(11_700, 11_700);
+    meter.observe(13_100, 13_100);
+    expect(meter.ms()).toBe(60_000);
+    meter.observe(20_000, 13_200); // the second window's reset
+    expect(meter.ms()).toBe(10_000);
+  });
+
+  it('keeps the shortest step when windows without requests were skipped', () => {
+    const meter = createWindowMeter();
+    meter.observe(10_000, 0);
+    meter.observe(40_000, 31_000); // two windows passed with no request
+    expect(meter.ms()).toBe(30_000);
+    meter.observe(50_000, 41_000);
+    expect(meter.ms()).toBe(10_000);
+    meter.observe(50_000, 45_000);
+    expect(meter.ms()).toBe(10_000);
   });
 });
