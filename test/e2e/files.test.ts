@@ -136,9 +136,9 @@ describe('files area', () => {
       await summary.waitFor();
       await job.getByText('1 file failed').waitFor();
       await job
-        .getByText(/arrived damaged/)
+        .getByText(/arrived damaged .*\(gave up after 3 attempts\)\.$/)
         .first()
-        .waitFor();
+        .waitFor(); // the attempts said once
       await checkScreen(app, 'files-finished-with-error');
 
       // Retry the failed file with the fault lifted: it arrives this time.

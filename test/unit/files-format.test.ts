@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 // A pure helper of the renderer (Intl only, no DOM); the main-process boundary does not apply.
 // eslint-disable-next-line no-restricted-imports
 import {
+  failureText,
   formatByteSize,
   formatClock,
   formatDuration,
@@ -84,5 +85,23 @@ describe('progress', () => {
     expect(joinPath('/home/ana/Audit', 'manifest.csv')).toBe('/home/ana/Audit/manifest.csv');
     expect(joinPath('/home/ana/Audit/', '2026-03/a.pdf')).toBe('/home/ana/Audit/2026-03/a.pdf');
     expect(joinPath('C:\\Audit', '2026-03/a.pdf')).toBe('C:\\Audit\\2026-03\\a.pdf');
+  });
+});
+
+describe('why a file failed', () => {
+  it('counts the attempts only where the reason does not', () => {
+    expect(
+      failureText(
+        'File f1 arrived damaged (its sha256 does not match) (gave up after 3 attempts).',
+        3,
+        'en-US',
+      ),
+    ).toBe('File f1 arrived damaged (its sha256 does not match) (gave up after 3 attempts).');
+    expect(failureText('A different file is already at a.pdf; move it away, then retry.', 0, 'en-US')).toBe(
+      'A different file is already at a.pdf; move it away, then retry.',
+    );
+    expect(failureText('The file is gone from the server.', 1, 'en-US')).toBe(
+      'The file is gone from the server. (1 attempt)',
+    );
   });
 });

@@ -6,6 +6,7 @@ import { call } from '../../lib/satchel';
 import {
   formatByteSize,
   formatClock,
+  failureText,
   formatDuration,
   joinPath,
   percentDone,
@@ -249,10 +250,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
             {job.errors.slice(0, ERRORS_SHOWN).map((failure) => (
               <li key={failure.fileId}>
                 <span className="mono">{failure.relativePath}</span>
-                <span className="field-error">
-                  {failure.error} ({formatCount(failure.attempts)}{' '}
-                  {failure.attempts === 1 ? 'attempt' : 'attempts'})
-                </span>
+                <span className="field-error">{failureText(failure.error, failure.attempts)}</span>
                 {job.status !== 'cancelled' && (
                   <button
                     type="button"

@@ -136,3 +136,17 @@ export function joinPath(folder: string, relative: string): string {
 export function filesCount(count: number, locale: string | undefined = defaultLocale): string {
   return `${new Intl.NumberFormat(locale).format(count)} ${count === 1 ? 'file' : 'files'}`;
 }
+
+/**
+ * Why a file failed, with its attempts when they say something the reason does not: the core's
+ * reason already ends "(gave up after 3 attempts)" when it tried again, and a file refused
+ * before any request (another file in its place) has made none.
+ */
+export function failureText(
+  error: string,
+  attempts: number,
+  locale: string | undefined = defaultLocale,
+): string {
+  if (attempts < 1 || /\battempts?\b/.test(error)) return error;
+  return `${error} (${new Intl.NumberFormat(locale).format(attempts)} ${attempts === 1 ? 'attempt' : 'attempts'})`;
+}
