@@ -37,7 +37,8 @@ export function formatBytes(bytes: number): string {
 }
 
 function formatEta(seconds: number | null): string {
-  if (seconds === null) return '';
+  // Unknown yet, or nothing left but the manifest and the last renames.
+  if (seconds === null || seconds <= 0) return '';
   if (seconds < 60) return ` · about ${seconds} s left`;
   if (seconds < 3600) return ` · about ${Math.round(seconds / 60)} min left`;
   return ` · about ${(seconds / 3600).toFixed(1)} h left`;

@@ -142,7 +142,9 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
                 {' · '}waiting for the rate limit until {formatClock(job.live.waitingUntil)}
               </span>
             ) : null}
-            {job.live.etaSeconds !== null && <> · about {formatDuration(job.live.etaSeconds)} left</>}
+            {job.live.etaSeconds !== null && job.live.etaSeconds > 0 && (
+              <> · about {formatDuration(job.live.etaSeconds)} left</>
+            )}
           </>
         )}
         {files.failed > 0 && (
