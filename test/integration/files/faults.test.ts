@@ -270,9 +270,18 @@ describe('damaged downloads', () => {
       .run(expense.bankTransactionId);
 
     const destination = path.join(dir, 'safe', 'out');
+    // A separator typed into the template is refused before anything starts; one in a value
+    // (the counterparty above) never makes a folder.
+    await expect(
+      core.files.start(profile.id, {
+        scope: { by: 'ids', kind: 'file', ids: targets.map((t) => t.id) },
+        destination: path.join(destination, 'typed'),
+        template: '{counterparty}/{originalName}',
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'template' });
     for (const [template, layout] of [
       ['{originalName}', 'flat'],
-      ['{counterparty}/{originalName}', 'supplier'],
+      ['{counterparty} {originalName}', 'supplier'],
     ] as const) {
       const target = path.join(destination, layout);
       const { job } = await core.files.start(profile.id, {
