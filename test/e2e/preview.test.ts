@@ -30,8 +30,13 @@ interface Target {
 async function openTransaction(app: AppPage, id: string) {
   const { page } = app;
   const search = page.getByRole('search', { name: 'Filter transactions' }).getByRole('searchbox');
+  // The previous transaction's search also counted 1: the whole list comes in between, so the
+  // count of 1 waited for below is this search's, not the last one's still on screen.
+  const totals = page.getByTestId('totals');
+  await search.fill('');
+  await expect.poll(async () => (await totals.innerText()).split(/\s/)[0]).not.toBe('1');
   await search.fill(id);
-  await page.getByTestId('totals').getByText('1', { exact: true }).waitFor();
+  await totals.getByText('1', { exact: true }).waitFor();
   const grid = page.getByRole('grid', { name: 'Transactions' });
   await grid.focus();
   await page.keyboard.press('Enter');
