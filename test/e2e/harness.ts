@@ -157,6 +157,13 @@ export async function openApp(
   });
 
   await page.goto(`${APP_ORIGIN}/index.html`);
+  // Ready as a person finds it: the shell drawn, and its effects run (the keyboard shortcuts
+  // are listened for from an effect, which runs after the first frame is painted). A key
+  // pressed before that would be lost.
+  await page.getByTestId('app-version').waitFor();
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+  );
 
   return {
     page,
