@@ -5,6 +5,7 @@ import type { Core } from '../../src-main/core';
 import type { EventName, EventPayload, OnlineState } from '../../src-shared/ipc';
 import { connectedCore } from '../helpers/sync-fixture';
 import { useTempDirs } from '../helpers/temp-dir';
+import { until } from '../helpers/until';
 
 // Background work against a real core and the real sandbox, with a fake clock for the
 // schedule: sync on start, on the interval while online, the outbox pushed on reconnect,
@@ -49,14 +50,6 @@ function fakeTimers() {
       }
     },
   };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function setup(sandboxOptions: Parameters<typeof connectedCore>[1] = {}) {

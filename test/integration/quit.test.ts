@@ -5,6 +5,7 @@ import { createCore } from '../../src-main/core';
 import { readApi, readCache, sortById } from '../helpers/api-snapshot';
 import { connectedCore } from '../helpers/sync-fixture';
 import { useTempDirs } from '../helpers/temp-dir';
+import { until } from '../helpers/until';
 
 // Quitting the app calls core.close() whatever is running. A sync or an edit push in flight
 // stops at a page or edit boundary, the cache file is closed cleanly (its write-ahead log
@@ -15,14 +16,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function walSize(file: string): number {
   return existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0;

@@ -9,6 +9,7 @@ import type { DownloadProgress } from '../../../src-shared/files';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { contentRequests, listFiles, readManifest, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
+import { until } from '../../helpers/until';
 
 // Pause, resume and cancel through the IPC handler table; progress events; the offline file
 // cache (preview fetch, keep-offline scope within a budget) and copies from it into a download.
@@ -26,14 +27,6 @@ async function synced(options: { readLimit?: number } = {}) {
   expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
   fixture.sandbox.control?.clearRequests();
   return { ...fixture, dir, handlers: createHandlers(fixture.core) };
-}
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('download control', () => {

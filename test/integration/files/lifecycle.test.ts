@@ -8,6 +8,7 @@ import type { DownloadProgress } from '../../../src-shared/files';
 import { listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
+import { until } from '../../helpers/until';
 
 // What a download job does around its run: cancelled while it is not running, a failed file
 // retried while the job still runs, two downloads into one folder, why it stopped by itself,
@@ -26,14 +27,6 @@ async function synced() {
   expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
   fixture.sandbox.control?.clearRequests();
   return { ...fixture, dir };
-}
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('download jobs', () => {
@@ -112,6 +105,7 @@ describe('download jobs', () => {
       () =>
         core.files.status(profile.id, job.id).status === 'completed' &&
         !core.files.status(profile.id, job.id).active,
+      'the job to end',
       60_000,
     );
     const final = core.files.status(profile.id, job.id);

@@ -6,6 +6,7 @@ import { resolveFileRoute } from '../../../src-main/shell/file-route';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { contentRequests, sandboxFile, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
+import { until } from '../../helpers/until';
 
 // The offline file cache as an accountant leans on it: what is on disk is what the record says
 // (a copy cut short or gone is fetched again, by the preview and by the fill alike), two asks
@@ -27,14 +28,6 @@ async function synced() {
   await fixture.core.files.fillOffline(fixture.profile.id);
   fixture.sandbox.control?.clearRequests();
   return { ...fixture, dir };
-}
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const requestCount = (sandbox: Awaited<ReturnType<typeof synced>>['sandbox']) =>

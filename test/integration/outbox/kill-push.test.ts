@@ -9,6 +9,7 @@ import { startSandbox } from '../../../src-sandbox';
 import { runCli } from '../../helpers/cli';
 import { deleteProfileSecrets } from '../../helpers/keychain';
 import { useTempDirs } from '../../helpers/temp-dir';
+import { until } from '../../helpers/until';
 
 // A push killed with SIGKILL while the create is on its way: the server stores the supplier
 // after the process is gone. The next push must find it, not create it a second time.
@@ -21,14 +22,6 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
   await deleteProfileSecrets(secrets, tempDir.list()); // only this test's entries
 });
-
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('an edit push killed mid-request', () => {
   it(
