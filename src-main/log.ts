@@ -35,6 +35,7 @@ const PATTERNS: Array<[RegExp, Replacement]> = [
 export function redact(text: string): string {
   return PATTERNS.reduce(
     (current, [pattern, replacement]) =>
+      // The same call twice: String.replace has one overload per kind of replacement.
       typeof replacement === 'string'
         ? current.replace(pattern, replacement)
         : current.replace(pattern, replacement),

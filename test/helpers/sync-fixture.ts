@@ -34,3 +34,17 @@ export async function connectedCore(dataDir: string, sandboxOptions: Partial<San
     },
   };
 }
+
+/**
+ * `connectedCore` (rate limit out of the way) after a first sync that succeeded, its sandbox's
+ * request log cleared, so a test counts only its own requests. `closers` gets its close.
+ */
+export async function syncedCore(dir: string, closers: Array<() => Promise<void>>) {
+  const fixture = await connectedCore(dir, { readLimit: 100_000 });
+  closers.push(() => fixture.close());
+  const summary = await fixture.core.sync.sync(fixture.profile.id);
+  if (summary.outcome !== 'succeeded')
+    throw new Error(`the first sync ended ${summary.outcome}: ${JSON.stringify(summary.errors)}`);
+  fixture.sandbox.control?.clearRequests();
+  return { ...fixture, dir };
+}

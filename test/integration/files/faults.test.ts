@@ -5,7 +5,7 @@ import { createApiClient } from '../../../src-main/api/client';
 import { createCommitter } from '../../../src-main/files/commit';
 import { fetchFile } from '../../../src-main/files/fetch';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../../src-sandbox';
-import { connectedCore } from '../../helpers/sync-fixture';
+import { connectedCore, syncedCore } from '../../helpers/sync-fixture';
 import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -19,14 +19,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function synced() {
-  const dir = tempDir();
-  const fixture = await connectedCore(dir, { readLimit: 100_000 });
-  closers.push(() => fixture.close());
-  expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
-  fixture.sandbox.control?.clearRequests();
-  return { ...fixture, dir };
-}
+const synced = () => syncedCore(tempDir(), closers);
 
 /** A client of the sandbox's demo organisation, with its own time-out when given. */
 function demoClient(baseUrl: string, timeoutMs?: number) {

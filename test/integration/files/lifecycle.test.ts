@@ -6,7 +6,7 @@ import { scopedFiles } from '../../../src-main/files/scope';
 import { AppError } from '../../../src-shared/errors';
 import type { DownloadProgress } from '../../../src-shared/files';
 import { listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
-import { connectedCore } from '../../helpers/sync-fixture';
+import { syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 import { until } from '../../helpers/until';
 
@@ -20,14 +20,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function synced() {
-  const dir = tempDir();
-  const fixture = await connectedCore(dir, { readLimit: 100_000 });
-  closers.push(() => fixture.close());
-  expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
-  fixture.sandbox.control?.clearRequests();
-  return { ...fixture, dir };
-}
+const synced = () => syncedCore(tempDir(), closers);
 
 describe('download jobs', () => {
   it('writes the manifest of a download cancelled while paused or while waiting its turn', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
-import { connectedCore } from '../../helpers/sync-fixture';
+import { syncedCore } from '../../helpers/sync-fixture';
 import { contentRequests, sandboxFile, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
 import { until } from '../../helpers/until';
@@ -20,14 +20,11 @@ afterEach(async () => {
 });
 
 async function synced() {
-  const dir = tempDir();
-  const fixture = await connectedCore(dir, { readLimit: 100_000 });
-  closers.push(() => fixture.close());
-  expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
+  const fixture = await syncedCore(tempDir(), closers);
   // The fill that sync started (nothing to keep yet) is over before a test sets a scope.
   await fixture.core.files.fillOffline(fixture.profile.id);
   fixture.sandbox.control?.clearRequests();
-  return { ...fixture, dir };
+  return fixture;
 }
 
 const requestCount = (sandbox: Awaited<ReturnType<typeof synced>>['sandbox']) =>

@@ -89,3 +89,12 @@ export function row(cache: CacheDb, table: string, id: string): CacheRow | undef
     { [column: string]: unknown; raw: string; local_edit_pending: number } | undefined;
   return found ? { ...found, raw: JSON.parse(found.raw) as Record<string, unknown> } : undefined;
 }
+
+/** `outboxSetup` after a first sync that succeeded; `setups` gets it to close. */
+export async function syncedOutbox(dir: string, setups: OutboxSetup[]): Promise<OutboxSetup> {
+  const setup = await outboxSetup(dir);
+  setups.push(setup);
+  const summary = await setup.sync();
+  if (summary.outcome !== 'succeeded') throw new Error(`the first sync ended ${summary.outcome}`);
+  return setup;
+}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src-main/api/client';
 import { createOutbox } from '../../../src-main/outbox';
 import { useTempDirs } from '../../helpers/temp-dir';
-import { outboxSetup, row, type OutboxSetup } from './fixture';
+import { row, syncedOutbox, type OutboxSetup } from './fixture';
 
 // An edit changed or discarded by the user while the pusher is already on its way with it (the
 // app's Edit… and Discard stay open until the edit is marked as being sent). The pusher must
@@ -13,12 +13,7 @@ afterEach(async () => {
   for (const setup of setups.splice(0)) await setup.close();
 });
 
-async function synced() {
-  const setup = await outboxSetup(tempDir());
-  setups.push(setup);
-  expect((await setup.sync()).outcome).toBe('succeeded');
-  return setup;
-}
+const synced = () => syncedOutbox(tempDir(), setups);
 
 /** Waits until the sandbox has met the fault's request (it is held there for its latency). */
 async function reached(setup: OutboxSetup, faultId: string): Promise<void> {

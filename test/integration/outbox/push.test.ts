@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../../src-shared/errors';
 import { readApi, readCache, sortById } from '../../helpers/api-snapshot';
 import { useTempDirs } from '../../helpers/temp-dir';
-import { outboxSetup, row, type OutboxSetup } from './fixture';
+import { outboxSetup, row, syncedOutbox, type OutboxSetup } from './fixture';
 
 // Offline edits against the real sandbox over HTTP and a real SQLite cache.
 const tempDir = useTempDirs();
@@ -11,12 +11,7 @@ const setups: OutboxSetup[] = [];
 afterEach(async () => {
   for (const setup of setups.splice(0)) await setup.close();
 });
-async function synced() {
-  const setup = await outboxSetup(tempDir());
-  setups.push(setup);
-  expect((await setup.sync()).outcome).toBe('succeeded');
-  return setup;
-}
+const synced = () => syncedOutbox(tempDir(), setups);
 
 async function expectCacheEqualsApi(setup: OutboxSetup) {
   const api = await readApi(setup.sandbox.url, setup.sandbox.clientId, setup.sandbox.clientSecret);
