@@ -5,7 +5,7 @@ import { bankTransactionFees, bankTransactions } from '../store';
 import { addDays, dateWindows, toIsoDate } from './dates';
 import { parseEach } from './paging';
 import type { ResourceContext, ResourceSync, Tx } from './types';
-import { WireBankTransaction, listEnvelope } from './wire';
+import { WireBankTransaction, hasMorePages, listEnvelope } from './wire';
 import { deleteChildren, insertRows, markUnseenDeleted, money, upsertRows } from './write';
 
 /**
@@ -164,7 +164,7 @@ async function readWindow(
     const answer = await searchPage(context, cursor.from, cursor.to, cursor.page);
     const { parsed, unread } = parseEach(context, WireBankTransaction, answer.data);
     const records = parsed.map((entry) => entry.record);
-    const hasMore = answer.meta?.pagination.hasMore ?? answer.data.length === PAGE_SIZE;
+    const hasMore = hasMorePages(answer, PAGE_SIZE);
     const total = answer.meta?.pagination.totalItems ?? null;
     const read = {
       ...cursor,

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { expenseFiles, expenseLineDimensions, expenseLines, expenses } from '../store';
 import { pullSinceHighWater } from './high-water';
 import type { ResourceContext, ResourceSync } from './types';
-import { WireExpense, WireExpenseFile, listEnvelope } from './wire';
+import { WireExpense, WireExpenseFile, hasMorePages, listEnvelope } from './wire';
 import { deleteChildren, insertRows, money, upsertRows } from './write';
 
 /**
@@ -28,7 +28,7 @@ async function filesOf(context: ResourceContext, expenseIds: string[]) {
       const record = context.parseRecord(WireExpenseFile, raw);
       if (record) files.push({ record, raw });
     }
-    if (!(answer.meta?.pagination.hasMore ?? false)) return files;
+    if (!hasMorePages(answer, FILE_PAGE_SIZE)) return files;
   }
 }
 

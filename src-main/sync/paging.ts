@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ResourceContext } from './types';
-import { listEnvelope } from './wire';
+import { hasMorePages, listEnvelope } from './wire';
 
 export const PAGE_SIZE = 100;
 
@@ -21,8 +21,11 @@ export async function fetchPage(
     schema: listEnvelope,
     signal: context.signal,
   });
-  const hasMore = answer.meta?.pagination.hasMore ?? false;
-  return { records: answer.data, hasMore, total: answer.meta?.pagination.totalItems };
+  return {
+    records: answer.data,
+    hasMore: hasMorePages(answer, PAGE_SIZE),
+    total: answer.meta?.pagination.totalItems,
+  };
 }
 
 /** How often a list that changed while it was paged is read again before giving up. */

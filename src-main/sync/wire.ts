@@ -106,3 +106,12 @@ export const listEnvelope = z.looseObject({
   data: z.array(z.unknown()),
   meta: z.looseObject({ pagination: PaginationMeta }).optional(),
 });
+
+/**
+ * Whether a page is followed by another: the answer's `hasMore`, or, from a server that leaves
+ * `meta` out, a full page (one more request finds the end). Taking a missing `meta` for the
+ * last page would leave records past it out of the cache, or take them for deleted.
+ */
+export function hasMorePages(answer: z.infer<typeof listEnvelope>, pageSize: number): boolean {
+  return answer.meta?.pagination.hasMore ?? answer.data.length >= pageSize;
+}

@@ -39,6 +39,11 @@ export const FaultRule = z.strictObject({
   slowBodyMs: z.number().int().min(1).max(600_000).optional(),
   /** File content only: the whole body with one byte flipped (right length, wrong sha256). */
   corruptBody: z.boolean().optional(),
+  /**
+   * Lists only: the answer's `data` without its `meta` (no page count, no `hasMore`), as a
+   * server that does not follow the envelope sends it.
+   */
+  omitListMeta: z.boolean().optional(),
   /** Answer 429 as if the bucket were empty. */
   rateLimit: z.boolean().optional(),
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),

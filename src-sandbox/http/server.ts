@@ -203,6 +203,7 @@ async function run(
     });
   }
   let dropAfterHandling = false;
+  let omitListMeta = false;
   let bodyFault: BodyFault | undefined;
   for (const fault of parts.faults.take(id, request.method, path)) {
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
@@ -217,6 +218,10 @@ async function run(
     }
     if (fault.dropAfterHandling) {
       dropAfterHandling = true;
+      continue;
+    }
+    if (fault.omitListMeta) {
+      omitListMeta = true;
       continue;
     }
     if (fault.drop) {
@@ -272,10 +277,18 @@ async function run(
     request.raw.socket.destroy();
     return reply;
   }
+  const answer = parts.corruptions ? parts.corruptions.apply(id, result) : result;
   return reply
     .code(operation.status ?? 200)
     .type(JSON_TYPE)
-    .send(parts.corruptions ? parts.corruptions.apply(id, result) : result);
+    .send(omitListMeta ? withoutMeta(answer) : answer);
+}
+
+/** A list answer without its `meta`; other answers as they are. */
+function withoutMeta(answer: unknown): unknown {
+  if (typeof answer !== 'object' || answer === null || !('data' in answer)) return answer;
+  const { meta: _meta, ...rest } = answer as Record<string, unknown>;
+  return rest;
 }
 
 /** The request as a careless gateway quotes it back: method, path, every header and the body. */

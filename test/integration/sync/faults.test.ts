@@ -165,4 +165,20 @@ describe('sync under faults', () => {
       .get() as { n: number };
     expect(kept.n).toBe(800);
   });
+  it('reads every page of lists whose answers carry no page metadata', async () => {
+    // A server that leaves out `meta` (no `hasMore`): a full page means there may be more. Ending
+    // after the first page used to leave expenses past it out for good (the high-water mark moved
+    // on) and take suppliers past it for deleted.
+    const { sandbox, cache, client } = await setup({ readLimit: 1000 });
+    const api = await readApi(sandbox.url, sandbox.clientId, sandbox.clientSecret);
+    expect(api['expenses']!.length).toBeGreaterThan(100); // more than one page of 100
+    expect(api['suppliers']!.length).toBeGreaterThan(100);
+    const fault = sandbox.control!.addFault({ match: '*', omitListMeta: true });
+
+    const summary = await runSync({ cache, client, resources: allResources });
+    expect(summary.errors).toEqual([]);
+    expect(sandbox.control!.faultFired(fault)).toBeGreaterThan(0);
+    sandbox.control!.clearFaults();
+    await expectExact(sandbox, cache);
+  });
 });
