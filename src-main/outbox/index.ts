@@ -12,6 +12,7 @@ import {
   openItems,
   openItemsOf,
   rebase,
+  rebaseLaterEdits,
   rebuildRow,
   setItem,
   setSupplierNumbering,
@@ -20,7 +21,7 @@ import {
   type OutboxStatus,
   type SupplierNumbering,
 } from './queue';
-import { sameJson, sameVersion, specs, type OutboxResource, type Payload, type Raw } from './records';
+import { specs, type OutboxResource, type Payload, type Raw } from './records';
 import { validateEdit } from './validate';
 
 /**
@@ -203,28 +204,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
     // A conflict given up for the server's version: the user has now seen that version, so
     // later edits of the record are made on top of it, unless a colleague changed a field they
     // touch (then sending them would undo that change unseen, and the push asks the user).
-    if (base && row.status === 'conflict') rebaseUntouched(tx, row, base);
+    if (base && row.status === 'conflict') rebaseLaterEdits(tx, row, base);
     rebuildRow(tx, row.resource, row.recordId, base);
-  }
-
-  /** Moves the later edits of a record onto `taken` where its changes leave their fields alone. */
-  function rebaseUntouched(tx: Tx, row: OutboxRow, taken: Raw): void {
-    const spec = specs[row.resource];
-    const version = typeof taken.updateTime === 'string' ? taken.updateTime : null;
-    for (const later of openItemsOf(tx, row.recordId)) {
-      if (later.operation !== 'update' || later.status === 'sending') continue;
-      if (sameVersion(later.basedOn, version)) continue;
-      // The version the edit was made on; unknown (an edit queued before it was kept), it
-      // stays a conflict for the user.
-      const made = later.basedOnRecord === null ? null : (JSON.parse(later.basedOnRecord) as Raw);
-      if (!made) continue;
-      const fields = Object.keys(JSON.parse(later.payload) as Payload);
-      const changedByColleague = fields.some(
-        (field) => !sameJson(spec.fieldValue(made, field), spec.fieldValue(taken, field)),
-      );
-      if (changedByColleague) continue;
-      setItem(tx, later.seq, { basedOn: version, basedOnRecord: JSON.stringify(taken) });
-    }
   }
 
   return {

@@ -6,7 +6,16 @@ import { listEnvelope } from '../sync/wire';
 import { eq } from 'drizzle-orm';
 import { outbox } from '../store';
 import type { Tx } from '../sync/types';
-import { clearedError, mapLocalId, openItems, rebase, rebuildRow, setItem, type OutboxRow } from './queue';
+import {
+  clearedError,
+  mapLocalId,
+  openItems,
+  rebase,
+  rebaseLaterEdits,
+  rebuildRow,
+  setItem,
+  type OutboxRow,
+} from './queue';
 import { isLocalId, sameVersion, specs, type Payload, type Raw, type ResourceSpec } from './records';
 
 /**
@@ -125,7 +134,11 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     );
   }
 
-  function succeed(item: OutboxRow, spec: ResourceSpec, record: Raw & { id: string }): 'sent' {
+  /**
+   * Writes the server's answer with the edit's `done`. `sent`: whether the edit was sent (on
+   * its `based_on` version), or found already on the server (`record` holds its values).
+   */
+  function succeed(item: OutboxRow, spec: ResourceSpec, record: Raw & { id: string }, sent: boolean): 'sent' {
     transaction((tx) => {
       const realId = record.id;
       if (item.recordId !== realId) mapLocalId(tx, spec.resource, item.recordId, realId);
@@ -135,8 +148,24 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         serverRecord: null,
         ...clearedError,
       });
-      // Later edits of this record were made on top of this one: they build on the answer.
-      rebase(tx, realId, record, typeof record.updateTime === 'string' ? record.updateTime : null);
+      // Later edits of this record were made on top of this one: they build on the answer,
+      // unless one was made on another version and a colleague has changed its fields since.
+      // Sent (or found on the version it was based on), the edit went onto that version, as
+      // colleagues left it; found on a newer one, the server is theirs, save the edit's values
+      // on it (an earlier PATCH of this edit may have put them there).
+      const version = typeof record.updateTime === 'string' ? record.updateTime : null;
+      rebase(tx, realId, record);
+      rebaseLaterEdits(
+        tx,
+        { ...item, recordId: realId },
+        record,
+        sent || sameVersion(version, item.basedOn)
+          ? {
+              version: item.basedOn,
+              record: item.basedOnRecord === null ? null : (JSON.parse(item.basedOnRecord) as Raw),
+            }
+          : { version, record, mine: JSON.parse(item.payload) as Payload },
+      );
       rebuildRow(tx, spec.resource, realId, record);
     });
     return 'sent';
@@ -194,7 +223,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     if (item.status === 'sending') {
       try {
         const found = await findCreated(item, spec, payload);
-        if (found) return succeed(item, spec, found);
+        if (found) return succeed(item, spec, found, true);
       } catch (error) {
         return settle(item, error, true);
       }
@@ -222,7 +251,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
           sent = true;
         },
       });
-      return succeed(item, spec, record);
+      return succeed(item, spec, record, true);
     } catch (error) {
       if (error instanceof EditChanged) return 'again';
       // A 400 is a verdict; anything else may have happened after the server created it.
@@ -236,7 +265,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       const current = await client.request({ method: 'GET', path, schema: spec.wire, signal });
       // From here to the PATCH leaving, nothing awaits: the edit read now is the one sent.
       if (!unchanged(cache.db, item)) return 'again';
-      if (spec.holds(current, payload)) return succeed(item, spec, current);
+      if (spec.holds(current, payload)) return succeed(item, spec, current, false);
       if (item.basedOn !== null && !sameVersion(current.updateTime, item.basedOn)) {
         transaction((tx) =>
           setItem(tx, item.seq, {
@@ -263,7 +292,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         schema: spec.wire,
         signal,
       });
-      return succeed(item, spec, record);
+      return succeed(item, spec, record, true);
     } catch (error) {
       // PATCH is safe to repeat: the next push reads the record and sees whether it landed.
       return settle(item, error, false);

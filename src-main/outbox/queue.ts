@@ -3,7 +3,15 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import { dimensionItems, organisationSettings, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
-import { LOCAL_ID_PREFIX, sameVersion, specs, type OutboxResource, type Payload, type Raw } from './records';
+import {
+  LOCAL_ID_PREFIX,
+  sameJson,
+  sameVersion,
+  specs,
+  type OutboxResource,
+  type Payload,
+  type Raw,
+} from './records';
 
 /**
  * The outbox table and the cache rows it drives. Every function here runs inside one SQLite
@@ -97,6 +105,57 @@ export function rebase(tx: Tx, recordId: string, base: Raw, basedOn?: string | n
     })
     .where(and(eq(outbox.recordId, recordId), inArray(outbox.status, OPEN_STATUSES)))
     .run();
+}
+
+/**
+ * The server's record as colleagues left it, under the user's settled edit (`rebaseLaterEdits`):
+ * the version a conflict met (or the one taken), or the version an edit was sent on.
+ */
+export interface TheirVersion {
+  version: string | null;
+  /** Null when not known (an edit queued before `based_on_record` was kept, migration 0016). */
+  record: Raw | null;
+  /** Fields whose value on the server is the user's, whoever set it (an edit found there). */
+  mine?: Payload;
+}
+
+/**
+ * Moves the later edits of a record onto the server's version `onto` (their `based_on` and
+ * `based_on_record`), so that the push sends them as changes on top of it, unless a colleague
+ * changed one of their fields: then sending would overwrite the colleague's value unseen, so
+ * the edit stays on the version it was made on and the push meets it as a conflict for the user.
+ *
+ * `settled` is the edit just settled: a conflict resolved (keep mine, merged, take theirs; the
+ * colleague's version is then `onto` itself), or an edit sent or found on the server. A field
+ * the colleague changed is one whose value differs between the version a later edit was made
+ * on and `theirs`. An edit made on `theirs` itself moves as it is; one whose version is not
+ * known stays for the user.
+ */
+export function rebaseLaterEdits(
+  tx: Tx,
+  settled: Pick<OutboxRow, 'seq' | 'resource' | 'recordId'>,
+  onto: Raw,
+  theirs: TheirVersion = {
+    version: typeof onto.updateTime === 'string' ? onto.updateTime : null,
+    record: onto,
+  },
+): void {
+  const spec = specs[settled.resource];
+  const version = typeof onto.updateTime === 'string' ? onto.updateTime : null;
+  const colleagueChanged = (made: Raw, field: string) =>
+    !(theirs.mine && field in theirs.mine) &&
+    !sameJson(spec.fieldValue(made, field), theirs.record && spec.fieldValue(theirs.record, field));
+  for (const later of openItemsOf(tx, settled.recordId)) {
+    if (later.seq <= settled.seq || later.operation !== 'update' || later.status === 'sending') continue;
+    if (sameVersion(later.basedOn, version)) continue;
+    if (!sameVersion(later.basedOn, theirs.version)) {
+      const made = parse(later.basedOnRecord);
+      if (!made || !theirs.record) continue;
+      const fields = Object.keys(JSON.parse(later.payload) as Payload);
+      if (fields.some((field) => colleagueChanged(made, field))) continue;
+    }
+    setItem(tx, later.seq, { basedOn: version, basedOnRecord: JSON.stringify(onto) });
+  }
 }
 
 export interface NewEdit {

@@ -260,6 +260,97 @@ describe('offline edits', () => {
     expect(left).toMatchObject({ recordId: q!.id, status: 'conflict', payload: { vatIdNo: 'DE-MINE-Q' } });
   });
 
+  // Every resolution settles later edits of the record the same way: one on a field the
+  // colleague left alone goes onto the server's version and is sent; one on a field the
+  // colleague changed is met as a conflict of its own, and the colleague's value stays. The
+  // state is all in the outbox rows, so a restart between resolving and pushing changes nothing.
+  it.each([{ resolution: 'theirs', restart: true }] as const)(
+    'settled with $resolution (restart: $restart), later edits are sent or met as conflicts by field',
+    async ({ resolution, restart }) => {
+      const setup = await synced();
+      const { profileId } = setup;
+      const control = setup.sandbox.control!;
+      const supplier = { ...setup.sandbox.state.suppliers[17]! };
+      const server = () => setup.sandbox.state.suppliers.find((s) => s.id === supplier.id)!;
+      const first = setup.outbox.updateSupplier(profileId, supplier.id, { name: 'Mine' });
+      // Made on the same version before the push: one on a field the colleague leaves alone,
+      // then one on a field the colleague changes too.
+      const other = setup.outbox.updateSupplier(profileId, supplier.id, { iban: 'DE02120300000000202051' });
+      const touched = setup.outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE-MINE' });
+      control.updateSupplier(supplier.id, { name: 'Theirs', vatIdNo: 'DE-THEIRS' });
+      expect(await setup.outbox.push(profileId)).toMatchObject({ sent: 0, conflicts: 1 });
+      expect(setup.outbox.list(profileId)[0]).toMatchObject({
+        operationId: first.operationId,
+        status: 'conflict',
+      });
+
+      const taken = server().updateTime;
+      const settled = {
+        mine: 'mine' as const,
+        merged: { merged: { name: 'Merged' } },
+        theirs: 'theirs' as const,
+      }[resolution];
+      setup.outbox.resolve(profileId, first.operationId, settled);
+      const basedOn = (operationId: string) =>
+        setup.outbox.list(profileId).find((item) => item.operationId === operationId)?.basedOn;
+      expect(basedOn(other.operationId)).toBe(taken);
+      expect(basedOn(touched.operationId)).toBe(supplier.updateTime);
+      if (restart) setup.restart();
+      const { outbox } = setup;
+
+      // The resolved edit goes first (unless taken theirs), then the later one on the other
+      // field; the one on the colleague's field is a conflict, showing the server's side.
+      expect(await outbox.push(profileId)).toEqual({
+        sent: resolution === 'theirs' ? 1 : 2,
+        failed: 0,
+        conflicts: 1,
+        remaining: 0,
+      });
+      const name = { mine: 'Mine', merged: 'Merged', theirs: 'Theirs' }[resolution];
+      expect(server()).toMatchObject({ name, iban: 'DE02120300000000202051', vatIdNo: 'DE-THEIRS' });
+      const [left, ...rest] = outbox.list(profileId);
+      expect(rest).toEqual([]);
+      expect(left).toMatchObject({
+        operationId: touched.operationId,
+        status: 'conflict',
+        payload: { vatIdNo: 'DE-MINE' },
+        error: { code: 'CONFLICT' },
+        server: { id: supplier.id, name, vatIdNo: 'DE-THEIRS' },
+      });
+      // Meanwhile the cache shows the user's edit; taking theirs leaves the server's record.
+      expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({ vat_id_no: 'DE-MINE' });
+      outbox.resolve(profileId, touched.operationId, 'theirs');
+      expect(outbox.list(profileId)).toEqual([]);
+      expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({
+        raw: server(),
+        local_edit_pending: 0,
+      });
+    },
+  );
+
+  it('an edit a colleague already made moves later edits on only where the colleague left their fields', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    const supplier = setup.sandbox.state.suppliers[19]!;
+    const server = () => setup.sandbox.state.suppliers.find((s) => s.id === supplier.id)!;
+    outbox.updateSupplier(profileId, supplier.id, { name: 'Same Name' });
+    outbox.updateSupplier(profileId, supplier.id, { iban: 'DE02120300000000202051' });
+    const touched = outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE-MINE' });
+    // The colleague makes the first edit's change too, and changes the third edit's field.
+    setup.sandbox.control!.updateSupplier(supplier.id, { name: 'Same Name', vatIdNo: 'DE-THEIRS' });
+
+    // The first edit is found on the server, the second sent on top; the third is a conflict.
+    expect(await outbox.push(profileId)).toEqual({ sent: 2, failed: 0, conflicts: 1, remaining: 0 });
+    expect(server()).toMatchObject({
+      name: 'Same Name',
+      iban: 'DE02120300000000202051',
+      vatIdNo: 'DE-THEIRS',
+    });
+    expect(outbox.list(profileId)).toMatchObject([
+      { operationId: touched.operationId, status: 'conflict', server: { vatIdNo: 'DE-THEIRS' } },
+    ]);
+  });
+
   it('discarding an update restores the server row', async () => {
     const setup = await synced();
     const { outbox, profileId } = setup;
