@@ -291,13 +291,19 @@ export function createOutbox(options: OutboxOptions): Outbox {
                 },
                 resolution.merged,
               );
+        // The edit is sent on the server's version; later edits of the record follow it there
+        // by the same rule as when taking theirs: those on a field the colleague changed stay
+        // on their own version, and the push asks the user about them.
         setItem(tx, row.seq, {
           status: 'pending',
           serverRecord: null,
+          basedOn: version,
+          basedOnRecord: JSON.stringify(server),
           ...clearedError,
           ...(payload ? { payload: JSON.stringify(payload) } : {}),
         });
-        rebase(tx, row.recordId, server, version);
+        rebase(tx, row.recordId, server);
+        rebaseLaterEdits(tx, row, server);
         rebuildRow(tx, row.resource, row.recordId, server);
         return toItem(tx, itemById(tx, operationId));
       });

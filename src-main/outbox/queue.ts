@@ -92,17 +92,10 @@ export function chainBase(tx: Tx, recordId: string): Raw | null {
   return first ? parse(first.base) : null;
 }
 
-/**
- * Sets the server version every open edit of a record builds on, and, if `basedOn` is given,
- * the version they were made on (`based_on`, with `base` as the record at it).
- */
-export function rebase(tx: Tx, recordId: string, base: Raw, basedOn?: string | null): void {
+/** Sets the server version every open edit of a record builds on (`base`, what its row shows them on). */
+export function rebase(tx: Tx, recordId: string, base: Raw): void {
   tx.update(outbox)
-    .set({
-      base: JSON.stringify(base),
-      ...(basedOn !== undefined ? { basedOn, basedOnRecord: JSON.stringify(base) } : {}),
-      updatedAt: nowIso(),
-    })
+    .set({ base: JSON.stringify(base), updatedAt: nowIso() })
     .where(and(eq(outbox.recordId, recordId), inArray(outbox.status, OPEN_STATUSES)))
     .run();
 }

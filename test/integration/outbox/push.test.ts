@@ -264,7 +264,13 @@ describe('offline edits', () => {
   // colleague left alone goes onto the server's version and is sent; one on a field the
   // colleague changed is met as a conflict of its own, and the colleague's value stays. The
   // state is all in the outbox rows, so a restart between resolving and pushing changes nothing.
-  it.each([{ resolution: 'theirs', restart: true }] as const)(
+  it.each([
+    { resolution: 'mine', restart: false },
+    { resolution: 'mine', restart: true },
+    { resolution: 'merged', restart: false },
+    { resolution: 'merged', restart: true },
+    { resolution: 'theirs', restart: true },
+  ] as const)(
     'settled with $resolution (restart: $restart), later edits are sent or met as conflicts by field',
     async ({ resolution, restart }) => {
       const setup = await synced();
@@ -327,6 +333,29 @@ describe('offline edits', () => {
       });
     },
   );
+
+  it('a later edit of the field a resolution settled is met as a conflict of its own', async () => {
+    const setup = await synced();
+    const { outbox, profileId } = setup;
+    const [a, b] = setup.sandbox.state.suppliers.slice(20, 22).map((s) => ({ ...s }));
+    const server = (id: string) => setup.sandbox.state.suppliers.find((s) => s.id === id)!;
+    const firsts = [a!, b!].map((s) => outbox.updateSupplier(profileId, s.id, { name: `Mine ${s.id}` }));
+    const laters = [a!, b!].map((s) => outbox.updateSupplier(profileId, s.id, { name: `Later ${s.id}` }));
+    for (const s of [a!, b!]) setup.sandbox.control!.updateSupplier(s.id, { name: `Theirs ${s.id}` });
+    expect(await outbox.push(profileId)).toMatchObject({ sent: 0, conflicts: 2 });
+
+    // The later edits were made before the colleague's name was seen: keeping mine, or taking
+    // the colleague's name field by field, answers for the first edit only.
+    outbox.resolve(profileId, firsts[0]!.operationId, 'mine');
+    outbox.resolve(profileId, firsts[1]!.operationId, { merged: { name: `Theirs ${b!.id}` } });
+    expect(await outbox.push(profileId)).toEqual({ sent: 2, failed: 0, conflicts: 2, remaining: 0 });
+    expect(server(a!.id).name).toBe(`Mine ${a!.id}`);
+    expect(server(b!.id).name).toBe(`Theirs ${b!.id}`);
+    expect(outbox.list(profileId)).toMatchObject([
+      { operationId: laters[0]!.operationId, status: 'conflict', server: { name: `Mine ${a!.id}` } },
+      { operationId: laters[1]!.operationId, status: 'conflict', server: { name: `Theirs ${b!.id}` } },
+    ]);
+  });
 
   it('an edit a colleague already made moves later edits on only where the colleague left their fields', async () => {
     const setup = await synced();
