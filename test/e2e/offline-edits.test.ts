@@ -145,6 +145,17 @@ describe('offline supplier edits in the app', () => {
           conflict.getByRole('table', { name: "Yours and the server's" }).locator('tbody tr').allInnerTexts(),
         )
         .toEqual([expect.stringMatching(/^Name\s+Bravo Mine\s+Bravo Theirs$/)]);
+      // The server's time in the user's locale and zone, as the app shows times elsewhere.
+      const changedAt = server(b.id).updateTime;
+      const shown = await page.evaluate(
+        (iso) =>
+          new Intl.DateTimeFormat(navigator.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+            new Date(iso),
+          ),
+        changedAt,
+      );
+      await conflict.getByText(`Changed on the server at ${shown} after you edited it.`).waitFor();
+      expect(await conflict.innerText()).not.toContain(changedAt);
       await checkScreen(app, 'offline-edits-conflict');
       // Theirs, by keyboard: the focus stays in the list of edits.
       await conflict.getByRole('button', { name: 'Keep mine' }).focus();
