@@ -21,7 +21,7 @@ import {
   type OutboxStatus,
   type SupplierNumbering,
 } from './queue';
-import { specs, type OutboxResource, type Payload, type Raw } from './records';
+import { sameJson, specs, type OutboxResource, type Payload, type Raw } from './records';
 import { validateEdit } from './validate';
 
 /**
@@ -293,7 +293,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
               );
         // The edit is sent on the server's version; later edits of the record follow it there
         // by the same rule as when taking theirs: those on a field the colleague changed stay
-        // on their own version, and the push asks the user about them.
+        // on their own version, and the push asks the user about them. A field this resolution
+        // gives the user's value (kept, or merged to other than the colleague's) is the user's
+        // from now on: a later edit of it is the user's own next change, sent without asking.
+        const settledPayload = payload ?? (JSON.parse(row.payload) as Payload);
+        const spec = specs[row.resource];
+        const mine = Object.fromEntries(
+          Object.entries(settledPayload).filter(
+            ([field, value]) => resolution === 'mine' || !sameJson(spec.fieldValue(server, field), value),
+          ),
+        );
         setItem(tx, row.seq, {
           status: 'pending',
           serverRecord: null,
@@ -303,7 +312,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
           ...(payload ? { payload: JSON.stringify(payload) } : {}),
         });
         rebase(tx, row.recordId, server);
-        rebaseLaterEdits(tx, row, server);
+        rebaseLaterEdits(tx, row, server, { version, record: server, mine });
         rebuildRow(tx, row.resource, row.recordId, server);
         return toItem(tx, itemById(tx, operationId));
       });

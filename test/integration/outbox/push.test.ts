@@ -334,25 +334,28 @@ describe('offline edits', () => {
     },
   );
 
-  it('a later edit of the field a resolution settled is met as a conflict of its own', async () => {
+  it("a later edit of a field a resolution settled is sent when the user kept their value, asked when they took the colleague's", async () => {
     const setup = await synced();
     const { outbox, profileId } = setup;
-    const [a, b] = setup.sandbox.state.suppliers.slice(20, 22).map((s) => ({ ...s }));
+    const [a, b, c] = setup.sandbox.state.suppliers.slice(20, 23).map((s) => ({ ...s }));
     const server = (id: string) => setup.sandbox.state.suppliers.find((s) => s.id === id)!;
-    const firsts = [a!, b!].map((s) => outbox.updateSupplier(profileId, s.id, { name: `Mine ${s.id}` }));
-    const laters = [a!, b!].map((s) => outbox.updateSupplier(profileId, s.id, { name: `Later ${s.id}` }));
-    for (const s of [a!, b!]) setup.sandbox.control!.updateSupplier(s.id, { name: `Theirs ${s.id}` });
-    expect(await outbox.push(profileId)).toMatchObject({ sent: 0, conflicts: 2 });
+    const firsts = [a!, b!, c!].map((s) => outbox.updateSupplier(profileId, s.id, { name: `Mine ${s.id}` }));
+    const laters = [a!, b!, c!].map((s) => outbox.updateSupplier(profileId, s.id, { name: `Later ${s.id}` }));
+    for (const s of [a!, b!, c!]) setup.sandbox.control!.updateSupplier(s.id, { name: `Theirs ${s.id}` });
+    expect(await outbox.push(profileId)).toMatchObject({ sent: 0, conflicts: 3 });
 
-    // The later edits were made before the colleague's name was seen: keeping mine, or taking
-    // the colleague's name field by field, answers for the first edit only.
+    // Keeping mine, or merging to a name of one's own, makes the name the user's: the later
+    // edit is the user's next change to it (say a typo fixed) and is sent. Merging to the
+    // colleague's name takes theirs for that field: the later edit, made before the colleague's
+    // name was seen, is asked about.
     outbox.resolve(profileId, firsts[0]!.operationId, 'mine');
     outbox.resolve(profileId, firsts[1]!.operationId, { merged: { name: `Theirs ${b!.id}` } });
-    expect(await outbox.push(profileId)).toEqual({ sent: 2, failed: 0, conflicts: 2, remaining: 0 });
-    expect(server(a!.id).name).toBe(`Mine ${a!.id}`);
+    outbox.resolve(profileId, firsts[2]!.operationId, { merged: { name: `Merged ${c!.id}` } });
+    expect(await outbox.push(profileId)).toEqual({ sent: 5, failed: 0, conflicts: 1, remaining: 0 });
+    expect(server(a!.id).name).toBe(`Later ${a!.id}`);
     expect(server(b!.id).name).toBe(`Theirs ${b!.id}`);
+    expect(server(c!.id).name).toBe(`Later ${c!.id}`);
     expect(outbox.list(profileId)).toMatchObject([
-      { operationId: laters[0]!.operationId, status: 'conflict', server: { name: `Mine ${a!.id}` } },
       { operationId: laters[1]!.operationId, status: 'conflict', server: { name: `Theirs ${b!.id}` } },
     ]);
   });
