@@ -5,6 +5,7 @@ import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
 import { createEventBus, type EventBus } from './events';
 import { createConnectivity, observeFetch, observeRawFetch, type Connectivity } from './connectivity';
 import { createFileChooser, createFolderChooser, type FilePicker, type FolderPicker } from './folders';
+import { createGrants, type Grants } from './grants';
 import { AppError } from '../src-shared/errors';
 import type { ProfileAuth } from '../src-shared/profiles';
 import type { FilePurpose } from '../src-shared/export';
@@ -68,9 +69,14 @@ export interface Core {
   readonly demo: DemoService;
   /** Online or not, from the network signal and from every API request (docs/shell.md). */
   readonly connectivity: Connectivity;
-  /** Asks for a folder to download into (the shell's dialog); null when cancelled. */
+  /**
+   * The files and folders the user picked in the dialogs below: the only paths the page may
+   * name (src-main/grants.ts). The command line and the core's own jobs do not need them.
+   */
+  readonly grants: Grants;
+  /** Asks for a folder to download into (the shell's dialog), granting it; null when cancelled. */
   pickFolder(title?: string): Promise<string | null>;
-  /** Asks for a file to export to or import from (the shell's dialog); null when cancelled. */
+  /** Asks for a file to export to or import from (the shell's dialog), granting it; null when cancelled. */
   pickFile(purpose: FilePurpose, suggestedName?: string): Promise<string | null>;
   /** The cache of one organisation, opened (and migrated) on first use. */
   cacheOf(profileId: string): CacheDb;
@@ -121,6 +127,7 @@ export function createCore(options: CoreOptions): Core {
   const closing = new AbortController();
 
   const profiles = createProfileStore({ dataDir, secrets, now: clock });
+  const grants = createGrants({ dataDir });
   const caches = new Map<string, CacheDb>();
 
   function cacheOf(profileId: string): CacheDb {
@@ -230,8 +237,12 @@ export function createCore(options: CoreOptions): Core {
     files,
     demo,
     connectivity,
-    pickFolder: createFolderChooser(options.pickFolder),
-    pickFile: createFileChooser(options.pickFile),
+    grants,
+    pickFolder: createFolderChooser(options.pickFolder, {
+      lastFolder: grants.lastFolder,
+      onPicked: grants.grantFolder,
+    }),
+    pickFile: createFileChooser(options.pickFile, grants.grantFile),
     cacheOf,
     transactionTotals: (profileId, filters) => totalsThreadOf(profileId).totals(filters),
     expenseCount: (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),

@@ -141,8 +141,14 @@ export async function createFolder(folder: string, field: string): Promise<void>
   });
 }
 
-/** Remembers the last folder picked, so the dialog opens there next time. */
-export function createFolderChooser(picker: FolderPicker | undefined) {
+/**
+ * Asks for a folder; the dialog opens where the last pick was (`lastFolder`, by default the
+ * last of this chooser). `onPicked` hears of every folder accepted.
+ */
+export function createFolderChooser(
+  picker: FolderPicker | undefined,
+  memory: { lastFolder?: () => string | null; onPicked?: (folder: string) => void } = {},
+) {
   let last: string | undefined;
   return async (title = 'Choose a folder for the downloads'): Promise<string | null> => {
     if (!picker) {
@@ -151,9 +157,11 @@ export function createFolderChooser(picker: FolderPicker | undefined) {
         'There is no folder dialog here (command line or tests): give the folder as a path instead.',
       );
     }
-    const picked = await picker({ title, ...(last ? { defaultPath: last } : {}) });
+    const opensIn = memory.lastFolder ? (memory.lastFolder() ?? undefined) : last;
+    const picked = await picker({ title, ...(opensIn ? { defaultPath: opensIn } : {}) });
     if (picked === null) return null;
     last = checkWritableFolder(picked);
+    memory.onPicked?.(last);
     return last;
   };
 }
@@ -242,8 +250,14 @@ export function checkFileToOpen(file: string): string {
   return absolute;
 }
 
-/** Asks for a file for `purpose`; opens the next dialog in the folder of the last file picked. */
-export function createFileChooser(picker: FilePicker | undefined) {
+/**
+ * Asks for a file for `purpose`; opens the next dialog in the folder of the last file picked.
+ * `onPicked` hears of every file accepted, with its purpose.
+ */
+export function createFileChooser(
+  picker: FilePicker | undefined,
+  onPicked?: (purpose: FilePurpose, file: string) => void,
+) {
   let lastFolder: string | undefined;
   return async (purpose: FilePurpose, suggestedName?: string): Promise<string | null> => {
     if (!picker) {
@@ -260,6 +274,7 @@ export function createFileChooser(picker: FilePicker | undefined) {
     const file =
       request.mode === 'save' ? checkFileToSave(picked, request.extension) : checkFileToOpen(picked);
     lastFolder = path.dirname(file);
+    onPicked?.(purpose, file);
     return file;
   };
 }

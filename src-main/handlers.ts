@@ -93,22 +93,30 @@ export function createHandlers(core: Core): HandlerTable {
         expenses: (filters) => core.expenseCount(profileId, filters),
       }),
     }),
+    // A path from the page is taken only if the user picked it in the core's dialog for this
+    // purpose (src-main/grants.ts); the command line calls the same functions without grants.
     'transactions.exportCsv': ({ profileId, ...input }) =>
-      exportTransactions(core.cacheOf(profileId), input, (written, total) =>
-        core.events.emit('export.progress', { profileId, written, total }),
+      core.grants.useFile('transactionsCsv', input.file, (file) =>
+        exportTransactions(core.cacheOf(profileId), { ...input, file }, (written, total) =>
+          core.events.emit('export.progress', { profileId, written, total }),
+        ),
       ),
     'expenses.exportCsv': ({ profileId, ...input }) =>
-      exportExpenses(core.cacheOf(profileId), input, (written, total) =>
-        core.events.emit('export.progress', { profileId, written, total }),
+      core.grants.useFile('expensesCsv', input.file, (file) =>
+        exportExpenses(core.cacheOf(profileId), { ...input, file }, (written, total) =>
+          core.events.emit('export.progress', { profileId, written, total }),
+        ),
       ),
-    'review.export': ({ profileId, file }) => {
-      const cache = core.cacheOf(profileId);
-      return afterReviewChanges(cache, () => exportReviewFile(cache, { file }));
-    },
-    'review.import': ({ profileId, file }) => {
-      const cache = core.cacheOf(profileId);
-      return afterReviewChanges(cache, () => importReviewFile(cache, { file }));
-    },
+    'review.export': ({ profileId, file: named }) =>
+      core.grants.useFile('reviewExport', named, (file) => {
+        const cache = core.cacheOf(profileId);
+        return afterReviewChanges(cache, () => exportReviewFile(cache, { file }));
+      }),
+    'review.import': ({ profileId, file: named }) =>
+      core.grants.useFile('reviewImport', named, (file) => {
+        const cache = core.cacheOf(profileId);
+        return afterReviewChanges(cache, () => importReviewFile(cache, { file }));
+      }),
     'suppliers.create': ({ profileId, input }) => core.outbox.createSupplier(profileId, input),
     'suppliers.update': ({ profileId, id, input }) => core.outbox.updateSupplier(profileId, id, input),
     'dimensions.create': ({ profileId, input }) => core.outbox.createDimension(profileId, input),
@@ -138,10 +146,14 @@ export function createHandlers(core: Core): HandlerTable {
       return core.sync.sync(profileId, { full });
     },
     'sync.cancel': ({ profileId }) => ({ cancelled: core.sync.cancel(profileId) }),
+    // Only into a folder picked with `dialog.pickFolder`; a stored job (resume, retry) goes on
+    // in its own folder, from the core's table.
     'downloads.start': async ({ profileId, ...request }) => {
+      const destination = core.grants.checkFolder(request.destination, 'destination');
       await core.demo.ensureFor(profileId);
-      return core.files.start(profileId, request);
+      return core.files.start(profileId, { ...request, destination });
     },
+    'downloads.defaultFolder': () => ({ folder: core.grants.lastFolder() }),
     'downloads.pause': ({ profileId, jobId }) => core.files.pause(profileId, jobId),
     'downloads.resume': async ({ profileId, jobId }) => {
       await core.demo.ensureFor(profileId);

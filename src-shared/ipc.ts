@@ -125,12 +125,18 @@ export const commands = {
   'app.info': { input: NoInput, output: AppInfo },
   /** The online state now; `app.online` events tell its changes. */
   'app.online': { input: NoInput, output: OnlineState },
-  /** The system's folder picker (bulk downloads); null when the user cancels. */
+  /**
+   * The system's folder picker (bulk downloads); null when the user cancels. The folder picked
+   * is the one `downloads.start` may then write to (docs/shell.md, "Paths the page may name").
+   */
   'dialog.pickFolder': {
     input: z.object({ title: z.string().min(1).max(120).optional() }).strict(),
     output: z.object({ folder: z.string().nullable() }),
   },
-  /** The system's save or open dialog for an export or import; the core checks the file picked. */
+  /**
+   * The system's save or open dialog for an export or import; the core checks the file picked,
+   * and only a file picked here for that purpose is taken by the export or import command.
+   */
   'dialog.pickFile': {
     input: z.object({ purpose: FilePurpose, suggestedName: SuggestedFileName.optional() }).strict(),
     output: z.object({ file: z.string().nullable() }),
@@ -292,6 +298,8 @@ export const commands = {
     input: DownloadRequest.extend({ profileId: z.uuid() }).strict(),
     output: z.object({ job: DownloadJobShape, resumed: z.boolean() }),
   },
+  /** The download folder picked last (kept across restarts), while it is still there. */
+  'downloads.defaultFolder': { input: NoInput, output: z.object({ folder: z.string().nullable() }) },
   'downloads.pause': { input: DownloadJobRef, output: DownloadJobShape },
   'downloads.resume': { input: DownloadJobRef, output: DownloadJobShape },
   /** Stops the download and removes its partial files; the finished files stay. */

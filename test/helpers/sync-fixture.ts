@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { createCore, type Core } from '../../src-main/core';
+import { createCore, type Core, type CoreOptions } from '../../src-main/core';
 import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
 import { startSandbox, type SandboxOptions } from '../../src-sandbox';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-/** A real sandbox on a random loopback port and a real core connected to it. */
-export async function connectedCore(dataDir: string, sandboxOptions: Partial<SandboxOptions> = {}) {
+/**
+ * A real sandbox on a random loopback port and a real core connected to it; `coreOptions` are
+ * given to the core (its dialogs, for a test that picks files or folders).
+ */
+export async function connectedCore(
+  dataDir: string,
+  sandboxOptions: Partial<SandboxOptions> = {},
+  coreOptions: Pick<CoreOptions, 'pickFile' | 'pickFolder'> = {},
+) {
   const sandbox = await startSandbox({
     port: 0,
     seed: 7,
@@ -16,7 +23,7 @@ export async function connectedCore(dataDir: string, sandboxOptions: Partial<San
     ...sandboxOptions,
   });
   const secrets: Secrets = createKeychainSecrets({ service: `Satchel-sync-${randomUUID()}` });
-  const core: Core = createCore({ dataDir: path.join(dataDir, 'data'), secrets });
+  const core: Core = createCore({ dataDir: path.join(dataDir, 'data'), secrets, ...coreOptions });
   const profile = await core.profiles.add({
     name: 'Sandbox',
     baseUrl: sandbox.url,
@@ -39,8 +46,13 @@ export async function connectedCore(dataDir: string, sandboxOptions: Partial<San
  * `connectedCore` (rate limit out of the way) after a first sync that succeeded, its sandbox's
  * request log cleared, so a test counts only its own requests. `closers` gets its close.
  */
-export async function syncedCore(dir: string, closers: Array<() => Promise<void>>) {
-  const fixture = await connectedCore(dir, { readLimit: 100_000 });
+export async function syncedCore(
+  dir: string,
+  closers: Array<() => Promise<void>>,
+  sandboxOptions: Partial<SandboxOptions> = {},
+  coreOptions: Pick<CoreOptions, 'pickFile' | 'pickFolder'> = {},
+) {
+  const fixture = await connectedCore(dir, { readLimit: 100_000, ...sandboxOptions }, coreOptions);
   closers.push(() => fixture.close());
   const summary = await fixture.core.sync.sync(fixture.profile.id);
   if (summary.outcome !== 'succeeded')

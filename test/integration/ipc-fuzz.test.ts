@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { createKeychainSecrets } from '../../src-main/secrets';
 import { useTempDirs } from '../helpers/temp-dir';
 
 // 1,000 malformed payloads per command through the real handler table of a real core: each
-// is refused with a validation error, nothing is written, and the core keeps answering.
+// is refused with a validation error, nothing is written, and the core keeps answering. The
+// well-formed ones that name a path no dialog picked are refused as well.
 
 const secrets = createKeychainSecrets({ service: `Satchel-fuzz-${randomUUID()}` });
 const tempDir = useTempDirs();
@@ -87,6 +88,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
     template: '{bookingDate}_{counterparty}',
     layout: 'month',
   },
+  'downloads.defaultFolder': {},
   'downloads.pause': { profileId: uuid, jobId: uuid },
   'downloads.resume': { profileId: uuid, jobId: uuid },
   'downloads.cancel': { profileId: uuid, jobId: uuid },
@@ -190,6 +192,24 @@ describe('IPC fuzz', () => {
         sent += 1;
       }
     }
+
+    // The well-formed samples that name a path: refused too, as no dialog picked it.
+    for (const command of [
+      'transactions.exportCsv',
+      'expenses.exportCsv',
+      'review.export',
+      'review.import',
+      'downloads.start',
+    ] as const) {
+      const result = await dispatch(handlers, command, samples[command]);
+      expect(result, command).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    }
+    for (const never of [
+      'satchel-fuzz-never-written.csv',
+      'satchel-fuzz-never-written.json',
+      'satchel-fuzz-never-written',
+    ])
+      expect(existsSync(path.join('/tmp', never)), never).toBe(false);
 
     expect(snapshot(dataDir)).toBe(before);
     expect(await secrets.list()).toEqual([]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
@@ -92,7 +92,12 @@ describe('secret scan', () => {
     const ipcDownloads = path.join(tempDir(), 'receipts-ipc');
     const events: Array<{ name: EventName; payload: unknown }> = [];
     try {
-      const core = createCore({ dataDir, secrets });
+      // The folder dialog, answered with a new folder: downloads go only where one was picked.
+      const pickFolder = () => {
+        mkdirSync(ipcDownloads, { recursive: true });
+        return Promise.resolve(ipcDownloads);
+      };
+      const core = createCore({ dataDir, secrets, pickFolder });
       core.events.subscribe((name, payload) => events.push({ name, payload }));
       const handlers = createHandlers(core);
       const ask = async (command: string, input: unknown) => {
@@ -133,6 +138,7 @@ describe('secret scan', () => {
       ] as const)
         expect(await ask(command, input), command).toMatchObject({ ok: true });
       // A bulk download through IPC (with its progress events), and one file fetched for preview.
+      expect(await ask('dialog.pickFolder', {})).toMatchObject({ ok: true });
       const started = (await ask('downloads.start', {
         profileId,
         scope: { by: 'dateRange', from: '2000-01-01' },

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core';
@@ -22,7 +22,19 @@ afterEach(async () => {
 
 async function synced(options: { readLimit?: number } = {}) {
   const dir = tempDir();
-  const fixture = await connectedCore(dir, { readLimit: options.readLimit ?? 100_000 });
+  // The folder dialog, answered with <dir>/out (made as the user would make it in the dialog):
+  // `downloads.start` writes only into a folder picked there.
+  const fixture = await connectedCore(
+    dir,
+    { readLimit: options.readLimit ?? 100_000 },
+    {
+      pickFolder: () => {
+        const folder = path.join(dir, 'out');
+        mkdirSync(folder, { recursive: true });
+        return Promise.resolve(folder);
+      },
+    },
+  );
   closers.push(() => fixture.close());
   expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
   fixture.sandbox.control?.clearRequests();
@@ -38,6 +50,10 @@ describe('download control', () => {
       if (event === 'downloads.progress') events.push(payload as DownloadProgress);
     });
     const destination = path.join(dir, 'out');
+    expect(await dispatch(handlers, 'dialog.pickFolder', {})).toEqual({
+      ok: true,
+      value: { folder: destination },
+    });
     const started = await dispatch(handlers, 'downloads.start', {
       profileId: profile.id,
       scope: { by: 'all' },
