@@ -72,7 +72,11 @@ export function Field({
   );
 }
 
-/** A path typed or chosen with the system's dialog ("Choose…"), with its error on it. */
+/**
+ * A path chosen with the system's dialog ("Choose…"), with its error on it. The field shows the
+ * path read-only (it can be selected and copied) and is never typed into: the core writes and
+ * reads only where the user picked in its dialog (docs/shell.md, "Paths the page may name").
+ */
 export function PathField({
   id,
   label,
@@ -80,7 +84,6 @@ export function PathField({
   value,
   placeholder,
   error,
-  onChange,
   onChoose,
 }: {
   id: string;
@@ -88,9 +91,9 @@ export function PathField({
   /** The `data-field` the form focuses when this field is at fault. */
   field: string;
   value: string;
+  /** What the empty field says: that nothing is chosen yet. */
   placeholder: string;
   error?: string | undefined;
-  onChange(value: string): void;
   onChoose(): void;
 }) {
   return (
@@ -99,12 +102,12 @@ export function PathField({
         <div className="folder-row">
           <input
             {...props}
+            readOnly
             data-field={field}
             className="mono"
             value={value}
             placeholder={placeholder}
             spellCheck={false}
-            onChange={(event) => onChange(event.target.value)}
           />
           <button type="button" onClick={onChoose}>
             Choose…

@@ -15,7 +15,7 @@ import { connectSandbox } from './steps';
 
 // Exports and imports from the app in Chromium against a real core and the real sandbox: the
 // current search written as CSV from the Transactions bulk bar (file from the system's save
-// dialog, separators chosen, a file already there replaced only when asked) and from Expenses
+// dialog only, separators chosen, a file already there replaced only when asked) and from Expenses
 // (after marking a selection and then the whole expense result reviewed; the separators
 // remembered), and the review
 // handed over from Needs attention (export, import, a bad file refused). The system's dialogs
@@ -91,9 +91,18 @@ describe('export and import from the app', () => {
       expect(lines.filter((line) => line.includes(';Ask;'))).toHaveLength(3);
       expect(lines[1]).toMatch(/;-?\d+,\d{2};[A-Z]{3};/); // decimal comma, exact amount
 
-      // The same file typed in: it is there, so it is replaced only when asked to.
+      // The file is chosen, never typed; the same file chosen again is there, so it is replaced
+      // only when asked to, and the refused try keeps the choice for the next one.
       await bulk.getByRole('button', { name: 'Export as CSV…' }).click();
-      await dialog.getByLabel('File', { exact: true }).fill(csv);
+      const fileField = dialog.getByLabel('File', { exact: true });
+      expect(await fileField.isEditable()).toBe(false);
+      await fileField.focus();
+      await page.keyboard.type(path.join(folder, 'typed.csv'));
+      expect(await fileField.inputValue()).toBe('');
+      answers.push(csv);
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => fileField.inputValue()).toBe(csv);
+      await dialog.getByLabel('Replace the file if it is already there').uncheck();
       await dialog.getByRole('button', { name: 'Export', exact: true }).click();
       await dialog.getByText(/already exists; choose another name or replace it/).waitFor();
       expect(await dialog.getByLabel('File', { exact: true }).getAttribute('aria-invalid')).toBe('true');
@@ -182,7 +191,7 @@ describe('export and import from the app', () => {
       // Cancelled: nothing happens.
       answers.push(null);
       await section.getByRole('button', { name: 'Import review marks…' }).click();
-      await expect.poll(() => asked.length).toBe(5);
+      await expect.poll(() => asked.length).toBe(6);
       expect(await section.getByRole('status').count()).toBe(0);
 
       const bad = path.join(folder, 'notes.json');

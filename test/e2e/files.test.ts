@@ -13,7 +13,7 @@ import { closeBrowser, openApp } from './harness';
 import { connectSandbox } from './steps';
 
 // The Files area in Chromium against a real core and the real sandbox: a bulk download set up
-// in the dialog (folder from the folder picker, a template error shown on its field), followed
+// in the dialog (folder from the folder picker only, a template error shown on its field), followed
 // live, paused and resumed from the keyboard, a failing file retried, the result checked on disk
 // against the sandbox's hashes and the manifest, another download cancelled; the keep-offline
 // setting; a download of a selection from the Transactions bulk bar. Every screen is checked with axe-core in both themes.
@@ -93,17 +93,38 @@ describe('files area', () => {
 
       await dialog.getByRole('radio', { name: /By month/ }).check();
       await dialog.getByTestId('example-name').getByText('2026-03/2026-03-01_Hotel invoice.pdf').waitFor();
-      // A folder typed without its full path is refused on its field; typing clears the message.
+      // The folder is chosen, never typed: the field takes no keys, and none chosen is said on
+      // it; Choose… (from the keyboard) fills it and clears the message.
       const folderField = dialog.getByLabel('Destination folder');
-      await folderField.fill('Audit');
+      expect(await folderField.isEditable()).toBe(false);
+      await folderField.focus();
+      await page.keyboard.type('/home/me/.config/autostart');
+      expect(await folderField.inputValue()).toBe('');
       await dialog.getByRole('button', { name: 'Start download' }).click();
-      await dialog.getByText('Choose the destination folder by its full path.').waitFor();
+      await dialog.getByText('Choose the folder the files go to.').waitFor();
       await expect.poll(() => folderField.getAttribute('aria-invalid')).toBe('true');
-      await folderField.press('Backspace');
-      await expect.poll(() => folderField.getAttribute('aria-invalid')).toBeNull();
-      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-field')))
+        .toBe('destination');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Choose…');
+      await page.keyboard.press('Enter');
       const destination = destinations[0] ?? '';
-      await expect.poll(() => dialog.getByLabel('Destination folder').inputValue()).toBe(destination);
+      await expect.poll(() => folderField.inputValue()).toBe(destination);
+      await expect.poll(() => folderField.getAttribute('aria-invalid')).toBeNull();
+      // A page that names another folder itself is refused by the core, which writes nothing there.
+      const unpicked = path.join(tempDir(), 'not picked');
+      const refused = await page.evaluate(
+        ([profileId, folder]) =>
+          (
+            window as unknown as {
+              satchel: { invoke(command: string, input: unknown): Promise<unknown> };
+            }
+          ).satchel.invoke('downloads.start', { profileId, scope: { by: 'all' }, destination: folder }),
+        [profile.id, unpicked] as const,
+      );
+      expect(JSON.stringify(refused)).toContain('Satchel writes only where you picked.');
+      expect(existsSync(unpicked)).toBe(false);
 
       // Slow file bodies so the download can be watched and paused; one file stays corrupted
       // (whenever the pause lands) until the test lifts the fault, so it fails.
@@ -174,6 +195,8 @@ describe('files area', () => {
       sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 300 });
       await page.getByRole('button', { name: 'Download files…' }).click();
       const third = page.getByRole('dialog', { name: 'Download files' });
+      // The folder picked last is offered again (the core keeps it, not the page).
+      await expect.poll(() => third.getByLabel('Destination folder').inputValue()).toBe(destination);
       await third.getByRole('button', { name: 'Choose…' }).click();
       await expect.poll(() => third.getByLabel('Destination folder').inputValue()).toBe(destinations[1]);
       await third.getByRole('radio', { name: 'Every file of the organisation' }).check();

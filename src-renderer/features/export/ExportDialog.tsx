@@ -43,9 +43,9 @@ export type ExportedSearch =
 
 /**
  * Exports the whole result of the current search as CSV (the core's `transactions.exportCsv`
- * or `expenses.exportCsv`):
- * the file, chosen with the system's save dialog or typed; the separators, by default as this
- * computer's language writes numbers (`;` and `,` for German Excel). The export's progress is
+ * or `expenses.exportCsv`): the file, chosen with the system's save dialog (the core writes
+ * only a file picked there, once); the separators, by default as this computer's language
+ * writes numbers (`;` and `,` for German Excel). The export's progress is
  * shown while it runs; a file already there is replaced only when the user said so, in the
  * system dialog or here.
  */
@@ -106,7 +106,7 @@ export function ExportDialog({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (file.trim() === '') {
+    if (file === '') {
       setError({ field: 'file', message: 'Choose the file to write.' });
       dialog.current?.querySelector<HTMLElement>('[data-field="file"]')?.focus();
       return;
@@ -115,7 +115,7 @@ export function ExportDialog({
     setError(null);
     setProgress(null);
     try {
-      const target = { file: file.trim(), format: formatOf(separators, locale), overwrite: replace };
+      const target = { file, format: formatOf(separators, locale), overwrite: replace };
       const result =
         search.kind === 'transaction'
           ? await call('transactions.exportCsv', {
@@ -172,12 +172,8 @@ export function ExportDialog({
           label="File"
           field="file"
           value={file}
-          placeholder={`/home/me/Audit 2026/${suggestedName(what)}`}
+          placeholder="No file chosen yet"
           error={error?.field === 'file' ? error.message : undefined}
-          onChange={(value) => {
-            setFile(value);
-            setReplace(false);
-          }}
           onChoose={() => void choose()}
         />
         <label className="check">

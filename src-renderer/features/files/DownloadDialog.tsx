@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import { layoutFolders, renderFileName, type FileFacts } from '../../../src-shared/file-template';
 import {
@@ -59,20 +59,22 @@ const SAMPLE: FileFacts = {
 
 const REMEMBERED = 'satchel.downloads.last';
 
+/**
+ * The template and layout of the last download started: the likely next ones. The folder is
+ * not kept here: the core remembers the last one picked (`downloads.defaultFolder`), as only a
+ * folder picked in its dialog is written to.
+ */
 interface Remembered {
-  destination: string;
   template: string;
   layout: DownloadLayout;
 }
 
-/** The folder, template and layout of the last download started: the likely next ones. */
 function remembered(): Remembered {
-  const fallback: Remembered = { destination: '', template: DEFAULT_TEMPLATE, layout: 'flat' };
+  const fallback: Remembered = { template: DEFAULT_TEMPLATE, layout: 'flat' };
   try {
     const value = JSON.parse(localStorage.getItem(REMEMBERED) ?? 'null') as Partial<Remembered> | null;
     if (!value) return fallback;
     return {
-      destination: typeof value.destination === 'string' ? value.destination : '',
       template: typeof value.template === 'string' ? value.template : DEFAULT_TEMPLATE,
       layout: LAYOUTS.some((layout) => layout.value === value.layout)
         ? (value.layout as DownloadLayout)
@@ -125,13 +127,26 @@ export function DownloadDialog({
   const [choice, setChoice] = useState(initialChoice ?? choices[0]?.id ?? 'all');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [destination, setDestination] = useState(initial.destination);
+  const [destination, setDestination] = useState('');
   const [template, setTemplate] = useState(initial.template);
   const [layout, setLayout] = useState<DownloadLayout>(initial.layout);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
   useModal(dialog);
+
+  // The folder picked last, kept by the core across restarts, unless one was picked meanwhile.
+  useEffect(() => {
+    let open = true;
+    call('downloads.defaultFolder', {})
+      .then(({ folder }) => {
+        if (open && folder) setDestination((current) => current || folder);
+      })
+      .catch(() => undefined); // none then: the user chooses one
+    return () => {
+      open = false;
+    };
+  }, []);
 
   const templateCheck = NamingTemplate.safeParse(template);
   const templateError = templateCheck.success ? errors['template'] : templateCheck.error.issues[0]?.message;
@@ -178,7 +193,7 @@ export function DownloadDialog({
     const next: Record<string, string> = {};
     const scope = scopeOf();
     if (typeof scope === 'string') next['scope'] = scope;
-    if (destination.trim() === '') next['destination'] = 'Choose the folder the files go to.';
+    if (destination === '') next['destination'] = 'Choose the folder the files go to.';
     if (!templateCheck.success)
       next['template'] = templateCheck.error.issues[0]?.message ?? 'Check the template.';
     setErrors(next);
@@ -192,14 +207,11 @@ export function DownloadDialog({
       const started = await call('downloads.start', {
         profileId,
         scope,
-        destination: destination.trim(),
+        destination,
         template,
         layout,
       });
-      localStorage.setItem(
-        REMEMBERED,
-        JSON.stringify({ destination: started.job.destination, template, layout } satisfies Remembered),
-      );
+      localStorage.setItem(REMEMBERED, JSON.stringify({ template, layout } satisfies Remembered));
       onStarted(started.job, started.resumed);
       dialog.current?.close();
     } catch (error) {
@@ -274,12 +286,8 @@ export function DownloadDialog({
           label="Destination folder"
           field="destination"
           value={destination}
-          placeholder="/home/me/Audit 2026"
+          placeholder="No folder chosen yet"
           error={errors['destination']}
-          onChange={(value) => {
-            setDestination(value);
-            setErrors(({ destination: _dropped, ...rest }) => rest);
-          }}
           onChoose={() => void pickFolder()}
         />
 
