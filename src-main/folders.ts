@@ -43,7 +43,6 @@ export function checkWritableFolder(folder: string, field = 'folder'): string {
   return absolute;
 }
 
-/** The usual file-system failures in words; anything else by its own message. */
 /** The reason of a file-system failure in words, for the usual ones. */
 export function systemReason(error: NodeJS.ErrnoException): string {
   const code = error.code;
