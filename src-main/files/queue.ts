@@ -130,6 +130,30 @@ export function setJobStatus(cache: CacheDb, jobId: string, status: DownloadJobS
   ).run({ id: jobId, status, now });
 }
 
+/**
+ * Jobs marked `completed` although some of their files are not done (an earlier version's Retry
+ * pressed during a run could leave files pending in a job its run then marked completed, where
+ * neither Resume nor Retry reached them): marked `paused` instead, so that they show as stopped
+ * with Resume, and are not started by themselves. Returns each with its files not done.
+ */
+export function reopenStuckJobs(
+  cache: CacheDb,
+  now: string,
+): Array<{ id: string; pending: number; failed: number }> {
+  return cache.sqlite.transaction(() => {
+    const stuck = prepared(
+      cache.sqlite,
+      `SELECT j.id AS id, sum(i.status = 'pending') AS pending, sum(i.status = 'failed') AS failed
+       FROM download_jobs j JOIN download_items i ON i.job_id = j.id
+       WHERE j.status = 'completed'
+         AND EXISTS (SELECT 1 FROM download_items p WHERE p.job_id = j.id AND p.status = 'pending')
+       GROUP BY j.id`,
+    ).all() as Array<{ id: string; pending: number; failed: number }>;
+    for (const job of stuck) setJobStatus(cache, job.id, 'paused', now);
+    return stuck;
+  })();
+}
+
 /** What a runner needs of an item to fetch it (the manifest reads the rest at the end). */
 export type QueueItem = Pick<
   ItemRow,

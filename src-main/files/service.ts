@@ -38,6 +38,7 @@ import {
   jobRows,
   unfinishedJobRows,
   manifestRows,
+  reopenStuckJobs,
   reservedPaths,
   resetFailed,
   setJobStatus,
@@ -168,6 +169,23 @@ export function createFileService(options: FileServiceOptions): FileService {
 
   const filesRoot = (profileId: string) => path.join(filesDir, profileId);
 
+  /** Caches this service has looked at: each is checked for stuck jobs on its first use. */
+  const checked = new WeakSet<CacheDb>();
+  function cacheOf(profileId: string): CacheDb {
+    const cache = options.cacheOf(profileId);
+    if (checked.has(cache)) return cache;
+    checked.add(cache);
+    for (const { id, pending, failed } of reopenStuckJobs(cache, nowIso())) {
+      const notDone = pending + failed;
+      problems.set(
+        key(profileId, id),
+        `Marked finished although ${notDone} ${notDone === 1 ? 'file was' : 'files were'} not downloaded; ` +
+          `${failed > 0 ? 'Retry all failed downloads them all' : `Resume downloads ${notDone === 1 ? 'it' : 'them'}`}.`,
+      );
+    }
+    return cache;
+  }
+
   function shareOf(profileId: string): ReadShare {
     let share = shares.get(profileId);
     if (!share) {
@@ -181,7 +199,7 @@ export function createFileService(options: FileServiceOptions): FileService {
   }
 
   const offlineDeps = (profileId: string) => ({
-    cache: options.cacheOf(profileId),
+    cache: cacheOf(profileId),
     client: options.clientOf(profileId),
     root: filesRoot(profileId),
     profileId,
@@ -260,13 +278,13 @@ export function createFileService(options: FileServiceOptions): FileService {
   }
 
   function job(profileId: string, jobId: string): JobRow {
-    const row = jobRow(options.cacheOf(profileId), jobId);
+    const row = jobRow(cacheOf(profileId), jobId);
     if (!row) throw new AppError('NOT_FOUND', 'This download no longer exists.');
     return row;
   }
 
   function shape(profileId: string, row: JobRow): DownloadJobShape {
-    const cache = options.cacheOf(profileId);
+    const cache = cacheOf(profileId);
     const counts = jobCounts(cache, row.id);
     return {
       id: row.id,
@@ -301,12 +319,12 @@ export function createFileService(options: FileServiceOptions): FileService {
         if (entry.controller.signal.aborted) {
           const status =
             entry.reason === 'cancel' ? 'cancelled' : entry.reason === 'pause' ? 'paused' : 'pending';
-          setJobStatus(options.cacheOf(profileId), jobId, status, nowIso());
+          setJobStatus(cacheOf(profileId), jobId, status, nowIso());
           if (status === 'cancelled') await closeCancelled(profileId, jobId);
           return { status };
         }
         return runJob({
-          cache: options.cacheOf(profileId),
+          cache: cacheOf(profileId),
           client: options.clientOf(profileId),
           share: shareOf(profileId),
           profileId,
@@ -316,7 +334,7 @@ export function createFileService(options: FileServiceOptions): FileService {
           now: options.now,
           concurrency: options.concurrency ?? 8,
           ...(options.durable !== undefined ? { durable: options.durable } : {}),
-          cachedCopies: () => cachedCopies(options.cacheOf(profileId), filesRoot(profileId)),
+          cachedCopies: () => cachedCopies(cacheOf(profileId), filesRoot(profileId)),
           onProgress: (progress) => {
             // The last event of a run (any status but running): the job is no longer active
             // when a listener reads its status in answer to it.
@@ -330,7 +348,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         // Paused, so that it is shown as stopped and resumed on request (if the cache takes the
         // write: the failure may be the cache's own).
         try {
-          setJobStatus(options.cacheOf(profileId), jobId, 'paused', nowIso());
+          setJobStatus(cacheOf(profileId), jobId, 'paused', nowIso());
         } catch (statusError) {
           log.error(`download ${jobId}: its status could not be written:`, statusError);
         }
@@ -366,7 +384,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     await rm(partialFolder(row.destination, jobId), { recursive: true, force: true });
     if (!row.manifest) return;
     try {
-      await writeManifest(row.destination, row.manifest, manifestRows(options.cacheOf(profileId), jobId));
+      await writeManifest(row.destination, row.manifest, manifestRows(cacheOf(profileId), jobId));
     } catch (error) {
       // The folder went away or became read-only meanwhile: the cancel itself stands.
       log.error(`download ${jobId}: the manifest of the cancelled download could not be written:`, error);
@@ -378,10 +396,9 @@ export function createFileService(options: FileServiceOptions): FileService {
    * back while the run was under way (a run takes its list of files when it starts).
    */
   function runLeftovers(profileId: string, jobId: string): void {
-    const row = jobRow(options.cacheOf(profileId), jobId);
-    if (row?.status !== 'completed' || jobCounts(options.cacheOf(profileId), jobId).files.pending === 0)
-      return;
-    setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
+    const row = jobRow(cacheOf(profileId), jobId);
+    if (row?.status !== 'completed' || jobCounts(cacheOf(profileId), jobId).files.pending === 0) return;
+    setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
     launch(profileId, jobId);
   }
 
@@ -416,7 +433,7 @@ export function createFileService(options: FileServiceOptions): FileService {
   }
 
   async function create(profileId: string, request: DownloadRequest, files: ScopedFile[]): Promise<JobRow> {
-    const cache = options.cacheOf(profileId);
+    const cache = cacheOf(profileId);
     const destination = request.destination;
     const onDisk = new Set([...existingNames(destination)].map(nameKey));
     // Names another unfinished download into this folder will write: taken too, except by the
@@ -522,7 +539,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         );
       const destination = path.resolve(request.destination);
       const normalized = { ...request, destination };
-      const cache = options.cacheOf(profileId);
+      const cache = cacheOf(profileId);
       const unfinished = findUnfinishedJob(cache, {
         destination,
         template: normalized.template,
@@ -548,7 +565,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       // A job waiting behind another is marked paused now, so that a quit before its turn
       // cannot leave it looking interrupted (and started again on the next start).
       if (!stopJob(profileId, jobId, 'pause') || row.status === 'pending')
-        setJobStatus(options.cacheOf(profileId), jobId, 'paused', nowIso());
+        setJobStatus(cacheOf(profileId), jobId, 'paused', nowIso());
       return shape(profileId, job(profileId, jobId));
     },
     resume(profileId, jobId) {
@@ -563,7 +580,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         // Paused a moment ago and still winding down: run it again once it stopped.
         void current.done.then(() => launch(profileId, jobId));
       } else {
-        if (row.status !== 'running') setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
+        if (row.status !== 'running') setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
         launch(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
@@ -574,7 +591,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       const entry = stopJob(profileId, jobId, 'cancel');
       if (entry) await entry.done;
       else {
-        setJobStatus(options.cacheOf(profileId), jobId, 'cancelled', nowIso());
+        setJobStatus(cacheOf(profileId), jobId, 'cancelled', nowIso());
         await closeCancelled(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
@@ -583,21 +600,21 @@ export function createFileService(options: FileServiceOptions): FileService {
       const row = job(profileId, jobId);
       if (row.status === 'cancelled')
         throw new AppError('VALIDATION_ERROR', 'This download was cancelled; start a new one.');
-      const reset = resetFailed(options.cacheOf(profileId), jobId, fileIds);
+      const reset = resetFailed(cacheOf(profileId), jobId, fileIds);
       const current = running.get(key(profileId, jobId));
       if (current) {
         // A run under way took its list of files when it started: the files put back are run
         // once it ends (a pause or a cancel meanwhile stands).
         if (reset > 0) void current.done.then(() => runLeftovers(profileId, jobId));
       } else if (reset > 0 || row.status !== 'completed') {
-        setJobStatus(options.cacheOf(profileId), jobId, 'pending', nowIso());
+        setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
         launch(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
     },
     status: (profileId, jobId) => shape(profileId, job(profileId, jobId)),
     resumeInterrupted(profileId) {
-      const cache = options.cacheOf(profileId);
+      const cache = cacheOf(profileId);
       const interrupted = unfinishedJobRows(cache).filter((row) => !running.has(key(profileId, row.id)));
       // Oldest first, so they run in the order they were asked for.
       for (const row of interrupted.reverse()) {
@@ -606,8 +623,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       }
       return interrupted.map((row) => shape(profileId, job(profileId, row.id)));
     },
-    list: (profileId, limit = 20) =>
-      jobRows(options.cacheOf(profileId), limit).map((row) => shape(profileId, row)),
+    list: (profileId, limit = 20) => jobRows(cacheOf(profileId), limit).map((row) => shape(profileId, row)),
     async wait(profileId, jobId) {
       const entry = running.get(key(profileId, jobId));
       if (entry) return entry.done;
@@ -644,13 +660,13 @@ export function createFileService(options: FileServiceOptions): FileService {
     },
     offlineScope: (profileId) =>
       offlineUsage(
-        { cache: options.cacheOf(profileId), now: options.now },
+        { cache: cacheOf(profileId), now: options.now },
         fills.has(profileId),
         lastFills.get(profileId) ?? null,
       ),
     setOfflineScope(profileId, input) {
       const scope = OfflineScope.parse(input);
-      writeOfflineScope(options.cacheOf(profileId), scope, nowIso());
+      writeOfflineScope(cacheOf(profileId), scope, nowIso());
       const fill = fills.get(profileId);
       if (fill && !fill.stopped) {
         fill.again = true;

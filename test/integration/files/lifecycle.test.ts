@@ -1,18 +1,21 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/core';
 import { partialFolder } from '../../../src-main/files/runner';
 import { scopedFiles } from '../../../src-main/files/scope';
 import { AppError } from '../../../src-shared/errors';
 import type { DownloadProgress } from '../../../src-shared/files';
-import { listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
+import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
 import { syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 import { until } from '../../helpers/until';
 
 // What a download job does around its run: cancelled while it is not running, a failed file
 // retried while the job still runs, two downloads into one folder, why it stopped by itself,
-// and a request refused before anything is made on disk.
+// a request refused before anything is made on disk, and a job an earlier version left marked
+// completed with files not downloaded.
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -166,6 +169,88 @@ describe('download jobs', () => {
     expect(stopped.error?.message).toMatch(/^Could not reach /);
     // Running again, it has no problem until one stops it again.
     expect(core.files.resume(profile.id, job.id).problem).toBeNull();
+  });
+
+  it('shows a job left completed with files not downloaded as stopped, and finishes it', async () => {
+    const { core, profile, sandbox, dir, secrets } = await synced();
+    const ids = sandbox.state.files.slice(0, 12).map((file) => file.id);
+    const jobs = [];
+    for (const name of ['resumed', 'retried']) {
+      const { job } = await core.files.start(profile.id, {
+        scope: { by: 'ids', kind: 'file', ids: name === 'resumed' ? ids.slice(0, 6) : ids.slice(6) },
+        destination: path.join(dir, name),
+      });
+      expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+      jobs.push(job);
+    }
+    const cacheFile = core.profiles.cacheFile(profile.id);
+    await core.close();
+
+    // What the old Retry-during-a-run fault left behind: the job completed, two of its files still
+    // pending (and not on disk), one failed.
+    const stuck = new Map<string, string[]>();
+    const db = new Database(cacheFile);
+    for (const job of jobs) {
+      const items = db
+        .prepare('SELECT file_id, relative_path FROM download_items WHERE job_id = ? ORDER BY position')
+        .all(job.id) as Array<{ file_id: string; relative_path: string }>;
+      const [a, b, c] = items;
+      db.prepare(
+        "UPDATE download_items SET status = 'pending', source = NULL, finished_at = NULL WHERE job_id = ? AND file_id IN (?, ?)",
+      ).run(job.id, a!.file_id, b!.file_id);
+      db.prepare(
+        "UPDATE download_items SET status = 'failed', source = NULL, error = 'damaged', attempts = 3 WHERE job_id = ? AND file_id = ?",
+      ).run(job.id, c!.file_id);
+      for (const item of [a!, b!, c!]) rmSync(path.join(job.destination, ...item.relative_path.split('/')));
+      stuck.set(job.id, [a!.file_id, b!.file_id, c!.file_id]);
+    }
+    expect(db.prepare("SELECT count(*) AS n FROM download_jobs WHERE status = 'completed'").get()).toEqual({
+      n: 2,
+    });
+    db.close();
+
+    const again = createCore({ dataDir: path.join(dir, 'data'), secrets });
+    closers.push(() => again.close());
+    sandbox.control?.clearRequests();
+    for (const shown of again.files.list(profile.id)) {
+      expect(shown).toMatchObject({
+        status: 'paused',
+        active: false,
+        finishedAt: null,
+        files: { total: 6, done: 3, pending: 2, failed: 1 },
+      });
+      expect(shown.problem).toMatch(/3 files were not downloaded/);
+    }
+    // Paused, not interrupted: it waits for the user rather than starting by itself.
+    expect(again.files.resumeInterrupted(profile.id)).toEqual([]);
+
+    const [resumed, retried] = jobs;
+    again.files.resume(profile.id, resumed!.id);
+    expect((await again.files.wait(profile.id, resumed!.id)).status).toBe('completed');
+    again.files.retry(profile.id, retried!.id);
+    expect((await again.files.wait(profile.id, retried!.id)).status).toBe('completed');
+
+    const final = again.files.status(profile.id, resumed!.id);
+    expect(final.files).toMatchObject({ total: 6, done: 5, failed: 1, pending: 0 });
+    expect(final.problem).toBeNull();
+    expect(again.files.status(profile.id, retried!.id).files).toMatchObject({
+      total: 6,
+      done: 6,
+      failed: 0,
+      pending: 0,
+    });
+    // Resume fetches the pending files; Retry the failed one too. Nothing else is asked for.
+    const requested = contentRequests(sandbox);
+    expect([...requested.keys()].sort()).toEqual(
+      [...stuck.get(resumed!.id)!.slice(0, 2), ...stuck.get(retried!.id)!].sort(),
+    );
+    expect([...requested.values()].every((count) => count === 1)).toBe(true);
+    for (const job of jobs)
+      for (const row of readManifest(path.join(job.destination, 'manifest.csv')))
+        if (row['status'] === 'done')
+          expect(sha256Of(path.join(job.destination, row['file'] ?? ''))).toBe(
+            sandboxFile(sandbox, row['file_id'] ?? '').sha256,
+          );
   });
 
   it('refuses a request before making anything on disk', async () => {
