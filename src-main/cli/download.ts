@@ -5,6 +5,7 @@ import {
   DEFAULT_TEMPLATE,
   DownloadLayout,
   DownloadRequest,
+  type DownloadJobShape,
   type DownloadProgress,
   type DownloadScope,
 } from '../../src-shared/files';
@@ -97,6 +98,29 @@ function optionOfField(error: unknown): unknown {
 }
 
 /**
+ * A note naming the unfinished downloads into the same folder that a new download does not
+ * continue (they were started with other options): the same command as theirs would.
+ */
+function otherDownloadsNote(core: Core, profileId: string, job: DownloadJobShape): string {
+  const others = core.files
+    .list(profileId, 100)
+    .filter(
+      (other) =>
+        other.id !== job.id &&
+        other.destination === job.destination &&
+        (other.status === 'pending' || other.status === 'running' || other.status === 'paused'),
+    );
+  return others
+    .map(
+      (other) =>
+        `Note: the download into this folder started ${other.createdAt.slice(0, 16).replace('T', ' ')} UTC ` +
+        `(--layout ${other.layout} --template "${other.template}"; ${other.files.done} of ${other.files.total} files, ${other.status}) ` +
+        `is not continued by this one; run it with its own options, or resume it in Satchel.\n`,
+    )
+    .join('');
+}
+
+/**
  * Downloads the receipts of a search, a selection, a period or everything into a folder,
  * with a manifest. Run again with the same options after an interruption, it continues the
  * same download: finished files are not fetched again.
@@ -177,8 +201,9 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     io.stdout.write(
       started.resumed
         ? `Continuing the download to ${started.job.destination}: ${files.done} of ${files.total} files already done\n`
-        : `Downloading ${files.total} files to ${started.job.destination}\n`,
+        : `Downloading ${files.total} files to ${started.job.destination}${files.present > 0 ? ` (${files.present} already there)` : ''}\n`,
     );
+    if (!started.resumed) io.stdout.write(otherDownloadsNote(core, profile.id, started.job));
     const result = await core.files.wait(profile.id, started.job.id);
     if (tty) io.stdout.write('\n');
     const job = core.files.status(profile.id, started.job.id);

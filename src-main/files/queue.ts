@@ -57,15 +57,16 @@ export interface NewJob {
   scope: string;
   manifest: string;
   now: string;
-  items: Array<{ file: ScopedFile; relativePath: string }>;
+  /** `present`: this very file is already at its path (checked by size and sha256): done. */
+  items: Array<{ file: ScopedFile; relativePath: string; present?: boolean }>;
 }
 
 export function insertJob(cache: CacheDb, job: NewJob): void {
   const insertItem = cache.sqlite.prepare(
     `INSERT INTO download_items (job_id, file_id, position, relative_path, size, sha256, original_name,
        mime_type, expense_id, expense_line_id, transaction_id, booking_date, counterparty, amount_minor,
-       amount_currency, account, supplier)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       amount_currency, account, supplier, status, source, finished_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   cache.sqlite.transaction(() => {
     cache.sqlite
@@ -75,7 +76,7 @@ export function insertJob(cache: CacheDb, job: NewJob): void {
       )
       .run(job.id, job.destination, job.template, job.layout, job.scope, job.manifest, job.now, job.now);
     for (let position = 0; position < job.items.length; position += 1) {
-      const { file, relativePath } = job.items[position]!;
+      const { file, relativePath, present } = job.items[position]!;
       const money = file.amountMinor !== null && file.currency !== null;
       insertItem.run(
         job.id,
@@ -95,6 +96,9 @@ export function insertJob(cache: CacheDb, job: NewJob): void {
         money ? file.currency : null,
         file.account,
         file.supplier,
+        present ? 'done' : 'pending',
+        present ? 'present' : null,
+        present ? job.now : null,
       );
     }
   })();

@@ -454,7 +454,9 @@ export function createFileService(options: FileServiceOptions): FileService {
         if (!taken(name) || isManifest(path.join(destination, name))) return name;
       }
     })();
-    const items: Array<{ file: (typeof files)[number]; relativePath: string }> = [];
+    // A file found in place (checked by its bytes, once) is recorded done, so that the run does
+    // not read it again.
+    const items: Array<{ file: (typeof files)[number]; relativePath: string; present: boolean }> = [];
     for (const file of files) {
       const folders = layoutFolders(request.layout, file);
       const name = renderFileName(request.template, file);
@@ -462,15 +464,18 @@ export function createFileService(options: FileServiceOptions): FileService {
         const relative = allocate(folders, name);
         if (promisedElsewhere(relative, file.fileId)) continue;
         // A file of the same name already there is reused only when it is this very file.
+        if (!taken(relative)) {
+          items.push({ file, relativePath: relative, present: false });
+          break;
+        }
         if (
-          !taken(relative) ||
-          (await matches(path.join(destination, ...relative.split('/')), {
+          await matches(path.join(destination, ...relative.split('/')), {
             id: file.fileId,
             size: file.size,
             sha256: file.sha256,
-          }))
+          })
         ) {
-          items.push({ file, relativePath: relative });
+          items.push({ file, relativePath: relative, present: true });
           break;
         }
       }

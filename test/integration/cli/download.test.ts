@@ -46,13 +46,16 @@ describe('satchel download on a pipe', () => {
       'satchel: 1 file could not be downloaded; run the same command again to retry it.\n',
     );
 
-    // Again: only the failed file is fetched; the others are found in place, and no rate is
-    // claimed for files that did not come over the network.
+    // Again: only the failed file is fetched; the others are found in place (said at once), and
+    // no rate is claimed for files that did not come over the network.
     sandbox.control?.clearRequests();
     const again = await runCli(args, { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toBe('');
     expect([...contentRequests(sandbox).keys()]).toEqual([broken]);
+    expect(again.stdout.split('\n')[0]).toBe(
+      `Downloading ${total} files to ${destination} (${total - 1} already there)`,
+    );
     for (const line of again.stdout.trim().split('\n').slice(1, -1)) {
       expect(line).toMatch(PROGRESS);
       expect(line).not.toContain('0 B/s');
@@ -73,6 +76,14 @@ describe('satchel download on a pipe', () => {
     expect(offline.stdout).toMatch(new RegExp(`\\d+ of ${total} files in `));
     expect(offline.stderr).toMatch(
       /^satchel: Could not reach .+ The download stopped; run the same command again to continue\.\n$/,
+    );
+
+    // Other options into that folder make another download, and say that the first is left as it is.
+    const other = await runCli(['download', '--to', cut, '--layout', 'month'], { env });
+    expect(other.stdout).toMatch(
+      new RegExp(
+        `^Downloading ${total} files to ${cut}\\nNote: the download into this folder started \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC \\(--layout flat --template "\\{bookingDate\\}_\\{counterparty\\}_\\{amount\\}_\\{currency\\}_\\{originalName\\}"; \\d+ of ${total} files, pending\\) is not continued by this one; run it with its own options, or resume it in Satchel\\.\\n`,
+      ),
     );
   }, 120_000);
 

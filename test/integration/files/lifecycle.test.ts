@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -169,6 +169,55 @@ describe('download jobs', () => {
     expect(stopped.error?.message).toMatch(/^Could not reach /);
     // Running again, it has no problem until one stops it again.
     expect(core.files.resume(profile.id, job.id).problem).toBeNull();
+  });
+
+  it('takes the files an earlier download put in the folder once, checked by their bytes', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const ids = sandbox.state.files.slice(0, 16).map((file) => file.id);
+    const destination = path.join(dir, 'Audit');
+    const first = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: ids.slice(0, 10) },
+      destination,
+    });
+    expect((await core.files.wait(profile.id, first.job.id)).status).toBe('completed');
+    const rows = readManifest(path.join(destination, 'manifest.csv'));
+    // One file edited in place, its size and its time put back as they were: still not trusted.
+    const edited = rows[0]!;
+    const editedPath = path.join(destination, edited['file'] ?? '');
+    const before = statSync(editedPath);
+    const bytes = readFileSync(editedPath);
+    bytes[0] = bytes[0]! ^ 0xff;
+    writeFileSync(editedPath, bytes);
+    utimesSync(editedPath, before.atime, before.mtime);
+
+    sandbox.control?.clearRequests();
+    const second = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    // The nine good files were checked when the job was made, and are done before it runs.
+    expect(second.resumed).toBe(false);
+    expect(second.job.files).toMatchObject({ total: 16, done: 9, present: 9, pending: 7 });
+    expect((await core.files.wait(profile.id, second.job.id)).status).toBe('completed');
+    expect(core.files.status(profile.id, second.job.id).files).toMatchObject({
+      total: 16,
+      done: 16,
+      fetched: 7,
+      present: 9,
+    });
+    const fetched = contentRequests(sandbox);
+    expect([...fetched.keys()].sort()).toEqual(
+      [edited['file_id'], ...ids.filter((id) => !rows.some((row) => row['file_id'] === id))].sort(),
+    );
+    expect([...fetched.values()].every((count) => count === 1)).toBe(true);
+    // The edited file is left as it is; its download went under a name of its own.
+    expect(readFileSync(editedPath)).toEqual(bytes);
+    for (const row of readManifest(path.join(destination, 'manifest.csv'))) {
+      expect(row['file']).not.toBe(edited['file']);
+      expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(
+        sandboxFile(sandbox, row['file_id'] ?? '').sha256,
+      );
+    }
   });
 
   it('shows a job left completed with files not downloaded as stopped, and finishes it', async () => {
