@@ -4,7 +4,13 @@ import packageJson from '../package.json';
 import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
 import { createEventBus, type EventBus } from './events';
 import { createConnectivity, observeFetch, observeRawFetch, type Connectivity } from './connectivity';
-import { createFileChooser, createFolderChooser, type FilePicker, type FolderPicker } from './folders';
+import {
+  createFileChooser,
+  createFolderChooser,
+  type FilePicker,
+  type FolderOpener,
+  type FolderPicker,
+} from './folders';
 import { createGrants, type Grants } from './grants';
 import { AppError } from '../src-shared/errors';
 import type { ProfileAuth } from '../src-shared/profiles';
@@ -44,6 +50,8 @@ export interface CoreOptions {
   pickFolder?: FolderPicker;
   /** The system's save and open dialogs, for exports and imports (tests give their own). */
   pickFile?: FilePicker;
+  /** Shows a folder in the system's file manager, given by the shell (tests give their own). */
+  openFolder?: FolderOpener;
   /**
    * The URL the page loads a cached file from. The app serves `satchel-file://<profileId>/<name>`
    * (the default); the end-to-end harness, whose Chromium cannot serve a custom scheme, gives an
@@ -193,6 +201,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     now: clock,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
+    ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown: () => connectivity.state().reason === 'network',
   });
   // After each sync, the offline file cache catches up with its scope (a no-op when it is none).

@@ -21,6 +21,12 @@ export interface FolderRequest {
 export type FolderPicker = (request: FolderRequest) => Promise<string | null>;
 
 /**
+ * Shows a folder in the system's file manager (the shell's `shell.openPath`): resolves to an
+ * empty string once it is shown, else to the system's reason.
+ */
+export type FolderOpener = (folder: string) => Promise<string>;
+
+/**
  * The absolute folder if Satchel can write into it; otherwise an error naming the problem, on
  * `field` (the form's field the folder was given in).
  */

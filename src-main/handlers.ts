@@ -164,6 +164,10 @@ export function createHandlers(core: Core): HandlerTable {
       await core.demo.ensureFor(profileId);
       return core.files.retry(profileId, jobId, fileIds);
     },
+    'downloads.openFolder': async ({ profileId, jobId }) => {
+      await core.files.openFolder(profileId, jobId);
+      return { opened: true as const };
+    },
     'downloads.status': ({ profileId, jobId }) => ({
       jobs: jobId ? [core.files.status(profileId, jobId)] : core.files.list(profileId),
     }),

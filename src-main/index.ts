@@ -116,6 +116,8 @@ void app.whenReady().then(() => {
         : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
+    // The core names only a download's own destination, checked to be a folder.
+    openFolder: (folder) => shell.openPath(folder),
     async pickFile({ mode, title, extension, kind, defaultPath }) {
       const filters = [{ name: kind, extensions: [extension] }];
       const common = { title, filters, ...(defaultPath ? { defaultPath } : {}) };

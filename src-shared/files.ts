@@ -178,6 +178,8 @@ export const DownloadJobShape = z
      * the keychain, credentials refused): why a job the user did not pause is paused or waiting.
      */
     problem: z.string().nullable(),
+    /** Whether its destination is still a folder on this computer ("Open folder" needs it). */
+    folderExists: z.boolean(),
     createdAt: z.string(),
     finishedAt: z.string().nullable(),
   })

@@ -311,6 +311,11 @@ export const commands = {
     }).strict(),
     output: DownloadJobShape,
   },
+  /**
+   * Shows a download's own destination folder in the system's file manager. The job is named,
+   * never a path: the page cannot have the shell open anything else.
+   */
+  'downloads.openFolder': { input: DownloadJobRef, output: z.object({ opened: z.literal(true) }) },
   /** One download, or the organisation's recent downloads when no job is named. */
   'downloads.status': {
     input: z.object({ profileId: z.uuid(), jobId: z.uuid().optional() }).strict(),

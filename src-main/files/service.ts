@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
@@ -15,7 +15,7 @@ import {
 } from '../../src-shared/files';
 import type { ApiClient } from '../api/client';
 import type { EventBus } from '../events';
-import { checkWritableFolder, createFolder } from '../folders';
+import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
 import { log } from '../log';
 import type { CacheDb } from '../store';
 import { matches } from './fetch';
@@ -75,6 +75,8 @@ export interface FileServiceOptions {
   fileUrl?: (profileId: string, localName: string) => string;
   /** Whether the system says there is no network at all (connectivity.ts). */
   networkDown?: () => boolean;
+  /** The system's file manager (CoreOptions.openFolder); absent in the CLI. */
+  openFolder?: FolderOpener;
 }
 
 export interface FileService {
@@ -93,6 +95,8 @@ export interface FileService {
   /** Failed files (all, or those named) go back to the queue and the job runs again. */
   retry(profileId: string, jobId: string, fileIds?: string[]): DownloadJobShape;
   status(profileId: string, jobId: string): DownloadJobShape;
+  /** Shows the job's own destination folder in the system's file manager. */
+  openFolder(profileId: string, jobId: string): Promise<void>;
   /**
    * Starts again the organisation's downloads that a quit, a crash or a kill interrupted (those
    * left `pending` or `running` with no runner in this process); paused ones stay paused.
@@ -135,6 +139,14 @@ interface Running {
   controller: AbortController;
   reason: StopReason | null;
   done: Promise<RunJobResult>;
+}
+
+function isFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the file is a manifest Satchel wrote (its first line is the manifest header). */
@@ -298,6 +310,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       manifest: row.manifest,
       errors: failedItems(cache, row.id),
       problem: problems.get(key(profileId, row.id)) ?? null,
+      folderExists: isFolder(row.destination),
       createdAt: row.createdAt,
       finishedAt: row.finishedAt,
     };
@@ -618,6 +631,21 @@ export function createFileService(options: FileServiceOptions): FileService {
       return shape(profileId, job(profileId, jobId));
     },
     status: (profileId, jobId) => shape(profileId, job(profileId, jobId)),
+    async openFolder(profileId, jobId) {
+      const { destination } = job(profileId, jobId);
+      if (!options.openFolder)
+        throw new AppError(
+          'INTERNAL',
+          `There is no file manager here (command line or tests); the folder is ${destination}.`,
+        );
+      if (!isFolder(destination))
+        throw new AppError(
+          'NOT_FOUND',
+          `The folder ${destination} is no longer there: it was moved, renamed or deleted.`,
+        );
+      const reason = await options.openFolder(destination);
+      if (reason) throw new AppError('INTERNAL', `The folder ${destination} could not be opened: ${reason}`);
+    },
     resumeInterrupted(profileId) {
       const cache = cacheOf(profileId);
       const interrupted = unfinishedJobRows(cache).filter((row) => !running.has(key(profileId, row.id)));

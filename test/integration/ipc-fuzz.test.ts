@@ -93,6 +93,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'downloads.resume': { profileId: uuid, jobId: uuid },
   'downloads.cancel': { profileId: uuid, jobId: uuid },
   'downloads.retry': { profileId: uuid, jobId: uuid, fileIds: [uuid] },
+  'downloads.openFolder': { profileId: uuid, jobId: uuid },
   'downloads.status': { profileId: uuid, jobId: uuid },
   'files.fetch': { profileId: uuid, fileId: uuid },
   'files.offlineScope.get': { profileId: uuid },

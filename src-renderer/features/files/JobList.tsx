@@ -86,6 +86,19 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
     }
   };
 
+  // Outside the controls above: showing the folder changes nothing in the job, and its button
+  // must not take the focus the controls hand on when the last of them goes.
+  const openFolder = async () => {
+    setError(null);
+    try {
+      await call('downloads.openFolder', { profileId, jobId: job.id });
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      // Gone meanwhile, say: the card then says so and the button is disabled.
+      await client.invalidateQueries({ queryKey: ['downloads.status'] });
+    }
+  };
+
   return (
     <li className="job" aria-labelledby={`${id}-title`} data-testid="download-job" data-status={job.status}>
       <div className="job-head">
@@ -100,6 +113,21 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         {humanize(job.layout === 'flat' ? 'one folder' : `by ${job.layout}`)} ·{' '}
         <span className="mono">{job.template}</span> · started {formatTime(job.createdAt)}
         {job.finishedAt && ` · ended ${formatTime(job.finishedAt)}`}
+      </p>
+      <p className="job-folder">
+        <button
+          type="button"
+          disabled={!job.folderExists}
+          aria-describedby={job.folderExists ? undefined : `${id}-folder-gone`}
+          onClick={() => void openFolder()}
+        >
+          Open folder
+        </button>
+        {!job.folderExists && (
+          <span id={`${id}-folder-gone`} className="muted" data-testid="folder-gone">
+            This folder is no longer there: it was moved, renamed or deleted.
+          </span>
+        )}
       </p>
       {job.problem && (job.status === 'paused' || interrupted) && (
         <p className="job-problem" data-testid="job-problem">

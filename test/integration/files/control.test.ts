@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core';
@@ -315,5 +315,59 @@ describe('download control', () => {
     ).rejects.toMatchObject({
       message: expect.stringContaining(': part of the path is a file, not a folder.'),
     });
+  });
+  it("opens only a download's own folder, through the shell's function", async () => {
+    const dir = tempDir();
+    const fixture = await connectedCore(dir, { readLimit: 100_000 });
+    closers.push(() => fixture.close());
+    const { sandbox, profile, secrets } = fixture;
+    await fixture.core.close();
+    const opened: string[] = [];
+    // The shell's shell.openPath: the empty string once shown.
+    const core = createCore({
+      dataDir: path.join(dir, 'data'),
+      secrets,
+      openFolder: (folder) => {
+        opened.push(folder);
+        return Promise.resolve('');
+      },
+    });
+    closers.push(() => core.close());
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    const handlers = createHandlers(core);
+    const destination = path.join(dir, 'Audit 2026');
+    const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    await core.files.wait(profile.id, job.id);
+    expect(core.files.status(profile.id, job.id).folderExists).toBe(true);
+
+    const ref = { profileId: profile.id, jobId: job.id };
+    expect(await dispatch(handlers, 'downloads.openFolder', ref)).toEqual({
+      ok: true,
+      value: { opened: true },
+    });
+    expect(opened).toEqual([destination]);
+    // The page names a job, never a path.
+    const withPath = await dispatch(handlers, 'downloads.openFolder', { ...ref, folder: '/etc' });
+    expect(withPath).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    const unknown = await dispatch(handlers, 'downloads.openFolder', {
+      profileId: profile.id,
+      jobId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    // A folder gone is said as such, and the shell is not asked.
+    rmSync(destination, { recursive: true });
+    expect(core.files.status(profile.id, job.id).folderExists).toBe(false);
+    expect(await dispatch(handlers, 'downloads.openFolder', ref)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: `The folder ${destination} is no longer there: it was moved, renamed or deleted.`,
+      },
+    });
+    expect(opened).toEqual([destination]);
   });
 });

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// "Open folder" on a download's card in Chromium, against a real core and sandbox: the core is
+// given a recording function where the Electron shell gives shell.openPath.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+describe('a download card', () => {
+  it('opens its own folder from the keyboard, and says when the folder is gone', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
+    const opened: string[] = [];
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      openFolder: (folder) => {
+        opened.push(folder);
+        return Promise.resolve('');
+      },
+    });
+    const profile = await connectSandbox(core, sandbox);
+    const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
+    const kept = path.join(tempDir(), 'Audit kept');
+    const removed = path.join(tempDir(), 'Audit removed');
+    for (const destination of [kept, removed]) {
+      const { job } = await core.files.start(profile.id, {
+        scope: { by: 'ids', kind: 'file', ids },
+        destination,
+      });
+      expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    }
+    rmSync(removed, { recursive: true });
+
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      const card = (folder: string) => page.getByTestId('download-job').filter({ hasText: folder });
+      const open = card(kept).getByRole('button', { name: 'Open folder' });
+      await open.waitFor();
+
+      // From the card's title, Tab reaches the button; Enter opens the job's own folder.
+      await card(kept).getByRole('heading', { name: kept }).focus();
+      await page.keyboard.press('Tab');
+      expect(await open.evaluate((button) => button === document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => opened).toEqual([kept]);
+
+      // A folder removed before the list was read: the button is disabled, and the card says why.
+      const gone = card(removed).getByRole('button', { name: 'Open folder' });
+      expect(await gone.isDisabled()).toBe(true);
+      await card(removed)
+        .getByTestId('folder-gone')
+        .getByText('This folder is no longer there: it was moved, renamed or deleted.')
+        .waitFor();
+      expect(await gone.getAttribute('aria-describedby')).toBe(
+        await card(removed).getByTestId('folder-gone').getAttribute('id'),
+      );
+
+      // Removed while the list is shown: the press says so, and the button is disabled then.
+      rmSync(kept, { recursive: true });
+      await open.focus();
+      await page.keyboard.press('Enter');
+      await card(kept)
+        .getByRole('alert')
+        .getByText(`The folder ${kept} is no longer there: it was moved, renamed or deleted.`)
+        .waitFor();
+      await expect.poll(() => open.isDisabled()).toBe(true);
+      await card(kept).getByTestId('folder-gone').waitFor();
+      expect(opened).toEqual([kept]);
+      await app.screenshot('files-open-folder');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
