@@ -381,8 +381,8 @@ export const events = {
   /** A bulk download's files, bytes, rate and time left (rate-limit waits included). */
   'downloads.progress': DownloadProgress,
   /**
-   * The keep-offline fill put files in place (`fetched` so far; at most a few a second) or
-   * ended (`filling: false`): which files are on this computer changed.
+   * The keep-offline fill started (`fetched: 0`), put files in place (`fetched` so far; at most
+   * a few a second) or ended (`filling: false`): which files are on this computer changed.
    */
   'files.offline': z.object({
     profileId: z.uuid(),

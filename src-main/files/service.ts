@@ -286,6 +286,8 @@ export function createFileService(options: FileServiceOptions): FileService {
       report(false);
     });
     fills.set(profileId, fill);
+    // Its start too: the Files area reads the usage on these events, never on a timer.
+    options.events.emit('files.offline', { profileId, fetched: 0, filling: true });
     return fill;
   }
 

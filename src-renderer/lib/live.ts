@@ -29,7 +29,8 @@ export function invalidateOnEvents(client: QueryClient): () => void {
   const invalidate = (names: CommandName[]) => void refreshCommands(client, names);
   const stops = [
     window.satchel.on('sync.finished', () => invalidate(CHANGED_BY_SYNC)),
-    window.satchel.on('app.online', () => invalidate(['edits.list'])),
+    // Online again: the keep-offline usage may say the last fill stopped for want of a network.
+    window.satchel.on('app.online', () => invalidate(['edits.list', 'files.offlineScope.get'])),
     // Each edit a push settles (whoever started it) shows at once: its list, its record, the count.
     window.satchel.on('edits.progress', () => invalidate(CHANGED_BY_EDIT)),
     // The keep-offline fill a sync starts ends after that sync: the panes' "Kept offline" /

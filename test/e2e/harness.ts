@@ -87,7 +87,12 @@ export async function closeBrowser(): Promise<void> {
  */
 export async function openApp(
   core: Core,
-  options: { colorScheme?: 'light' | 'dark'; serveFiles?: boolean } = {},
+  options: {
+    colorScheme?: 'light' | 'dark';
+    serveFiles?: boolean;
+    /** Told of every command the page sends, before it is answered (to count them). */
+    onCommand?: (command: string, input: unknown) => void;
+  } = {},
 ): Promise<AppPage> {
   const context = await (
     await launch()
@@ -142,9 +147,10 @@ export async function openApp(
       });
     });
   }
-  await page.exposeBinding('__satchelInvoke', (_source, command: unknown, input: unknown) =>
-    dispatch(handlers, command, input),
-  );
+  await page.exposeBinding('__satchelInvoke', (_source, command: unknown, input: unknown) => {
+    options.onCommand?.(String(command), input);
+    return dispatch(handlers, command, input);
+  });
   await page.addInitScript({ path: bridgeBundle });
   const stopEvents = core.events.subscribe((name, payload) => {
     void page

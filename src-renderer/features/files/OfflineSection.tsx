@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import type { OfflineUsage } from '../../../src-shared/files';
 import { Field } from '../../components/fields';
@@ -18,28 +18,14 @@ const budgetText = (bytes: number) => String(Math.round((bytes / GIB) * 100) / 1
 
 /**
  * What this organisation keeps offline without being opened (none, the last N days, all),
- * within a disk budget, and how full that cache is. Saving starts a fill in the background;
- * the usage is read again every second while it runs.
+ * within a disk budget, and how full that cache is. Saving starts a fill in the background.
+ * The usage is read when the section is shown, and again on the core's word, never on a
+ * timer: the fill says when it starts, as files land (a few times a second at most) and when it
+ * ends (`files.offline`), a sync when it finishes, the app when it is online again (lib/live.ts).
  */
 export function OfflineSection({ profileId }: { profileId: string }) {
-  // A fill starts just after a save and runs in the background: follow it while it runs, and
-  // for a few seconds after each save so its start is seen. A sync starts one too; the usage is
-  // read again when a sync finishes (lib/live.ts), which shows it running.
-  const [saves, setSaves] = useState(0);
-  const [followed, setFollowed] = useState(0);
-  const following = saves > followed;
-  useEffect(() => {
-    if (saves === 0) return;
-    const timer = setTimeout(() => setFollowed(saves), 5000);
-    return () => clearTimeout(timer);
-  }, [saves]);
   const usage = useCommand('files.offlineScope.get', { profileId });
   const data = usage.data;
-  useCommand(
-    'files.offlineScope.get',
-    { profileId },
-    { refetchInterval: data?.filling || following ? 1000 : 0 },
-  );
   return (
     <section className="offline" aria-labelledby="offline-title">
       <h2 id="offline-title">Kept offline</h2>
@@ -54,7 +40,7 @@ export function OfflineSection({ profileId }: { profileId: string }) {
       )}
       {data && (
         <>
-          <OfflineForm profileId={profileId} usage={data} onSaved={() => setSaves((count) => count + 1)} />
+          <OfflineForm profileId={profileId} usage={data} />
           <OfflineUsageFacts usage={data} />
         </>
       )}
@@ -62,15 +48,7 @@ export function OfflineSection({ profileId }: { profileId: string }) {
   );
 }
 
-function OfflineForm({
-  profileId,
-  usage,
-  onSaved,
-}: {
-  profileId: string;
-  usage: OfflineUsage;
-  onSaved(): void;
-}) {
+function OfflineForm({ profileId, usage }: { profileId: string; usage: OfflineUsage }) {
   const id = useId();
   const client = useQueryClient();
   const [mode, setMode] = useState<Mode>(usage.scope.mode);
@@ -94,7 +72,6 @@ function OfflineForm({
       const next = await call('files.offlineScope.set', { profileId, scope: parsed.scope });
       client.setQueryData(['files.offlineScope.get', { profileId }], next);
       setSaved(true);
-      onSaved();
     } catch (error) {
       const field = error instanceof AppError && error.field ? error.field.split('.').at(-1) : undefined;
       setErrors({

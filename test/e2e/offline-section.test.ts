@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// The Files area's "Kept offline" section in Chromium against a real core and sandbox: it
+// follows a fill from the core's events, and asks the core nothing while nothing changes.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('kept offline', () => {
+  it('follows the fill by its events, without asking the core on a timer', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    await core.files.fillOffline(profile.id); // the first sync's, with nothing to keep
+    const commands: string[] = [];
+    const app = await openApp(core, { onCommand: (command) => commands.push(command) });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const usageReads = () => commands.filter((command) => command === 'files.offlineScope.get').length;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      const usage = page.getByTestId('offline-usage');
+      await usage.getByText('Up to date').waitFor();
+
+      // The fill's first two requests are slow: for a while it runs and nothing lands.
+      const slow = sandbox.control!.addFault({ match: 'getFileContent', latencyMs: 8_000, times: 2 });
+      const offline = page.getByRole('form', { name: 'Kept offline' });
+      await offline.getByRole('radio', { name: 'Every file' }).check();
+      await offline.getByRole('button', { name: 'Save' }).click();
+      await offline.getByText('Saved.').waitFor();
+      await usage.getByText('Fetching the missing files…').waitFor();
+      await expect.poll(() => sandbox.control!.faultFired(slow)).toBeGreaterThan(0);
+      const wanted = core.files.offlineScope(profile.id).wantedFiles;
+      expect(wanted).toBeGreaterThan(4);
+      const count = new Intl.NumberFormat('en-US').format(wanted);
+      await usage.getByText(`0 of ${count} files on this computer`).waitFor();
+
+      // Running, nothing new: the section asks nothing (it used to read the usage every second).
+      const before = usageReads();
+      await pause(2_500);
+      expect(usageReads()).toBe(before);
+      expect(core.files.offlineScope(profile.id)).toMatchObject({ filling: true, wantedCached: 0 });
+
+      // Files land: the section follows them to the end.
+      await usage.getByText(`${count} of ${count} files on this computer`).waitFor({ timeout: 60_000 });
+      await usage.getByText('Up to date').waitFor();
+      expect(usageReads()).toBeGreaterThan(before);
+
+      // Idle: nothing asked at all.
+      const idle = commands.length;
+      await pause(2_500);
+      expect(commands.slice(idle)).toEqual([]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
