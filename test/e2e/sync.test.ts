@@ -5,6 +5,7 @@ import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
 
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
@@ -42,6 +43,43 @@ describe('sync screen against the real sandbox', () => {
       expect(records).toBeGreaterThan(1500);
       await app.screenshot('sync-done-light');
       expect(await page.content()).not.toContain(sandbox.clientSecret);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
+  it('keeps the focus on its buttons while a run starts, is cancelled and ends', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+    try {
+      await page.keyboard.press('Control+5');
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+      const history = page.getByTestId('sync-history').locator('tbody tr');
+      await expect(history.count()).resolves.toBe(1);
+
+      // Sync now from the keyboard: the focus is back on it once the run is over.
+      await page.getByRole('button', { name: 'Sync now' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => history.count(), { timeout: 60_000 }).toBe(2);
+      await page.getByRole('button', { name: 'Sync now' }).and(page.locator(':enabled')).waitFor();
+      await expect.poll(focused).toBe('Sync now');
+
+      // A slow repair: Cancel takes the focus while it runs, Repair takes it back after.
+      sandbox.control?.addFault({ match: '*', latencyMs: 300 });
+      await page.keyboard.press('Tab');
+      await expect.poll(focused).toBe('Repair (read everything again)');
+      await page.keyboard.press('Enter');
+      await expect.poll(focused).toBe('Cancel');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => history.count(), { timeout: 60_000 }).toBe(3);
+      await page.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'detached' });
+      await expect.poll(focused).toBe('Repair (read everything again)');
     } finally {
       await app.close();
       await core.close();

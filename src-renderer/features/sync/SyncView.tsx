@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import '../../components/chrome.css';
 import { useLatestEvent } from '../../lib/events';
@@ -77,6 +77,30 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
 
   const running = isRunning(start.isPending, progress, finished);
   const last = lastFinishedRun(history.data?.runs ?? []);
+
+  // Sync now and Repair are disabled while the run they start goes on, and Cancel goes with the
+  // run: each would drop the focus on the page, where no key acts. The focus follows the run
+  // instead: to Cancel while it runs, then back to the button that started it.
+  const syncButton = useRef<HTMLButtonElement>(null);
+  const repairButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const pressed = useRef<'sync' | 'repair' | null>(null);
+  useEffect(() => {
+    if (!pressed.current) return;
+    const focused = document.activeElement;
+    const lost =
+      !focused || focused === document.body || (focused instanceof HTMLButtonElement && focused.disabled);
+    if (running) {
+      if (lost) cancelButton.current?.focus();
+      return;
+    }
+    if (lost) (pressed.current === 'repair' ? repairButton : syncButton).current?.focus();
+    pressed.current = null;
+  });
+  const startRun = (full: boolean) => {
+    pressed.current = full ? 'repair' : 'sync';
+    start.mutate({ profileId: profile.id, full });
+  };
   return (
     <section className="area" data-area="sync">
       <h1 id="area-title" tabIndex={-1}>
@@ -97,20 +121,25 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
         <button
           type="button"
           className="primary"
+          ref={syncButton}
           disabled={running}
-          onClick={() => start.mutate({ profileId: profile.id, full: false })}
+          onClick={() => startRun(false)}
         >
           Sync now
         </button>
-        <button
-          type="button"
-          disabled={running}
-          onClick={() => start.mutate({ profileId: profile.id, full: true })}
-        >
+        <button type="button" ref={repairButton} disabled={running} onClick={() => startRun(true)}>
           Repair (read everything again)
         </button>
         {running && (
-          <button type="button" onClick={() => cancel.mutate({ profileId: profile.id })}>
+          <button
+            type="button"
+            ref={cancelButton}
+            onClick={() => {
+              // A run started elsewhere (the background, the menu): Sync now takes the focus after.
+              pressed.current ??= 'sync';
+              cancel.mutate({ profileId: profile.id });
+            }}
+          >
             Cancel
           </button>
         )}
