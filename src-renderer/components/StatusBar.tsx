@@ -4,6 +4,7 @@ import type { ProfileSummary } from '../../src-shared/profiles';
 import { formatCount, formatTime } from '../lib/format';
 import { useCommand } from '../lib/query';
 import { resourceNoun } from '../../src-shared/sync-resources';
+import { outcomeLabel } from '../features/sync/sync-state';
 
 interface StatusBarProps {
   info: { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
@@ -56,7 +57,7 @@ function ProfileStatus({ profile }: { profile: ProfileSummary }) {
     <>
       <span className="status-item" data-testid="last-synced">
         {last
-          ? `Last synced ${formatTime(last.finishedAt)}${last.outcome === 'succeeded' ? '' : ` (${last.outcome})`}`
+          ? `Last synced ${formatTime(last.finishedAt)}${last.outcome === 'succeeded' ? '' : ` (${outcomeLabel(last.outcome).toLowerCase()})`}`
           : 'Not synced yet'}
       </span>
       <span

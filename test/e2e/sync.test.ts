@@ -86,4 +86,32 @@ describe('sync screen against the real sandbox', () => {
       await sandbox.stop();
     }
   });
+
+  it('says how each run ended in words, in the history and the status bar', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.keyboard.press('Control+5');
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+      // Suppliers answer 500 every time: the other resources are read, the run is partly done.
+      sandbox.control?.addFault({ match: '/v1/suppliers', status: 500, retryAfterSeconds: 0 });
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      const newest = page.getByTestId('sync-history').locator('tbody tr').first();
+      await expect
+        .poll(() => newest.locator('td.outcome').textContent(), { timeout: 60_000 })
+        .toBe('Partly done');
+      await expect.poll(() => page.getByTestId('sync-last').textContent()).toContain('Partly done');
+      await expect.poll(() => page.getByTestId('last-synced').textContent()).toMatch(/\(partly done\)$/);
+      await expect(page.getByTestId('sync-history').locator('td.outcome').allTextContents()).resolves.toEqual(
+        ['Partly done', 'Succeeded'],
+      );
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
 });

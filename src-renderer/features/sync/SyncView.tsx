@@ -6,16 +6,7 @@ import { useLatestEvent } from '../../lib/events';
 import { formatCount, formatTime } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { resourceLabel } from '../../../src-shared/sync-resources';
-import { budgetShare, isRunning, lastFinishedRun } from './sync-state';
-
-const outcomeLabels: Record<string, string> = {
-  running: 'Running',
-  succeeded: 'Succeeded',
-  partial: 'Partly done',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  interrupted: 'Interrupted',
-};
+import { budgetShare, isRunning, lastFinishedRun, outcomeLabel } from './sync-state';
 
 const scopeLabel = (scope: string) =>
   scope === 'read' ? 'Read requests' : scope === 'write' ? 'Write requests (edits)' : `${scope} requests`;
@@ -114,7 +105,7 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
         <OnlineLine />
         <dt>Last sync</dt>
         <dd data-testid="sync-last">
-          {last ? `${formatTime(last.finishedAt)} · ${outcomeLabels[last.outcome] ?? last.outcome}` : 'Never'}
+          {last ? `${formatTime(last.finishedAt)} · ${outcomeLabel(last.outcome)}` : 'Never'}
         </dd>
       </dl>
       <div className="actions">
@@ -181,7 +172,7 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
               <tr key={run.id}>
                 <td>{formatTime(run.startedAt)}</td>
                 <td>{formatTime(run.finishedAt)}</td>
-                <td className={`outcome outcome-${run.outcome}`}>{run.outcome}</td>
+                <td className={`outcome outcome-${run.outcome}`}>{outcomeLabel(run.outcome)}</td>
                 <td className="number">
                   {formatCount(Object.values(run.counts).reduce((sum, n) => sum + n, 0))}
                 </td>

@@ -2,6 +2,20 @@ import type { CommandOutput, EventPayload } from '../../../src-shared/ipc';
 
 type Run = CommandOutput<'sync.history'>['runs'][number];
 
+const outcomeLabels: Record<string, string> = {
+  running: 'Running',
+  succeeded: 'Succeeded',
+  partial: 'Partly done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  interrupted: 'Interrupted',
+};
+
+/** A run's outcome as the screens say it ("Partly done", not the stored code `partial`). */
+export function outcomeLabel(outcome: string): string {
+  return outcomeLabels[outcome] ?? outcome;
+}
+
 /** The last run that ended (any outcome but "running"), newest first in the history. */
 export function lastFinishedRun(runs: readonly Run[]): Run | null {
   return runs.find((run) => run.outcome !== 'running' && run.finishedAt !== null) ?? null;
