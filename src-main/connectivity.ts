@@ -9,6 +9,10 @@ import type { OnlineState } from '../src-shared/ipc';
  * while another answers is that server's problem, shown in its sync history, not "offline".
  */
 
+/** Why a sync or a push of edits is not even tried while the system has no network. */
+export const NO_NETWORK_MESSAGE =
+  'There is no network, so nothing can be sent or fetched now. Satchel syncs by itself when the network is back.';
+
 export interface Connectivity {
   state(): OnlineState;
   /** The operating system's view: false means no network at all. */

@@ -173,6 +173,11 @@ export function createCore(options: CoreOptions): Core {
     await thread?.close();
   }
 
+  // The system says there is no network at all: what needs the organisation's API says so at
+  // once. The demo organisation's API runs inside the app and needs no network.
+  const networkDown = (profileId: string) =>
+    connectivity.state().reason === 'network' && !demo.isDemo(profileId);
+
   // The outbox needs the sync service's clients and the sync pushes the outbox first; the
   // closure below runs only after both exist.
   const sync = createSyncService({
@@ -180,6 +185,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     cacheOf,
     now: clock,
+    networkDown,
     beforePull: async (profileId, signal) => {
       await outbox.push(profileId, signal);
     },
@@ -218,6 +224,7 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     // Every push, whoever started it (Send now, a sync, a reconnect), shows how it comes on.
     onPushProgress: (profileId, progress) => events.emit('edits.progress', { profileId, ...progress }),
+    networkDown,
   });
   // A push started from the UI has no signal of its own; closing the app still stops it.
   const outbox: Outbox = {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
+import { NO_NETWORK_MESSAGE } from '../connectivity';
 import { dimensionItems, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
 import { pushOutbox, type PushProgress, type PushSummary } from './push';
@@ -73,6 +74,11 @@ export interface OutboxOptions {
   now?: () => Date;
   /** Told how a push of the organisation's edits comes on (the app passes it on as an event). */
   onPushProgress?: (profileId: string, progress: PushProgress) => void;
+  /**
+   * Whether the system says there is no network at all: a push then sends nothing and says so
+   * at once, instead of after the client's retries of the first edit.
+   */
+  networkDown?: (profileId: string) => boolean;
 }
 
 export interface Outbox {
@@ -320,6 +326,18 @@ export function createOutbox(options: OutboxOptions): Outbox {
     push(profileId, signal) {
       const running = pushes.get(profileId);
       if (running) return running;
+      if (options.networkDown?.(profileId)) {
+        const waiting = openItems(options.cacheOf(profileId).db).filter(
+          (item) => item.status === 'pending' || item.status === 'sending',
+        ).length;
+        return Promise.resolve({
+          sent: 0,
+          failed: 0,
+          conflicts: 0,
+          remaining: waiting,
+          stoppedBy: new AppError('OFFLINE', NO_NETWORK_MESSAGE).toShape(),
+        });
+      }
       const done = pushOutbox({
         cache: options.cacheOf(profileId),
         client: options.clientOf(profileId),

@@ -2,6 +2,7 @@ import type { RawFetch } from '../api/http-fetch';
 import { AppError } from '../../src-shared/errors';
 import type { SyncProgressEvent, SyncSummaryShape } from '../../src-shared/ipc';
 import { createApiClient, type ApiClient } from '../api/client';
+import { NO_NETWORK_MESSAGE } from '../connectivity';
 import type { EventBus } from '../events';
 import type { ProfileStore } from '../profiles';
 import type { CacheDb } from '../store';
@@ -30,6 +31,11 @@ export interface SyncServiceOptions {
    * already carries them and cannot undo a pushed row.
    */
   beforePull?: (profileId: string, signal: AbortSignal) => Promise<void>;
+  /**
+   * Whether the system says there is no network at all (connectivity.ts): a sync asked for then
+   * is refused at once, rather than failing after the client's retries with nothing read.
+   */
+  networkDown?: (profileId: string) => boolean;
 }
 
 export interface SyncService {
@@ -93,6 +99,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       const current = running.get(profileId);
       if (current) return current.done;
       options.profiles.get(profileId); // NOT_FOUND before anything starts
+      if (options.networkDown?.(profileId))
+        return Promise.reject(new AppError('OFFLINE', NO_NETWORK_MESSAGE));
       const controller = new AbortController();
       const done = start(profileId, full, controller).finally(() => running.delete(profileId));
       running.set(profileId, { controller, done });

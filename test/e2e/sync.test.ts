@@ -114,4 +114,39 @@ describe('sync screen against the real sandbox', () => {
       await sandbox.stop();
     }
   });
+
+  it('says at once that there is no network, and forgets it once a sync has run', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.keyboard.press('Control+5');
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+      const history = page.getByTestId('sync-history').locator('tbody tr');
+      await expect(history.count()).resolves.toBe(1);
+      core.connectivity.setNetwork(false);
+      await page.getByTestId('sync-online').getByText('no network').waitFor();
+      sandbox.control?.clearRequests();
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page.getByRole('alert').getByText('There is no network', { exact: false }).waitFor();
+      await page.getByRole('button', { name: 'Sync now' }).and(page.locator(':enabled')).waitFor();
+      expect(sandbox.control?.requests()).toEqual([]);
+      await expect(history.count()).resolves.toBe(1);
+
+      // Back on the network, the sync that follows (the background's, on reconnect) ends: the
+      // refusal no longer holds and goes.
+      core.connectivity.setNetwork(true);
+      await page.getByTestId('sync-online').getByText('Online').waitFor();
+      await expect(page.getByRole('alert').count()).resolves.toBe(1);
+      expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+      await expect.poll(() => history.count(), { timeout: 60_000 }).toBe(2);
+      await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
 });

@@ -59,12 +59,15 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
   const progress = useLatestEvent('sync.progress', (event) => event.profileId === profile.id);
   const finished = useLatestEvent('sync.finished', (event) => event.profileId === profile.id);
 
+  const { reset: resetStart } = start;
   useEffect(() => {
     if (finished) {
       void client.invalidateQueries({ queryKey: ['sync.history'] });
       void client.invalidateQueries({ queryKey: ['sync.rateLimits'] });
+      // Why the last Sync now was refused (no network) no longer holds once a run has ended.
+      resetStart();
     }
-  }, [finished, client]);
+  }, [finished, client, resetStart]);
 
   const running = isRunning(start.isPending, progress, finished);
   const last = lastFinishedRun(history.data?.runs ?? []);

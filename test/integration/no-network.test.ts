@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { syncedCore } from '../helpers/sync-fixture';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// While the system says there is no network, what needs the API says so at once: the user
+// who presses Sync now or Send now on a plane is not left watching retries that cannot work.
+const tempDir = useTempDirs();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+describe('no network', () => {
+  it('refuses a sync and a push of edits at once, and both go ahead when the network is back', async () => {
+    const { core, profile, sandbox } = await syncedCore(tempDir(), closers);
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const supplier = sandbox.state.suppliers[3];
+    if (!supplier) throw new Error('the demo data has too few suppliers');
+    core.outbox.updateSupplier(profileId, supplier.id, { name: 'Bahn Reisen GmbH' });
+    const runsBefore = core.sync.history(profileId).length;
+
+    core.connectivity.setNetwork(false);
+    const sync = await dispatch(handlers, 'sync.start', { profileId });
+    expect(sync).toMatchObject({
+      ok: false,
+      error: {
+        code: 'OFFLINE',
+        message: expect.stringMatching(/no network.*by itself when the network is back/),
+      },
+    });
+    const push = await dispatch(handlers, 'edits.push', { profileId });
+    expect(push).toMatchObject({
+      ok: true,
+      value: { sent: 0, failed: 0, conflicts: 0, remaining: 1, stoppedBy: { code: 'OFFLINE' } },
+    });
+    // Nothing was tried: no request, no run in the history, the edit still waiting as it was.
+    expect(sandbox.control?.requests()).toEqual([]);
+    expect(core.sync.history(profileId)).toHaveLength(runsBefore);
+    expect(core.outbox.list(profileId)).toMatchObject([{ status: 'pending', attempts: 0, error: null }]);
+
+    core.connectivity.setNetwork(true);
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({
+      ok: true,
+      value: { outcome: 'succeeded' },
+    });
+    expect(core.outbox.list(profileId)).toEqual([]);
+    expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Bahn Reisen GmbH');
+  });
+
+  it('still syncs the demo organisation, whose API runs inside the app', async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-no-network-${randomUUID()}` });
+    const core = createCore({ dataDir: tempDir(), secrets, demoSandbox: { transactions: 200 } });
+    closers.push(async () => {
+      await core.close();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    });
+    const handlers = createHandlers(core);
+    const demo = await core.demo.open();
+    core.connectivity.setNetwork(false);
+    expect(await dispatch(handlers, 'sync.start', { profileId: demo.id })).toMatchObject({
+      ok: true,
+      value: { outcome: 'succeeded' },
+    });
+  });
+});
