@@ -208,7 +208,7 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
-    networkDown: () => connectivity.state().reason === 'network',
+    networkDown,
   });
   // After each sync, the offline file cache catches up with its scope (a no-op when it is none).
   events.subscribe((event, payload) => {

@@ -73,8 +73,11 @@ export interface FileServiceOptions {
   durable?: boolean;
   /** The preview URL of a cached copy (CoreOptions.fileUrl). */
   fileUrl?: (profileId: string, localName: string) => string;
-  /** Whether the system says there is no network at all (connectivity.ts). */
-  networkDown?: () => boolean;
+  /**
+   * Whether the organisation's API cannot be reached because the system says there is no
+   * network at all (connectivity.ts); never for the demo organisation, whose API is in the app.
+   */
+  networkDown?: (profileId: string) => boolean;
   /** The system's file manager (CoreOptions.openFolder); absent in the CLI. */
   openFolder?: FolderOpener;
 }
@@ -218,7 +221,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     now: options.now,
     inflight,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
-    ...(options.networkDown ? { networkDown: options.networkDown } : {}),
+    ...(options.networkDown ? { networkDown: () => options.networkDown?.(profileId) ?? false } : {}),
   });
 
   /**

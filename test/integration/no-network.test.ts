@@ -67,4 +67,22 @@ describe('no network', () => {
       value: { outcome: 'succeeded' },
     });
   });
+
+  it("opens the demo organisation's receipts, which come from inside the app", async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-no-network-${randomUUID()}` });
+    const core = createCore({ dataDir: tempDir(), secrets, demoSandbox: { transactions: 200 } });
+    closers.push(async () => {
+      await core.close();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    });
+    const demo = await core.demo.open();
+    expect((await core.sync.sync(demo.id)).outcome).toBe('succeeded');
+    const fileId = core
+      .cacheOf(demo.id)
+      .sqlite.prepare('SELECT id FROM expense_files WHERE deleted_at IS NULL ORDER BY id LIMIT 1')
+      .pluck()
+      .get() as string;
+    core.connectivity.setNetwork(false);
+    await expect(core.files.fetch(demo.id, fileId)).resolves.toMatchObject({ fileId });
+  });
 });
