@@ -387,4 +387,38 @@ describe('dimensions', () => {
       await close();
     }
   }, 180_000);
+
+  it('keeps the focus with Send now while the edits go out, and on the list once all are sent', async () => {
+    const { sandbox, page, close } = await setUp();
+    try {
+      const focused = () =>
+        page.evaluate(() => document.activeElement?.textContent?.trim().replace(/\s+/g, ' ') ?? null);
+      const dimensions = page.getByRole('grid', { name: 'Dimensions' });
+      await dimensions.getByRole('button', { name: 'Edit Region' }).click();
+      const region = page.getByRole('form', { name: 'Edit Region' });
+      await region.getByLabel('Name').fill('Sales regions');
+      await page.keyboard.press('Enter');
+      const edits = page.getByTestId('edits');
+      await edits.getByText('Waiting to be sent (1)').waitFor();
+
+      // The API fails for now: the edit stays, and Send now keeps the focus for another try.
+      sandbox.control?.addFault({ match: '*', status: 503, retryAfterSeconds: 0 });
+      await edits.getByRole('button', { name: 'Send now' }).focus();
+      await page.keyboard.press('Enter');
+      await page
+        .getByTestId('push-result')
+        .getByText('0 sent', { exact: false })
+        .waitFor({ timeout: 30_000 });
+      await edits.getByRole('button', { name: 'Send now' }).and(page.locator(':enabled')).waitFor();
+      await expect.poll(focused).toBe('Send now');
+
+      // Sent: the button is disabled with nothing left to send, and the list's heading has the focus.
+      sandbox.control?.clearFaults();
+      await page.keyboard.press('Enter');
+      await edits.getByText('Every edit has been sent.').waitFor({ timeout: 30_000 });
+      await expect.poll(focused).toBe('Waiting to be sent (0)');
+    } finally {
+      await close();
+    }
+  });
 });

@@ -295,6 +295,23 @@ export function EditsList({ profileId }: { profileId: string }) {
     [profileId],
   );
   const sending = push.isPending || progress !== null;
+  // Send now is disabled while its push goes on, and for good once every edit is sent: each
+  // would drop the focus on the page. The heading holds it meanwhile; Send now takes it back
+  // if edits still wait.
+  const sendButton = useRef<HTMLButtonElement>(null);
+  const pressed = useRef(false);
+  useEffect(() => {
+    if (!pressed.current) return;
+    const button = sendButton.current;
+    const focused = document.activeElement;
+    const waiting =
+      !focused || focused === document.body || focused === heading.current || focused === button;
+    if (waiting) {
+      const target = button && !button.disabled ? button : heading.current;
+      if (target !== focused) target?.focus();
+    }
+    if (!sending) pressed.current = false;
+  });
   return (
     <section className="edits" aria-labelledby="edits-title" data-testid="edits">
       <div className="section-head">
@@ -303,8 +320,12 @@ export function EditsList({ profileId }: { profileId: string }) {
         </h2>
         <button
           type="button"
+          ref={sendButton}
           disabled={items.length === 0 || sending}
-          onClick={() => push.mutate({ profileId })}
+          onClick={() => {
+            pressed.current = true;
+            push.mutate({ profileId });
+          }}
         >
           {sending ? 'Sending…' : 'Send now'}
         </button>
