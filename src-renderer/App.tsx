@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AppInfo, Notice, OnlineState } from '../src-shared/ipc';
 import { areas, type AreaId } from './areas';
 import { Sidebar } from './components/Sidebar';
@@ -62,6 +62,15 @@ export function App() {
     setLandings((count) => count + 1);
   };
   const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0 && area !== 'settings';
+  // The first connection (the demo, or Connect on the first screen) takes the welcome screen
+  // away with the button pressed: the focus goes to the area shown instead of the page.
+  const connected = profiles.data !== undefined && profiles.data.profiles.length > 0;
+  const wasConnected = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (profiles.data === undefined) return;
+    if (wasConnected.current === false && connected) setLandings((count) => count + 1);
+    wasConnected.current = connected;
+  }, [connected, profiles.data]);
 
   useEffect(() => {
     let live = true;

@@ -194,6 +194,10 @@ describe('connecting an organisation', () => {
     await form.getByLabel('API address').fill('https://api.acme.test');
     await form.getByRole('button', { name: 'Connect' }).click();
     await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+    // The form went with the button pressed: the keys go on in the list shown.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Transactions');
     const [profile] = core.profiles.list();
     expect(profile).toMatchObject({
       name: 'Acme GmbH',
