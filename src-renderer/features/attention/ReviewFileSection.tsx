@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
-import { formatCount } from '../../lib/format';
 import { CHANGED_BY_REVIEW } from '../../lib/live';
 import { refreshCommands } from '../../lib/refresh';
+import { reviewExportMessage, reviewImportMessage } from './groups';
 import { call } from '../../lib/satchel';
 
 /** "Review Acme GmbH 2026-11-24.json", without characters a file name cannot have. */
@@ -38,18 +38,10 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
       setBusy(action);
       if (action === 'export') {
         const result = await call('review.export', { profileId: profile.id, file });
-        setMessage(`${formatCount(result.marks)} review marks written to ${result.file}.`);
+        setMessage(reviewExportMessage(result));
       } else {
         const result = await call('review.import', { profileId: profile.id, file });
-        setMessage(
-          `${formatCount(result.marks)} review marks read; ${formatCount(result.updated)} ${
-            result.updated === 1 ? 'record' : 'records'
-          } took a newer mark from the file.${
-            result.notCached > 0
-              ? ` ${formatCount(result.notCached)} are for records not in the offline copy yet; they apply when a sync brings them.`
-              : ''
-          }`,
-        );
+        setMessage(reviewImportMessage(result));
         await refreshCommands(client, CHANGED_BY_REVIEW);
       }
     } catch (problem) {

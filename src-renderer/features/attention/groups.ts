@@ -1,3 +1,4 @@
+import { formatCount } from '../../lib/format';
 import { ExpenseFilters, TransactionFilters } from '../../../src-shared/search';
 
 /** Where a "needs attention" group opens: the list's area with the group's search applied. */
@@ -62,4 +63,26 @@ export function attentionItems(
 /** The sidebar's count: every item waiting, each counted once per group it is in. */
 export function attentionTotal(groups: ReadonlyArray<{ count: number }>): number {
   return groups.reduce((sum, group) => sum + group.count, 0);
+}
+
+const marksOf = (n: number) => `${formatCount(n)} ${n === 1 ? 'review mark' : 'review marks'}`;
+
+/** What an export of the review file says it did. */
+export function reviewExportMessage(result: { marks: number; file: string }): string {
+  return `${marksOf(result.marks)} written to ${result.file}.`;
+}
+
+/** What an import of a colleague's review file says it did. */
+export function reviewImportMessage(result: { marks: number; updated: number; notCached: number }): string {
+  const waiting =
+    result.notCached === 0
+      ? ''
+      : ` ${formatCount(result.notCached)} ${
+          result.notCached === 1 ? 'is for a record' : 'are for records'
+        } not in the offline copy yet; ${result.notCached === 1 ? 'it applies' : 'they apply'} when a sync brings ${
+          result.notCached === 1 ? 'it' : 'them'
+        }.`;
+  return `${marksOf(result.marks)} read; ${formatCount(result.updated)} ${
+    result.updated === 1 ? 'record' : 'records'
+  } took a newer mark from the file.${waiting}`;
 }

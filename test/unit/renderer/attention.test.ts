@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { attentionItems, attentionTotal } from '../../../src-renderer/features/attention/groups';
+import {
+  attentionItems,
+  attentionTotal,
+  reviewExportMessage,
+  reviewImportMessage,
+} from '../../../src-renderer/features/attention/groups';
 import { draftFromFilters, parseDraft } from '../../../src-renderer/features/transactions/FilterBar';
 
 describe('needs attention', () => {
@@ -38,5 +43,25 @@ describe('needs attention', () => {
     ]) {
       expect(parseDraft(draftFromFilters(filters))).toEqual({ ok: true, filters });
     }
+  });
+});
+
+describe('review file messages', () => {
+  it('count marks and records in the singular and the plural', () => {
+    expect(reviewExportMessage({ marks: 1, file: '/tmp/review.json' })).toBe(
+      '1 review mark written to /tmp/review.json.',
+    );
+    expect(reviewExportMessage({ marks: 1200, file: '/tmp/review.json' })).toBe(
+      '1,200 review marks written to /tmp/review.json.',
+    );
+    expect(reviewImportMessage({ marks: 1, updated: 1, notCached: 0 })).toBe(
+      '1 review mark read; 1 record took a newer mark from the file.',
+    );
+    expect(reviewImportMessage({ marks: 3, updated: 0, notCached: 1 })).toBe(
+      '3 review marks read; 0 records took a newer mark from the file. 1 is for a record not in the offline copy yet; it applies when a sync brings it.',
+    );
+    expect(reviewImportMessage({ marks: 9, updated: 2, notCached: 4 })).toBe(
+      '9 review marks read; 2 records took a newer mark from the file. 4 are for records not in the offline copy yet; they apply when a sync brings them.',
+    );
   });
 });
