@@ -352,7 +352,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return response.status >= 500
           ? new AppError(
               'SERVER_ERROR',
-              `The API failed (${response.status}): ${error.message}. Try again later.`,
+              // The server's message is a sentence of its own, with or without its full stop.
+              `The API failed (${response.status}): ${error.message.replace(/[.\s]+$/, '')}. Try again later.`,
             )
           : new AppError('REMOTE_REJECTED', `${response.status}: ${error.message}`, error.field);
     }

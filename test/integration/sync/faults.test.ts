@@ -90,6 +90,8 @@ describe('sync under faults', () => {
         message: expect.stringContaining('503'),
       }),
     ]);
+    // The server's sentence ends with its own full stop, not with two.
+    expect(down.errors[0]?.message).toBe('The API failed (503): Injected fault. Try again later.');
   });
 
   it('waits for the window instead of earning a 429 when the budget is known', async () => {
