@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Core } from '../core';
+import { utcMinute } from '../outbox/push';
 import { table, type CliIo } from './io';
 
 export async function statusCommand(core: Core, args: string[], io: CliIo): Promise<void> {
@@ -33,6 +34,18 @@ export async function statusCommand(core: Core, args: string[], io: CliIo): Prom
     return;
   }
   io.stdout.write(
-    table([['ORGANISATION', 'URL'], ...profiles.map((profile) => [profile.name, profile.baseUrl])]),
+    table([
+      ['ORGANISATION', 'URL', 'LAST SYNC'],
+      ...profiles.map((profile) => [profile.name, profile.baseUrl, lastSyncText(profile.lastSync)]),
+    ]),
   );
+}
+
+/** The last run in words: `succeeded, 2026-11-26 14:03 UTC`, `running since …`, or `never`. */
+function lastSyncText(
+  last: { outcome: string; startedAt: string; finishedAt: string | null } | null,
+): string {
+  if (!last) return 'never';
+  if (last.outcome === 'running') return `running since ${utcMinute(last.startedAt)}`;
+  return `${last.outcome}, ${utcMinute(last.finishedAt ?? last.startedAt)}`;
 }

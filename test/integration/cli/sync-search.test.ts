@@ -47,6 +47,11 @@ describe('satchel CLI: sync and search', () => {
     const added = await runCli(['profile', 'add', '--name', 'Demo', '--demo', '--url', sandbox.url], { env });
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
+    // `status` shows each organisation's last sync: none yet.
+    const before = await runCli(['status'], { env });
+    expect(before.code).toBe(0);
+    expect(before.stdout).toMatch(/^ORGANISATION\s+URL\s+LAST SYNC$/m);
+    expect(before.stdout).toMatch(/^Demo\s+http:\S+\s+never$/m);
 
     const synced = await runCli(['sync'], { env });
     expect(synced.stderr).toBe('');
@@ -54,6 +59,9 @@ describe('satchel CLI: sync and search', () => {
     expect(synced.stdout).toContain('bankTransactions…');
     expect(synced.stdout).toMatch(/Demo: succeeded, \d+ records written/);
     expect(synced.stdout).not.toContain('\r'); // not a terminal: plain lines
+    const after = await runCli(['status'], { env });
+    expect(after.code).toBe(0);
+    expect(after.stdout).toMatch(/^Demo\s+http:\S+\s+succeeded, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/m);
 
     await sandbox.stop();
     stops.length = 0;
