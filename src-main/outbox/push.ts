@@ -2,7 +2,7 @@ import { AppError, type AppErrorShape } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
 import type { CacheDb } from '../store';
-import { listEnvelope } from '../sync/wire';
+import { hasMorePages, listEnvelope } from '../sync/wire';
 import { eq } from 'drizzle-orm';
 import { outbox } from '../store';
 import type { Tx } from '../sync/types';
@@ -64,6 +64,9 @@ export interface PushOptions {
   now?: () => Date;
   onProgress?: (progress: PushProgress) => void;
 }
+
+/** The page size of the lookup of a create that may have reached the server. */
+const LOOKUP_PAGE_SIZE = 100;
 
 /** An instant as people read it, to the minute and saying its zone: `2026-11-26 14:03 UTC`. */
 export function utcMinute(iso: string): string {
@@ -197,7 +200,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
 
   /** A create that may have reached the server: find the record it made, if any. */
   async function findCreated(item: OutboxRow, spec: ResourceSpec, payload: Payload) {
-    const query: Record<string, string> = { page_size: '100' };
+    const query: Record<string, string> = { page_size: String(LOOKUP_PAGE_SIZE) };
     if (spec.resource === 'supplier') {
       // Suppliers can be many: only those changed since a day before the attempt.
       const since = Date.parse(item.sentAt ?? item.createdAt) - 86_400_000;
@@ -215,7 +218,9 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         const parsed = spec.wire.safeParse(raw);
         if (parsed.success && spec.isCreatedBy(parsed.data, payload)) return parsed.data;
       }
-      if (!(answer.meta?.pagination.hasMore ?? false)) return null;
+      // A full page from a server that leaves `meta` out is not the last: the record may be on
+      // the next, and taking it for absent would create it a second time.
+      if (!hasMorePages(answer, LOOKUP_PAGE_SIZE)) return null;
     }
   }
 

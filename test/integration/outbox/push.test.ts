@@ -501,6 +501,36 @@ describe('offline edits', () => {
     expect(row(setup.cache, 'suppliers', server[0]!.id)?.raw).toEqual(server[0]);
   });
 
+  it('a lost create is found past the first page of a list answer that has no page metadata', async () => {
+    // The sandbox's clock runs with the real one, moved on by hand where the order matters.
+    let ahead = 0;
+    const setup = await outboxSetup(tempDir(), { now: () => Date.now() + ahead });
+    setups.push(setup);
+    expect((await setup.sync()).outcome).toBe('succeeded');
+    const control = setup.sandbox.control!;
+    // More than a page of suppliers changed within the lookup's day, all listed before the new
+    // one (lists are in update order, and the new one is made a second later).
+    for (const supplier of setup.sandbox.state.suppliers.slice(0, 120))
+      control.updateSupplier(supplier.id, { vatIdNo: `DE${supplier.number}` });
+    ahead = 2_000;
+    setup.outbox.createSupplier(setup.profileId, { name: 'Past Page One AG', code: 'PAGE-2' });
+    control.addFault({ match: 'createSupplier', dropAfterHandling: true, times: 1 });
+    const lost = await setup.outbox.push(setup.profileId);
+    expect(lost.stoppedBy?.code).toBe('OFFLINE');
+    expect(setup.outbox.list(setup.profileId)[0]).toMatchObject({ status: 'sending' });
+
+    // A server that leaves `meta` out of its lists: a full page is not the last one. A second
+    // POST would meet an injected 500 (and, on a real server, create the supplier twice).
+    control.addFault({ match: 'listSuppliers', omitListMeta: true });
+    control.addFault({ match: 'createSupplier', status: 500 });
+    control.clearRequests();
+    const summary = await setup.outbox.push(setup.profileId);
+    expect(summary).toEqual({ sent: 1, failed: 0, conflicts: 0, remaining: 0 });
+    expect(control.requests('listSuppliers')).toHaveLength(2);
+    expect(control.requests('createSupplier')).toHaveLength(0);
+    expect(setup.sandbox.state.suppliers.filter((s) => s.number === 'PAGE-2')).toHaveLength(1);
+  });
+
   it('edits survive closing and reopening the cache, and sync never overwrites them', async () => {
     const setup = await synced();
     const { profileId } = setup;
