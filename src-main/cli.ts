@@ -72,9 +72,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const command = commands[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
-    const args = argv.slice((first?.kind === 'positional' ? first.index : 0) + 1);
+    // `--data-dir` is the CLI's own, wherever it is written: after the command too
+    // (`satchel status --data-dir X`), so the command never sees it.
+    const start = (first?.kind === 'positional' ? first.index : 0) + 1;
+    const own = new Set<number>();
+    for (const token of tokens) {
+      if (token.kind !== 'option' || token.name !== 'data-dir' || token.index < start) continue;
+      own.add(token.index);
+      if (token.inlineValue === false) own.add(token.index + 1);
+    }
+    const args = argv.slice(start).filter((_arg, i) => !own.has(start + i));
     const given = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
-    if (given !== undefined && given.trim() === '') throw new UsageError('--data-dir takes a folder');
+    if (values['data-dir'] === true || (given !== undefined && given.trim() === ''))
+      throw new UsageError('--data-dir takes a folder');
     const dataDir = given ?? io.env['SATCHEL_DATA_DIR'] ?? defaultDataDir(io.env);
     core = openDataFolder(dataDir);
     await command(core, args, io);

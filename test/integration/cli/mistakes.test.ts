@@ -137,6 +137,26 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(dataFile.stderr).toBe(`satchel: The data folder ${file} is a file, not a folder.\n`);
   });
 
+  it('takes --data-dir after the command as well as before it', async () => {
+    const { env } = await connected();
+    const other = tempDir();
+    const here = await satchel(['status'], env);
+    expect(here.stdout).toContain('Demo');
+    // The same folder named after the command, in both spellings; another folder, empty.
+    for (const args of [
+      ['status', '--data-dir', env.SATCHEL_DATA_DIR],
+      ['status', `--data-dir=${env.SATCHEL_DATA_DIR}`],
+    ]) {
+      const result = await satchel(args, {});
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      expect(result.stdout).toBe(here.stdout);
+    }
+    const empty = await satchel(['status', '--data-dir', other], env);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).not.toContain('Demo');
+    expect((await satchel(['status', '--data-dir'], env)).code).toBe(2);
+  });
+
   it('resolves a conflict from the command line, and keeps saying so until it is', async () => {
     const { sandbox, env } = await connected();
     const supplier = sandbox.state.suppliers[5]!;
