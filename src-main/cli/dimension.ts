@@ -5,6 +5,7 @@ import {
   DimensionItemUpdate,
   DimensionUpdate,
 } from '../../src-shared/api';
+import { AppError } from '../../src-shared/errors';
 import type { DimensionRow } from '../../src-shared/search';
 import type { Core } from '../core';
 import { listDimensions, searchDimensionItems } from '../search';
@@ -114,6 +115,12 @@ function list(
   if (values.items === undefined)
     shaped.push(...listDimensions(cache, { includeDeleted: values.all }).map(pick));
   else {
+    const known = listDimensions(cache, { includeDeleted: true }).some((d) => d.id === values.items);
+    if (!known)
+      throw new AppError(
+        'NOT_FOUND',
+        `No dimension "${values.items}" in the offline copy; "satchel dimension list" shows their ids.`,
+      );
     for (let page = 1; ; page++) {
       const result = searchDimensionItems(cache, {
         dimensionId: values.items,

@@ -209,6 +209,10 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     };
     expect(items.length).toBeGreaterThan(0);
     const item = items[0]!;
+    // An id that is no dimension here is said to be one, not shown as an empty dimension.
+    const unknown = await runCli(['dimension', 'list', '--items', 'no-such-dimension'], { env });
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toContain('No dimension "no-such-dimension" in the offline copy');
 
     // Refused on the option, as a usage mistake, before anything is queued; so is a missing id.
     const noCode = await runCli(['dimension', 'create', '--name', 'Projects'], { env });
