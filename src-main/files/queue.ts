@@ -175,6 +175,41 @@ export function pendingItems(cache: CacheDb, jobId: string): QueueItem[] {
   );
 }
 
+/** What a run checks of a done item: that its file is still in the folder as it was put there. */
+export type DoneItem = Pick<ItemRow, 'fileId' | 'relativePath' | 'size'>;
+
+export function doneItems(cache: CacheDb, jobId: string): DoneItem[] {
+  return allRows<DoneItem>(
+    prepared(
+      cache.sqlite,
+      `SELECT file_id AS fileId, relative_path AS relativePath, size
+       FROM download_items WHERE job_id = ? AND status = 'done' ORDER BY position`,
+    ),
+    jobId,
+  );
+}
+
+/**
+ * Done items whose file is no longer in the folder as the job put it there: back to `pending`
+ * (fetched again by the next run), or `failed` with the reason given for each.
+ */
+export function undoDone(
+  cache: CacheDb,
+  jobId: string,
+  items: Array<{ fileId: string; error: string | null }>,
+): void {
+  const statement = prepared(
+    cache.sqlite,
+    `UPDATE download_items SET status = CASE WHEN @error IS NULL THEN 'pending' ELSE 'failed' END,
+       source = NULL, finished_at = NULL, error = @error,
+       attempts = CASE WHEN @error IS NULL THEN 0 ELSE attempts END
+     WHERE job_id = @jobId AND file_id = @fileId AND status = 'done'`,
+  );
+  cache.sqlite.transaction(() => {
+    for (const { fileId, error } of items) statement.run({ jobId, fileId, error });
+  })();
+}
+
 /**
  * A job's items as the manifest's rows (manifest.ts), in queue order: arrays rather than
  * objects, in MANIFEST_COLUMNS' order (`amount` from `amount_minor` and `amount_currency`),

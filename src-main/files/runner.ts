@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { existsSync, statSync, type Stats } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import type { DownloadJobStatus, DownloadProgress } from '../../src-shared/files';
@@ -9,11 +9,12 @@ import { abortableSleep } from '../api/rate-governor';
 import { backoffMs } from '../api/retry';
 import type { CacheDb } from '../store';
 import { createCommitter } from './commit';
-import { createInlineIo } from './inline-io';
+import { createInlineIo, type InlineIo } from './inline-io';
 import { createRateMeter, createWindowMeter, estimateSeconds } from './eta';
 import { copyVerified, fetchFile, IntegrityError, matches, stopsEveryFile, TransferError } from './fetch';
 import { writeManifest } from './manifest';
 import {
+  doneItems,
   jobCounts,
   jobRow,
   markDoneMany,
@@ -22,6 +23,7 @@ import {
   pendingItems,
   recordAttempt,
   setJobStatus,
+  undoDone,
   type QueueItem,
 } from './queue';
 import type { ReadShare } from './share';
@@ -108,6 +110,53 @@ async function existingFiles(destination: string): Promise<Set<string>> {
   return found;
 }
 
+/**
+ * Done items whose file is no longer in the folder as the job put it there: not in `listing`
+ * (removed or moved away), or not a file of the record's size (changed). Checked by size only,
+ * a `stat` each: reading every done file again on every resume would cost a whole job's worth
+ * of reading; a file changed in place to other bytes of the same size is not seen here.
+ * `pending`: they go back to the queue (a run about to start fetches them again; a cancelled
+ * job's manifest lists them as not downloaded); `failed`: the job ends now and says why. Either
+ * way a manifest written next never claims a file that is not there. Returns how many were
+ * undone.
+ */
+export async function recheckDone(
+  cache: CacheDb,
+  jobId: string,
+  destination: string,
+  outcome: 'pending' | 'failed',
+  listing?: Set<string>,
+  io: InlineIo = createInlineIo(),
+): Promise<number> {
+  const items = doneItems(cache, jobId);
+  if (items.length === 0) return 0;
+  const found = listing ?? (await existingFiles(destination));
+  const away: Array<{ fileId: string; error: string | null }> = [];
+  for (const item of items) {
+    let problem: 'removed' | 'changed' | null = null;
+    if (!found.has(item.relativePath.normalize('NFC'))) problem = 'removed';
+    else {
+      const file = inside(destination, item.relativePath);
+      const stats = await io.run<Stats | undefined>(
+        () => statSync(file, { throwIfNoEntry: false }),
+        () => stat(file).catch(() => undefined),
+      );
+      if (!stats) problem = 'removed';
+      else if (!stats.isFile() || (item.size !== null && stats.size !== item.size)) problem = 'changed';
+    }
+    if (!problem) continue;
+    const error =
+      outcome === 'pending'
+        ? null
+        : problem === 'removed'
+          ? `${item.relativePath} was removed from the folder after it was downloaded; retry to fetch it again.`
+          : `${item.relativePath} was changed in the folder after it was downloaded (its size is not the file's); move it away, then retry.`;
+    away.push({ fileId: item.fileId, error });
+  }
+  if (away.length > 0) undoDone(cache, jobId, away);
+  return away.length;
+}
+
 export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   const { cache, client, share, jobId, signal } = options;
   const job = jobRow(cache, jobId);
@@ -122,6 +171,8 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   // Asked once, not per file: what is already in place, which .part files exist, what the
   // offline cache holds, which folders are made.
   const existing = await existingFiles(job.destination);
+  // Done files removed or changed (in size) since they were put there are fetched again.
+  await recheckDone(cache, jobId, job.destination, 'pending', existing);
   const parts = new Set(await readdir(partial));
   const cachedCopies = options.cachedCopies?.() ?? new Map<string, string>();
   const madeFolders = new Set<string>([job.destination]);
@@ -405,6 +456,15 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
     else status = 'completed';
 
     if (status === 'completed' || status === 'cancelled') {
+      // Removed or changed while the job ran: not done after all (a cancelled job's files not
+      // downloaded are `pending`).
+      const undone = await recheckDone(
+        cache,
+        jobId,
+        job.destination,
+        status === 'completed' ? 'failed' : 'pending',
+      );
+      if (undone > 0) Object.assign(counts, jobCounts(cache, jobId));
       if (job.manifest) await writeManifest(job.destination, job.manifest, manifestRows(cache, jobId));
       await rm(partial, { recursive: true, force: true });
     }

@@ -44,7 +44,14 @@ import {
   setJobStatus,
   type JobRow,
 } from './queue';
-import { PARTIAL_FOLDER_PREFIX, partialFolder, runJob, type RunJobResult, type StopReason } from './runner';
+import {
+  PARTIAL_FOLDER_PREFIX,
+  partialFolder,
+  recheckDone,
+  runJob,
+  type RunJobResult,
+  type StopReason,
+} from './runner';
 import { scopedFiles, type ScopedFile } from './scope';
 import { createReadShare, type ReadShare } from './share';
 import { layoutFolders, renderFileName } from './template';
@@ -402,6 +409,8 @@ export function createFileService(options: FileServiceOptions): FileService {
     await rm(partialFolder(row.destination, jobId), { recursive: true, force: true });
     if (!row.manifest) return;
     try {
+      // Files removed or changed since they were put there are not claimed as downloaded.
+      await recheckDone(cacheOf(profileId), jobId, row.destination, 'pending');
       await writeManifest(row.destination, row.manifest, manifestRows(cacheOf(profileId), jobId));
     } catch (error) {
       // The folder went away or became read-only meanwhile: the cancel itself stands.
