@@ -367,10 +367,18 @@ export function findUnfinishedJob(
 }
 
 /**
- * Paths (and their files) that other downloads into `destination` have given out but not yet
- * written: items not done of jobs that can still run (paused, waiting, running, or finished with
- * failed files a retry puts back). A new job into the same folder must not take these names,
- * or whichever runs second finds "a different file" in its place.
+ * Paths (and their files) that other downloads into `destination` have given out and may still
+ * write. A new job into the same folder must not take these names, or whichever writes second
+ * finds "a different file" in its place. Reserved are:
+ *
+ * - every item of a job that can still run (pending, running, paused): its pending files are
+ *   to come, and a finished one removed from the folder is fetched again when it resumes;
+ * - the failed (or pending) items of a completed job, which a retry writes, unless another job
+ *   into this folder has downloaded that file since: then the file is in the folder, and
+ *   holding its old name would only number later downloads' names for nothing.
+ *
+ * A cancelled job writes nothing more, and a completed job's done files are in the folder
+ * (where the name is taken anyway) or were removed by the user.
  */
 export function reservedPaths(
   cache: CacheDb,
@@ -380,6 +388,12 @@ export function reservedPaths(
     cache.sqlite,
     `SELECT i.relative_path AS relativePath, i.file_id AS fileId
      FROM download_jobs j JOIN download_items i ON i.job_id = j.id
-     WHERE j.destination = ? AND j.status <> 'cancelled' AND i.status <> 'done'`,
-  ).all(destination) as Array<{ relativePath: string; fileId: string }>;
+     WHERE j.destination = @destination
+       AND (j.status IN ('pending', 'running', 'paused')
+         OR (j.status = 'completed' AND i.status <> 'done'
+           AND NOT EXISTS (
+             SELECT 1 FROM download_jobs k JOIN download_items d ON d.job_id = k.id
+             WHERE k.destination = @destination AND k.id <> j.id
+               AND d.file_id = i.file_id AND d.status = 'done')))`,
+  ).all({ destination }) as Array<{ relativePath: string; fileId: string }>;
 }

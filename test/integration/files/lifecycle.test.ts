@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core';
 import { partialFolder } from '../../../src-main/files/runner';
+import { reservedPaths } from '../../../src-main/files/queue';
 import { scopedFiles } from '../../../src-main/files/scope';
+import { renderFileName } from '../../../src-main/files/template';
 import { AppError } from '../../../src-shared/errors';
 import type { DownloadProgress } from '../../../src-shared/files';
 import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
@@ -13,9 +15,9 @@ import { useTempDirs } from '../../helpers/temp-dir';
 import { until } from '../../helpers/until';
 
 // What a download job does around its run: cancelled while it is not running, a failed file
-// retried while the job still runs, two downloads into one folder, why it stopped by itself,
-// a request refused before anything is made on disk, and a job an earlier version left marked
-// completed with files not downloaded.
+// retried while the job still runs, downloads into one folder (names kept only while a job may
+// still write them), why it stopped by itself, a request refused before anything is made on
+// disk, and a job an earlier version left marked completed with files not downloaded.
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -147,6 +149,68 @@ describe('download jobs', () => {
       expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(
         sandboxFile(sandbox, row['file_id'] ?? '').sha256,
       );
+  });
+
+  it('frees the name of a failed file once a later download into the folder brought it', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const template = 'receipt {currency}';
+    // Two files the template names alike ("receipt EUR.pdf"): the first takes the plain name.
+    const byName = new Map<string, string[]>();
+    for (const file of scopedFiles(core.cacheOf(profile.id), { by: 'all' })) {
+      const name = renderFileName(template, file);
+      byName.set(name, [...(byName.get(name) ?? []), file.fileId]);
+    }
+    const [name, [failing, other]] = [...byName].find(([, ids]) => ids.length >= 2) as [
+      string,
+      [string, string],
+    ];
+    const destination = path.join(dir, 'Audit');
+    const reserved = () => reservedPaths(core.cacheOf(profile.id), destination);
+
+    // The first download's one file keeps arriving damaged: failed, its name kept for a retry.
+    sandbox.control?.addFault({ match: `/v1/files/${failing}/content`, corruptBody: true });
+    const first = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: [failing] },
+      destination,
+      template,
+    });
+    expect((await core.files.wait(profile.id, first.job.id)).status).toBe('completed');
+    expect(core.files.status(profile.id, first.job.id).files).toMatchObject({ failed: 1 });
+    expect(reserved()).toEqual([{ relativePath: name, fileId: failing }]);
+
+    // A second download brings that file, under a name of another template.
+    sandbox.control?.clearFaults();
+    const second = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: [failing] },
+      destination,
+      template: '{fileId}',
+    });
+    expect((await core.files.wait(profile.id, second.job.id)).status).toBe('completed');
+    expect(core.files.status(profile.id, second.job.id).files).toMatchObject({ done: 1, failed: 0 });
+    expect(reserved()).toEqual([]);
+
+    // A third, of another file named alike, gets the plain name: nothing is there, and the
+    // file the first download failed is in the folder already.
+    const third = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: [other] },
+      destination,
+      template,
+    });
+    expect((await core.files.wait(profile.id, third.job.id)).status).toBe('completed');
+    const rows = readManifest(path.join(destination, 'manifest.csv'));
+    expect(rows).toEqual([expect.objectContaining({ file: name, file_id: other, status: 'done' })]);
+    expect(sha256Of(path.join(destination, name))).toBe(sandboxFile(sandbox, other).sha256);
+
+    // The first download's retry finds that name taken and leaves the file there alone.
+    core.files.retry(profile.id, first.job.id);
+    expect((await core.files.wait(profile.id, first.job.id)).status).toBe('completed');
+    expect(core.files.status(profile.id, first.job.id).errors).toEqual([
+      expect.objectContaining({
+        fileId: failing,
+        error: `A different file is already at ${name}; move it away, then retry.`,
+      }),
+    ]);
+    expect(sha256Of(path.join(destination, name))).toBe(sandboxFile(sandbox, other).sha256);
   });
 
   it('says why a download stopped by itself until it runs again', async () => {
