@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { existsSync, statSync, type Stats } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import type { DownloadJobStatus, DownloadProgress } from '../../src-shared/files';
@@ -9,12 +9,12 @@ import { abortableSleep } from '../api/rate-governor';
 import { backoffMs } from '../api/retry';
 import type { CacheDb } from '../store';
 import { createCommitter } from './commit';
-import { createInlineIo, type InlineIo } from './inline-io';
+import { createInlineIo } from './inline-io';
 import { createRateMeter, createWindowMeter, estimateSeconds } from './eta';
 import { copyVerified, fetchFile, IntegrityError, matches, stopsEveryFile, TransferError } from './fetch';
+import { existingFiles, inside, partialFolder, recheckDone } from './folder';
 import { writeManifest } from './manifest';
 import {
-  doneItems,
   jobCounts,
   jobRow,
   markDoneMany,
@@ -23,7 +23,6 @@ import {
   pendingItems,
   recordAttempt,
   setJobStatus,
-  undoDone,
   type QueueItem,
 } from './queue';
 import type { ReadShare } from './share';
@@ -66,95 +65,9 @@ export interface RunJobResult {
   error?: AppError;
 }
 
-export const PARTIAL_FOLDER_PREFIX = '.satchel-download-';
-
-/** The folder of a job's `.part` files, inside its destination (one file system: atomic renames). */
-export function partialFolder(destination: string, jobId: string): string {
-  return path.join(destination, `${PARTIAL_FOLDER_PREFIX}${jobId}`);
-}
-
-// A separator of any system, or NUL.
-// eslint-disable-next-line no-control-regex
-const UNSAFE_SEGMENT = /[\\/\u0000]/;
-
-/**
- * `relative` (slash-separated) inside `root`, or an error: never a path outside it. The queue's
- * paths are made of safe segments (file-naming.ts), so anything else (an empty or dot segment,
- * a separator of any system, a NUL) means a damaged queue and is refused rather than resolved.
- */
-export function inside(root: string, relative: string): string {
-  const segments = relative.split('/');
-  for (const segment of segments) {
-    if (segment === '' || segment === '.' || segment === '..' || UNSAFE_SEGMENT.test(segment))
-      throw new AppError('INTERNAL', `Refused to write outside the download folder: ${relative}`);
-  }
-  return path.join(root, ...segments);
-}
-
 /** No answer from the API: the job waits for the network rather than for the user. */
 function isNetworkError(error: AppError): boolean {
   return error.code === 'OFFLINE' || error.code === 'TIMEOUT';
-}
-
-/** Files already in the destination (two levels: a layout folder and its files), NFC. */
-async function existingFiles(destination: string): Promise<Set<string>> {
-  const found = new Set<string>();
-  const entries = await readdir(destination, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (entry.isDirectory()) {
-      if (entry.name.startsWith(PARTIAL_FOLDER_PREFIX)) continue;
-      const inner = await readdir(path.join(destination, entry.name)).catch(() => []);
-      for (const name of inner) found.add(`${entry.name}/${name}`.normalize('NFC'));
-    } else found.add(entry.name.normalize('NFC'));
-  }
-  return found;
-}
-
-/**
- * Done items whose file is no longer in the folder as the job put it there: not in `listing`
- * (removed or moved away), or not a file of the record's size (changed). Checked by size only,
- * a `stat` each: reading every done file again on every resume would cost a whole job's worth
- * of reading; a file changed in place to other bytes of the same size is not seen here.
- * `pending`: they go back to the queue (a run about to start fetches them again; a cancelled
- * job's manifest lists them as not downloaded); `failed`: the job ends now and says why. Either
- * way a manifest written next never claims a file that is not there. Returns how many were
- * undone.
- */
-export async function recheckDone(
-  cache: CacheDb,
-  jobId: string,
-  destination: string,
-  outcome: 'pending' | 'failed',
-  listing?: Set<string>,
-  io: InlineIo = createInlineIo(),
-): Promise<number> {
-  const items = doneItems(cache, jobId);
-  if (items.length === 0) return 0;
-  const found = listing ?? (await existingFiles(destination));
-  const away: Array<{ fileId: string; error: string | null }> = [];
-  for (const item of items) {
-    let problem: 'removed' | 'changed' | null = null;
-    if (!found.has(item.relativePath.normalize('NFC'))) problem = 'removed';
-    else {
-      const file = inside(destination, item.relativePath);
-      const stats = await io.run<Stats | undefined>(
-        () => statSync(file, { throwIfNoEntry: false }),
-        () => stat(file).catch(() => undefined),
-      );
-      if (!stats) problem = 'removed';
-      else if (!stats.isFile() || (item.size !== null && stats.size !== item.size)) problem = 'changed';
-    }
-    if (!problem) continue;
-    const error =
-      outcome === 'pending'
-        ? null
-        : problem === 'removed'
-          ? `${item.relativePath} was removed from the folder after it was downloaded; retry to fetch it again.`
-          : `${item.relativePath} was changed in the folder after it was downloaded (its size is not the file's); move it away, then retry.`;
-    away.push({ fileId: item.fileId, error });
-  }
-  if (away.length > 0) undoDone(cache, jobId, away);
-  return away.length;
 }
 
 export async function runJob(options: RunJobOptions): Promise<RunJobResult> {

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
@@ -18,9 +17,9 @@ import type { EventBus } from '../events';
 import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
 import { log } from '../log';
 import type { CacheDb } from '../store';
-import { matches } from './fetch';
-import { MANIFEST_COLUMNS, writeManifest } from './manifest';
-import { createNameAllocator, nameKey } from './naming';
+import { partialFolder, recheckDone } from './folder';
+import { writeManifest } from './manifest';
+import { createJob } from './new-job';
 import {
   cachedCopies,
   ensureCached,
@@ -32,29 +31,19 @@ import {
 import {
   failedItems,
   findUnfinishedJob,
-  insertJob,
   jobCounts,
   jobRow,
   jobRows,
   unfinishedJobRows,
   manifestRows,
   reopenStuckJobs,
-  reservedPaths,
   resetFailed,
   setJobStatus,
   type JobRow,
 } from './queue';
-import {
-  PARTIAL_FOLDER_PREFIX,
-  partialFolder,
-  recheckDone,
-  runJob,
-  type RunJobResult,
-  type StopReason,
-} from './runner';
-import { scopedFiles, type ScopedFile } from './scope';
+import { runJob, type RunJobResult, type StopReason } from './runner';
+import { scopedFiles } from './scope';
 import { createReadShare, type ReadShare } from './share';
-import { layoutFolders, renderFileName } from './template';
 
 /**
  * Expense files of every organisation: bulk downloads (a persisted queue, one job running at
@@ -154,16 +143,6 @@ interface Running {
 function isFolder(folder: string): boolean {
   try {
     return statSync(folder).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Whether the file is a manifest Satchel wrote (its first line is the manifest header). */
-function isManifest(file: string): boolean {
-  try {
-    const head = readFileSync(file, { encoding: 'utf8' }).slice(0, 400);
-    return head.startsWith(`\uFEFF${MANIFEST_COLUMNS.join(',')}\r\n`);
   } catch {
     return false;
   }
@@ -438,91 +417,6 @@ export function createFileService(options: FileServiceOptions): FileService {
     return entry;
   }
 
-  /** Names already in the destination (two levels: files, and files in layout folders). */
-  function existingNames(destination: string): Set<string> {
-    const names = new Set<string>();
-    const walk = (folder: string, prefix: string, depth: number) => {
-      let entries;
-      try {
-        entries = readdirSync(folder, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        if (entry.name.startsWith(PARTIAL_FOLDER_PREFIX)) continue;
-        const relative = `${prefix}${entry.name}`;
-        names.add(relative);
-        if (entry.isDirectory() && depth > 0) walk(path.join(folder, entry.name), `${relative}/`, depth - 1);
-      }
-    };
-    walk(destination, '', 1);
-    return names;
-  }
-
-  async function create(profileId: string, request: DownloadRequest, files: ScopedFile[]): Promise<JobRow> {
-    const cache = cacheOf(profileId);
-    const destination = request.destination;
-    const onDisk = new Set([...existingNames(destination)].map(nameKey));
-    // Names another unfinished download into this folder will write: taken too, except by the
-    // very file it will put there (then whichever job runs second finds it in place).
-    const reserved = new Map<string, string>();
-    for (const entry of reservedPaths(cache, destination))
-      reserved.set(nameKey(entry.relativePath), entry.fileId);
-    const taken = (relative: string) => onDisk.has(nameKey(relative));
-    const promisedElsewhere = (relative: string, fileId: string) => {
-      const owner = reserved.get(nameKey(relative));
-      return owner !== undefined && owner !== fileId;
-    };
-    const allocate = createNameAllocator();
-    const manifest = (() => {
-      for (;;) {
-        const name = allocate([], 'manifest.csv');
-        // An earlier download's manifest is rewritten; anyone else's file is left alone.
-        if (!taken(name) || isManifest(path.join(destination, name))) return name;
-      }
-    })();
-    // A file found in place (checked by its bytes, once) is recorded done, so that the run does
-    // not read it again.
-    const items: Array<{ file: (typeof files)[number]; relativePath: string; present: boolean }> = [];
-    for (const file of files) {
-      const folders = layoutFolders(request.layout, file);
-      const name = renderFileName(request.template, file);
-      for (;;) {
-        const relative = allocate(folders, name);
-        if (promisedElsewhere(relative, file.fileId)) continue;
-        // A file of the same name already there is reused only when it is this very file.
-        if (!taken(relative)) {
-          items.push({ file, relativePath: relative, present: false });
-          break;
-        }
-        if (
-          await matches(path.join(destination, ...relative.split('/')), {
-            id: file.fileId,
-            size: file.size,
-            sha256: file.sha256,
-          })
-        ) {
-          items.push({ file, relativePath: relative, present: true });
-          break;
-        }
-      }
-    }
-    const row: JobRow = {
-      id: randomUUID(),
-      destination,
-      template: request.template,
-      layout: request.layout,
-      scope: JSON.stringify(request.scope),
-      status: 'pending',
-      manifest,
-      createdAt: nowIso(),
-      updatedAt: nowIso(),
-      finishedAt: null,
-    };
-    insertJob(cache, { ...row, manifest, now: row.createdAt, items });
-    return row;
-  }
-
   const connectionRemoved = () => new AppError('CANCELLED', 'This connection is being removed.');
 
   /** Stops the organisation's jobs, fills and preview fetches, each with `reason`, and forgets them. */
@@ -584,7 +478,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         throw new AppError('VALIDATION_ERROR', 'There are no files to download in this selection.', 'scope');
       await createFolder(destination, 'destination');
       checkWritableFolder(destination, 'destination');
-      const row = unfinished ?? (await create(profileId, normalized, files));
+      const row = unfinished ?? (await createJob(cache, normalized, files, nowIso));
       if (unfinished && unfinished.status === 'running' && !running.has(key(profileId, unfinished.id)))
         setJobStatus(cache, unfinished.id, 'pending', nowIso());
       launch(profileId, row.id);

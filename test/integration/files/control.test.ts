@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
-import { partialFolder } from '../../../src-main/files/runner';
+import { partialFolder } from '../../../src-main/files/folder';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
 import type { DownloadProgress } from '../../../src-shared/files';
 import { connectedCore } from '../../helpers/sync-fixture';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core';
-import { partialFolder } from '../../../src-main/files/runner';
+import { partialFolder } from '../../../src-main/files/folder';
 import { reservedPaths } from '../../../src-main/files/queue';
 import { scopedFiles } from '../../../src-main/files/scope';
 import { renderFileName } from '../../../src-main/files/template';

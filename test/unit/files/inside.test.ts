@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inside } from '../../../src-main/files/runner';
+import { inside } from '../../../src-main/files/folder';
 
 // Where a download item's relative path lands: inside the destination, or nowhere.
 
