@@ -8,7 +8,6 @@ import {
   type CachedFile,
   type DownloadJobShape,
   type DownloadRequestInput,
-  type LastFill,
   type OfflineScopeInput,
   type OfflineUsage,
 } from '../../src-shared/files';
@@ -17,17 +16,11 @@ import type { EventBus } from '../events';
 import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
 import { log } from '../log';
 import type { CacheDb } from '../store';
+import { createFills } from './fills';
 import { partialFolder, recheckDone } from './folder';
 import { writeManifest } from './manifest';
 import { createJob } from './new-job';
-import {
-  cachedCopies,
-  ensureCached,
-  fillOffline,
-  offlineUsage,
-  writeOfflineScope,
-  type FillResult,
-} from './offline';
+import { cachedCopies, ensureCached, offlineUsage, writeOfflineScope, type FillResult } from './offline';
 import {
   failedItems,
   findUnfinishedJob,
@@ -51,9 +44,6 @@ import { createReadShare, type ReadShare } from './share';
  * run in the background and report `downloads.progress` events; `wait` lets the CLI follow
  * one to its end. docs/files.md has the rules.
  */
-
-/** Files put in place by a fill are told to the renderer at most this often. */
-const FILL_REPORT_MS = 250;
 
 export interface FileServiceOptions {
   dataDir: string;
@@ -125,15 +115,6 @@ export interface FileService {
   stopAll(): Promise<void>;
 }
 
-interface Fill {
-  /** The running round's; replaced for each round. */
-  controller: AbortController;
-  /** Another round is to follow this one (new files, or a new scope). */
-  again: boolean;
-  stopped: boolean;
-  done: Promise<FillResult>;
-}
-
 interface Running {
   controller: AbortController;
   reason: StopReason | null;
@@ -154,9 +135,6 @@ export function createFileService(options: FileServiceOptions): FileService {
   /** The tail of each organisation's chain of jobs: one runs at a time. */
   const chains = new Map<string, Promise<unknown>>();
   const shares = new Map<string, ReadShare>();
-  const fills = new Map<string, Fill>();
-  /** How each organisation's last fill of this session ended (shown with the usage). */
-  const lastFills = new Map<string, LastFill>();
   /** Copies of the offline cache being made now (offline.ts `ensureCached`). */
   const inflight = new Map<string, Promise<CachedFile>>();
   /** Preview fetches running now, by organisation: stopping one stops them first. */
@@ -210,75 +188,12 @@ export function createFileService(options: FileServiceOptions): FileService {
     ...(options.networkDown ? { networkDown: () => options.networkDown?.(profileId) ?? false } : {}),
   });
 
-  /**
-   * The organisation's fill: rounds of `fillOffline` until one ends with nothing new asked of
-   * it. A fill asked for while one runs (a sync that brought new files) is a round after the
-   * running one; a new scope also stops the running round, so that no file is fetched for a
-   * scope or a budget that no longer holds.
-   */
-  function startFill(profileId: string): Fill {
-    const fill: Fill = {
-      controller: new AbortController(),
-      again: false,
-      stopped: false,
-      done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
-    };
-    const total: FillResult = { fetched: 0, evicted: 0, failed: 0 };
-    // The renderer's panes say which files are on this computer: they hear of the files put in
-    // place (a few times a second at most) and of the fill's end, which also evicted some.
-    let reportTimer: ReturnType<typeof setTimeout> | null = null;
-    const report = (filling: boolean) => {
-      if (reportTimer) clearTimeout(reportTimer);
-      reportTimer = null;
-      options.events.emit('files.offline', { profileId, fetched: total.fetched, filling });
-    };
-    const onFetched = () => {
-      total.fetched += 1;
-      reportTimer ??= setTimeout(() => report(true), FILL_REPORT_MS);
-    };
-    const ended = (problem: string | null) => {
-      if (!fill.stopped)
-        lastFills.set(profileId, {
-          finishedAt: nowIso(),
-          fetched: total.fetched,
-          failed: total.failed,
-          problem,
-        });
-    };
-    fill.done = (async () => {
-      for (;;) {
-        try {
-          const round = await fillOffline(
-            offlineDeps(profileId),
-            shareOf(profileId),
-            fill.controller.signal,
-            onFetched,
-          );
-          total.evicted += round.evicted;
-          total.failed += round.failed;
-        } catch (error) {
-          // No network, say: a new scope still gets its round (what it evicts needs none).
-          if (!fill.again || fill.stopped) {
-            ended(error instanceof Error ? error.message : String(error));
-            throw error;
-          }
-        }
-        if (!fill.again || fill.stopped) {
-          ended(null);
-          return total;
-        }
-        fill.again = false;
-        fill.controller = new AbortController();
-      }
-    })().finally(() => {
-      if (fills.get(profileId) === fill) fills.delete(profileId);
-      report(false);
-    });
-    fills.set(profileId, fill);
-    // Its start too: the Files area reads the usage on these events, never on a timer.
-    options.events.emit('files.offline', { profileId, fetched: 0, filling: true });
-    return fill;
-  }
+  const fills = createFills({
+    events: options.events,
+    nowIso,
+    deps: offlineDeps,
+    share: shareOf,
+  });
 
   function job(profileId: string, jobId: string): JobRow {
     const row = jobRow(cacheOf(profileId), jobId);
@@ -428,19 +343,15 @@ export function createFileService(options: FileServiceOptions): FileService {
       entry.controller.abort(reason);
       stopping.push(entry.done);
     }
-    const fill = fills.get(profileId);
-    if (fill) {
-      fill.stopped = true;
-      fill.controller.abort(reason);
-      stopping.push(fill.done.catch(() => undefined));
-    }
+    const fill = fills.stop(profileId, reason);
+    if (fill) stopping.push(fill);
     for (const preview of previews.get(profileId) ?? []) {
       preview.controller.abort(reason);
       stopping.push(preview.done);
     }
     await Promise.allSettled(stopping);
     shares.delete(profileId);
-    lastFills.delete(profileId);
+    fills.forget(profileId);
     chains.delete(profileId);
   }
 
@@ -602,27 +513,16 @@ export function createFileService(options: FileServiceOptions): FileService {
     offlineScope: (profileId) =>
       offlineUsage(
         { cache: cacheOf(profileId), now: options.now },
-        fills.has(profileId),
-        lastFills.get(profileId) ?? null,
+        fills.filling(profileId),
+        fills.last(profileId),
       ),
     setOfflineScope(profileId, input) {
       const scope = OfflineScope.parse(input);
       writeOfflineScope(cacheOf(profileId), scope, nowIso());
-      const fill = fills.get(profileId);
-      if (fill && !fill.stopped) {
-        fill.again = true;
-        fill.controller.abort(new AppError('CANCELLED', 'The keep-offline setting changed.'));
-      }
+      fills.rescope(profileId);
       return service.offlineScope(profileId);
     },
-    fillOffline(profileId) {
-      const current = fills.get(profileId);
-      if (current && !current.stopped) {
-        current.again = true;
-        return current.done;
-      }
-      return startFill(profileId).done;
-    },
+    fillOffline: (profileId) => fills.fill(profileId),
     filesRoot,
     stop: (profileId) => halt(profileId, new AppError('CANCELLED', 'Satchel is closing.')),
     async removeCache(profileId) {
@@ -639,7 +539,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     },
     async stopAll() {
       const profiles = new Set([...running.keys()].map((id) => id.split('/')[0] ?? ''));
-      for (const profileId of fills.keys()) profiles.add(profileId);
+      for (const profileId of fills.profiles()) profiles.add(profileId);
       for (const profileId of previews.keys()) profiles.add(profileId);
       await Promise.allSettled([...profiles].map((profileId) => service.stop(profileId)));
     },
