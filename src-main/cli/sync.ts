@@ -58,10 +58,8 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
       printer.end();
       const total = Object.values(summary.counts).reduce((sum, n) => sum + n, 0);
       io.stdout.write(`${profile.name}: ${summary.outcome}, ${total} records written\n`);
-      // After Ctrl+C the run's "cancelled" is the answer, said once below, not an error.
-      const errors = io.signal?.aborted
-        ? summary.errors.filter((error) => error.code !== 'CANCELLED')
-        : summary.errors;
+      // A cancel (Ctrl+C) is no problem of the run: its outcome says it, and it is said once below.
+      const errors = summary.errors;
       for (const error of errors.slice(0, 20)) {
         const where = [error.resource, error.recordId, error.field].filter(Boolean).join(' / ');
         io.stderr.write(`  ${where}: ${cliMessage(error.message)}\n`);

@@ -32,7 +32,7 @@ export interface SyncOptions {
 }
 
 /** Errors after which no other resource can succeed either (the keychain's: no credentials). */
-const FATAL = new Set<string>(['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', 'CANCELLED', ...KEYCHAIN_CODES]);
+const FATAL = new Set<string>(['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', ...KEYCHAIN_CODES]);
 
 function readCheckpoint(cache: CacheDb, resource: string): CheckpointState | null {
   const row = cache.db.select().from(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).get();
@@ -160,13 +160,19 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         await module.pull(context);
       } catch (error) {
         const appError = error instanceof AppError ? error : null;
+        // A cancel (the user's, Ctrl+C, the app closing) is how the run ended, which its
+        // outcome says; it is no problem of the resource it happened to stop in.
+        if (appError?.code === 'CANCELLED' || signal.aborted) {
+          outcome = 'cancelled';
+          break;
+        }
         if (!appError) log.error(`sync of ${resource} failed:`, error);
         reportError({
           code: appError?.code ?? 'INTERNAL',
           message: appError?.message ?? `Syncing ${resource} failed unexpectedly.`,
         });
         if (appError && FATAL.has(appError.code)) {
-          outcome = appError.code === 'CANCELLED' ? 'cancelled' : 'failed';
+          outcome = 'failed';
           break;
         }
         outcome = 'partial';

@@ -107,6 +107,8 @@ describe('Ctrl+C and a closed output on the command line', () => {
     );
     const outcomes = () => firstColumn(cacheFile, `SELECT outcome FROM sync_runs ORDER BY started_at`);
     expect(outcomes()).toEqual(['cancelled']);
+    // The cancel is how the run ended, not a problem of the resource it stopped in.
+    expect(firstColumn(cacheFile, `SELECT errors FROM sync_runs`)).toEqual(['[]']);
 
     sandbox.control?.clearFaults();
     const second = await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir } });
