@@ -18,3 +18,29 @@ export class CacheOpenError extends AppError {
     if (options) this.cause = options.cause;
   }
 }
+
+/** Whether SQLite raised the error (better-sqlite3 gives it an `SQLITE_…` code). */
+export function isSqliteError(error: unknown): error is Error & { code: string } {
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    error.code.startsWith('SQLITE_')
+  );
+}
+
+/**
+ * Why SQLite refused a write to a cache, said so that a person can act on it: a full disk, a
+ * file that cannot be written, another program holding it. Anything else is SQLite's own words
+ * (they name no path and no secret).
+ */
+export function cacheWriteProblem(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  if (code === 'SQLITE_FULL') return 'the disk is full; free some space';
+  if (code.startsWith('SQLITE_READONLY'))
+    return 'the cache file cannot be written; check that it and its folder are writable';
+  if (code.startsWith('SQLITE_IOERR')) return 'the disk reported an error while writing; check it';
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+    return 'another program (a satchel command, say) kept the cache busy';
+  return error instanceof Error ? error.message : String(error);
+}

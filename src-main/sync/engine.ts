@@ -2,7 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import { AppError, KEYCHAIN_CODES } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
-import { refreshAfterWrites, syncCheckpoints, syncRuns, type CacheDb } from '../store';
+import {
+  cacheWriteProblem,
+  isSqliteError,
+  refreshAfterWrites,
+  syncCheckpoints,
+  syncRuns,
+  type CacheDb,
+} from '../store';
 import type {
   CheckpointState,
   RecordError,
@@ -169,7 +176,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         if (!appError) log.error(`sync of ${resource} failed:`, error);
         reportError({
           code: appError?.code ?? 'INTERNAL',
-          message: appError?.message ?? `Syncing ${resource} failed unexpectedly.`,
+          message:
+            appError?.message ??
+            (isSqliteError(error)
+              ? `Satchel could not write to this organisation's cache (${cacheWriteProblem(error)}); what was stored before is kept.`
+              : `Syncing ${resource} failed unexpectedly.`),
         });
         if (appError && FATAL.has(appError.code)) {
           outcome = 'failed';
@@ -184,16 +195,35 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   if (outcome === 'succeeded' && errors.length > 0) outcome = 'partial';
 
   const finishedAt = now().toISOString();
-  cache.db
-    .update(syncRuns)
-    .set({
-      finishedAt,
-      outcome,
-      counts: JSON.stringify(counts),
-      errors: JSON.stringify(errors.slice(0, 1000)),
-    })
-    .where(eq(syncRuns.id, runId))
-    .run();
+  const recordEnd = () =>
+    cache.db
+      .update(syncRuns)
+      .set({
+        finishedAt,
+        outcome,
+        counts: JSON.stringify(counts),
+        errors: JSON.stringify(errors.slice(0, 1000)),
+      })
+      .where(eq(syncRuns.id, runId))
+      .run();
+  try {
+    recordEnd();
+  } catch (error) {
+    // The history refused the run's end (a full disk, a read-only cache file): the run ends all
+    // the same, failed and saying why, so that nothing waits for it. The pages it committed stay.
+    log.error('the sync could not record how it ended:', error);
+    outcome = 'failed';
+    errors.push({
+      resource: '',
+      code: 'INTERNAL',
+      message: `Satchel could not write to this organisation's cache (${cacheWriteProblem(error)}). What the sync stored is kept; sync again once that is fixed.`,
+    });
+    try {
+      recordEnd();
+    } catch {
+      // Still refused: the row stays "running" until the next run marks it interrupted.
+    }
+  }
   // New rows: the gram blocks they marked stale are recomputed (short-text search) and the
   // planner's statistics follow the shape of the data; a failure there fails nothing.
   refreshAfterWrites(cache, (what, error) =>

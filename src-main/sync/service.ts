@@ -4,8 +4,9 @@ import type { SyncProgressEvent, SyncSummaryShape } from '../../src-shared/ipc';
 import { createApiClient, type ApiClient } from '../api/client';
 import { NO_NETWORK_MESSAGE } from '../connectivity';
 import type { EventBus } from '../events';
+import { log } from '../log';
 import type { ProfileStore } from '../profiles';
-import type { CacheDb } from '../store';
+import { cacheWriteProblem, isSqliteError, type CacheDb } from '../store';
 import { runSync, syncHistory } from './engine';
 import { allResources } from './resources';
 import type { ResourceSync } from './types';
@@ -52,6 +53,14 @@ export interface SyncService {
   stopAll(): Promise<void>;
 }
 
+/** Why a run could not start or end: an AppError's own words, else the cache's trouble or the bug's. */
+function failureMessage(error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  if (isSqliteError(error))
+    return `The sync stopped: Satchel could not write to this organisation's cache (${cacheWriteProblem(error)}). Sync again once that is fixed.`;
+  return `The sync stopped unexpectedly (${error instanceof Error ? error.message : String(error)}). Sync again; if it keeps failing, restart Satchel.`;
+}
+
 export function createSyncService(options: SyncServiceOptions): SyncService {
   const clients = new Map<string, ApiClient>();
   const running = new Map<string, { controller: AbortController; done: Promise<SyncSummaryShape> }>();
@@ -71,25 +80,61 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     return client;
   }
 
+  /** The newest run each organisation reported progress of, for a run that fails before its own. */
+  const lastRunIds = new Map<string, number>();
+
   async function start(
     profileId: string,
     full: boolean,
     controller: AbortController,
   ): Promise<SyncSummaryShape> {
-    const cache = options.cacheOf(profileId);
-    const client = clientOf(profileId);
-    await options.beforePull?.(profileId, controller.signal);
-    const summary = await runSync({
-      cache,
-      client,
-      resources: options.resources ?? allResources,
-      full,
-      signal: controller.signal,
-      now: options.now,
-      ...(options.trailingDays ? { trailingDays: options.trailingDays } : {}),
-      onProgress: (progress) =>
-        options.events.emit('sync.progress', { profileId, ...progress } satisfies SyncProgressEvent),
-    });
+    const startedAt = options.now().toISOString();
+    let runId: number | undefined;
+    const counts: Record<string, number> = {};
+    let summary: SyncSummaryShape;
+    try {
+      const cache = options.cacheOf(profileId);
+      const client = clientOf(profileId);
+      await options.beforePull?.(profileId, controller.signal);
+      summary = await runSync({
+        cache,
+        client,
+        resources: options.resources ?? allResources,
+        full,
+        signal: controller.signal,
+        now: options.now,
+        ...(options.trailingDays ? { trailingDays: options.trailingDays } : {}),
+        onProgress: (progress) => {
+          runId = progress.runId;
+          counts[progress.resource] = progress.records;
+          lastRunIds.set(profileId, progress.runId);
+          options.events.emit('sync.progress', { profileId, ...progress } satisfies SyncProgressEvent);
+        },
+      });
+    } catch (error) {
+      // Whatever stopped it (the cache would not open or write, the push before it broke), the
+      // run ends with a finished event that says so: the status bar and Sync now wait for one.
+      if (!(error instanceof AppError)) log.error('sync failed:', error);
+      const cancelled = error instanceof AppError && error.code === 'CANCELLED';
+      const failed: SyncSummaryShape = {
+        runId: runId ?? lastRunIds.get(profileId) ?? 0,
+        outcome: cancelled ? 'cancelled' : 'failed',
+        counts,
+        errors: cancelled
+          ? []
+          : [
+              {
+                resource: '',
+                code: error instanceof AppError ? error.code : 'INTERNAL',
+                message: failureMessage(error),
+              },
+            ],
+        startedAt,
+        finishedAt: options.now().toISOString(),
+      };
+      options.events.emit('sync.finished', { profileId, ...failed });
+      throw error instanceof AppError ? error : new AppError('INTERNAL', failureMessage(error));
+    }
     options.events.emit('sync.finished', { profileId, ...summary });
     return summary;
   }

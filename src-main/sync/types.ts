@@ -5,6 +5,7 @@ import type { CacheDb } from '../store';
 
 /** A record the sync could not store, named by id and field so a person can find it. */
 export interface RecordError {
+  /** The resource; empty for a problem of the run as a whole (its history could not be written). */
   resource: string;
   recordId?: string;
   field?: string;

@@ -115,6 +115,52 @@ describe('sync screen against the real sandbox', () => {
     }
   });
 
+  it('ends a run the cache refused to record: not left syncing, Sync now back, and why it failed', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.keyboard.press('Control+5');
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+      // The real cache file refuses the run's last write to the history, as a full disk would.
+      const sqlite = core.cacheOf(profile.id).sqlite;
+      sqlite.exec(
+        `CREATE TRIGGER refuse_history BEFORE UPDATE OF finished_at ON sync_runs
+         WHEN NEW.finished_at IS NOT NULL BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+      );
+      let progressed = 0;
+      core.events.subscribe((name) => {
+        if (name === 'sync.progress') progressed += 1;
+      });
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page
+        .getByTestId('sync-failure')
+        .getByText("could not write to this organisation's cache (database or disk is full)", {
+          exact: false,
+        })
+        .waitFor({ timeout: 60_000 });
+      expect(progressed).toBeGreaterThan(0); // it failed after reading, not before
+      await page.getByRole('button', { name: 'Sync now' }).and(page.locator(':enabled')).waitFor();
+      await expect(page.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
+      await expect(page.getByTestId('running-work').count()).resolves.toBe(0);
+
+      // Fixed: the next run goes ahead and the failure goes.
+      sqlite.exec('DROP TRIGGER refuse_history');
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      const newest = page.getByTestId('sync-history').locator('tbody tr').first();
+      await expect
+        .poll(() => newest.locator('td.outcome').textContent(), { timeout: 60_000 })
+        .toBe('Succeeded');
+      await expect.poll(() => page.getByTestId('sync-failure').count()).toBe(0);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
   it('says at once that there is no network, and forgets it once a sync has run', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
     const core = createCore({ dataDir: tempDir(), secrets });

@@ -179,6 +179,27 @@ describe('background sync and online state', () => {
     expect(runs(core, profile.id).map((run) => run.outcome)).toEqual(['succeeded', 'succeeded']);
   });
 
+  it('goes on after a sync the cache refused to record, which still ends with a finished event', async () => {
+    const { core, profile, clock, background, of } = await setup();
+    // The cache file refuses the run's last write, as a full disk would.
+    const sqlite = core.cacheOf(profile.id).sqlite;
+    sqlite.exec(
+      `CREATE TRIGGER refuse_history BEFORE UPDATE OF finished_at ON sync_runs
+       WHEN NEW.finished_at IS NOT NULL BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+    );
+    background.start();
+    await background.idle();
+    expect(of('sync.finished')).toMatchObject([{ profileId: profile.id, outcome: 'failed' }]);
+    expect(core.sync.isRunning(profile.id)).toBe(false);
+    expect(clock.pending()).toEqual([INTERVAL]);
+
+    sqlite.exec('DROP TRIGGER refuse_history');
+    clock.advance(INTERVAL);
+    await background.idle();
+    expect(of('sync.finished').map((run) => run.outcome)).toEqual(['failed', 'succeeded']);
+    expect(runs(core, profile.id)[0]?.outcome).toBe('succeeded');
+  });
+
   it('stops cleanly: the running sync ends at a page boundary and nothing runs afterwards', async () => {
     const { core, profile, sandbox, clock, background, of } = await setup({ transactions: 3000 });
     sandbox.control!.addFault({ match: '*', latencyMs: 40 });

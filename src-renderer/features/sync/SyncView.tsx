@@ -70,6 +70,10 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
   }, [finished, client, resetStart]);
 
   const running = isRunning(start.isPending, progress, finished);
+  // Why the run that just ended failed (the network, the credentials, a cache that refused to
+  // write): what stopped it is its last problem.
+  const failure =
+    !running && finished?.outcome === 'failed' ? (finished.errors.at(-1)?.message ?? null) : null;
   const last = lastFinishedRun(history.data?.runs ?? []);
 
   // Sync now and Repair are disabled while the run they start goes on, and Cancel goes with the
@@ -154,6 +158,11 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
           {start.error.message}
         </p>
       )}
+      {failure && failure !== start.error?.message && (
+        <p className="form-error" role="alert" data-testid="sync-failure">
+          The last sync failed: {failure}
+        </p>
+      )}
       <h2>Rate limit</h2>
       <RateLimits profileId={profile.id} running={running} />
       <h2>History</h2>
@@ -190,9 +199,15 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
                       <ul className="run-errors">
                         {run.errors.map((error, index) => (
                           <li key={index}>
-                            {resourceLabel(error.resource)}
-                            {error.recordId ? ` ${error.recordId}` : ''}
-                            {error.field ? ` (${error.field})` : ''}: {error.message}
+                            {/* No resource: a problem of the run as a whole. */}
+                            {error.resource && (
+                              <>
+                                {resourceLabel(error.resource)}
+                                {error.recordId ? ` ${error.recordId}` : ''}
+                                {error.field ? ` (${error.field})` : ''}:{' '}
+                              </>
+                            )}
+                            {error.message}
                           </li>
                         ))}
                       </ul>

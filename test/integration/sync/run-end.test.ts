@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src-main/core';
 import type { EventName, EventPayload } from '../../../src-shared/ipc';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -28,6 +29,19 @@ async function setup(sandboxOptions: Parameters<typeof connectedCore>[1] = {}) {
   return { ...fixture, of };
 }
 
+/** Makes the organisation's real cache file refuse a write to the history, as a full disk would. */
+function refuseHistory(core: Core, profileId: string, when: 'insert' | 'end'): () => void {
+  const sqlite = core.cacheOf(profileId).sqlite;
+  const on =
+    when === 'insert'
+      ? 'BEFORE INSERT ON sync_runs'
+      : 'BEFORE UPDATE OF finished_at ON sync_runs WHEN NEW.finished_at IS NOT NULL';
+  sqlite.exec(
+    `CREATE TRIGGER refuse_history ${on} BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+  );
+  return () => sqlite.exec('DROP TRIGGER refuse_history');
+}
+
 describe('the end of a sync run', () => {
   it('ends a cancelled run as cancelled, with no problem recorded for the cancel', async () => {
     const { core, profile, sandbox, of } = await setup({ transactions: 3000 });
@@ -40,4 +54,64 @@ describe('the end of a sync run', () => {
     expect(of('sync.finished')).toMatchObject([{ outcome: 'cancelled', errors: [] }]);
     expect(core.sync.history(profile.id)).toMatchObject([{ outcome: 'cancelled', errors: '[]' }]);
   }, 60_000);
+
+  it('ends a run whose history write is refused after its pages as failed, says why, and takes the next', async () => {
+    const { core, profile, of } = await setup();
+    const allow = refuseHistory(core, profile.id, 'end');
+    const summary = await core.sync.sync(profile.id);
+    const message = expect.stringMatching(
+      /could not write to this organisation's cache \(database or disk is full\).*sync again/,
+    );
+    expect(summary).toMatchObject({
+      outcome: 'failed',
+      errors: [{ resource: '', code: 'INTERNAL', message }],
+    });
+    const progress = of('sync.progress');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(of('sync.finished')).toMatchObject([
+      { profileId: profile.id, runId: progress.at(-1)?.runId, outcome: 'failed', errors: [{ message }] },
+    ]);
+    expect(core.sync.isRunning(profile.id)).toBe(false);
+
+    allow();
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    // The refused row could not say "failed" either; the next run marked it.
+    expect(core.sync.history(profile.id).map((run) => run.outcome)).toEqual(['succeeded', 'interrupted']);
+  });
+
+  it('ends a run that cannot even be recorded with a finished event, and says why to the caller', async () => {
+    const { core, profile, of } = await setup();
+    const allow = refuseHistory(core, profile.id, 'insert');
+    const message = expect.stringMatching(
+      /could not write to this organisation's cache \(database or disk is full\)/,
+    );
+    await expect(core.sync.sync(profile.id)).rejects.toMatchObject({ code: 'INTERNAL', message });
+    expect(of('sync.finished')).toMatchObject([
+      { outcome: 'failed', errors: [{ code: 'INTERNAL', message }] },
+    ]);
+    expect(core.sync.isRunning(profile.id)).toBe(false);
+
+    allow();
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+  });
+
+  it('names the cache as the reason when it refuses a page', async () => {
+    const { core, profile } = await setup();
+    core
+      .cacheOf(profile.id)
+      .sqlite.exec(
+        `CREATE TRIGGER refuse_suppliers BEFORE INSERT ON suppliers BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+      );
+    const summary = await core.sync.sync(profile.id);
+    expect(summary.outcome).toBe('partial');
+    expect(summary.errors).toEqual([
+      {
+        resource: 'suppliers',
+        code: 'INTERNAL',
+        message: expect.stringMatching(
+          /could not write to this organisation's cache \(database or disk is full\)/,
+        ),
+      },
+    ]);
+  });
 });
