@@ -195,6 +195,7 @@ export function createHandlers(core: Core): HandlerTable {
         counts: JSON.parse(run.counts) as Record<string, number>,
         errors: JSON.parse(run.errors) as Array<{ resource: string; code: string; message: string }>,
       })),
+      lastSucceededAt: core.sync.lastSucceededAt(profileId),
     }),
   };
 }

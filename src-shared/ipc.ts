@@ -290,7 +290,11 @@ export const commands = {
   },
   'sync.history': {
     input: z.object({ profileId: z.uuid(), limit: z.number().int().min(1).max(200).default(20) }).strict(),
-    output: z.object({ runs: z.array(SyncRunShape) }),
+    output: z.object({
+      runs: z.array(SyncRunShape),
+      /** When the newest run that succeeded ended, however far back (null: none did). */
+      lastSucceededAt: z.string().nullable(),
+    }),
   },
   // Expense files: bulk downloads to a folder and the offline file cache (docs/files.md).
   /** Queues a download (or continues the unfinished one with the same request); progress as events. */

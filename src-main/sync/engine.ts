@@ -241,3 +241,15 @@ export function syncHistory(cache: CacheDb, limit = 20) {
     .limit(limit)
     .all();
 }
+
+/** When the newest run that read everything ended, or null if none did (the status bar says since when). */
+export function lastSucceededAt(cache: CacheDb): string | null {
+  const row = cache.db
+    .select({ finishedAt: syncRuns.finishedAt })
+    .from(syncRuns)
+    .where(eq(syncRuns.outcome, 'succeeded'))
+    .orderBy(sql`${syncRuns.id} desc`)
+    .limit(1)
+    .get();
+  return row?.finishedAt ?? null;
+}

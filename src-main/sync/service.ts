@@ -7,7 +7,7 @@ import type { EventBus } from '../events';
 import { log } from '../log';
 import type { ProfileStore } from '../profiles';
 import { cacheWriteProblem, isSqliteError, type CacheDb } from '../store';
-import { runSync, syncHistory } from './engine';
+import { lastSucceededAt, runSync, syncHistory } from './engine';
 import { allResources } from './resources';
 import type { ResourceSync } from './types';
 
@@ -44,6 +44,8 @@ export interface SyncService {
   cancel(profileId: string): boolean;
   isRunning(profileId: string): boolean;
   history(profileId: string, limit?: number): ReturnType<typeof syncHistory>;
+  /** When the organisation's newest succeeded run ended; null if none did. */
+  lastSucceededAt(profileId: string): string | null;
   clientOf(profileId: string): ApiClient;
   /** Forget the client (credentials changed or organisation removed). */
   forget(profileId: string): void;
@@ -158,6 +160,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
     isRunning: (profileId) => running.has(profileId),
     history: (profileId, limit) => syncHistory(options.cacheOf(profileId), limit),
+    lastSucceededAt: (profileId) => lastSucceededAt(options.cacheOf(profileId)),
     clientOf,
     forget(profileId) {
       clients.delete(profileId);

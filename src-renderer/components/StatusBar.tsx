@@ -4,7 +4,7 @@ import type { ProfileSummary } from '../../src-shared/profiles';
 import { formatCount, formatTime } from '../lib/format';
 import { useCommand } from '../lib/query';
 import { resourceNoun } from '../../src-shared/sync-resources';
-import { outcomeLabel } from '../features/sync/sync-state';
+import { latestEnd, syncStatusText } from '../features/sync/sync-state';
 
 interface StatusBarProps {
   info: { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
@@ -19,6 +19,7 @@ interface StatusBarProps {
  */
 function useRunningWork(profileId: string | undefined) {
   const [sync, setSync] = useState<EventPayload<'sync.progress'> | null>(null);
+  const [ended, setEnded] = useState<EventPayload<'sync.finished'> | null>(null);
   const [exporting, setExporting] = useState<EventPayload<'export.progress'> | null>(null);
   const [reviewing, setReviewing] = useState<EventPayload<'review.progress'> | null>(null);
   useEffect(() => {
@@ -27,7 +28,9 @@ function useRunningWork(profileId: string | undefined) {
         if (event.profileId === profileId) setSync(event);
       }),
       window.satchel.on('sync.finished', (event) => {
-        if (event.profileId === profileId) setSync(null);
+        if (event.profileId !== profileId) return;
+        setSync(null);
+        setEnded(event);
       }),
       window.satchel.on('export.progress', (event) => {
         if (event.profileId !== profileId) return;
@@ -40,25 +43,24 @@ function useRunningWork(profileId: string | undefined) {
     ];
     return () => {
       for (const stop of stops) stop();
+      setEnded(null);
     };
   }, [profileId]);
-  return { sync, exporting, reviewing };
+  return { sync, ended, exporting, reviewing };
 }
 
 function ProfileStatus({ profile }: { profile: ProfileSummary }) {
   const history = useCommand('sync.history', { profileId: profile.id, limit: 5 });
   const edits = useCommand('edits.list', { profileId: profile.id });
-  const { sync, exporting, reviewing } = useRunningWork(profile.id);
-  const last = history.data?.runs.find((run) => run.finishedAt && run.outcome !== 'running');
+  const { sync, ended, exporting, reviewing } = useRunningWork(profile.id);
+  const end = latestEnd(history.data?.runs ?? [], ended);
   const pending = edits.data?.items.length ?? 0;
   const problems =
     edits.data?.items.filter((item) => item.status === 'failed' || item.status === 'conflict').length ?? 0;
   return (
     <>
       <span className="status-item" data-testid="last-synced">
-        {last
-          ? `Last synced ${formatTime(last.finishedAt)}${last.outcome === 'succeeded' ? '' : ` (${outcomeLabel(last.outcome).toLowerCase()})`}`
-          : 'Not synced yet'}
+        {syncStatusText(end, history.data?.lastSucceededAt ?? null, formatTime)}
       </span>
       <span
         className={problems > 0 ? 'status-item notice-warning' : 'status-item'}

@@ -90,7 +90,7 @@ describe('sync screen against the real sandbox', () => {
   it('says how each run ended in words, in the history and the status bar', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
     const core = createCore({ dataDir: tempDir(), secrets });
-    await connectSandbox(core, sandbox);
+    const profile = await connectSandbox(core, sandbox);
     const app = await openApp(core);
     const { page } = app;
     try {
@@ -108,12 +108,35 @@ describe('sync screen against the real sandbox', () => {
       await expect(page.getByTestId('sync-history').locator('td.outcome').allTextContents()).resolves.toEqual(
         ['Partly done', 'Succeeded'],
       );
+
+      // The API drops every connection of the first resource: the run failed, and the status bar
+      // says so and since when the cache is complete, never "Last synced … (failed)".
+      sandbox.control?.clearFaults();
+      sandbox.control?.addFault({ match: '/v1/bank-accounts', drop: true });
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await expect.poll(() => newest.locator('td.outcome').textContent(), { timeout: 60_000 }).toBe('Failed');
+      const [failed, , succeeded] = core.sync.history(profile.id);
+      const time = (iso: string | null | undefined) =>
+        page.evaluate(
+          (at) =>
+            new Intl.DateTimeFormat(navigator.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+              new Date(at),
+            ),
+          iso ?? '',
+        );
+      await expect
+        .poll(() => page.getByTestId('last-synced').textContent())
+        .toBe(
+          `Sync failed at ${await time(failed?.finishedAt)} · last complete ${await time(succeeded?.finishedAt)}`,
+        );
+      await expect(page.getByTestId('sync-last').textContent()).resolves.toContain('Failed');
+      await page.getByTestId('sync-failure').waitFor();
     } finally {
       await app.close();
       await core.close();
       await sandbox.stop();
     }
-  });
+  }, 120_000);
 
   it('ends a run the cache refused to record: not left syncing, Sync now back, and why it failed', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
@@ -145,6 +168,9 @@ describe('sync screen against the real sandbox', () => {
       await page.getByRole('button', { name: 'Sync now' }).and(page.locator(':enabled')).waitFor();
       await expect(page.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
       await expect(page.getByTestId('running-work').count()).resolves.toBe(0);
+      await expect
+        .poll(() => page.getByTestId('last-synced').textContent())
+        .toMatch(/^Sync failed at .+ · last complete .+$/);
 
       // Fixed: the next run goes ahead and the failure goes.
       sqlite.exec('DROP TRIGGER refuse_history');

@@ -6,7 +6,7 @@ import { useLatestEvent } from '../../lib/events';
 import { formatCount, formatTime } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { resourceLabel } from '../../../src-shared/sync-resources';
-import { budgetShare, isRunning, lastFinishedRun, outcomeLabel } from './sync-state';
+import { budgetShare, isRunning, latestEnd, outcomeLabel } from './sync-state';
 
 const scopeLabel = (scope: string) =>
   scope === 'read' ? 'Read requests' : scope === 'write' ? 'Write requests (edits)' : `${scope} requests`;
@@ -74,7 +74,7 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
   // write): what stopped it is its last problem.
   const failure =
     !running && finished?.outcome === 'failed' ? (finished.errors.at(-1)?.message ?? null) : null;
-  const last = lastFinishedRun(history.data?.runs ?? []);
+  const last = latestEnd(history.data?.runs ?? [], finished);
 
   // Sync now and Repair are disabled while the run they start goes on, and Cancel goes with the
   // run: each would drop the focus on the page, where no key acts. The focus follows the run

@@ -21,6 +21,39 @@ export function lastFinishedRun(runs: readonly Run[]): Run | null {
   return runs.find((run) => run.outcome !== 'running' && run.finishedAt !== null) ?? null;
 }
 
+/** How a run ended, as the history or a `sync.finished` event tells it. */
+export interface RunEnd {
+  outcome: string;
+  finishedAt: string | null;
+}
+
+/**
+ * The newest run that ended: the history's, or a newer `sync.finished` seen since (a run whose
+ * end the cache refused to record is in no history, but it did end, and how is what is true).
+ */
+export function latestEnd(runs: readonly Run[], finished: RunEnd | null): RunEnd | null {
+  const last = lastFinishedRun(runs);
+  if (finished?.finishedAt && (!last?.finishedAt || last.finishedAt < finished.finishedAt)) return finished;
+  return last;
+}
+
+/**
+ * The status bar's word on syncing. A run that read something says when ("Last synced 14:05",
+ * "(partly done)"); one that failed or was cancelled says that, and since when the cache is
+ * complete, so it never reads as if a sync had happened.
+ */
+export function syncStatusText(
+  end: RunEnd | null,
+  lastSucceededAt: string | null,
+  formatTime: (iso: string | null) => string,
+): string {
+  if (!end?.finishedAt) return 'Not synced yet';
+  if (end.outcome === 'succeeded') return `Last synced ${formatTime(end.finishedAt)}`;
+  if (end.outcome === 'partial') return `Last synced ${formatTime(end.finishedAt)} (partly done)`;
+  const complete = lastSucceededAt ? formatTime(lastSucceededAt) : 'never';
+  return `Sync ${outcomeLabel(end.outcome).toLowerCase()} at ${formatTime(end.finishedAt)} · last complete ${complete}`;
+}
+
 /**
  * Whether a sync of the organisation is running, from what the screen has seen: its own
  * request still pending, or progress of a run (background or from the menu) not yet finished.
