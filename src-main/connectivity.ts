@@ -13,6 +13,9 @@ import type { OnlineState } from '../src-shared/ipc';
 export const NO_NETWORK_MESSAGE =
   'There is no network, so nothing can be sent or fetched now. Satchel syncs by itself when the network is back.';
 
+/** Why a bulk download asked for with no network waits (docs/files.md): shown on its card. */
+export const NO_NETWORK_DOWNLOAD_MESSAGE = 'There is no network; the download waits for it.';
+
 export interface Connectivity {
   state(): OnlineState;
   /** The operating system's view: false means no network at all. */

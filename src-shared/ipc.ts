@@ -297,10 +297,13 @@ export const commands = {
     }),
   },
   // Expense files: bulk downloads to a folder and the offline file cache (docs/files.md).
-  /** Queues a download (or continues the unfinished one with the same request); progress as events. */
+  /**
+   * Queues a download (or continues the unfinished one with the same request); progress as events.
+   * With no network it is made but waits for the network (`waitingForNetwork`), then starts by itself.
+   */
   'downloads.start': {
     input: DownloadRequest.extend({ profileId: z.uuid() }).strict(),
-    output: z.object({ job: DownloadJobShape, resumed: z.boolean() }),
+    output: z.object({ job: DownloadJobShape, resumed: z.boolean(), waitingForNetwork: z.boolean() }),
   },
   /** The download folder picked last (kept across restarts), while it is still there. */
   'downloads.defaultFolder': { input: NoInput, output: z.object({ folder: z.string().nullable() }) },

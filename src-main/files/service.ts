@@ -13,6 +13,7 @@ import {
 } from '../../src-shared/files';
 import type { ApiClient } from '../api/client';
 import type { EventBus } from '../events';
+import { NO_NETWORK_DOWNLOAD_MESSAGE } from '../connectivity';
 import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
 import { log } from '../log';
 import type { CacheDb } from '../store';
@@ -77,7 +78,7 @@ export interface FileService {
   start(
     profileId: string,
     request: DownloadRequestInput,
-  ): Promise<{ job: DownloadJobShape; resumed: boolean }>;
+  ): Promise<{ job: DownloadJobShape; resumed: boolean; waitingForNetwork: boolean }>;
   pause(profileId: string, jobId: string): DownloadJobShape;
   resume(profileId: string, jobId: string): DownloadJobShape;
   cancel(profileId: string, jobId: string): Promise<DownloadJobShape>;
@@ -294,6 +295,34 @@ export function createFileService(options: FileServiceOptions): FileService {
   }
 
   /**
+   * Runs the job, unless the system says there is no network (never for the demo organisation):
+   * then nothing could be fetched, and the job is left interrupted, waiting for the network,
+   * instead of failing after the client's retries. The round the background runs when the
+   * network is back starts it (`resumeInterrupted`). Returns whether it was started.
+   */
+  function launchOrWait(profileId: string, jobId: string): boolean {
+    const id = key(profileId, jobId);
+    if (!running.has(id) && options.networkDown?.(profileId)) {
+      problems.set(id, NO_NETWORK_DOWNLOAD_MESSAGE);
+      // As a run that stopped would: the lists that show jobs read this one again.
+      const { files, bytes } = jobCounts(cacheOf(profileId), jobId);
+      options.events.emit('downloads.progress', {
+        profileId,
+        jobId,
+        status: 'pending',
+        files,
+        bytes,
+        bytesPerSecond: 0,
+        etaSeconds: null,
+        waitingUntil: null,
+      });
+      return false;
+    }
+    launch(profileId, jobId);
+    return true;
+  }
+
+  /**
    * What a run does when it is cancelled, for a job cancelled while no run had it (paused,
    * interrupted, or waiting its turn): no `.part` file left, and the manifest of what is done
    * (the finished files stay), which the job's summary points to.
@@ -392,8 +421,12 @@ export function createFileService(options: FileServiceOptions): FileService {
       const row = unfinished ?? (await createJob(cache, normalized, files, nowIso));
       if (unfinished && unfinished.status === 'running' && !running.has(key(profileId, unfinished.id)))
         setJobStatus(cache, unfinished.id, 'pending', nowIso());
-      launch(profileId, row.id);
-      return { job: shape(profileId, job(profileId, row.id)), resumed: unfinished !== undefined };
+      const started = launchOrWait(profileId, row.id);
+      return {
+        job: shape(profileId, job(profileId, row.id)),
+        resumed: unfinished !== undefined,
+        waitingForNetwork: !started,
+      };
     },
     pause(profileId, jobId) {
       const row = job(profileId, jobId);
@@ -418,7 +451,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         void current.done.then(() => launch(profileId, jobId));
       } else {
         if (row.status !== 'running') setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
-        launch(profileId, jobId);
+        launchOrWait(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
     },
@@ -445,7 +478,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         if (reset > 0) void current.done.then(() => runLeftovers(profileId, jobId));
       } else if (reset > 0 || row.status !== 'completed') {
         setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
-        launch(profileId, jobId);
+        launchOrWait(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
     },

@@ -322,6 +322,61 @@ describe('files area', () => {
     }
   }, 240_000);
 
+  it('makes a download started with no network wait for it, and says so', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60, control: true });
+    const folder = path.join(tempDir(), 'Audit offline');
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      pickFolder: () => {
+        mkdirSync(folder, { recursive: true });
+        return Promise.resolve(folder);
+      },
+    });
+    const profile = await connectSandbox(core, sandbox);
+    const total = scopedFiles(core.cacheOf(profile.id), { by: 'all' }).length;
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
+      core.connectivity.setNetwork(false);
+      sandbox.control?.clearRequests();
+      await page.getByRole('button', { name: 'Download files…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Download files' });
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => dialog.getByLabel('Destination folder').inputValue()).toBe(folder);
+      await dialog.getByRole('button', { name: 'Start download' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      // Made at once, not tried: it waits for the network and says so.
+      await page
+        .getByRole('status')
+        .getByText(`waits for the network; it starts by itself when the network is back`, { exact: false })
+        .waitFor();
+      const card = page.getByTestId('download-job');
+      await card.getByText('Interrupted', { exact: true }).waitFor();
+      await card
+        .getByTestId('job-problem')
+        .getByText('There is no network; the download waits for it.')
+        .waitFor();
+      expect(sandbox.control?.requests()).toEqual([]);
+
+      // The network is back: the background's reconnect round starts it again.
+      core.connectivity.setNetwork(true);
+      core.files.resumeInterrupted(profile.id);
+      await card.getByText(`${total} of ${total} files`, { exact: false }).waitFor({ timeout: 60_000 });
+      await expect.poll(() => card.getAttribute('data-status'), { timeout: 60_000 }).toBe('completed');
+      await expect(card.getByTestId('job-problem').count()).resolves.toBe(0);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
   it('follows the keep-offline fill a background sync starts while the Files area is open', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60, control: true });
     const core = createCore({ dataDir: tempDir(), secrets });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createBackground } from '../../src-main/background';
 import { createCore } from '../../src-main/core';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets } from '../../src-main/secrets';
@@ -52,9 +54,57 @@ describe('no network', () => {
     expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Bahn Reisen GmbH');
   });
 
-  it('still syncs the demo organisation, whose API runs inside the app', async () => {
+  it('makes a bulk download asked for with no network wait for it, and starts it when the network is back', async () => {
+    const { core, profile, sandbox, dir } = await syncedCore(tempDir(), closers);
+    const profileId = profile.id;
+    const ids = sandbox.state.files.slice(0, 30).map((file) => file.id);
+    const destination = path.join(dir, 'receipts');
+    const background = createBackground({ core });
+    closers.unshift(() => background.stop());
+    background.start();
+    await background.idle();
+    sandbox.control?.clearRequests();
+
+    core.connectivity.setNetwork(false);
+    const started = await core.files.start(profileId, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    // Made at once (its files, names and folder), not run: it waits, interrupted, for the network.
+    expect(started).toMatchObject({
+      resumed: false,
+      waitingForNetwork: true,
+      job: {
+        status: 'pending',
+        active: false,
+        files: { total: ids.length, done: 0 },
+        problem: expect.stringMatching(/no network.*waits/),
+      },
+    });
+    expect(await core.files.wait(profileId, started.job.id)).toEqual({ status: 'pending' });
+    expect(sandbox.control?.requests()).toEqual([]);
+    // Resume or Retry meanwhile does not try it either.
+    expect(core.files.resume(profileId, started.job.id)).toMatchObject({
+      active: false,
+      problem: expect.any(String),
+    });
+    expect(sandbox.control?.requests()).toEqual([]);
+
+    // The network is back: the background's reconnect round starts it, and it completes.
+    core.connectivity.setNetwork(true);
+    await background.idle();
+    expect((await core.files.wait(profileId, started.job.id)).status).toBe('completed');
+    expect(core.files.status(profileId, started.job.id)).toMatchObject({
+      status: 'completed',
+      problem: null,
+      files: { done: ids.length },
+    });
+  });
+
+  it('still syncs the demo organisation, whose API runs inside the app, and downloads its files', async () => {
     const secrets = createKeychainSecrets({ service: `Satchel-no-network-${randomUUID()}` });
-    const core = createCore({ dataDir: tempDir(), secrets, demoSandbox: { transactions: 200 } });
+    const dir = tempDir();
+    const core = createCore({ dataDir: dir, secrets, demoSandbox: { transactions: 200 } });
     closers.push(async () => {
       await core.close();
       for (const account of await secrets.list()) await secrets.delete(account);
@@ -66,6 +116,12 @@ describe('no network', () => {
       ok: true,
       value: { outcome: 'succeeded' },
     });
+    const download = await core.files.start(demo.id, {
+      scope: { by: 'all' },
+      destination: path.join(dir, 'demo-receipts'),
+    });
+    expect(download).toMatchObject({ waitingForNetwork: false, job: { active: true } });
+    expect((await core.files.wait(demo.id, download.job.id)).status).toBe('completed');
   });
 
   it("opens the demo organisation's receipts, which come from inside the app", async () => {

@@ -118,7 +118,8 @@ export function DownloadDialog({
   choices?: ScopeChoice[];
   initialChoice?: string;
   onClose(): void;
-  onStarted(job: DownloadJobShape, resumed: boolean): void;
+  /** `waitingForNetwork`: made, but there is no network; it starts by itself when it is back. */
+  onStarted(job: DownloadJobShape, resumed: boolean, waitingForNetwork: boolean): void;
 }) {
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -212,7 +213,7 @@ export function DownloadDialog({
         layout,
       });
       localStorage.setItem(REMEMBERED, JSON.stringify({ template, layout } satisfies Remembered));
-      onStarted(started.job, started.resumed);
+      onStarted(started.job, started.resumed, started.waitingForNetwork);
       dialog.current?.close();
     } catch (error) {
       const field = fieldOfError(error);

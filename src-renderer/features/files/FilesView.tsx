@@ -17,9 +17,11 @@ export function FilesView({ profile }: { profile: ProfileSummary }) {
   const [started, setStarted] = useState<string | null>(null);
   const { jobs, error } = useDownloads(profile.id);
 
-  const onStarted = (job: DownloadJobShape, resumed: boolean) =>
+  const onStarted = (job: DownloadJobShape, resumed: boolean, waitingForNetwork: boolean) =>
     setStarted(
-      `${resumed ? 'Continued the unfinished download of' : 'Started the download of'} ${filesCount(job.files.total)} to ${job.destination}.`,
+      waitingForNetwork
+        ? `The download of ${filesCount(job.files.total)} to ${job.destination} waits for the network; it starts by itself when the network is back.`
+        : `${resumed ? 'Continued the unfinished download of' : 'Started the download of'} ${filesCount(job.files.total)} to ${job.destination}.`,
     );
 
   return (

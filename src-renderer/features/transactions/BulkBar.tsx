@@ -90,8 +90,12 @@ export function BulkBar({
           choices={downloadChoices}
           initialChoice={download}
           onClose={() => setDownload(null)}
-          onStarted={(job) =>
-            setDone(`Downloading ${filesCount(job.files.total)}; follow it in Files (Ctrl+4).`)
+          onStarted={(job, _resumed, waitingForNetwork) =>
+            setDone(
+              waitingForNetwork
+                ? `The download of ${filesCount(job.files.total)} waits for the network and starts by itself when it is back; follow it in Files (Ctrl+4).`
+                : `Downloading ${filesCount(job.files.total)}; follow it in Files (Ctrl+4).`,
+            )
           }
         />
       )}
