@@ -100,7 +100,8 @@ export interface Core {
   reviewRows(profileId: string, target: Exclude<ReviewTarget, { by: 'ids' }>): Promise<Float64Array>;
   /**
    * Connects an organisation: stores it, then checks the credentials with one request. Refused
-   * credentials undo everything and name the field; no network keeps the connection, to be
+   * credentials, or an address that answers but not as the spend API, undo everything and name
+   * the field; no answer (no network, a timeout, a server error) keeps the connection, to be
    * checked by the first sync.
    */
   addProfile(input: { name: string; baseUrl: string; auth: ProfileAuth; demo?: boolean }): Promise<Profile>;
@@ -113,6 +114,19 @@ export interface Core {
    * what is written is whole), stops the demo sandbox and closes every cache.
    */
   close(): Promise<void>;
+}
+
+/**
+ * Whether the check of a new connection got an answer that is not the spend API's: not JSON or
+ * not its shape, no such path, a request refused as malformed, or no sign-in at that address.
+ */
+function answeredButNotTheApi(error: AppError): boolean {
+  return (
+    error.code === 'BAD_RESPONSE' ||
+    error.code === 'NOT_FOUND' ||
+    error.code === 'REMOTE_REJECTED' ||
+    error.field === 'baseUrl'
+  );
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -284,6 +298,16 @@ export function createCore(options: CoreOptions): Core {
               ? 'The API refused these credentials; check them and try again. Nothing was added.'
               : error.message;
           throw new AppError(error.code, message, 'auth');
+        }
+        if (error instanceof AppError && answeredButNotTheApi(error)) {
+          // Something answers at the address, but not as the spend API (a web page, a wrong
+          // path): kept, it would only fail at every sync.
+          await removeProfile(profile.id);
+          throw new AppError(
+            'VALIDATION_ERROR',
+            `${profile.baseUrl} answers, but not as the spend API (${error.message.replace(/[.\s]+$/, '')}). Check the address; nothing was added.`,
+            'baseUrl',
+          );
         }
         // Unreachable now (offline, timeout, 5xx): keep it; the first sync will tell.
       }

@@ -199,6 +199,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response.status >= 500
           ? `The API's sign-in failed (${response.status}): ${message}. The credentials were not the problem; try again later.`
           : `Signing in failed (${response.status}): ${message}`,
+        // No sign-in at all at this address (no such path or method): the address is at fault.
+        response.status === 404 || response.status === 405 ? 'baseUrl' : undefined,
       );
     }
     const parsed = TokenResponse.safeParse(await response.json().catch(() => null));

@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AppError } from '../../../src-shared/errors';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { searchTransactions } from '../../../src-main/search';
 import { gramBlocksAreConsistent } from '../../../src-main/store';
@@ -147,6 +150,45 @@ describe('connecting and secrets', () => {
     ).rejects.toMatchObject({ code: 'AUTH_FAILED', field: 'auth' });
     expect(setup.core.profiles.list().map((profile) => profile.name)).toEqual(['Sandbox']);
     expect(await setup.secrets.list()).toEqual([`profile:${setup.profile.id}`]);
+  });
+
+  it('refuses an address that answers but not as the spend API, names the address, and keeps nothing', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    // A web server at the address (its home page for every request), and the API's own server
+    // under a wrong path (no sign-in there).
+    const page = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html><body>Welcome</body></html>');
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => page.close(() => resolve())));
+    const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    const { clientId, clientSecret } = setup.sandbox;
+    for (const [name, baseUrl, auth] of [
+      ['Web page', pageUrl, { kind: 'client', clientId, clientSecret }],
+      ['Web page, token', pageUrl, { kind: 'token', accessToken: 'tok_e2e' }],
+      ['Wrong path', `${setup.sandbox.url}/nope`, { kind: 'client', clientId, clientSecret }],
+    ] as const) {
+      const refused = await setup.core.addProfile({ name, baseUrl, auth }).then(
+        () => null,
+        (error: unknown) => error as AppError,
+      );
+      expect(refused, name).toMatchObject({ code: 'VALIDATION_ERROR', field: 'baseUrl' });
+      // Where, what answered there, and what to do.
+      expect(refused?.message.startsWith(`${baseUrl} answers, but not as the spend API (`), name).toBe(true);
+      expect(refused?.message.endsWith('). Check the address; nothing was added.'), name).toBe(true);
+    }
+    expect(setup.core.profiles.list().map((profile) => profile.name)).toEqual(['Sandbox']);
+    expect(await setup.secrets.list()).toEqual([`profile:${setup.profile.id}`]);
+
+    // No answer at all is not a wrong address: kept, to be checked by the first sync.
+    const unreachable = await setup.core.addProfile({
+      name: 'Unreachable',
+      baseUrl: 'http://127.0.0.1:9',
+      auth: { kind: 'client', clientId, clientSecret },
+    });
+    expect(setup.core.profiles.list().map((profile) => profile.id)).toContain(unreachable.id);
   });
 
   it('keeps the API secret and every access token out of the data folder and the IPC answers', async () => {
