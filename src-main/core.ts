@@ -105,6 +105,12 @@ export interface Core {
    * checked by the first sync.
    */
   addProfile(input: { name: string; baseUrl: string; auth: ProfileAuth; demo?: boolean }): Promise<Profile>;
+  /**
+   * Gives a connection a new key or token, checked with one request first: one the API refuses
+   * changes nothing (the key before stays) and names the field; no answer keeps the new one, to
+   * be checked by the next sync. The next request signs in with it.
+   */
+  reauthenticateProfile(profileId: string, auth: ProfileAuth): Promise<Profile>;
   /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
   removeProfile(profileId: string): Promise<void>;
   info(): AppInfo;
@@ -278,6 +284,31 @@ export function createCore(options: CoreOptions): Core {
     expenseCount: (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
     reviewRows: (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
     removeProfile,
+    async reauthenticateProfile(profileId, auth) {
+      const profile = profiles.get(profileId);
+      const probe = createApiClient({
+        baseUrl: profile.baseUrl,
+        credentials: () => Promise.resolve(auth),
+        maxRetries: 0,
+        timeoutMs: 15_000,
+        fetch: apiFetch,
+      });
+      try {
+        await probe.verify();
+      } catch (error) {
+        if (error instanceof AppError && (error.code === 'AUTH_FAILED' || error.code === 'FORBIDDEN')) {
+          const message =
+            error.code === 'AUTH_FAILED'
+              ? 'The API refused this key; the one before is kept. Check it and try again.'
+              : `${error.message.replace(/[.\s]+$/, '')}. The key before is kept.`;
+          throw new AppError(error.code, message, 'auth');
+        }
+        // No answer now: the new key is kept all the same (the old one is what failed).
+      }
+      const updated = await profiles.reauthenticate(profile.id, auth);
+      sync.forget(updated.id);
+      return updated;
+    },
     async addProfile(input) {
       const profile = await profiles.add(input);
       const probe = createApiClient({

@@ -47,11 +47,7 @@ export function createHandlers(core: Core): HandlerTable {
       await core.removeProfile(id);
       return { removed: true as const };
     },
-    'profiles.reauthenticate': async ({ id, auth }) => {
-      const profile = await core.profiles.reauthenticate(id, auth);
-      core.sync.forget(profile.id);
-      return profile;
-    },
+    'profiles.reauthenticate': ({ id, auth }) => core.reauthenticateProfile(id, auth),
     // The page here; the totals, which may take a second on a large cache, in the totals
     // thread, so that the next page or keystroke is answered meanwhile.
     'transactions.search': async ({ profileId, search }) => {

@@ -7,7 +7,9 @@ import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
 import packageJson from '../../package.json';
 import { useTempDirs } from '../helpers/temp-dir';
 import type { Page } from 'playwright-core';
+import { startSandbox } from '../../src-sandbox';
 import { closeBrowser, openApp, type AppPage } from './harness';
+import { connectSandbox } from './steps';
 
 const tempDir = useTempDirs();
 afterAll(closeBrowser);
@@ -256,6 +258,63 @@ describe('connecting an organisation', () => {
     await page.getByText('None yet.').waitFor();
     expect(await secrets.list()).toEqual([]);
     await app.close();
+  });
+});
+
+describe("a connection's key", () => {
+  it('takes a new key in Settings when the keychain lost it, refusing one the API refuses', async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 50 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      // The keychain lost the secret (a new keyring, a cleaned-up login): the sync says where to
+      // give it again.
+      await secrets.delete(`profile:${profile.id}`);
+      // As after a restart: the access token signed in with before is gone too.
+      core.sync.forget(profile.id);
+      const failed = await core.sync.sync(profile.id);
+      expect(failed.outcome).toBe('failed');
+      expect(JSON.stringify(failed.errors)).toContain('Enter the API key again in Settings.');
+
+      await page.keyboard.press('Control+6');
+      const connection = page.getByRole('listitem', { name: 'Sandbox GmbH' });
+      const newKey = connection.getByRole('button', { name: 'New key…' });
+      await newKey.click();
+      const form = connection.getByRole('form', { name: 'New key for Sandbox GmbH' });
+      // The key id is offered as it is; the focus is in the form, and Esc closes it.
+      expect(await form.getByLabel('API key id').inputValue()).toBe(sandbox.clientId);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.closest('form') !== null))
+        .toBe(true);
+      await page.keyboard.press('Escape');
+      await form.waitFor({ state: 'detached' });
+      await expect.poll(() => newKey.evaluate((button) => button === document.activeElement)).toBe(true);
+
+      // A key the API refuses is said on the fields and changes nothing.
+      await page.keyboard.press('Enter');
+      await form.getByLabel('API key secret').fill('sk_not_the_secret');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.getByRole('alert').getByText('The API refused this key', { exact: false }).waitFor();
+      expect(await form.getByLabel('API key secret').getAttribute('aria-invalid')).toBe('true');
+      expect(await secrets.get(`profile:${profile.id}`)).toBeNull();
+
+      await form.getByLabel('API key secret').fill(sandbox.clientSecret);
+      await page.keyboard.press('Enter');
+      await form.waitFor({ state: 'detached' });
+      await connection.getByRole('status').getByText('New key saved', { exact: false }).waitFor();
+      await expect.poll(() => newKey.evaluate((button) => button === document.activeElement)).toBe(true);
+      expect(await secrets.get(`profile:${profile.id}`)).toBe(sandbox.clientSecret);
+      expect(await page.content()).not.toContain(sandbox.clientSecret);
+      expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    }
   });
 });
 

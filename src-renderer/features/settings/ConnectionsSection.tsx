@@ -1,21 +1,101 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { AppError } from '../../../src-shared/errors';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { ConnectForm } from '../connect/ConnectForm';
 
+/**
+ * A new key (or token) for a connection whose key was revoked, rotated or lost from the
+ * keychain: the core checks it with the API before it replaces the one before.
+ */
+function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(saved: boolean): void }) {
+  const id = useId();
+  const [clientId, setClientId] = useState(profile.clientId ?? '');
+  const [secret, setSecret] = useState('');
+  const reauthenticate = useCommandMutation('profiles.reauthenticate', ['profiles.list']);
+  const client = profile.authKind === 'client';
+  const invalid = reauthenticate.error instanceof AppError && reauthenticate.error.field?.startsWith('auth');
+  const described = invalid ? `${id}-error` : undefined;
+  return (
+    <form
+      className="inline-form"
+      aria-label={`New key for ${profile.name}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        reauthenticate.mutate(
+          {
+            id: profile.id,
+            auth: client
+              ? { kind: 'client', clientId, clientSecret: secret }
+              : { kind: 'token', accessToken: secret },
+          },
+          // The secret is in the keychain now; nothing of it stays in the page.
+          { onSuccess: () => onClose(true) },
+        );
+      }}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onClose(false);
+      }}
+    >
+      {client && (
+        <>
+          <label htmlFor={`${id}-client`}>API key id</label>
+          <input
+            id={`${id}-client`}
+            value={clientId}
+            autoFocus
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={invalid || undefined}
+            aria-describedby={described}
+            onChange={(event) => setClientId(event.target.value)}
+          />
+        </>
+      )}
+      <label htmlFor={`${id}-secret`}>{client ? 'API key secret' : 'Access token'}</label>
+      <input
+        id={`${id}-secret`}
+        type="password"
+        value={secret}
+        autoFocus={!client}
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={invalid || undefined}
+        aria-describedby={described}
+        onChange={(event) => setSecret(event.target.value)}
+      />
+      <button type="submit" disabled={reauthenticate.isPending}>
+        {reauthenticate.isPending ? 'Checking…' : 'Save'}
+      </button>
+      <button type="button" onClick={() => onClose(false)}>
+        Cancel
+      </button>
+      {reauthenticate.error && (
+        <span className="field-error" id={`${id}-error`} role="alert">
+          {reauthenticate.error.message}
+        </span>
+      )}
+    </form>
+  );
+}
+
 function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemove(): void }) {
-  const [mode, setMode] = useState<'view' | 'rename' | 'confirm-remove'>('view');
+  const [mode, setMode] = useState<'view' | 'rename' | 'key' | 'confirm-remove'>('view');
   const [name, setName] = useState(profile.name);
+  const [keySaved, setKeySaved] = useState(false);
   const rename = useCommandMutation('profiles.rename', ['profiles.list']);
   const remove = useCommandMutation('profiles.remove', ['profiles.list']);
   const renameButton = useRef<HTMLButtonElement>(null);
+  const keyButton = useRef<HTMLButtonElement>(null);
   const removeButton = useRef<HTMLButtonElement>(null);
   // The form or the prompt goes with the focus in it: once it is closed the focus goes back to
   // the button that opened it.
-  const refocus = useRef<'rename' | 'remove' | null>(null);
+  const refocus = useRef<'rename' | 'key' | 'remove' | null>(null);
   useEffect(() => {
     if (mode !== 'view' || !refocus.current) return;
-    const button = refocus.current === 'rename' ? renameButton : removeButton;
+    const button = { rename: renameButton, key: keyButton, remove: removeButton }[refocus.current];
     refocus.current = null;
     button.current?.focus();
   }, [mode]);
@@ -77,10 +157,30 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
           </span>
         </div>
       )}
+      {mode === 'key' && (
+        <KeyForm
+          profile={profile}
+          onClose={(saved) => {
+            setKeySaved(saved);
+            setMode('view');
+            refocus.current = 'key';
+          }}
+        />
+      )}
       {mode === 'view' && (
         <div className="actions">
           <button type="button" ref={renameButton} onClick={startRename}>
             Rename
+          </button>
+          <button
+            type="button"
+            ref={keyButton}
+            onClick={() => {
+              setKeySaved(false);
+              setMode('key');
+            }}
+          >
+            New key…
           </button>
           <button
             type="button"
@@ -91,6 +191,11 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
             Remove…
           </button>
         </div>
+      )}
+      {mode === 'view' && keySaved && (
+        <span className="muted" role="status">
+          New key saved; the next sync signs in with it.
+        </span>
       )}
       {mode === 'confirm-remove' && (
         <div
