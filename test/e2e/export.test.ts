@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
@@ -11,7 +11,7 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { connectSandbox, holdAnswers } from './steps';
 
 // Exports and imports from the app in Chromium against a real core and the real sandbox: the
 // current search written as CSV from the Transactions bulk bar (file from the system's save
@@ -209,4 +209,53 @@ describe('export and import from the app', () => {
       await sandbox.stop();
     }
   }, 240_000);
+
+  it('says so in the bulk bar when an export closed while it ran fails', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 100 });
+    const folder = path.join(tempDir(), 'Exports');
+    mkdirSync(folder);
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      pickFile: () => Promise.resolve(path.join(folder, 'All.csv')),
+    });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
+      const exportButton = bulk.getByRole('button', { name: 'Export as CSV…' });
+      await exportButton.click();
+      const dialog = page.getByRole('dialog', { name: 'Export as CSV' });
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => dialog.getByLabel('File', { exact: true }).inputValue()).not.toBe('');
+      // The folder goes (a USB stick pulled out) while the export is on its way, and the
+      // accountant closes the dialog to go on working meanwhile.
+      rmSync(folder, { recursive: true });
+      const held = await holdAnswers(page, 'transactions.exportCsv');
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await expect.poll(() => held.waiting()).toBe(1);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => exportButton.evaluate((button) => button === document.activeElement))
+        .toBe(true);
+      await held.release();
+      await bulk
+        .getByRole('alert')
+        .getByText(`The export of transactions failed: The folder ${folder} does not exist.`, {
+          exact: false,
+        })
+        .waitFor();
+      // A new export starts without the old failure.
+      await exportButton.click();
+      await dialog.waitFor();
+      expect(await bulk.getByRole('alert').count()).toBe(0);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
 });

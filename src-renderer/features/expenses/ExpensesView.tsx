@@ -41,6 +41,7 @@ export function ExpensesView({
     direction: 'DESC',
   });
   const [exporting, setExporting] = useState(false);
+  const [exportFailed, setExportFailed] = useState<string | null>(null);
   const [listMessage, setListMessage] = useState<string | null>(null);
   // The selection belongs to one result: other filters, text or order start with none selected.
   const resultKey = JSON.stringify([filters, debounced, sort]);
@@ -231,7 +232,14 @@ export function ExpensesView({
           noun="expenses"
           onDone={setListMessage}
         >
-          <button type="button" disabled={!answer || answer.total === 0} onClick={() => setExporting(true)}>
+          <button
+            type="button"
+            disabled={!answer || answer.total === 0}
+            onClick={() => {
+              setExportFailed(null);
+              setExporting(true);
+            }}
+          >
             Export as CSV…
           </button>
         </ResultReview>
@@ -252,7 +260,13 @@ export function ExpensesView({
           total={answer?.total ?? 0}
           onClose={() => setExporting(false)}
           onDone={setListMessage}
+          onFailed={setExportFailed}
         />
+      )}
+      {exportFailed && (
+        <p className="form-error" role="alert">
+          {exportFailed}
+        </p>
       )}
       {search.error && (
         <p className="form-error" role="alert">

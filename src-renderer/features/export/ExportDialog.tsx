@@ -55,12 +55,15 @@ export function ExportDialog({
   total,
   onClose,
   onDone,
+  onFailed,
 }: {
   profileId: string;
   search: ExportedSearch;
   total: number;
   onClose(): void;
   onDone(message: string): void;
+  /** An export that failed after the dialog was closed ("Close" while it ran): the opener says so. */
+  onFailed(message: string): void;
 }) {
   const id = useId();
   const what = search.kind === 'transaction' ? 'transactions' : 'expenses';
@@ -77,6 +80,15 @@ export function ExportDialog({
   const [progress, setProgress] = useState<{ written: number; total: number } | null>(null);
 
   useModal(dialog);
+  // Closed while the export runs, the dialog is gone when the answer comes: its outcome is then
+  // the opener's to tell, or a failure would go unsaid.
+  const shown = useRef(true);
+  useEffect(
+    () => () => {
+      shown.current = false;
+    },
+    [],
+  );
 
   useEffect(
     () =>
@@ -132,11 +144,15 @@ export function ExportDialog({
       onDone(`${formatCount(result.rows)} ${what} written to ${result.file}.`);
       dialog.current?.close();
     } catch (problem) {
+      if (!shown.current) {
+        onFailed(`The export of ${what} failed: ${(problem as Error).message}`);
+        return;
+      }
       const field = problem instanceof AppError && problem.field === 'file' ? 'file' : 'form';
       setError({ field, message: (problem as Error).message });
       if (field === 'file') dialog.current?.querySelector<HTMLElement>('[data-field="file"]')?.focus();
     } finally {
-      setBusy(false);
+      if (shown.current) setBusy(false);
     }
   };
 

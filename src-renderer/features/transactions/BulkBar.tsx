@@ -32,6 +32,7 @@ export function BulkBar({
   const [done, setDone] = useState<string | null>(null);
   const [download, setDownload] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [exportFailed, setExportFailed] = useState<string | null>(null);
   const ids = [...selected];
   const downloadChoices: ScopeChoice[] = [
     ...(ids.length > 0
@@ -80,7 +81,14 @@ export function BulkBar({
         <button type="button" disabled={!total} onClick={() => setDownload('result')}>
           Download files of this result…
         </button>
-        <button type="button" disabled={!total} onClick={() => setExporting(true)}>
+        <button
+          type="button"
+          disabled={!total}
+          onClick={() => {
+            setExportFailed(null);
+            setExporting(true);
+          }}
+        >
           Export as CSV…
         </button>
       </ResultReview>
@@ -106,11 +114,17 @@ export function BulkBar({
           total={total ?? 0}
           onClose={() => setExporting(false)}
           onDone={setDone}
+          onFailed={setExportFailed}
         />
       )}
       {done && (
         <span className="muted" role="status">
           {done}
+        </span>
+      )}
+      {exportFailed && (
+        <span className="form-error" role="alert">
+          {exportFailed}
         </span>
       )}
       {review.error && (
