@@ -104,7 +104,8 @@ export function StatusBar({ info, notice, online = null, profile = null }: Statu
             : 'Offline: the API does not answer. Satchel checks again every minute.'
           : 'Online'}
       </span>
-      {profile && <ProfileStatus profile={profile} />}
+      {/* Keyed like the areas: the running work of the organisation shown before does not stay. */}
+      {profile && <ProfileStatus key={profile.id} profile={profile} />}
       {notice && (
         <span
           className={`status-item notice notice-${notice.level}`}

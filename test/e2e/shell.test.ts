@@ -318,6 +318,46 @@ describe("a connection's key", () => {
   });
 });
 
+describe('switching organisations', () => {
+  it("leaves the other organisation's running sync out of the status bar", async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+    const alpha = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
+    const beta = await startSandbox({ port: 0, seed: 9, transactions: 50 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profileOf = async (name: string, sandbox: typeof beta) =>
+      core.addProfile({
+        name,
+        baseUrl: sandbox.url,
+        auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+      });
+    const first = await profileOf('Alpha GmbH', alpha);
+    await profileOf('Beta AG', beta);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      const switcher = page.getByLabel('Organisation');
+      await switcher.selectOption({ label: 'Alpha GmbH' });
+      // Alpha's sync waits long for its bank transactions, the last resource, after the others
+      // have reported progress: it is still running when Beta is chosen.
+      alpha.control?.addFault({ match: '/v1/bank-transactions', latencyMs: 20_000 });
+      const running = core.sync.sync(first.id, { full: true });
+      await page.getByTestId('running-work').waitFor();
+      await switcher.selectOption({ label: 'Beta AG' });
+      await page.locator('[data-area] .area-head').getByText('Beta AG').waitFor();
+      await expect.poll(() => page.getByTestId('running-work').count()).toBe(0);
+      expect(core.sync.isRunning(first.id)).toBe(true);
+      await core.sync.stop(first.id);
+      await running;
+    } finally {
+      await app.close();
+      await core.close();
+      await alpha.stop();
+      await beta.stop();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    }
+  });
+});
+
 describe('several organisations', () => {
   const long = 'Sandbox Group Holdings International GmbH';
   /** A core with three connections; nothing listens on port 9, so none gets an answer from its API. */
