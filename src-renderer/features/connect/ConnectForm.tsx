@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import { useCommandMutation } from '../../lib/query';
+import { call } from '../../lib/satchel';
 
 type AuthKind = 'client' | 'token';
 
@@ -32,9 +33,13 @@ export function ConnectForm({ onConnected }: { onConnected?: () => void }) {
     add.mutate(
       { name: values.name, baseUrl: values.baseUrl, auth },
       {
-        onSuccess: () => {
+        onSuccess: (profile) => {
           // The secret is in the keychain now; nothing of it stays in the page.
           setValues((current) => ({ ...current, clientSecret: '', accessToken: '' }));
+          // The first sync starts at once, as the demo's does: the background's rounds come only
+          // every 15 minutes, and the lists would say "0 transactions" until then. How it went
+          // (also an address that gave no answer now) is in the Sync area.
+          void call('sync.start', { profileId: profile.id }).catch(() => undefined);
           onConnected?.();
         },
       },
