@@ -111,6 +111,8 @@ export interface Core {
    * be checked by the next sync. The next request signs in with it.
    */
   reauthenticateProfile(profileId: string, auth: ProfileAuth): Promise<Profile>;
+  /** The unsent edits and review marks that only the connection's offline copy holds. */
+  localWork(profileId: string): { edits: number; marks: number };
   /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
   removeProfile(profileId: string): Promise<void>;
   info(): AppInfo;
@@ -284,6 +286,11 @@ export function createCore(options: CoreOptions): Core {
     expenseCount: (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
     reviewRows: (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
     removeProfile,
+    localWork(profileId) {
+      const { id } = profiles.get(profileId);
+      const marks = cacheOf(id).sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;
+      return { edits: outbox.list(id).length, marks };
+    },
     async reauthenticateProfile(profileId, auth) {
       const profile = profiles.get(profileId);
       const probe = createApiClient({

@@ -43,6 +43,7 @@ export function createHandlers(core: Core): HandlerTable {
     'profiles.list': () => ({ profiles: core.profiles.list() }),
     'profiles.add': (input) => core.addProfile(input),
     'profiles.rename': ({ id, name }) => core.profiles.rename(id, name),
+    'profiles.localWork': ({ id }) => core.localWork(id),
     'profiles.remove': async ({ id }) => {
       await core.removeProfile(id);
       return { removed: true as const };

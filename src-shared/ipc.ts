@@ -157,6 +157,14 @@ export const commands = {
     input: z.object({ id: z.uuid(), auth: ProfileAuth }).strict(),
     output: ProfileSummary,
   },
+  /**
+   * What only the connection's offline copy holds, which its removal would lose: the edits not
+   * sent yet and the review marks (reviewed, flags, notes, tags).
+   */
+  'profiles.localWork': {
+    input: ProfileId,
+    output: z.object({ edits: z.number().int().nonnegative(), marks: z.number().int().nonnegative() }),
+  },
   /** Removes the connection, its cache and its keychain entry. */
   'profiles.remove': { input: ProfileId, output: z.object({ removed: z.literal(true) }) },
   /** Starts the demo organisation inside the app and returns its connection (docs/shell.md). */

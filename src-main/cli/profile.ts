@@ -152,12 +152,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
       if (!which) throw new UsageError('profile remove needs the profile name or id');
       const profile = core.profiles.get(which);
       // Unsent edits and review marks exist only in this offline copy: removing it loses them.
-      const edits = core.outbox.list(profile.id).length;
-      const marks = (
-        core.cacheOf(profile.id).sqlite.prepare('SELECT count(*) AS n FROM review_marks').get() as {
-          n: number;
-        }
-      ).n;
+      const { edits, marks } = core.localWork(profile.id);
       if ((edits > 0 || marks > 0) && !values.force)
         throw new AppError(
           'VALIDATION_ERROR',

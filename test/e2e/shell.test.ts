@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createCore } from '../../src-main/core';
+import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
 import packageJson from '../../package.json';
 import { useTempDirs } from '../helpers/temp-dir';
@@ -309,6 +310,60 @@ describe("a connection's key", () => {
       expect(await secrets.get(`profile:${profile.id}`)).toBe(sandbox.clientSecret);
       expect(await page.content()).not.toContain(sandbox.clientSecret);
       expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    }
+  });
+});
+
+describe('removing an organisation', () => {
+  it('says what only this computer has of it first: unsent edits and review marks', async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 50 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const cache = core.cacheOf(profile.id);
+    const ids = cache.sqlite.prepare('SELECT id FROM bank_transactions LIMIT 2').pluck().all() as string[];
+    const app = await openApp(core);
+    const { page } = app;
+    const prompt = page.getByRole('group', { name: 'Remove Sandbox GmbH' });
+    const lost = prompt.getByTestId('removal-loses');
+    const openPrompt = async () => {
+      await page
+        .getByRole('listitem', { name: 'Sandbox GmbH' })
+        .getByRole('button', { name: 'Remove…' })
+        .click();
+      await prompt.getByRole('button', { name: 'Keep' }).waitFor();
+    };
+    try {
+      // Nothing of its own yet: the question alone.
+      await page.keyboard.press('Control+6');
+      await openPrompt();
+      await expect.poll(() => core.localWork(profile.id)).toEqual({ edits: 0, marks: 0 });
+      expect(await lost.count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await prompt.waitFor({ state: 'detached' });
+
+      // Two transactions flagged and a supplier created offline, not sent yet: read afresh as
+      // the prompt opens again.
+      applyReview(cache, { by: 'ids', kind: 'transaction', ids }, { action: 'flag', reason: 'Ask' });
+      core.outbox.createSupplier(profile.id, { name: 'Offline GmbH', code: 'OFF1' });
+      await openPrompt();
+      await lost
+        .getByText(
+          'Only this computer has its 1 unsent edit and 2 review marks; removing the organisation loses them. ' +
+            'To keep them, send the edit (Suppliers, Dimensions) and export the marks (Needs attention) first.',
+        )
+        .waitFor();
+      // It describes the Remove button, which has the focus.
+      const remove = prompt.getByRole('button', { name: 'Remove', exact: true });
+      expect(await remove.evaluate((button) => button === document.activeElement)).toBe(true);
+      expect(await remove.getAttribute('aria-describedby')).toBe(await lost.getAttribute('id'));
+      await prompt.getByRole('button', { name: 'Keep' }).click();
+      expect(core.profiles.list()).toHaveLength(1);
     } finally {
       await app.close();
       await core.close();

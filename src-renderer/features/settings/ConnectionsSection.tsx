@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import type { ProfileSummary } from '../../../src-shared/profiles';
+import { formatCount } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
+import { call } from '../../lib/satchel';
 import { ConnectForm } from '../connect/ConnectForm';
 
 /**
@@ -81,12 +83,92 @@ function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(saved:
   );
 }
 
+const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/**
+ * "Remove …?", saying what only this computer holds of the organisation and would go with it:
+ * the edits not sent yet and the review marks (read afresh each time the prompt opens).
+ */
+function RemovePrompt({
+  profile,
+  onRemove,
+  onKeep,
+}: {
+  profile: ProfileSummary;
+  onRemove(): void;
+  onKeep(): void;
+}) {
+  const id = useId();
+  const remove = useCommandMutation('profiles.remove', ['profiles.list']);
+  const [work, setWork] = useState<{ edits: number; marks: number } | null>(null);
+  useEffect(() => {
+    let live = true;
+    call('profiles.localWork', { id: profile.id }).then(
+      (answer) => live && setWork(answer),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [profile.id]);
+  const edits = work?.edits ?? 0;
+  const marks = work?.marks ?? 0;
+  const lost = [
+    ...(edits > 0 ? [count(edits, 'unsent edit', 'unsent edits')] : []),
+    ...(marks > 0 ? [count(marks, 'review mark', 'review marks')] : []),
+  ];
+  const them = edits + marks === 1 ? 'it' : 'them';
+  const keepBy = [
+    ...(edits > 0 ? [`send ${edits === 1 ? 'the edit' : 'the edits'} (Suppliers, Dimensions)`] : []),
+    ...(marks > 0 ? [`export ${marks === 1 ? 'the mark' : 'the marks'} (Needs attention)`] : []),
+  ];
+  return (
+    <div
+      className="confirm"
+      role="group"
+      aria-label={`Remove ${profile.name}`}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onKeep();
+      }}
+    >
+      <span>Remove {profile.name}, its offline copy and its keychain entry?</span>
+      {lost.length > 0 && (
+        <span id={`${id}-lost`} data-testid="removal-loses">
+          Only this computer has its {lost.join(' and ')}; removing the organisation loses {them}. To keep{' '}
+          {them}, {keepBy.join(' and ')} first.
+        </span>
+      )}
+      <button
+        type="button"
+        className="danger"
+        autoFocus
+        aria-describedby={lost.length > 0 ? `${id}-lost` : undefined}
+        onClick={() => {
+          onRemove();
+          remove.mutate({ id: profile.id });
+        }}
+      >
+        Remove
+      </button>
+      <button type="button" onClick={onKeep}>
+        Keep
+      </button>
+      {remove.error && (
+        <span className="field-error" role="alert">
+          {remove.error.message}
+        </span>
+      )}
+    </div>
+  );
+}
+
 function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemove(): void }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'key' | 'confirm-remove'>('view');
   const [name, setName] = useState(profile.name);
   const [keySaved, setKeySaved] = useState(false);
   const rename = useCommandMutation('profiles.rename', ['profiles.list']);
-  const remove = useCommandMutation('profiles.remove', ['profiles.list']);
   const renameButton = useRef<HTMLButtonElement>(null);
   const keyButton = useRef<HTMLButtonElement>(null);
   const removeButton = useRef<HTMLButtonElement>(null);
@@ -197,39 +279,7 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
           New key saved; the next sync signs in with it.
         </span>
       )}
-      {mode === 'confirm-remove' && (
-        <div
-          className="confirm"
-          role="group"
-          aria-label={`Remove ${profile.name}`}
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return;
-            event.preventDefault();
-            keep();
-          }}
-        >
-          <span>Remove {profile.name}, its offline copy and its keychain entry?</span>
-          <button
-            type="button"
-            className="danger"
-            autoFocus
-            onClick={() => {
-              onRemove();
-              remove.mutate({ id: profile.id });
-            }}
-          >
-            Remove
-          </button>
-          <button type="button" onClick={keep}>
-            Keep
-          </button>
-          {remove.error && (
-            <span className="field-error" role="alert">
-              {remove.error.message}
-            </span>
-          )}
-        </div>
-      )}
+      {mode === 'confirm-remove' && <RemovePrompt profile={profile} onRemove={onRemove} onKeep={keep} />}
     </li>
   );
 }
