@@ -87,6 +87,11 @@ export interface Control {
   requests(operationId?: OperationId): RequestLogEntry[];
   clearRequests(): void;
   expireTokens(): void;
+  /**
+   * The API key's secret is replaced (as when an administrator revokes a leaked one): the old
+   * secret is refused and every token is invalid.
+   */
+  replaceClientSecret(secret: string): void;
   resetRateLimits(): void;
 }
 
@@ -251,6 +256,7 @@ export function createControl(
         : parts.requestLog.entries(),
     clearRequests: () => parts.requestLog.clear(),
     expireTokens: () => parts.auth.expireAll(),
+    replaceClientSecret: (secret) => parts.auth.replaceSecret(secret),
     resetRateLimits: () => parts.limiter.reset(),
   };
 }
@@ -302,6 +308,15 @@ export function registerControlRoutes(
     ['DELETE', '/__control/corruptions', () => control.clearCorruptions(), 204],
     ['DELETE', '/__control/faults', () => control.clearFaults(), 204],
     ['POST', '/__control/tokens/expire', () => control.expireTokens(), 204],
+    [
+      'PUT',
+      '/__control/client-secret',
+      (_p, body) =>
+        control.replaceClientSecret(
+          parse(z.strictObject({ clientSecret: z.string().min(1) }), body).clientSecret,
+        ),
+      204,
+    ],
     ['POST', '/__control/rate-limits/reset', () => control.resetRateLimits(), 204],
     [
       'PUT',

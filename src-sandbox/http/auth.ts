@@ -21,6 +21,11 @@ export interface Auth {
   ): { access_token: string; token_type: 'Bearer'; expires_in: number; scope: string } | ApiFailure;
   verify(authorization: string | undefined): Grant | ApiFailure;
   expireAll(): void;
+  /**
+   * The organisation replaces its API key's secret: the old one is refused from now on and
+   * every token issued with it is invalid.
+   */
+  replaceSecret(secret: string): void;
 }
 
 export interface AuthOptions {
@@ -58,6 +63,7 @@ function parseScope(value: string | undefined): Set<Scope> | null {
 
 export function createAuth(options: AuthOptions): Auth {
   const tokens = new Map<string, Grant>();
+  let clientSecret = options.clientSecret;
   return {
     clientId: options.clientId,
     issue(form) {
@@ -72,10 +78,7 @@ export function createAuth(options: AuthOptions): Auth {
           'grant_type',
         );
       }
-      if (
-        form.client_id !== options.clientId ||
-        !sameSecret(form.client_secret ?? '', options.clientSecret)
-      ) {
+      if (form.client_id !== options.clientId || !sameSecret(form.client_secret ?? '', clientSecret)) {
         return oauthFailure(401, 'invalid_client', 'Unknown client id or wrong client secret.');
       }
       const scopes = parseScope(form.scope);
@@ -125,6 +128,10 @@ export function createAuth(options: AuthOptions): Auth {
       return grant;
     },
     expireAll() {
+      tokens.clear();
+    },
+    replaceSecret(secret) {
+      clientSecret = secret;
       tokens.clear();
     },
   };

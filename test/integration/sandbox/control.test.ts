@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BankTransaction, Supplier } from '../../../src-shared/api';
+import { sandboxToken } from '../../helpers/sandbox-token';
 import { firstError, startApi, type Api } from './helpers';
 
 let api: Api;
@@ -203,5 +204,30 @@ describe('control surface', () => {
     const token = await api.token('read');
     expect((await control('POST', '/tokens/expire')).status).toBe(204);
     expect((await api.call('GET', '/v1/teams', { token })).status).toBe(401);
+  });
+
+  test('replacing the client secret refuses the old one and every token issued with it', async () => {
+    const { url, clientId, clientSecret } = api.sandbox;
+    const signIn = (secret: string) =>
+      fetch(`${url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: secret,
+        }),
+      });
+    // A fresh token: the cached ones were expired by the test before.
+    const token = await sandboxToken(api.sandbox);
+    expect((await control('PUT', '/client-secret', { clientSecret: '' })).status).toBe(400);
+    expect((await api.call('GET', '/v1/teams', { token })).status).toBe(200);
+    expect((await control('PUT', '/client-secret', { clientSecret: 'sk_rotated' })).status).toBe(204);
+    expect((await api.call('GET', '/v1/teams', { token })).status).toBe(401);
+    expect((await signIn(clientSecret)).status).toBe(401);
+    expect((await signIn('sk_rotated')).status).toBe(200);
+    // Back to the secret the other tests sign in with.
+    api.sandbox.control!.replaceClientSecret(clientSecret);
+    expect((await signIn(clientSecret)).status).toBe(200);
   });
 });
