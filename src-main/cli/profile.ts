@@ -142,8 +142,9 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
               'client secret',
             ),
           };
-      const profile = await core.profiles.reauthenticate(current.id, auth);
-      core.sync.forget(profile.id);
+      // Checked with the API first, as Settings' "New key…" does: a refused key changes nothing
+      // (exit 1); with no answer (offline) the new key is kept, since the old one is what failed.
+      const profile = await core.reauthenticateProfile(current.id, auth);
       io.stdout.write(`New credentials for "${profile.name}" are in the keychain.\n`);
       return;
     }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -220,11 +220,17 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
 
   it('follows an organisation to a new address and key, and does not drop unsent work on remove', async () => {
     const { sandbox, env } = await connected();
-    const moved = await startSandbox({ port: 0, seed: 22, transactions: 300 });
+    const moved = await startSandbox({ port: 0, seed: 22, transactions: 300, control: true });
     stops.push(() => moved.stop());
     await sandbox.stop();
     const unreachable = await satchel(['sync'], env);
     expect(unreachable.code).toBe(1);
+    // With no answer a new key cannot be checked: it is kept, as in Settings (the old one may be
+    // what failed), and the next sync tells.
+    const unchecked = { ...env, SATCHEL_CLIENT_SECRET: moved.clientSecret };
+    expect(
+      (await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], unchecked)).code,
+    ).toBe(0);
     expect((await satchel(['profile', 'set-url', 'Demo', '--url', moved.url], env)).stdout).toBe(
       `"Demo" now connects to ${moved.url}; its offline copy is kept.\n`,
     );
@@ -240,17 +246,33 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(token.stderr).toBe(
       'satchel: The API refused these credentials; check them and try again. Nothing was added. (field: auth)\n',
     );
-    // A key that is refused says how to give a new one here, and a new one is taken.
-    const wrong = { ...env, SATCHEL_CLIENT_SECRET: 'sk_wrong' };
-    expect((await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], wrong)).code).toBe(
-      0,
-    );
+    // The organisation revokes the key: a sync says how to give a new one here.
+    moved.control!.replaceClientSecret('sk_replaced');
     const refused = await satchel(['sync'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('with "satchel profile set-key"');
-    const right = { ...env, SATCHEL_CLIENT_SECRET: moved.clientSecret };
-    expect((await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], right)).code).toBe(
-      0,
+    // A new key the API refuses changes nothing: it is checked first, and the one before stays.
+    const registry = path.join(env.SATCHEL_DATA_DIR, 'profiles.json');
+    const [before] = JSON.parse((await satchel(['profile', 'list', '--json'], env)).stdout) as Array<{
+      id: string;
+    }>;
+    const keptSecret = await secrets.get(`profile:${before!.id}`);
+    const listBefore = readFileSync(registry, 'utf8');
+    const wrong = { ...env, SATCHEL_CLIENT_SECRET: 'sk_wrong' };
+    const rejected = await satchel(['profile', 'set-key', 'Demo', '--client-id', 'kid_other'], wrong);
+    expect(rejected).toMatchObject({ code: 1, stdout: '' });
+    expect(rejected.stderr).toBe(
+      'satchel: The API refused this key; the one before is kept. Check it and try again. (field: auth)\n',
+    );
+    expect(await secrets.get(`profile:${before!.id}`)).toBe(keptSecret);
+    expect(readFileSync(registry, 'utf8')).toBe(listBefore);
+    // The organisation's new key is taken, and syncs.
+    const right = { ...env, SATCHEL_CLIENT_SECRET: 'sk_replaced' };
+    expect(await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], right)).toMatchObject(
+      {
+        code: 0,
+        stdout: 'New credentials for "Demo" are in the keychain.\n',
+      },
     );
     expect((await satchel(['sync'], env)).code).toBe(0);
 
