@@ -258,12 +258,15 @@ export function createCore(options: CoreOptions): Core {
   async function removeProfile(profileId: string): Promise<void> {
     const profile = profiles.get(profileId);
     await sync.stop(profile.id);
-    await files.removeCache(profile.id);
-    await closeTotals(profile.id);
-    caches.get(profile.id)?.close();
-    caches.delete(profile.id);
-    sync.forget(profile.id);
-    await profiles.remove(profile.id);
+    // The keychain entry goes first (in `profiles.remove`): a locked or absent keychain used to
+    // fail after the offline files were deleted, leaving the connection listed without them.
+    await profiles.remove(profile.id, async () => {
+      await files.removeCache(profile.id);
+      await closeTotals(profile.id);
+      caches.get(profile.id)?.close();
+      caches.delete(profile.id);
+      sync.forget(profile.id);
+    });
   }
 
   return {

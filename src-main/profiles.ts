@@ -35,7 +35,12 @@ export interface ProfileStore {
   /** Points a connection at another address (the demo organisation's port changes per start). */
   moveTo(id: string, baseUrl: string): Profile;
   reauthenticate(id: string, auth: ProfileAuth): Promise<Profile>;
-  remove(id: string): Promise<void>;
+  /**
+   * Deletes the keychain entry first: if the keychain refuses (locked, none answering), nothing
+   * else is touched and the error says so. Then `release` lets go of what else the connection
+   * holds (its open cache, its offline files) before its cache file and its line in the list go.
+   */
+  remove(id: string, release?: () => Promise<void>): Promise<void>;
   credentials(id: string): Promise<Credentials>;
   cacheFile(id: string): string;
 }
@@ -206,9 +211,18 @@ export function createProfileStore(options: {
       );
       return updated;
     },
-    async remove(id) {
+    async remove(id, release) {
       const profile = find(id);
-      await options.secrets.delete(secretAccount(profile.id));
+      try {
+        await options.secrets.delete(secretAccount(profile.id));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        throw new AppError(
+          error.code,
+          `${error.message.replace(/[.\s]+$/, '')}. "${profile.name}" was not removed: its keychain entry, offline copy and files are all still there.`,
+        );
+      }
+      await release?.();
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${cacheFile(profile.id)}${suffix}`, { force: true });
       write(read().filter((candidate) => candidate.id !== profile.id));
     },

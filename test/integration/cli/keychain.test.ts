@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { createKeychainSecrets } from '../../../src-main/secrets';
 import { runCli } from '../../helpers/cli';
 import { contentRequests } from '../../helpers/files';
 import { useCliProfiles } from '../../helpers/cli-profile';
@@ -54,5 +55,40 @@ describe('the command line without a keychain', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('Continuing the download');
     expect(again.stdout).toMatch(/(\d+) of \1 files in /);
+  }, 120_000);
+
+  it('removes nothing when the keychain does not answer, and everything once it does', async () => {
+    const { dataDir, core, profile, cacheFile } = await connect('Kept whole', { transactions: 50 });
+    await core.close();
+    expect((await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir } })).code).toBe(0);
+    // A file of the offline copy (as a preview or a cached receipt leaves one).
+    const offlineFile = path.join(dataDir, 'files', profile.id, 'receipt.pdf');
+    mkdirSync(path.dirname(offlineFile), { recursive: true });
+    writeFileSync(offlineFile, 'receipt');
+    const registry = readFileSync(path.join(dataDir, 'profiles.json'), 'utf8');
+    const secret = await createKeychainSecrets().get(`profile:${profile.id}`);
+    expect(secret).not.toBeNull();
+
+    const refused = await runCli(['profile', 'remove', 'Kept whole', '--force'], {
+      env: { SATCHEL_DATA_DIR: dataDir, ...NO_KEYCHAIN },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('No keychain answered');
+    expect(refused.stderr).toContain('"Kept whole" was not removed');
+    // Everything as it was: listed, its cache and files in place, its key in the keychain.
+    expect(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).toBe(registry);
+    expect(existsSync(cacheFile)).toBe(true);
+    expect(readFileSync(offlineFile, 'utf8')).toBe('receipt');
+    expect(await createKeychainSecrets().get(`profile:${profile.id}`)).toBe(secret);
+    // Still usable: a sync goes on from the copy it has.
+    expect((await runCli(['sync'], { env: { SATCHEL_DATA_DIR: dataDir } })).code).toBe(0);
+
+    const removed = await runCli(['profile', 'remove', 'Kept whole', '--force'], {
+      env: { SATCHEL_DATA_DIR: dataDir },
+    });
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(cacheFile)).toBe(false);
+    expect(existsSync(offlineFile)).toBe(false);
+    expect(await createKeychainSecrets().get(`profile:${profile.id}`)).toBeNull();
   }, 120_000);
 });
