@@ -343,13 +343,14 @@ export function createFileService(options: FileServiceOptions): FileService {
 
   /**
    * Runs the job again if its run ended `completed` with files still pending: files a retry put
-   * back while the run was under way (a run takes its list of files when it starts).
+   * back while the run was under way (a run takes its list of files when it starts). With no
+   * network now, they wait for it as a download asked for then does (`launchOrWait`).
    */
   function runLeftovers(profileId: string, jobId: string): void {
     const row = jobRow(cacheOf(profileId), jobId);
     if (row?.status !== 'completed' || jobCounts(cacheOf(profileId), jobId).files.pending === 0) return;
     setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
-    launch(profileId, jobId);
+    launchOrWait(profileId, jobId);
   }
 
   function stopJob(profileId: string, jobId: string, reason: StopReason): Running | undefined {
@@ -447,8 +448,13 @@ export function createFileService(options: FileServiceOptions): FileService {
         );
       const current = running.get(key(profileId, jobId));
       if (current && current.reason === 'pause') {
-        // Paused a moment ago and still winding down: run it again once it stopped.
-        void current.done.then(() => launch(profileId, jobId));
+        // Paused a moment ago and still winding down: run it again once it stopped (or, with
+        // no network by then, leave it waiting for it, as a resume of a stopped job does).
+        void current.done.then(() => {
+          if (jobRow(cacheOf(profileId), jobId)?.status === 'paused')
+            setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
+          launchOrWait(profileId, jobId);
+        });
       } else {
         if (row.status !== 'running') setJobStatus(cacheOf(profileId), jobId, 'pending', nowIso());
         launchOrWait(profileId, jobId);

@@ -5,7 +5,9 @@ import { createBackground } from '../../src-main/background';
 import { createCore } from '../../src-main/core';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets } from '../../src-main/secrets';
+import { scopedFiles } from '../../src-main/files/scope';
 import { syncedCore } from '../helpers/sync-fixture';
+import { until } from '../helpers/until';
 import { useTempDirs } from '../helpers/temp-dir';
 
 // While the system says there is no network, what needs the API says so at once: the user
@@ -98,6 +100,93 @@ describe('no network', () => {
       status: 'completed',
       problem: null,
       files: { done: ids.length },
+    });
+  });
+
+  it('makes the files a retry put back during a run wait for the network when the run ends without one', async () => {
+    const { core, profile, sandbox, dir } = await syncedCore(tempDir(), closers);
+    const profileId = profile.id;
+    const ids = sandbox.state.files.slice(0, 80).map((file) => file.id);
+    const failing = scopedFiles(core.cacheOf(profileId), { by: 'ids', kind: 'file', ids })[0]!.fileId;
+    // The job's first file arrives damaged at all its attempts and fails; the others are slow.
+    sandbox.control?.addFault({ match: `/v1/files/${failing}/content`, corruptBody: true, times: 3 });
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 400 });
+    const background = createBackground({ core });
+    closers.unshift(() => background.stop());
+    background.start();
+    await background.idle();
+    const { job } = await core.files.start(profileId, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination: path.join(dir, 'receipts'),
+    });
+    await until(() => core.files.status(profileId, job.id).errors.length === 1);
+    expect(core.files.status(profileId, job.id)).toMatchObject({ status: 'running', active: true });
+
+    // Put back while the run goes on, which then ends with the network gone: the file put back
+    // waits for it instead of being tried (and failing after the client's retries).
+    core.files.retry(profileId, job.id, [failing]);
+    core.connectivity.setNetwork(false);
+    expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
+    sandbox.control?.clearRequests();
+    expect(core.files.status(profileId, job.id)).toMatchObject({
+      status: 'pending',
+      active: false,
+      files: { done: ids.length - 1, pending: 1, failed: 0 },
+      problem: expect.stringMatching(/no network.*waits/),
+    });
+    expect(await core.files.wait(profileId, job.id)).toEqual({ status: 'pending' });
+    expect(sandbox.control?.requests()).toEqual([]);
+
+    // The network is back: the background's reconnect round runs it, and the file arrives.
+    sandbox.control?.clearFaults();
+    core.connectivity.setNetwork(true);
+    await background.idle();
+    expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
+    expect(core.files.status(profileId, job.id)).toMatchObject({
+      status: 'completed',
+      problem: null,
+      files: { done: ids.length, pending: 0, failed: 0 },
+    });
+  });
+
+  it('makes a download resumed while its pause winds down wait for the network when it has none by then', async () => {
+    const { core, profile, sandbox, dir } = await syncedCore(tempDir(), closers);
+    const profileId = profile.id;
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 400 });
+    const background = createBackground({ core });
+    closers.unshift(() => background.stop());
+    background.start();
+    await background.idle();
+    const ids = sandbox.state.files.slice(0, 40).map((file) => file.id);
+    const { job } = await core.files.start(profileId, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination: path.join(dir, 'receipts'),
+    });
+    expect(core.files.status(profileId, job.id)).toMatchObject({ active: true });
+
+    // Paused and resumed at once: the run is still stopping; by the time it has, no network.
+    core.files.pause(profileId, job.id);
+    core.files.resume(profileId, job.id);
+    core.connectivity.setNetwork(false);
+    expect((await core.files.wait(profileId, job.id)).status).toBe('paused');
+    sandbox.control?.clearRequests();
+    expect(core.files.status(profileId, job.id)).toMatchObject({
+      status: 'pending',
+      active: false,
+      problem: expect.stringMatching(/no network.*waits/),
+    });
+    expect(await core.files.wait(profileId, job.id)).toEqual({ status: 'pending' });
+    expect(sandbox.control?.requests()).toEqual([]);
+
+    // The network is back: the background's reconnect round runs it to the end.
+    sandbox.control?.clearFaults();
+    core.connectivity.setNetwork(true);
+    await background.idle();
+    expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
+    expect(core.files.status(profileId, job.id)).toMatchObject({
+      status: 'completed',
+      problem: null,
+      files: { done: ids.length, pending: 0, failed: 0 },
     });
   });
 
