@@ -31,6 +31,27 @@ export type HandlerTable = {
 /** Between progress events of a long review change at most (the last one is always sent). */
 const PROGRESS_INTERVAL_MS = 100;
 
+/**
+ * Runs a CSV export with its progress as `export.progress`, and ends it with one `done` event
+ * however it ends: written, failed or cancelled midway, or short of its total because a sync
+ * deleted rows meanwhile. The status bar counts the export until then, so it never sticks.
+ */
+async function withExportProgress<T>(
+  core: Core,
+  profileId: string,
+  run: (onProgress: (written: number, total: number) => void) => Promise<T>,
+): Promise<T> {
+  let last = { written: 0, total: 0 };
+  try {
+    return await run((written, total) => {
+      last = { written, total };
+      core.events.emit('export.progress', { profileId, written, total, done: false });
+    });
+  } finally {
+    core.events.emit('export.progress', { profileId, ...last, done: true });
+  }
+}
+
 export function createHandlers(core: Core): HandlerTable {
   return {
     'app.info': () => core.info(),
@@ -93,15 +114,15 @@ export function createHandlers(core: Core): HandlerTable {
     // A path from the page is taken only if the user picked it in the core's dialog for this
     // purpose (src-main/grants.ts); the command line calls the same functions without grants.
     'transactions.exportCsv': ({ profileId, ...input }) =>
-      core.grants.useFile('transactionsCsv', input.file, (file) =>
-        exportTransactions(core.cacheOf(profileId), { ...input, file }, (written, total) =>
-          core.events.emit('export.progress', { profileId, written, total }),
+      withExportProgress(core, profileId, (onProgress) =>
+        core.grants.useFile('transactionsCsv', input.file, (file) =>
+          exportTransactions(core.cacheOf(profileId), { ...input, file }, onProgress),
         ),
       ),
     'expenses.exportCsv': ({ profileId, ...input }) =>
-      core.grants.useFile('expensesCsv', input.file, (file) =>
-        exportExpenses(core.cacheOf(profileId), { ...input, file }, (written, total) =>
-          core.events.emit('export.progress', { profileId, written, total }),
+      withExportProgress(core, profileId, (onProgress) =>
+        core.grants.useFile('expensesCsv', input.file, (file) =>
+          exportExpenses(core.cacheOf(profileId), { ...input, file }, onProgress),
         ),
       ),
     'review.export': ({ profileId, file: named }) =>

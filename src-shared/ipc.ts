@@ -374,7 +374,17 @@ export const events = {
   /** A native menu item for the page (Go to an area, search, shortcuts help). */
   'app.menu': z.object({ action: MenuAction }),
   'sync.progress': SyncProgressEvent,
-  'export.progress': z.object({ profileId: z.uuid(), written: z.number().int(), total: z.number().int() }),
+  /**
+   * A CSV export: rows written of the rows it started with, after each batch; then one event
+   * with `done` however it ended (written, failed, cancelled, or rows a sync deleted meanwhile
+   * left out, so `written` may stay below `total`).
+   */
+  'export.progress': z.object({
+    profileId: z.uuid(),
+    written: z.number().int(),
+    total: z.number().int(),
+    done: z.boolean(),
+  }),
   /** A review change of a whole search result: records done of the result fixed at its start. */
   'review.progress': z.object({
     profileId: z.uuid(),

@@ -34,7 +34,9 @@ function useRunningWork(profileId: string | undefined) {
       }),
       window.satchel.on('export.progress', (event) => {
         if (event.profileId !== profileId) return;
-        setExporting(event.written >= event.total ? null : event);
+        // Cleared by the export's end, not by its count: one that fails midway, or leaves out
+        // rows a sync deleted meanwhile, never writes its total.
+        setExporting(event.done ? null : event);
       }),
       window.satchel.on('review.progress', (event) => {
         if (event.profileId !== profileId) return;

@@ -258,4 +258,41 @@ describe('export and import from the app', () => {
       await sandbox.stop();
     }
   });
+
+  it('clears the export from the status bar when it ends short of its total', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 2100 });
+    const folder = tempDir();
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      pickFile: () => Promise.resolve(path.join(folder, 'All.csv')),
+    });
+    const profile = await connectSandbox(core, sandbox);
+    const cache = core.cacheOf(profile.id);
+    // A sync marks the rest of the result deleted once the first thousand rows are written:
+    // they are left out, so the export's count never reaches its total.
+    let reported = 0;
+    const stop = core.events.subscribe((name) => {
+      if (name !== 'export.progress' || ++reported !== 1) return;
+      cache.sqlite.prepare("UPDATE bank_transactions SET deleted_at = '2026-01-01T00:00:00.000Z'").run();
+    });
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
+      await bulk.getByRole('button', { name: 'Export as CSV…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Export as CSV' });
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => dialog.getByLabel('File', { exact: true }).inputValue()).not.toBe('');
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await bulk.getByText(`1,000 transactions written to ${path.join(folder, 'All.csv')}.`).waitFor();
+      await expect.poll(() => page.getByTestId('running-export').count()).toBe(0);
+    } finally {
+      stop();
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
 });

@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
+import type { EventPayload } from '../../../src-shared/ipc';
+import { syncedCore } from '../../helpers/sync-fixture';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// A CSV export's `export.progress` events through the handler table, as the status bar gets
+// them: after each batch of a thousand rows, then one `done` however the export ends — written,
+// short of its total because a sync deleted rows meanwhile, or failed midway. Without that last
+// event the bar's "Exporting X of Y" would stay when X never reaches Y.
+
+const tempDir = useTempDirs();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+describe('export progress events', () => {
+  it('end with one done event whether the export is written, leaves rows out or fails midway', async () => {
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 2100 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const cache = core.cacheOf(profileId);
+    const live = cache.sqlite
+      .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
+      .pluck()
+      .get() as number;
+    expect(live).toBeGreaterThan(2000);
+
+    let events: Array<Omit<EventPayload<'export.progress'>, 'profileId'>> = [];
+    // Run as the first batch is reported (synchronously, before the next batch is read).
+    let afterFirstBatch: (() => void) | null = null;
+    const stop = core.events.subscribe((name, payload) => {
+      if (name !== 'export.progress') return;
+      const { profileId: of, ...rest } = payload as EventPayload<'export.progress'>;
+      expect(of).toBe(profileId);
+      events.push(rest);
+      const run = afterFirstBatch;
+      afterFirstBatch = null;
+      run?.();
+    });
+    closers.push(() => Promise.resolve(stop()));
+    const exportTo = async (file: string) => {
+      answers.push(file);
+      expect(await dispatch(handlers, 'dialog.pickFile', { purpose: 'transactionsCsv' })).toMatchObject({
+        ok: true,
+      });
+      return dispatch(handlers, 'transactions.exportCsv', { profileId, search: {}, file, overwrite: true });
+    };
+
+    // Written whole: a thousand at a time, then done.
+    const folder = path.join(tempDir(), 'Exports');
+    mkdirSync(folder);
+    expect(await exportTo(path.join(folder, 'all.csv'))).toMatchObject({ ok: true, value: { rows: live } });
+    expect(events).toEqual([
+      { written: 1000, total: live, done: false },
+      { written: 2000, total: live, done: false },
+      { written: live, total: live, done: false },
+      { written: live, total: live, done: true },
+    ]);
+
+    // A sync deletes the rest of the result after the first batch: they are left out, so the
+    // count stops short of the total, and the end is said all the same.
+    events = [];
+    const other = tempDir();
+    afterFirstBatch = () =>
+      cache.sqlite.prepare("UPDATE bank_transactions SET deleted_at = '2026-01-01T00:00:00.000Z'").run();
+    expect(await exportTo(path.join(other, 'short.csv'))).toMatchObject({ ok: true, value: { rows: 1000 } });
+    expect(events).toEqual([
+      { written: 1000, total: live, done: false },
+      { written: 1000, total: live, done: false },
+      { written: 1000, total: live, done: false },
+      { written: 1000, total: live, done: true },
+    ]);
+    cache.sqlite.prepare('UPDATE bank_transactions SET deleted_at = NULL').run();
+
+    // The cache cannot be read after the first batch (here: its connection closed under the
+    // export): the export fails midway, and says it ended.
+    events = [];
+    afterFirstBatch = () => cache.sqlite.close();
+    expect(await exportTo(path.join(other, 'failed.csv'))).toMatchObject({ ok: false });
+    expect(events).toEqual([
+      { written: 1000, total: live, done: false },
+      { written: 1000, total: live, done: true },
+    ]);
+  }, 120_000);
+});
