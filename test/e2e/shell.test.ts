@@ -10,7 +10,7 @@ import { useTempDirs } from '../helpers/temp-dir';
 import type { Page } from 'playwright-core';
 import { startSandbox } from '../../src-sandbox';
 import { closeBrowser, openApp, type AppPage } from './harness';
-import { connectSandbox } from './steps';
+import { connectSandbox, holdAnswers } from './steps';
 
 const tempDir = useTempDirs();
 afterAll(closeBrowser);
@@ -320,7 +320,7 @@ describe("a connection's key", () => {
 });
 
 describe('removing an organisation', () => {
-  it('says what only this computer has of it first: unsent edits and review marks', async () => {
+  it('says what only this computer has of it first, and removes nothing until it has said it', async () => {
     const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 50 });
     const core = createCore({ dataDir: tempDir(), secrets });
@@ -360,10 +360,50 @@ describe('removing an organisation', () => {
         .waitFor();
       // It describes the Remove button, which has the focus.
       const remove = prompt.getByRole('button', { name: 'Remove', exact: true });
-      expect(await remove.evaluate((button) => button === document.activeElement)).toBe(true);
+      const removeFocused = () => remove.evaluate((button) => button === document.activeElement);
+      expect(await removeFocused()).toBe(true);
       expect(await remove.getAttribute('aria-describedby')).toBe(await lost.getAttribute('id'));
       await prompt.getByRole('button', { name: 'Keep' }).click();
       expect(core.profiles.list()).toHaveLength(1);
+      const warning = lost.getByText(/^Only this computer has its 1 unsent edit and 2 review marks;/);
+
+      // The count is on its way (a busy disk): Remove, focused, waits for it, so an Enter pressed
+      // at once removes nothing before the warning shows.
+      const held = await holdAnswers(page, 'profiles.localWork');
+      await openPrompt();
+      await expect.poll(() => held.waiting()).toBe(1);
+      expect(await removeFocused()).toBe(true);
+      await page.keyboard.press('Enter');
+      await prompt.getByText('Checking what only this computer has of it…').waitFor();
+      expect(await remove.getAttribute('aria-disabled')).toBe('true');
+      await held.release();
+      await warning.waitFor();
+      expect(await remove.getAttribute('aria-disabled')).toBeNull();
+      expect(core.profiles.list()).toHaveLength(1);
+      await page.keyboard.press('Escape');
+      await prompt.waitFor({ state: 'detached' });
+
+      // The count cannot be read (the cache's marks out of reach): the prompt says so and Remove
+      // stays inert until Try again reads it.
+      cache.sqlite.exec('ALTER TABLE review_marks RENAME TO review_marks_away');
+      await openPrompt();
+      await prompt
+        .getByRole('alert')
+        .getByText(
+          /^Could not check what only this computer has of Sandbox GmbH \(unsent edits, review marks\), so Remove waits: Satchel could not complete/,
+        )
+        .waitFor();
+      expect(await removeFocused()).toBe(true);
+      expect(await remove.getAttribute('aria-disabled')).toBe('true');
+      await page.keyboard.press('Enter');
+      expect(await lost.count()).toBe(0);
+      cache.sqlite.exec('ALTER TABLE review_marks_away RENAME TO review_marks');
+      await prompt.getByRole('button', { name: 'Try again' }).click();
+      await warning.waitFor();
+      expect(await prompt.getByRole('alert').count()).toBe(0);
+      expect(await remove.getAttribute('aria-disabled')).toBeNull();
+      expect(core.profiles.list()).toHaveLength(1);
+      await prompt.getByRole('button', { name: 'Keep' }).click();
     } finally {
       await app.close();
       await core.close();
@@ -473,10 +513,12 @@ describe('several organisations', () => {
       const remove = async (name: string) => {
         const row = page.getByRole('listitem', { name });
         await row.getByRole('button', { name: 'Remove…' }).click();
-        await page
+        const confirm = page
           .getByRole('group', { name: `Remove ${name}` })
-          .getByRole('button', { name: 'Remove' })
-          .press('Enter');
+          .getByRole('button', { name: 'Remove' });
+        // Remove acts once what only this computer has of the organisation is counted.
+        await confirm.and(page.locator(':not([aria-disabled])')).waitFor();
+        await confirm.press('Enter');
         await row.waitFor({ state: 'detached' });
       };
       await remove(names[1]!);

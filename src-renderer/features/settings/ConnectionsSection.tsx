@@ -87,7 +87,9 @@ const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n =
 
 /**
  * "Remove …?", saying what only this computer holds of the organisation and would go with it:
- * the edits not sent yet and the review marks (read afresh each time the prompt opens).
+ * the edits not sent yet and the review marks (read afresh each time the prompt opens). Remove
+ * does nothing until they are counted, so an Enter pressed at once cannot remove before the
+ * warning shows; it keeps the focus meanwhile (aria-disabled, not disabled), so Esc still keeps.
  */
 function RemovePrompt({
   profile,
@@ -100,19 +102,27 @@ function RemovePrompt({
 }) {
   const id = useId();
   const remove = useCommandMutation('profiles.remove', ['profiles.list']);
-  const [work, setWork] = useState<{ edits: number; marks: number } | null>(null);
+  const [work, setWork] = useState<
+    | { status: 'reading' }
+    | { status: 'read'; edits: number; marks: number }
+    | { status: 'failed'; message: string }
+  >({ status: 'reading' });
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
     call('profiles.localWork', { id: profile.id }).then(
-      (answer) => live && setWork(answer),
-      () => undefined,
+      (answer) => live && setWork({ status: 'read', ...answer }),
+      (error: unknown) =>
+        live &&
+        setWork({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       live = false;
     };
-  }, [profile.id]);
-  const edits = work?.edits ?? 0;
-  const marks = work?.marks ?? 0;
+  }, [profile.id, attempt]);
+  const ready = work.status === 'read';
+  const edits = ready ? work.edits : 0;
+  const marks = ready ? work.marks : 0;
   const lost = [
     ...(edits > 0 ? [count(edits, 'unsent edit', 'unsent edits')] : []),
     ...(marks > 0 ? [count(marks, 'review mark', 'review marks')] : []),
@@ -134,6 +144,17 @@ function RemovePrompt({
       }}
     >
       <span>Remove {profile.name}, its offline copy and its keychain entry?</span>
+      {work.status === 'reading' && (
+        <span id={`${id}-lost`} className="muted" data-testid="removal-checking">
+          Checking what only this computer has of it…
+        </span>
+      )}
+      {work.status === 'failed' && (
+        <span id={`${id}-lost`} className="field-error" role="alert">
+          Could not check what only this computer has of {profile.name} (unsent edits, review marks), so
+          Remove waits: {work.message}
+        </span>
+      )}
       {lost.length > 0 && (
         <span id={`${id}-lost`} data-testid="removal-loses">
           Only this computer has its {lost.join(' and ')}; removing the organisation loses {them}. To keep{' '}
@@ -144,14 +165,27 @@ function RemovePrompt({
         type="button"
         className="danger"
         autoFocus
-        aria-describedby={lost.length > 0 ? `${id}-lost` : undefined}
+        aria-disabled={!ready || undefined}
+        aria-describedby={!ready || lost.length > 0 ? `${id}-lost` : undefined}
         onClick={() => {
+          if (!ready) return;
           onRemove();
           remove.mutate({ id: profile.id });
         }}
       >
         Remove
       </button>
+      {work.status === 'failed' && (
+        <button
+          type="button"
+          onClick={() => {
+            setWork({ status: 'reading' });
+            setAttempt((n) => n + 1);
+          }}
+        >
+          Try again
+        </button>
+      )}
       <button type="button" onClick={onKeep}>
         Keep
       </button>
