@@ -13,6 +13,7 @@ import { chooseProfile, readChosenProfile, storeChosenProfile } from './lib/prof
 import { focusAreaWhenShown } from './lib/area-focus';
 import { focusSearch, isPlainKey } from './lib/keys';
 import { invalidateOnEvents } from './lib/live';
+import { PlatformContext } from './lib/platform';
 import { useCommand } from './lib/query';
 import { call } from './lib/satchel';
 
@@ -87,7 +88,7 @@ export function App() {
     const stops = [
       window.satchel.on('app.notice', setNotice),
       window.satchel.on('app.online', setOnline),
-      // The native menu's Go items (on macOS Cmd+1…7 arrive this way, not as key presses).
+      // The native menu's Go items (on macOS Cmd+1…8 arrive this way, not as key presses).
       window.satchel.on('app.menu', ({ action }) => {
         // A modal dialog keeps the page behind it as it is until it is closed.
         if (modalOpen()) return;
@@ -140,28 +141,30 @@ export function App() {
   }, [landings]);
 
   return (
-    <div className="shell">
-      <Sidebar
-        current={area}
-        onSelect={go}
-        header={<OrganisationSwitcher profiles={profileList} current={profile} onChoose={choose} />}
-      />
-      <main className="content" id="content" aria-labelledby="area-title">
-        {firstRun ? (
-          <FirstRun />
-        ) : (
-          <AreaView
-            area={area}
-            info={info.status === 'ready' ? info.info : null}
-            profile={profile}
-            opening={opening?.area === area && opening.profileId === profile?.id ? opening : null}
-            onOpen={open}
-            onGo={go}
-          />
-        )}
-      </main>
-      <StatusBar info={info} notice={notice} online={online} profile={profile} />
-      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
-    </div>
+    <PlatformContext.Provider value={info.status === 'ready' ? info.info.platform : null}>
+      <div className="shell">
+        <Sidebar
+          current={area}
+          onSelect={go}
+          header={<OrganisationSwitcher profiles={profileList} current={profile} onChoose={choose} />}
+        />
+        <main className="content" id="content" aria-labelledby="area-title">
+          {firstRun ? (
+            <FirstRun />
+          ) : (
+            <AreaView
+              area={area}
+              info={info.status === 'ready' ? info.info : null}
+              profile={profile}
+              opening={opening?.area === area && opening.profileId === profile?.id ? opening : null}
+              onOpen={open}
+              onGo={go}
+            />
+          )}
+        </main>
+        <StatusBar info={info} notice={notice} online={online} profile={profile} />
+        {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
+      </div>
+    </PlatformContext.Provider>
   );
 }

@@ -1,7 +1,9 @@
 import { useRef } from 'react';
+import { useModifierShortcut } from '../lib/platform';
 import { trapTab, useModal } from './modal';
 
-export const shortcuts: Array<{ keys: string[]; what: string }> = [
+/** The page's shortcuts, the modifier ones written with `shortcut` ("Ctrl+1…8", "⌘1…8"). */
+export const shortcuts = (shortcut: (key: string) => string): Array<{ keys: string[]; what: string }> => [
   { keys: ['↑', '↓', 'j', 'k'], what: 'Move between rows' },
   { keys: ['Home', 'End', 'PgUp', 'PgDn'], what: 'Jump to the first, last or next screen of rows' },
   { keys: ['Enter'], what: 'Open the row’s details' },
@@ -14,7 +16,7 @@ export const shortcuts: Array<{ keys: string[]; what: string }> = [
   { keys: ['Esc'], what: 'In a search field: back to the list, the search kept' },
   { keys: ['?'], what: 'This list of shortcuts' },
   {
-    keys: ['Ctrl+1…8'],
+    keys: [shortcut('1…8')],
     what: 'Go to Transactions, Expenses, Suppliers, Files, Sync, Settings, Needs attention, Dimensions',
   },
   { keys: ['1…4'], what: 'In Needs attention: open that list' },
@@ -29,6 +31,7 @@ export const shortcuts: Array<{ keys: string[]; what: string }> = [
  */
 export function ShortcutsDialog({ onClose }: { onClose(): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const shortcut = useModifierShortcut();
   useModal(dialog);
   return (
     <dialog
@@ -46,17 +49,17 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
       </p>
       <table className="shortcuts">
         <tbody>
-          {shortcuts.map((shortcut) => (
-            <tr key={shortcut.what}>
+          {shortcuts(shortcut).map((row) => (
+            <tr key={row.what}>
               <th scope="row">
-                {shortcut.keys.map((key, index) => (
+                {row.keys.map((key, index) => (
                   <span key={key}>
                     {index > 0 && ' '}
                     <kbd>{key}</kbd>
                   </span>
                 ))}
               </th>
-              <td>{shortcut.what}</td>
+              <td>{row.what}</td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { areas, type AreaId } from '../areas';
+import { useModifierShortcut } from '../lib/platform';
 import './chrome.css';
 
 interface SidebarProps {
@@ -12,6 +13,7 @@ interface SidebarProps {
 /** The app's areas. Tab reaches the current one; arrow keys, j/k, Home and End move between them. */
 export function Sidebar({ current, onSelect, header }: SidebarProps) {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const shortcut = useModifierShortcut();
 
   const move = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const last = areas.length - 1;
@@ -53,7 +55,7 @@ export function Sidebar({ current, onSelect, header }: SidebarProps) {
                 tabIndex={area.id === current ? 0 : -1}
                 onClick={() => onSelect(area.id)}
                 onKeyDown={(event) => move(event, index)}
-                title={`${area.label} (Ctrl+${area.key})`}
+                title={`${area.label} (${shortcut(area.key)})`}
               >
                 {area.label}
               </button>

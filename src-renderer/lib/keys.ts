@@ -38,3 +38,12 @@ export function escapeToList(
   event.preventDefault();
   target.focus();
 }
+
+/**
+ * A shortcut with the modifier as this computer's menus write it: "⌘1" on macOS (`platform`
+ * from `app.info`, Node's name for it), "Ctrl+1" elsewhere and while the platform is not known.
+ * The page takes either key on every platform (Ctrl or Cmd).
+ */
+export function modifierShortcut(key: string, platform: string | null | undefined): string {
+  return platform === 'darwin' ? `⌘${key}` : `Ctrl+${key}`;
+}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RecordKind, ReviewState } from '../../../src-shared/search';
 import { formatTime } from '../../lib/format';
+import { useModifierShortcut } from '../../lib/platform';
 import { byIds, useReview } from './useReview';
 
 export type ReviewFocus = 'flag' | 'note' | null;
@@ -29,6 +30,7 @@ export function ReviewControls({
   onFocused(): void;
 }) {
   const uid = useId();
+  const shortcut = useModifierShortcut();
   const apply = useReview(profileId);
   const target = byIds(kind, [id]);
   const [reason, setReason] = useState('');
@@ -171,7 +173,7 @@ export function ReviewControls({
           }}
         />
         <p className="hint" id={`${uid}-note-hint`}>
-          Ctrl+Enter saves.
+          {shortcut('Enter')} saves.
         </p>
         <div className="actions">
           <button type="submit" disabled={!noteChanged}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ReviewChange, TransactionFilters, TransactionSorting } from '../../../src-shared/search';
 import { formatCount } from '../../lib/format';
+import { useModifierShortcut } from '../../lib/platform';
 import { DownloadDialog, type ScopeChoice } from '../files/DownloadDialog';
 import { filesCount } from '../files/format';
 import { ResultReview, SelectionReview } from '../review/ResultReview';
@@ -29,6 +30,7 @@ export function BulkBar({
   onClear(): void;
 }) {
   const review = useReview(profileId);
+  const shortcut = useModifierShortcut();
   const [done, setDone] = useState<string | null>(null);
   const [download, setDownload] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -101,8 +103,8 @@ export function BulkBar({
           onStarted={(job, _resumed, waitingForNetwork) =>
             setDone(
               waitingForNetwork
-                ? `The download of ${filesCount(job.files.total)} waits for the network and starts by itself when it is back; follow it in Files (Ctrl+4).`
-                : `Downloading ${filesCount(job.files.total)}; follow it in Files (Ctrl+4).`,
+                ? `The download of ${filesCount(job.files.total)} waits for the network and starts by itself when it is back; follow it in Files (${shortcut('4')}).`
+                : `Downloading ${filesCount(job.files.total)}; follow it in Files (${shortcut('4')}).`,
             )
           }
         />
