@@ -128,6 +128,11 @@ export interface Core {
  * Whether the check of a new connection got an answer that is not the spend API's: not JSON or
  * not its shape, no such path, a request refused as malformed, or no sign-in at that address.
  */
+/** Whether the API refused a connection's credentials (not: did not answer). */
+function refusedCredentials(error: unknown): error is AppError {
+  return error instanceof AppError && (error.code === 'AUTH_FAILED' || error.code === 'FORBIDDEN');
+}
+
 function answeredButNotTheApi(error: AppError): boolean {
   return (
     error.code === 'BAD_RESPONSE' ||
@@ -149,6 +154,9 @@ export function createCore(options: CoreOptions): Core {
   connectivity.subscribe((state) => events.emit('app.online', state));
   // Every API request reports whether it got an answer: that is the "failed requests" signal.
   const apiFetch = observeFetch(options.fetch ?? ((input, init) => fetch(input, init)), connectivity);
+  /** One request with these credentials, no retries: does the API at `baseUrl` take them? */
+  const check = (baseUrl: string, credentials: () => Promise<ProfileAuth>) =>
+    createApiClient({ baseUrl, credentials, maxRetries: 0, timeoutMs: 15_000, fetch: apiFetch }).verify();
   // File bodies go through the lean keep-alive client (src-main/api/http-fetch.ts).
   const rawFetch = observeRawFetch(
     options.fetch ? fromFetch(options.fetch) : createHttpFetch(),
@@ -296,17 +304,10 @@ export function createCore(options: CoreOptions): Core {
     },
     async reauthenticateProfile(profileId, auth) {
       const profile = profiles.get(profileId);
-      const probe = createApiClient({
-        baseUrl: profile.baseUrl,
-        credentials: () => Promise.resolve(auth),
-        maxRetries: 0,
-        timeoutMs: 15_000,
-        fetch: apiFetch,
-      });
       try {
-        await probe.verify();
+        await check(profile.baseUrl, () => Promise.resolve(auth));
       } catch (error) {
-        if (error instanceof AppError && (error.code === 'AUTH_FAILED' || error.code === 'FORBIDDEN')) {
+        if (refusedCredentials(error)) {
           const message =
             error.code === 'AUTH_FAILED'
               ? 'The API refused this key; the one before is kept. Check it and try again.'
@@ -321,17 +322,10 @@ export function createCore(options: CoreOptions): Core {
     },
     async addProfile(input) {
       const profile = await profiles.add(input);
-      const probe = createApiClient({
-        baseUrl: profile.baseUrl,
-        credentials: () => profiles.credentials(profile.id),
-        maxRetries: 0,
-        timeoutMs: 15_000,
-        fetch: apiFetch,
-      });
       try {
-        await probe.verify();
+        await check(profile.baseUrl, () => profiles.credentials(profile.id));
       } catch (error) {
-        if (error instanceof AppError && (error.code === 'AUTH_FAILED' || error.code === 'FORBIDDEN')) {
+        if (refusedCredentials(error)) {
           await removeProfile(profile.id);
           // Nothing was added, so there is no key to enter "again": the form is where to fix it.
           const message =

@@ -13,6 +13,41 @@ import { useTempDirs } from '../helpers/temp-dir';
 // While the system says there is no network, what needs the API says so at once: the user
 // who presses Sync now or Send now on a plane is not left watching retries that cannot work.
 const tempDir = useTempDirs();
+
+type Synced = Awaited<ReturnType<typeof syncedCore>>;
+
+/**
+ * A job whose run has ended with no network: it waits (pending, not running, saying why) and
+ * asks nothing of the API; once the network is back, the background's reconnect round runs it
+ * to the end, every file in place.
+ */
+async function waitsForTheNetwork(
+  { core, sandbox, background }: Pick<Synced, 'core' | 'sandbox'> & { background: { idle(): Promise<void> } },
+  profileId: string,
+  jobId: string,
+  total: number,
+  waiting: Record<string, unknown> = {},
+) {
+  sandbox.control?.clearRequests();
+  expect(core.files.status(profileId, jobId)).toMatchObject({
+    status: 'pending',
+    active: false,
+    problem: expect.stringMatching(/no network.*waits/),
+    ...waiting,
+  });
+  expect(await core.files.wait(profileId, jobId)).toEqual({ status: 'pending' });
+  expect(sandbox.control?.requests()).toEqual([]);
+
+  sandbox.control?.clearFaults();
+  core.connectivity.setNetwork(true);
+  await background.idle();
+  expect((await core.files.wait(profileId, jobId)).status).toBe('completed');
+  expect(core.files.status(profileId, jobId)).toMatchObject({
+    status: 'completed',
+    problem: null,
+    files: { done: total, pending: 0, failed: 0 },
+  });
+}
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -127,25 +162,8 @@ describe('no network', () => {
     core.files.retry(profileId, job.id, [failing]);
     core.connectivity.setNetwork(false);
     expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
-    sandbox.control?.clearRequests();
-    expect(core.files.status(profileId, job.id)).toMatchObject({
-      status: 'pending',
-      active: false,
+    await waitsForTheNetwork({ core, sandbox, background }, profileId, job.id, ids.length, {
       files: { done: ids.length - 1, pending: 1, failed: 0 },
-      problem: expect.stringMatching(/no network.*waits/),
-    });
-    expect(await core.files.wait(profileId, job.id)).toEqual({ status: 'pending' });
-    expect(sandbox.control?.requests()).toEqual([]);
-
-    // The network is back: the background's reconnect round runs it, and the file arrives.
-    sandbox.control?.clearFaults();
-    core.connectivity.setNetwork(true);
-    await background.idle();
-    expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
-    expect(core.files.status(profileId, job.id)).toMatchObject({
-      status: 'completed',
-      problem: null,
-      files: { done: ids.length, pending: 0, failed: 0 },
     });
   });
 
@@ -169,25 +187,7 @@ describe('no network', () => {
     core.files.resume(profileId, job.id);
     core.connectivity.setNetwork(false);
     expect((await core.files.wait(profileId, job.id)).status).toBe('paused');
-    sandbox.control?.clearRequests();
-    expect(core.files.status(profileId, job.id)).toMatchObject({
-      status: 'pending',
-      active: false,
-      problem: expect.stringMatching(/no network.*waits/),
-    });
-    expect(await core.files.wait(profileId, job.id)).toEqual({ status: 'pending' });
-    expect(sandbox.control?.requests()).toEqual([]);
-
-    // The network is back: the background's reconnect round runs it to the end.
-    sandbox.control?.clearFaults();
-    core.connectivity.setNetwork(true);
-    await background.idle();
-    expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
-    expect(core.files.status(profileId, job.id)).toMatchObject({
-      status: 'completed',
-      problem: null,
-      files: { done: ids.length, pending: 0, failed: 0 },
-    });
+    await waitsForTheNetwork({ core, sandbox, background }, profileId, job.id, ids.length);
   });
 
   it('still syncs the demo organisation, whose API runs inside the app, and downloads its files', async () => {
