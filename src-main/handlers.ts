@@ -19,6 +19,7 @@ import {
   searchExpenses,
   searchSuppliers,
   searchTransactions,
+  transactionPosition,
 } from './search';
 
 type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
@@ -77,6 +78,9 @@ export function createHandlers(core: Core): HandlerTable {
       if (!search.withTotals) return page;
       return { ...page, totals: await core.transactionTotals(profileId, search.filters) };
     },
+    'transactions.position': ({ profileId, filters, sorting, id }) => ({
+      index: transactionPosition(core.cacheOf(profileId).sqlite, filters, sorting, id),
+    }),
     'transactions.get': ({ profileId, id }) => transactionDetail(core.cacheOf(profileId), id),
     'expenses.get': ({ profileId, id }) => expenseDetail(core.cacheOf(profileId), id),
     'bankAccounts.list': ({ profileId }) => ({ accounts: bankAccountSummaries(core.cacheOf(profileId)) }),

@@ -35,6 +35,7 @@ import {
   TransactionFilters,
   TransactionSearch,
   TransactionSearchResult,
+  TransactionSorting,
 } from './search';
 
 /**
@@ -182,6 +183,22 @@ export const commands = {
   'transactions.search': {
     input: z.object({ profileId: z.uuid(), search: TransactionSearch }).strict(),
     output: TransactionSearchResult,
+  },
+  /**
+   * Where transaction `id` is in the result of `filters` in `sorting` order (from 0), or null
+   * when the result does not hold it: the detail pane stays on its record after a new search
+   * or order by this one question, however deep the record is.
+   */
+  'transactions.position': {
+    input: z
+      .object({
+        profileId: z.uuid(),
+        filters: TransactionFilters.default({}),
+        sorting: TransactionSorting.default({ field: 'bookingDate', direction: 'DESC' }),
+        id: z.string().min(1).max(100),
+      })
+      .strict(),
+    output: z.object({ index: z.number().int().nonnegative().nullable() }),
   },
   /** One transaction with its fees, group, account and linked expenses (the detail pane). */
   'transactions.get': {

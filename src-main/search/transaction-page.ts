@@ -82,7 +82,8 @@ export function orderBy(sorting: TransactionSorting, alias = (key: string, _i: n
 const FTS_SAMPLE = 2000;
 const WINDOW_MIN = 1000;
 const WINDOW_MAX = 30_000;
-const DEEP_OFFSET = 20_000;
+/** Offsets from which a page is a slice of the whole ordered list ({@link wholeOrder}). */
+export const DEEP_OFFSET = 20_000;
 
 /**
  * The plans a page can take (see the module comment), reported to {@link observePagePlans}:
@@ -291,14 +292,33 @@ function ordered(
       }) as number[];
     return rows;
   }
-  const all = memoized(
+  const all = wholeOrder(sqlite, filters, sorting, () => ({ sql: text, params: where.params }));
+  return Array.from(all.subarray(offset, offset + page.pageSize));
+}
+
+/**
+ * Every row_id of the filters' result in the sort's order, remembered per filter set, order
+ * and data version (four lists at most): what deep pages slice, and where a record's place is
+ * looked up (transaction-position.ts), so that the page it scrolls to next is a slice of the
+ * list its place was read from. `query` is the statement to read it with when it is not
+ * remembered: any plan's, as every plan answers the same rows in the same (total) order.
+ */
+export function wholeOrder(
+  sqlite: Database.Database,
+  filters: TransactionFilters,
+  sorting: TransactionSorting,
+  query: () => SqlPart,
+): Float64Array {
+  return memoized(
     sqlite,
     'transaction-order',
     JSON.stringify([filters, sorting]),
-    () => Float64Array.from(prepared(sqlite, text).pluck().all(where.params) as number[]),
+    () => {
+      const { sql, params } = query();
+      return Float64Array.from(prepared(sqlite, sql).pluck().all(params) as number[]);
+    },
     4,
   );
-  return Array.from(all.subarray(offset, offset + page.pageSize));
 }
 
 /**

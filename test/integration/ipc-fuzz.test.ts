@@ -43,6 +43,12 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'sync.history': { profileId: uuid, limit: 5 },
   'sync.rateLimits': { profileId: uuid },
   'transactions.search': { profileId: uuid, search: { filters: { freeText: 'hotel' } } },
+  'transactions.position': {
+    profileId: uuid,
+    filters: { freeText: 'hotel' },
+    sorting: { field: 'amount', direction: 'ASC' },
+    id: 'tx-1',
+  },
   'transactions.get': { profileId: uuid, id: 'tx-1' },
   'expenses.get': { profileId: uuid, id: 'ex-1' },
   'bankAccounts.list': { profileId: uuid },

@@ -123,13 +123,9 @@ export function useTransactionPages(
   };
 }
 
-/** Rows read at a time while looking for one transaction's place in a result. */
-const SEEK_PAGE_SIZE = 500;
-
 /**
  * Where transaction `id` is in the result of `filters` in `sorting` order (from 0), or null when
- * the result does not hold it. One small search says whether it does; only then are the pages
- * read, in order, until it shows.
+ * the result does not hold it: one question to the core, however deep the record is.
  */
 export async function positionOf(
   profileId: string,
@@ -137,25 +133,6 @@ export async function positionOf(
   sorting: TransactionSorting,
   id: string,
 ): Promise<number | null> {
-  const same = (other: string) => other.toLowerCase() === id.toLowerCase();
-  if (filters.ids && !filters.ids.some(same)) return null;
-  const held = await call('transactions.search', {
-    profileId,
-    search: {
-      filters: { ...filters, ids: [id] },
-      sorting,
-      pagination: { page: 1, pageSize: 1 },
-      withTotals: false,
-    },
-  });
-  if (held.rows.length === 0) return null;
-  for (let page = 1; ; page++) {
-    const { rows } = await call('transactions.search', {
-      profileId,
-      search: { filters, sorting, pagination: { page, pageSize: SEEK_PAGE_SIZE }, withTotals: false },
-    });
-    const index = rows.findIndex((row) => same(row.id));
-    if (index >= 0) return (page - 1) * SEEK_PAGE_SIZE + index;
-    if (rows.length < SEEK_PAGE_SIZE) return null;
-  }
+  const { index } = await call('transactions.position', { profileId, filters, sorting, id });
+  return index;
 }
