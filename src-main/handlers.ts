@@ -186,6 +186,10 @@ export function createHandlers(core: Core): HandlerTable {
       await core.demo.ensureFor(profileId);
       return core.files.retry(profileId, jobId, fileIds);
     },
+    'downloads.check': async ({ profileId, jobId }) => {
+      await core.demo.ensureFor(profileId);
+      return core.files.check(profileId, jobId);
+    },
     'downloads.openFolder': async ({ profileId, jobId }) => {
       await core.files.openFolder(profileId, jobId);
       return { opened: true as const };

@@ -344,6 +344,15 @@ export const commands = {
     output: DownloadJobShape,
   },
   /**
+   * A completed download's finished files that are no longer in its folder (removed, or changed
+   * in size) are fetched again, and the manifest is rewritten; `missing: 0` when none is. The job
+   * is named, never a path.
+   */
+  'downloads.check': {
+    input: DownloadJobRef,
+    output: z.object({ job: DownloadJobShape, missing: z.number().int(), waitingForNetwork: z.boolean() }),
+  },
+  /**
    * Shows a download's own destination folder in the system's file manager. The job is named,
    * never a path: the page cannot have the shell open anything else.
    */

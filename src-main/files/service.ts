@@ -84,6 +84,15 @@ export interface FileService {
   cancel(profileId: string, jobId: string): Promise<DownloadJobShape>;
   /** Failed files (all, or those named) go back to the queue and the job runs again. */
   retry(profileId: string, jobId: string, fileIds?: string[]): DownloadJobShape;
+  /**
+   * Checks that the files a completed download finished are still in its folder at their size,
+   * fetches again those that are not (a run, as a resume's), and rewrites the manifest.
+   * `missing`: how many were removed or changed (0: the folder is whole, nothing runs).
+   */
+  check(
+    profileId: string,
+    jobId: string,
+  ): Promise<{ job: DownloadJobShape; missing: number; waitingForNetwork: boolean }>;
   status(profileId: string, jobId: string): DownloadJobShape;
   /** Shows the job's own destination folder in the system's file manager. */
   openFolder(profileId: string, jobId: string): Promise<void>;
@@ -487,6 +496,35 @@ export function createFileService(options: FileServiceOptions): FileService {
         launchOrWait(profileId, jobId);
       }
       return shape(profileId, job(profileId, jobId));
+    },
+    async check(profileId, jobId) {
+      const row = job(profileId, jobId);
+      if (row.status === 'cancelled')
+        throw new AppError('VALIDATION_ERROR', 'This download was cancelled; start a new one.');
+      // A job still going checks its finished files when it starts and when it ends.
+      if (row.status !== 'completed' || running.has(key(profileId, jobId)))
+        throw new AppError(
+          'VALIDATION_ERROR',
+          'This download is not finished; its files are checked as it goes on.',
+        );
+      // Moved or renamed as a whole: not made again, empty, where the user no longer looks.
+      if (!isFolder(row.destination))
+        throw new AppError(
+          'NOT_FOUND',
+          `The folder ${row.destination} is no longer there: it was moved, renamed or deleted.`,
+        );
+      const cache = cacheOf(profileId);
+      const missing = await recheckDone(cache, jobId, row.destination, 'pending');
+      // Written now, so that it claims no missing file even before the run (or while it waits
+      // for the network); the run writes it again when it ends. With nothing missing, it may be
+      // the manifest itself that was removed.
+      if (row.manifest) await writeManifest(row.destination, row.manifest, manifestRows(cache, jobId));
+      let started = true;
+      if (missing > 0) {
+        setJobStatus(cache, jobId, 'pending', nowIso());
+        started = launchOrWait(profileId, jobId);
+      }
+      return { job: shape(profileId, job(profileId, jobId)), missing, waitingForNetwork: !started };
     },
     status: (profileId, jobId) => shape(profileId, job(profileId, jobId)),
     async openFolder(profileId, jobId) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { contentRequests, readManifest, sha256Of } from '../helpers/files';
 import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
@@ -83,6 +84,65 @@ describe('a download card', () => {
       await card(kept).getByTestId('folder-gone').waitFor();
       expect(opened).toEqual([kept]);
       await app.screenshot('files-open-folder');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it("checks a finished download's folder from the keyboard and fetches what was removed", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const ids = sandbox.state.files.slice(0, 6).map((file) => file.id);
+    const destination = path.join(tempDir(), 'Audit checked');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const manifestFile = path.join(destination, 'manifest.csv');
+    const [first, second] = readManifest(manifestFile);
+
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      const card = page.getByTestId('download-job').filter({ hasText: destination });
+      const check = card.getByRole('button', { name: 'Check folder' });
+      await check.waitFor();
+      const focused = () => check.evaluate((button) => button === document.activeElement);
+
+      // Nothing missing: said so, nothing fetched, and focus stays on the button.
+      sandbox.control?.clearRequests();
+      await check.focus();
+      await page.keyboard.press('Enter');
+      await card.getByRole('status').getByText('All 6 files are in the folder.').waitFor();
+      expect(await focused()).toBe(true);
+      expect(contentRequests(sandbox).size).toBe(0);
+
+      // Two removed: exactly those two are fetched again, and the manifest claims every file.
+      for (const row of [first, second]) rmSync(path.join(destination, row?.['file'] ?? ''));
+      await page.keyboard.press('Enter');
+      await card
+        .getByRole('status')
+        .getByText('2 files were not in the folder as downloaded: they are fetched again.')
+        .waitFor();
+      await expect.poll(() => core.files.status(profile.id, job.id).status).toBe('completed');
+      await check.waitFor();
+      expect([...contentRequests(sandbox).keys()].sort()).toEqual(
+        [first?.['file_id'], second?.['file_id']].sort(),
+      );
+      for (const row of readManifest(manifestFile)) {
+        expect(row['status']).toBe('done');
+        expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(row['sha256']);
+      }
+      // The button went while the job ran (Pause had focus), and has it again once it ended.
+      await expect.poll(focused).toBe(true);
+      await app.screenshot('files-check-folder');
     } finally {
       await app.close();
       await core.close();

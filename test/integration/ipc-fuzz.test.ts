@@ -100,6 +100,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'downloads.resume': { profileId: uuid, jobId: uuid },
   'downloads.cancel': { profileId: uuid, jobId: uuid },
   'downloads.retry': { profileId: uuid, jobId: uuid, fileIds: [uuid] },
+  'downloads.check': { profileId: uuid, jobId: uuid },
   'downloads.openFolder': { profileId: uuid, jobId: uuid },
   'downloads.status': { profileId: uuid, jobId: uuid },
   'files.fetch': { profileId: uuid, fileId: uuid },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 // A pure helper of the renderer (Intl only, no DOM); the main-process boundary does not apply.
 // eslint-disable-next-line no-restricted-imports
 import {
+  checkOutcome,
   failureText,
   formatByteSize,
   formatClock,
@@ -102,6 +103,28 @@ describe('why a file failed', () => {
     );
     expect(failureText('The file is gone from the server.', 1, 'en-US')).toBe(
       'The file is gone from the server. (1 attempt)',
+    );
+  });
+});
+
+describe('what Check folder found', () => {
+  const found = { missing: 0, done: 2071, failed: 0, waitingForNetwork: false };
+  it('says every file is there, with the failed ones apart', () => {
+    expect(checkOutcome(found, 'en-US')).toBe('All 2,071 files are in the folder.');
+    expect(checkOutcome({ ...found, done: 1 }, 'en-US')).toBe('The file is in the folder.');
+    expect(checkOutcome({ ...found, done: 9, failed: 1 }, 'en-US')).toBe(
+      'All 9 files downloaded are in the folder; 1 file failed (Retry all failed fetches them).',
+    );
+  });
+  it('counts the missing files, and says when they wait for the network', () => {
+    expect(checkOutcome({ ...found, missing: 2 }, 'en-US')).toBe(
+      '2 files were not in the folder as downloaded: they are fetched again.',
+    );
+    expect(checkOutcome({ ...found, missing: 1300, waitingForNetwork: true }, 'de-DE')).toBe(
+      '1.300 files were not in the folder as downloaded: they are fetched again once the network is back.',
+    );
+    expect(checkOutcome({ ...found, missing: 1 }, 'en-US')).toBe(
+      '1 file was not in the folder as downloaded: it is fetched again.',
     );
   });
 });

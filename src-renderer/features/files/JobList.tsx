@@ -4,6 +4,7 @@ import type { CommandName } from '../../../src-shared/ipc';
 import { formatCount, formatTime, humanize } from '../../lib/format';
 import { call } from '../../lib/satchel';
 import {
+  checkOutcome,
   formatByteSize,
   formatClock,
   failureText,
@@ -21,7 +22,7 @@ const ERRORS_SHOWN = 50;
 
 type JobCommand = Extract<
   CommandName,
-  'downloads.pause' | 'downloads.resume' | 'downloads.cancel' | 'downloads.retry'
+  'downloads.pause' | 'downloads.resume' | 'downloads.cancel' | 'downloads.retry' | 'downloads.check'
 >;
 
 /** The organisation's recent downloads, newest first. */
@@ -60,6 +61,8 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
     }
   });
   const [error, setError] = useState<string | null>(null);
+  /** What the last "Check folder" found, until another control is used. */
+  const [checked, setChecked] = useState<string | null>(null);
   const { files, bytes } = job;
   const finished = job.status === 'completed' || job.status === 'cancelled';
   // A job left running or pending by a closed app or a lost network has no runner: it goes on by
@@ -73,10 +76,21 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
     keepFocusUntil.current = Date.now() + 5000;
     setBusy(true);
     setError(null);
+    setChecked(null);
     try {
       const ref = { profileId, jobId: job.id };
       if (command === 'downloads.retry') await call(command, fileIds ? { ...ref, fileIds } : ref);
-      else await call(command, ref);
+      else if (command === 'downloads.check') {
+        const found = await call(command, ref);
+        setChecked(
+          checkOutcome({
+            missing: found.missing,
+            done: found.job.files.done,
+            failed: found.job.files.failed,
+            waitingForNetwork: found.waitingForNetwork,
+          }),
+        );
+      } else await call(command, ref);
       setConfirmCancel(false);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -231,6 +245,17 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
             Resume
           </button>
         )}
+        {/* First of a finished card's controls: focus comes back to it when the check is done. */}
+        {job.status === 'completed' && (
+          <button
+            type="button"
+            disabled={busy || !job.folderExists}
+            aria-describedby={job.folderExists ? undefined : `${id}-folder-gone`}
+            onClick={() => void run('downloads.check')}
+          >
+            Check folder
+          </button>
+        )}
         {job.errors.length > 0 && job.status !== 'cancelled' && (
           <button type="button" disabled={busy} onClick={() => void run('downloads.retry')}>
             Retry all failed
@@ -265,6 +290,9 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
             </button>
           ))}
       </div>
+      <p className={checked ? 'job-checked' : 'visually-hidden'} role="status" data-testid="job-checked">
+        {checked}
+      </p>
       {error && (
         <p className="form-error" role="alert">
           {error}

@@ -150,3 +150,27 @@ export function failureText(
   if (attempts < 1 || /\battempts?\b/.test(error)) return error;
   return `${error} (${new Intl.NumberFormat(locale).format(attempts)} ${attempts === 1 ? 'attempt' : 'attempts'})`;
 }
+
+/**
+ * What "Check folder" found in a finished download's folder: every finished file there, or how
+ * many were not (removed, or changed in size) and are fetched again (or will be, once the
+ * network is back).
+ */
+export function checkOutcome(
+  found: { missing: number; done: number; failed: number; waitingForNetwork: boolean },
+  locale: string | undefined = defaultLocale,
+): string {
+  const { missing, done, failed } = found;
+  if (missing === 0) {
+    const all =
+      done === 1 ? 'The file is in the folder' : `All ${filesCount(done, locale)} are in the folder`;
+    if (failed === 0) return `${all}.`;
+    const downloaded =
+      done === 1
+        ? 'The downloaded file is in the folder'
+        : `All ${filesCount(done, locale)} downloaded are in the folder`;
+    return `${downloaded}; ${filesCount(failed, locale)} failed (Retry all failed fetches them).`;
+  }
+  const which = `${filesCount(missing, locale)} ${missing === 1 ? 'was' : 'were'}`;
+  return `${which} not in the folder as downloaded: ${missing === 1 ? 'it is' : 'they are'} fetched again${found.waitingForNetwork ? ' once the network is back' : ''}.`;
+}

@@ -1,6 +1,7 @@
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { contentRequests, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
 import { syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -157,5 +158,103 @@ describe('finished files that left the folder', () => {
     expect(claimed.map((row) => row['file_id'])).toEqual(kept.map((item) => item.fileId));
     for (const row of claimed)
       expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(row['sha256']);
+  });
+});
+
+// A completed download with nothing failed has nothing to resume or retry: "Check folder" looks
+// for its finished files in the folder and fetches again those that are not there, so that the
+// folder handed to an auditor can be made whole without a new download (docs/files.md).
+describe('checking the folder of a finished download', () => {
+  it('fetches exactly the files removed from a completed download and rewrites the manifest', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const handlers = createHandlers(core);
+    const ids = sandbox.state.files.slice(0, 12).map((file) => file.id);
+    const destination = path.join(dir, 'out');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    expect(core.files.status(profile.id, job.id).files).toMatchObject({ done: ids.length, failed: 0 });
+    const ref = { profileId: profile.id, jobId: job.id };
+    const manifestFile = path.join(destination, 'manifest.csv');
+
+    // Nothing missing but the manifest itself: nothing is fetched, and the manifest comes back.
+    rmSync(manifestFile);
+    sandbox.control?.clearRequests();
+    expect(await dispatch(handlers, 'downloads.check', ref)).toMatchObject({
+      ok: true,
+      value: { missing: 0, waitingForNetwork: false, job: { status: 'completed', active: false } },
+    });
+    expect(contentRequests(sandbox).size).toBe(0);
+    expect(readManifest(manifestFile).map((row) => row['status'])).toEqual(ids.map(() => 'done'));
+
+    const [first, , third] = doneItems(core, profile.id, job.id);
+    const at = (item: { relativePath: string }) => path.join(destination, ...item.relativePath.split('/'));
+    rmSync(at(first!));
+    rmSync(at(third!));
+    const checked = await dispatch(handlers, 'downloads.check', ref);
+    expect(checked).toMatchObject({ ok: true, value: { missing: 2, waitingForNetwork: false } });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+
+    const requested = contentRequests(sandbox);
+    expect([...requested.keys()].sort()).toEqual([first!.fileId, third!.fileId].sort());
+    expect([...requested.values()]).toEqual([1, 1]);
+    const status = core.files.status(profile.id, job.id);
+    expect(status.files).toMatchObject({ total: ids.length, done: ids.length, failed: 0, pending: 0 });
+    const rows = readManifest(manifestFile);
+    expect(rows).toHaveLength(ids.length);
+    for (const row of rows) {
+      expect(row['status']).toBe('done');
+      expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(row['sha256']);
+    }
+  });
+
+  it('names the job, never a path, and refuses a folder that is gone or a job not finished', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const handlers = createHandlers(core);
+    const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
+    const destination = path.join(dir, 'out');
+    // Held: the job is still running when it is checked.
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 30_000 });
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    const ref = { profileId: profile.id, jobId: job.id };
+    expect(await dispatch(handlers, 'downloads.check', ref)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'This download is not finished; its files are checked as it goes on.',
+      },
+    });
+    core.files.pause(profile.id, job.id);
+    await core.files.wait(profile.id, job.id);
+    sandbox.control?.clearFaults();
+    core.files.resume(profile.id, job.id);
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+
+    const withPath = await dispatch(handlers, 'downloads.check', { ...ref, folder: '/etc' });
+    expect(withPath).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    const unknown = await dispatch(handlers, 'downloads.check', {
+      profileId: profile.id,
+      jobId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+
+    // The whole folder gone (moved, renamed): not made again somewhere the user no longer looks.
+    rmSync(destination, { recursive: true });
+    sandbox.control?.clearRequests();
+    expect(await dispatch(handlers, 'downloads.check', ref)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: `The folder ${destination} is no longer there: it was moved, renamed or deleted.`,
+      },
+    });
+    expect(existsSync(destination)).toBe(false);
+    expect(contentRequests(sandbox).size).toBe(0);
+    expect(core.files.status(profile.id, job.id).status).toBe('completed');
   });
 });
