@@ -36,13 +36,23 @@ export function inside(root: string, relative: string): string {
   return path.join(root, ...segments);
 }
 
-/** Files already in the destination (two levels: a layout folder and its files), NFC. */
-export async function existingFiles(destination: string): Promise<Set<string>> {
+/**
+ * What is already in the destination, two levels deep (files, and what is in layout folders), as
+ * slash-separated paths, NFC; jobs' `.part` folders left out. Files only by default (what a run
+ * finds in place, and the check of finished files); `folders`: the folders themselves too (a new
+ * job's names must take no folder's name either). Safe segments never start with a dot
+ * (file-naming.ts), so the `.part` folders' prefix is never a name a job gives.
+ */
+export async function existingFiles(
+  destination: string,
+  options: { folders?: boolean } = {},
+): Promise<Set<string>> {
   const found = new Set<string>();
   const entries = await readdir(destination, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
+    if (entry.name.startsWith(PARTIAL_FOLDER_PREFIX)) continue;
     if (entry.isDirectory()) {
-      if (entry.name.startsWith(PARTIAL_FOLDER_PREFIX)) continue;
+      if (options.folders) found.add(entry.name.normalize('NFC'));
       const inner = await readdir(path.join(destination, entry.name)).catch(() => []);
       for (const name of inner) found.add(`${entry.name}/${name}`.normalize('NFC'));
     } else found.add(entry.name.normalize('NFC'));

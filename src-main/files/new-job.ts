@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DownloadRequest } from '../../src-shared/files';
 import type { CacheDb } from '../store';
 import { matches } from './fetch';
-import { PARTIAL_FOLDER_PREFIX } from './folder';
+import { existingFiles } from './folder';
 import { MANIFEST_COLUMNS } from './manifest';
 import { createNameAllocator, nameKey } from './naming';
 import { insertJob, reservedPaths, type JobRow } from './queue';
@@ -28,27 +28,6 @@ function isManifest(file: string): boolean {
   }
 }
 
-/** Names already in the destination (two levels: files, and files in layout folders). */
-function existingNames(destination: string): Set<string> {
-  const names = new Set<string>();
-  const walk = (folder: string, prefix: string, depth: number) => {
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith(PARTIAL_FOLDER_PREFIX)) continue;
-      const relative = `${prefix}${entry.name}`;
-      names.add(relative);
-      if (entry.isDirectory() && depth > 0) walk(path.join(folder, entry.name), `${relative}/`, depth - 1);
-    }
-  };
-  walk(destination, '', 1);
-  return names;
-}
-
 export async function createJob(
   cache: CacheDb,
   request: DownloadRequest,
@@ -56,7 +35,7 @@ export async function createJob(
   nowIso: () => string,
 ): Promise<JobRow> {
   const destination = request.destination;
-  const onDisk = new Set([...existingNames(destination)].map(nameKey));
+  const onDisk = new Set([...(await existingFiles(destination, { folders: true }))].map(nameKey));
   // Names another unfinished download into this folder will write: taken too, except by the
   // very file it will put there (then whichever job runs second finds it in place).
   const reserved = new Map<string, string>();

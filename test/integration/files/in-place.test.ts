@@ -1,4 +1,12 @@
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
@@ -256,5 +264,30 @@ describe('checking the folder of a finished download', () => {
     expect(existsSync(destination)).toBe(false);
     expect(contentRequests(sandbox).size).toBe(0);
     expect(core.files.status(profile.id, job.id).status).toBe('completed');
+  });
+});
+
+describe('names a new download gives', () => {
+  it('takes no name a folder in the destination holds', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const ids = sandbox.state.files.slice(0, 2).map((file) => file.id);
+    const scope = { by: 'ids' as const, kind: 'file' as const, ids };
+    const first = path.join(dir, 'first');
+    const { job } = await core.files.start(profile.id, { scope, destination: first });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const named = readManifest(path.join(first, 'manifest.csv'))[0]!;
+
+    // A folder of the user's with the very name the file would get.
+    const second = path.join(dir, 'second');
+    mkdirSync(path.join(second, named['file'] ?? ''), { recursive: true });
+    const again = await core.files.start(profile.id, { scope, destination: second });
+    expect((await core.files.wait(profile.id, again.job.id)).status).toBe('completed');
+    const row = readManifest(path.join(second, 'manifest.csv')).find(
+      (entry) => entry['file_id'] === named['file_id'],
+    )!;
+    expect(row['status']).toBe('done');
+    expect(row['file']).not.toBe(named['file']);
+    expect(sha256Of(path.join(second, row['file'] ?? ''))).toBe(row['sha256']);
+    expect(readdirSync(path.join(second, named['file'] ?? ''))).toEqual([]);
   });
 });
