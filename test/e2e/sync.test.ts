@@ -66,7 +66,7 @@ describe('sync screen against the real sandbox', () => {
       await page.keyboard.press('Control+5');
       await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
       const history = page.getByTestId('sync-history').locator('tbody tr');
-      await expect(history.count()).resolves.toBe(1);
+      await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
 
       // Sync now from the keyboard: the focus is back on it once the run is over.
       await page.getByRole('button', { name: 'Sync now' }).focus();
@@ -202,7 +202,7 @@ describe('sync screen against the real sandbox', () => {
       await page.keyboard.press('Control+5');
       await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
       const history = page.getByTestId('sync-history').locator('tbody tr');
-      await expect(history.count()).resolves.toBe(1);
+      await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
       core.connectivity.setNetwork(false);
       await page.getByTestId('sync-online').getByText('no network').waitFor();
       sandbox.control?.clearRequests();
