@@ -1,18 +1,10 @@
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../src-shared/errors';
 import type { FilePurpose } from '../src-shared/export';
 import { log } from './log';
+import { replaceFileSync } from './replace-file';
 
 /**
  * The paths the page may name. The page is not trusted (docs/shell.md, "Paths the page may
@@ -80,19 +72,9 @@ export function createGrants(options: { dataDir: string }): Grants {
 
   /** Best effort: a folder that cannot be remembered is still granted for this run. */
   function remember(folder: string): void {
-    const temporary = `${rememberedFile}.${process.pid}.tmp`;
     try {
-      const fd = openSync(temporary, 'w');
-      try {
-        const bytes = Buffer.from(JSON.stringify({ version: 1, folder }));
-        for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, rememberedFile);
+      replaceFileSync(rememberedFile, JSON.stringify({ version: 1, folder }));
     } catch (error) {
-      rmSync(temporary, { force: true });
       log.warn('could not remember the download folder:', error);
     }
   }

@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../src-shared/errors';
 import { BaseUrl, ProfileAuth, ProfileName, ProfileSummary } from '../src-shared/profiles';
 import type { Credentials } from './api/credentials';
 import { systemReason } from './folders';
+import { replaceFileSync } from './replace-file';
 import type { Secrets } from './secrets';
 
 /**
@@ -87,23 +79,9 @@ export function createProfileStore(options: {
    * said in words.
    */
   function write(profiles: Profile[]): void {
-    const temporary = `${file}.${process.pid}.tmp`;
     try {
-      const fd = openSync(temporary, 'w');
-      try {
-        const bytes = Buffer.from(JSON.stringify({ version: 1, profiles }, null, 2));
-        for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, file);
+      replaceFileSync(file, JSON.stringify({ version: 1, profiles }, null, 2));
     } catch (error) {
-      try {
-        rmSync(temporary, { force: true });
-      } catch {
-        // Not ours to remove (a folder in the way): the message below says what failed.
-      }
       throw new AppError(
         'INTERNAL',
         `Could not save the list of organisations (${file}): ${systemReason(error as NodeJS.ErrnoException)}. Nothing was changed.`,
