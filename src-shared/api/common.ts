@@ -93,15 +93,19 @@ export const SearchPagination = z.strictObject({
 
 export const SortDirection = z.enum(['ASC', 'DESC']);
 
-/** Query parameters of GET lists: `page`, `page_size` (strings on the wire). */
+/** A whole number from 1 as a query string; a value of another shape is one error, not a range error too. */
+const wholeFromOne = () =>
+  z.string().regex(/^[1-9]\d*$/, { message: 'Use a whole number from 1.', abort: true });
+
+/**
+ * Query parameters of GET lists: `page`, `page_size` (strings on the wire). `page` has the
+ * range of the search bodies' page (a page past the end is empty, however far).
+ */
 export const PageQuery = {
-  page: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, 'Use a whole number from 1.')
+  page: wholeFromOne()
+    .refine((value) => Number.isSafeInteger(Number(value)), `At most ${Number.MAX_SAFE_INTEGER}.`)
     .optional(),
-  page_size: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, 'Use a whole number from 1.')
+  page_size: wholeFromOne()
     .refine((value) => Number(value) <= MAX_PAGE_SIZE, `At most ${MAX_PAGE_SIZE}.`)
     .optional(),
 };
