@@ -111,7 +111,11 @@ export const PageQuery = {
 };
 
 /** A bound of a temporal filter: a date (`2026-03-31`) or a timestamp with offset. */
-export const TimeBound = z.union([IsoDate, Timestamp]);
+const TIME_BOUND = 'Use a date like 2026-03-31 or a timestamp with offset like 2026-03-31T09:30:00Z.';
+// The message sits on both: a value that cannot be a date fails with the timestamp's issue alone.
+export const TimeBound = z.union([IsoDate, z.iso.datetime({ offset: true, error: TIME_BOUND })], {
+  error: TIME_BOUND,
+});
 
 export const UpdateTimeQuery = {
   update_time__gte: TimeBound.optional(),

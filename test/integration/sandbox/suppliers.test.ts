@@ -76,6 +76,25 @@ describe('suppliers', () => {
     expect(firstError(response.body).field).toBe('update_time__gte');
   });
 
+  test('a malformed or impossible temporal bound says what the filter takes', async () => {
+    for (const query of [
+      'update_time__gte=yesterday',
+      'update_time__lte=2026-03-31T09:30:00',
+      'create_date__gte=2026-02-30',
+      'create_date__lte=2026-03-31T24:00:00Z',
+    ]) {
+      const response = await api.call('GET', `/v1/suppliers?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.errors, query).toEqual([
+        {
+          code: 'VALIDATION_ERROR',
+          message: 'Use a date like 2026-03-31 or a timestamp with offset like 2026-03-31T09:30:00Z.',
+          field: query.split('=')[0],
+        },
+      ]);
+    }
+  });
+
   test('create: 201, status defaults to ACTIVE, code becomes number', async () => {
     const response = await api.call('POST', '/v1/suppliers', {
       body: { name: 'Neu Lieferant GmbH', code: 'N-1001' },
