@@ -26,3 +26,14 @@ export function boundSeconds(value: string, upper: boolean): number {
   const seconds = Date.parse(value) / 1000;
   return upper ? Math.floor(seconds) : Math.ceil(seconds);
 }
+
+/**
+ * The instant a temporal filter bound stands for, in milliseconds and unrounded: a date as a
+ * lower bound its first moment, as an upper bound its last. Two bounds are in order when the
+ * lower one's instant is not after the upper one's.
+ */
+export function boundInstantMs(value: string, upper: boolean): number {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return Date.parse(value);
+  const start = dayFromIso(value) * DAY_MS;
+  return upper ? start + DAY_MS - 1 : start;
+}

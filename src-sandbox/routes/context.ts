@@ -1,8 +1,8 @@
 import { DEFAULT_PAGE_SIZE, type PaginationMeta } from '../../src-shared/api';
 import type { State } from '../data/state';
-import { boundSeconds, isoFromSeconds } from '../data/time';
+import { boundInstantMs, boundSeconds, isoFromSeconds } from '../data/time';
 import type { Auth } from '../http/auth';
-import { notFound } from '../http/errors';
+import { failure, notFound } from '../http/errors';
 
 /** What every route module needs: the data, the clock, and a few list helpers. */
 export interface RouteContext {
@@ -40,14 +40,22 @@ export function byId<T extends { id: string }>(items: readonly T[], id: string |
   return found;
 }
 
-/** Keeps records whose timestamp lies inside the optional inclusive bounds. */
+/**
+ * Keeps records whose timestamp lies inside the optional inclusive bounds `<filter>__gte` and
+ * `<filter>__lte` of the (validated) query. A lower bound after the upper one is a 400 naming
+ * the lower, as for booking dates, rather than a range that silently matches nothing.
+ */
 export function within<T>(
   items: readonly T[],
   time: (item: T) => string,
-  gte: string | undefined,
-  lte: string | undefined,
+  query: Record<string, string | undefined>,
+  filter: 'update_time' | 'create_date',
 ): T[] {
+  const gte = query[`${filter}__gte`];
+  const lte = query[`${filter}__lte`];
   if (gte === undefined && lte === undefined) return [...items];
+  if (gte !== undefined && lte !== undefined && boundInstantMs(gte, false) > boundInstantMs(lte, true))
+    throw failure(400, 'VALIDATION_ERROR', `${filter}__gte is after ${filter}__lte.`, `${filter}__gte`);
   const low = gte === undefined ? -Infinity : boundSeconds(gte, false);
   const high = lte === undefined ? Infinity : boundSeconds(lte, true);
   return items.filter((item) => {

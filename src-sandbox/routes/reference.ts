@@ -31,12 +31,7 @@ export function referenceHandlers(context: RouteContext): Record<Ops, Handler> {
     },
     getOpenApi: () => context.openapi(),
     listExpenses: ({ query }) =>
-      pageOf(
-        byUpdateTime(
-          within(state.expenses, (e) => e.updateTime, query.update_time__gte, query.update_time__lte),
-        ),
-        query,
-      ),
+      pageOf(byUpdateTime(within(state.expenses, (e) => e.updateTime, query, 'update_time')), query),
     listExpenseAccounts: ({ query }) => pageOf(reference.expenseAccounts, query),
     getExpenseAccount: ({ params }) =>
       byId(reference.expenseAccounts, params.expenseAccountId, 'Expense account'),

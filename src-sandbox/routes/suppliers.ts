@@ -17,13 +17,8 @@ export function supplierHandlers(
     state.suppliers.some((s) => s.number === code && s.id !== except);
   return {
     listSuppliers: ({ query }) => {
-      const created = within(
-        state.suppliers,
-        (s) => s.createTime,
-        query.create_date__gte,
-        query.create_date__lte,
-      );
-      const updated = within(created, (s) => s.updateTime, query.update_time__gte, query.update_time__lte);
+      const created = within(state.suppliers, (s) => s.createTime, query, 'create_date');
+      const updated = within(created, (s) => s.updateTime, query, 'update_time');
       return pageOf(byUpdateTime(updated), query);
     },
     getSupplier: ({ params }) => byId(state.suppliers, params.supplierId, 'Supplier'),

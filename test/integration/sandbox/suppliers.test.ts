@@ -76,6 +76,32 @@ describe('suppliers', () => {
     expect(firstError(response.body).field).toBe('update_time__gte');
   });
 
+  test('a lower temporal bound after its upper one is 400 naming the lower; equal bounds are a range', async () => {
+    for (const [query, field] of [
+      ['update_time__gte=2026-06-02&update_time__lte=2026-06-01', 'update_time__gte'],
+      ['create_date__gte=2025-06-30T00:00:01Z&create_date__lte=2025-06-30T00:00:00Z', 'create_date__gte'],
+      ['create_date__gte=2025-07-01T00:00:00Z&create_date__lte=2025-06-30', 'create_date__gte'],
+    ] as const) {
+      const response = await api.call('GET', `/v1/suppliers?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.errors, query).toEqual([
+        { code: 'VALIDATION_ERROR', message: `${field} is after ${field.replace('gte', 'lte')}.`, field },
+      ]);
+    }
+    for (const query of [
+      'update_time__gte=2026-06-01&update_time__lte=2026-06-01',
+      'create_date__gte=2025-06-30T23:59:59.5Z&create_date__lte=2025-06-30',
+      'update_time__gte=2026-06-01T00:00:00%2B02:00&update_time__lte=2026-05-31T22:00:00Z',
+    ]) {
+      expect((await api.call('GET', `/v1/suppliers?${query}`)).status, query).toBe(200);
+    }
+    const expenses = await api.call(
+      'GET',
+      '/v1/expenses?update_time__gte=2026-10-30&update_time__lte=2026-10-01',
+    );
+    expect(firstError(expenses.body)).toMatchObject({ code: 'VALIDATION_ERROR', field: 'update_time__gte' });
+  });
+
   test('a malformed or impossible temporal bound says what the filter takes', async () => {
     for (const query of [
       'update_time__gte=yesterday',
