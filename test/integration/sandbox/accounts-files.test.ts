@@ -131,6 +131,57 @@ describe('expense files', () => {
     expect((await download(spec.id, { range: 'bytes=-50' })).bytes).toEqual(full.subarray(full.length - 50));
   });
 
+  test('Accept-Ranges: bytes and a Content-Disposition naming the file come with the content', async () => {
+    const spec = files()[0]!;
+    const { response } = await download(spec.id);
+    expect(response.headers.get('accept-ranges')).toBe('bytes');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${spec.name}"`);
+  });
+
+  test('a range whose end lies past the file is cut at the last byte', async () => {
+    const spec = files()[0]!;
+    const full = api.sandbox.state.fileBytes(spec);
+    const { response, bytes } = await download(spec.id, { range: `bytes=10-${full.length + 1000}` });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 10-${full.length - 1}/${full.length}`);
+    expect(Number(response.headers.get('content-length'))).toBe(full.length - 10);
+    expect(bytes).toEqual(full.subarray(10));
+  });
+
+  test('several ranges, an invalid range or another unit get the whole file (200)', async () => {
+    const spec = files()[0]!;
+    const full = api.sandbox.state.fileBytes(spec);
+    for (const range of ['bytes=0-1,4-5', 'bytes=9-3', 'bytes=-', 'bytes=a-b', 'items=0-9']) {
+      const { response, bytes } = await download(spec.id, { range });
+      expect(response.status, range).toBe(200);
+      expect(response.headers.get('content-range'), range).toBeNull();
+      expect(bytes, range).toEqual(full);
+    }
+  });
+
+  test('If-Range with the strong ETag resumes (206); a stale or weak one gets the whole file', async () => {
+    const spec = files()[0]!;
+    const full = api.sandbox.state.fileBytes(spec);
+    const sha = api.sandbox.state.fileRecord(spec).sha256;
+    const resumed = await download(spec.id, { range: 'bytes=100-', 'if-range': `"${sha}"` });
+    expect(resumed.response.status).toBe(206);
+    expect(resumed.bytes).toEqual(full.subarray(100));
+    // RFC 9110 §13.1.5: If-Range compares strongly, and a date cannot match a file without Last-Modified.
+    for (const ifRange of [`"${'0'.repeat(64)}"`, `W/"${sha}"`, 'Thu, 01 Jan 2026 00:00:00 GMT']) {
+      const { response, bytes } = await download(spec.id, { range: 'bytes=100-', 'if-range': ifRange });
+      expect(response.status, ifRange).toBe(200);
+      expect(bytes, ifRange).toEqual(full);
+    }
+  });
+
+  test('a zero-length suffix range is 416', async () => {
+    const spec = files()[0]!;
+    const size = api.sandbox.state.fileRecord(spec).size;
+    const { response } = await download(spec.id, { range: 'bytes=-0' });
+    expect(response.status).toBe(416);
+    expect(response.headers.get('content-range')).toBe(`bytes */${size}`);
+  });
+
   test('a range past the end is 416 with Content-Range bytes */size', async () => {
     const spec = files()[0]!;
     const size = api.sandbox.state.fileRecord(spec).size;
