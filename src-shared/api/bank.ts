@@ -31,7 +31,7 @@ export type BankTransaction = z.infer<typeof BankTransaction>;
 export const BankTransactionPage = listEnvelope(BankTransaction).meta({ id: 'BankTransactionPage' });
 export type BankTransactionPage = z.infer<typeof BankTransactionPage>;
 
-/** Fields both searches can sort by; ties are always broken by `id` ascending. */
+/** Fields both searches can sort by; ties are broken by `id` in the sort's own direction (DESC is ASC reversed). */
 export const TransactionSortField = z.enum(['bookingDate', 'valueDate', 'amount', 'id']);
 export type TransactionSortField = z.infer<typeof TransactionSortField>;
 

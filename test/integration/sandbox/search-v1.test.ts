@@ -137,6 +137,54 @@ describe('v1 bank-transaction search', () => {
     expect(cents).toEqual([...cents].sort((a, b) => a - b));
   });
 
+  test('default page size is 20 (chosen for v1 as for v0)', async () => {
+    const body = (await search(range)).body;
+    expect(body.data).toHaveLength(20);
+    expect(body.meta.pagination).toMatchObject({ page: 1, pageSize: 20, hasMore: true });
+  });
+
+  test('every sort field orders ASC by (field, id); DESC is exactly ASC reversed, ties included', async () => {
+    const wide = { bookingDateFrom: '2026-10-01', bookingDateTo: '2026-10-31' };
+    const total = (await search({ ...wide, pagination: { pageSize: 1 } })).body.meta.pagination.totalItems;
+    expect(total).toBeGreaterThan(20);
+    expect(total).toBeLessThanOrEqual(100);
+    const ids = async (sorting: unknown) =>
+      BankTransactionPage.parse((await search({ ...wide, sorting, pagination: { pageSize: 100 } })).body)
+        .data;
+    const minor = (r: BankTransaction) => BigInt(r.amount.amount.replace('.', ''));
+    const keys: Record<string, (r: BankTransaction) => string | bigint> = {
+      bookingDate: (r) => r.bookingDate,
+      valueDate: (r) => r.valueDate,
+      amount: minor,
+      id: (r) => r.id,
+    };
+    for (const [field, key] of Object.entries(keys)) {
+      const ascending = await ids({ field, direction: 'ASC' });
+      expect(ascending, field).toHaveLength(total);
+      const inOrder = ascending.every((r, i) => {
+        const next = ascending[i + 1];
+        return !next || key(r) < key(next) || (key(r) === key(next) && r.id < next.id);
+      });
+      expect(inOrder, field).toBe(true);
+      const descending = await ids({ field, direction: 'DESC' });
+      expect(
+        descending.map((r) => r.id),
+        field,
+      ).toEqual(ascending.map((r) => r.id).reverse());
+      // direction defaults to DESC
+      expect(
+        (await ids({ field })).map((r) => r.id),
+        field,
+      ).toEqual(descending.map((r) => r.id));
+    }
+  });
+
+  test('an unknown sort direction is 400 naming sorting.direction', async () => {
+    const response = await search({ ...range, sorting: { field: 'amount', direction: 'down' } });
+    expect(response.status).toBe(400);
+    expect(firstError(response.body).field).toBe('sorting.direction');
+  });
+
   test('an unknown sort field is 400 naming sorting.field', async () => {
     const response = await search({ ...range, sorting: { field: 'counterpartyName', direction: 'ASC' } });
     expect(response.status).toBe(400);
