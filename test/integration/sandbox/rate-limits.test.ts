@@ -13,6 +13,20 @@ const expectRateHeaders = (headers: Headers) => {
   for (const name of RATE_HEADERS) expect(headers.get(name), name).not.toBeNull();
 };
 
+/** The token endpoint, form-encoded, answered like `api.call`. */
+const tokenCall = async (secret: string) => {
+  const response = await fetch(`${api.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: api.sandbox.clientId,
+      client_secret: secret,
+    }),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+};
+
 describe('rate limits', () => {
   test('every successful answer carries the four headers with the read scope', async () => {
     api.sandbox.control!.resetRateLimits();
@@ -28,6 +42,55 @@ describe('rate limits', () => {
     expectRateHeaders((await api.call('GET', '/v1/nowhere')).headers);
     expectRateHeaders((await api.call('DELETE', '/v1/suppliers')).headers);
     expectRateHeaders((await api.call('POST', '/v1/bank-transactions/search-query', { body: {} })).headers);
+  });
+
+  test('every other kind of answer carries them too, with the scope the operation draws on', async () => {
+    const control = api.sandbox.control!;
+    const file = api.sandbox.state.files[0]!;
+    const sha = api.sandbox.state.fileRecord(file).sha256;
+    const content = `/v1/files/${file.id}/content`;
+    const readOnly = await api.token('read');
+    const cases: [string, () => ReturnType<Api['call']>, number, string][] = [
+      ['token 200', () => tokenCall(api.sandbox.clientSecret), 200, 'read'],
+      ['token 401', () => tokenCall('wrong'), 401, 'read'],
+      ['openapi', () => api.call('GET', '/openapi.json', { token: null }), 200, 'read'],
+      [
+        '403',
+        () => api.call('POST', '/v1/dimensions', { token: readOnly, body: { name: 'N', code: 'N' } }),
+        403,
+        'write',
+      ],
+      ['406', () => api.call('GET', '/v1/teams', { headers: { accept: 'text/html' } }), 406, 'read'],
+      [
+        '410',
+        () => api.call('PUT', `/v1/dimensions/${api.sandbox.state.dimensions[0]!.id}`, { body: {} }),
+        410,
+        'write',
+      ],
+      [
+        '415',
+        () =>
+          api.call('POST', '/v1/dimensions', { body: 'name=x', headers: { 'content-type': 'text/plain' } }),
+        415,
+        'write',
+      ],
+      ['206', () => api.call('GET', content, { headers: { range: 'bytes=0-9' } }), 206, 'read'],
+      ['304', () => api.call('GET', content, { headers: { 'if-none-match': `"${sha}"` } }), 304, 'read'],
+      ['416', () => api.call('GET', content, { headers: { range: 'bytes=999999999-' } }), 416, 'read'],
+    ];
+    for (const [label, send, status, scope] of cases) {
+      control.resetRateLimits();
+      const response = await send();
+      expect(response.status, label).toBe(status);
+      expectRateHeaders(response.headers);
+      expect(response.headers.get('x-ratelimit-scope'), label).toBe(scope);
+    }
+    control.resetRateLimits();
+    control.addFault({ match: 'listTeams', status: 503, times: 1 });
+    const unavailable = await api.call('GET', '/v1/teams');
+    expect(unavailable.status).toBe(503);
+    expectRateHeaders(unavailable.headers);
+    control.clearFaults();
   });
 
   test('reset is the end of the fixed window in Unix seconds', async () => {
