@@ -38,6 +38,35 @@ describe('authentication', () => {
     expect(parsed.scope).toBe('read write');
   });
 
+  test('a token answer is never cached: Cache-Control no-store, Pragma no-cache (RFC 6749 §5.1)', async () => {
+    const { status, headers } = await tokenRequest(form(credentials()));
+    expect(status).toBe(200);
+    expect(headers.get('cache-control')).toBe('no-store');
+    expect(headers.get('pragma')).toBe('no-cache');
+  });
+
+  test('"write read" is the same grant as "read write", and the answer names it in that order', async () => {
+    const { body } = await tokenRequest(form({ ...credentials(), scope: 'write  read' }));
+    expect(body.scope).toBe('read write');
+    const token = body.access_token as string;
+    expect((await api.call('GET', '/v1/teams', { token })).status).toBe(200);
+  });
+
+  test('unknown form fields are ignored, as OAuth 2.0 requires of the token endpoint (RFC 6749 §3.2)', async () => {
+    const { status, body } = await tokenRequest(form({ ...credentials(), audience: 'spend-api' }));
+    expect(status).toBe(200);
+    expect(body.scope).toBe('read');
+  });
+
+  test('the Bearer scheme is case-insensitive (RFC 9110 §11.1)', async () => {
+    const token = await api.token('read');
+    const response = await api.call('GET', '/v1/teams', {
+      token: null,
+      headers: { authorization: `bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+  });
+
   test('scope defaults to read', async () => {
     const { body } = await tokenRequest(form(credentials()));
     expect(body.scope).toBe('read');
@@ -98,6 +127,7 @@ describe('authentication', () => {
     const response = await api.call('GET', '/v1/bank-accounts', { token: 'sbx_made_up' });
     expect(response.status).toBe(401);
     expect(firstError(response.body).code).toBe('UNAUTHORIZED');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="spend-api", error="invalid_token"');
   });
 
   test('a malformed Authorization header is 401', async () => {
