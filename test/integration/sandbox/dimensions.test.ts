@@ -11,7 +11,7 @@ import { firstError, startApi, type Api } from './helpers';
 
 let api: Api;
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({ writeLimit: 1000 }); // writes are many here; limits are tested elsewhere
 });
 afterAll(() => api.sandbox.stop());
 
@@ -166,6 +166,56 @@ describe('dimensions and items', () => {
       (await api.call('PATCH', `/v1/dimensions/${project.id}`, { body: { status: 'DELETED' } })).body,
     );
     expect(deleted.deleteTime).not.toBeNull();
+  });
+
+  test('PATCH to a taken code is DUPLICATE_CODE; item codes are unique within their dimension only', async () => {
+    const [first, second] = api.sandbox.state.dimensions.filter(
+      (d) => d.status !== 'DELETED' && !/^0{8}/.test(d.id),
+    );
+    const clash = await api.call('PATCH', `/v1/dimensions/${second!.id}`, { body: { code: first!.code } });
+    expect(firstError(clash.body)).toMatchObject({ code: 'DUPLICATE_CODE', field: 'code' });
+    expect(
+      (await api.call('PATCH', `/v1/dimensions/${first!.id}`, { body: { code: first!.code } })).status,
+    ).toBe(200);
+    const [a, b] = api.sandbox.state.items.filter((i) => i.dimensionId === COST_CENTER_DIMENSION_ID);
+    const itemClash = await api.call('PATCH', `${items(COST_CENTER_DIMENSION_ID)}/${b!.id}`, {
+      body: { code: a!.code },
+    });
+    expect(firstError(itemClash.body)).toMatchObject({ code: 'DUPLICATE_CODE', field: 'code' });
+    const elsewhere = await api.call('POST', items(COST_CARRIER_DIMENSION_ID), {
+      body: { name: 'Same code, other dimension', code: a!.code },
+    });
+    expect(elsewhere.status).toBe(201);
+  });
+
+  test('restoring a deleted dimension clears deleteTime; its items stay deleted while it is', async () => {
+    const created = Dimension.parse(
+      (await api.call('POST', '/v1/dimensions', { body: { name: 'Temp', code: 'TEMP-R' } })).body,
+    );
+    const item = DimensionItem.parse(
+      (await api.call('POST', items(created.id), { body: { name: 'Temp item', code: 'TI' } })).body,
+    );
+    const deleted = Dimension.parse(
+      (await api.call('PATCH', `/v1/dimensions/${created.id}`, { body: { status: 'DELETED' } })).body,
+    );
+    expect(deleted.deleteTime).not.toBeNull();
+    await api.call('PATCH', `${items(created.id)}/${item.id}`, { body: { status: 'DELETED' } });
+    const revive = await api.call('PATCH', `${items(created.id)}/${item.id}`, { body: { status: 'ACTIVE' } });
+    expect(firstError(revive.body)).toMatchObject({ code: 'DIMENSION_DELETED', field: 'status' });
+    const renamed = await api.call('PATCH', `${items(created.id)}/${item.id}`, { body: { name: 'Renamed' } });
+    expect(renamed.status).toBe(200);
+    const restored = Dimension.parse(
+      (await api.call('PATCH', `/v1/dimensions/${created.id}`, { body: { status: 'ACTIVE' } })).body,
+    );
+    expect(restored).toMatchObject({ status: 'ACTIVE', deleteTime: null });
+  });
+
+  test('code over 50 characters is CODE_TOO_LONG; externalUserId alone is no change (EMPTY_UPDATE)', async () => {
+    const long = await api.call('POST', '/v1/dimensions', { body: { name: 'L', code: 'c'.repeat(51) } });
+    expect(firstError(long.body)).toMatchObject({ code: 'CODE_TOO_LONG', field: 'code' });
+    const project = api.sandbox.state.dimensions[2]!;
+    const who = await api.call('PATCH', `/v1/dimensions/${project.id}`, { body: { externalUserId: 'u-1' } });
+    expect(firstError(who.body).code).toBe('EMPTY_UPDATE');
   });
 
   test('PATCH updates an item', async () => {

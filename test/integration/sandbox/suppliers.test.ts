@@ -5,7 +5,7 @@ import { firstError, startApi, type Api } from './helpers';
 let api: Api;
 let clock = Date.parse('2026-11-01T10:00:00Z');
 beforeAll(async () => {
-  api = await startApi({ now: () => clock, control: true });
+  api = await startApi({ now: () => clock, control: true, writeLimit: 1000 });
 });
 afterAll(() => api.sandbox.stop());
 
@@ -185,6 +185,48 @@ describe('suppliers', () => {
       number: target.number,
     });
     expect(updated.updateTime > before).toBe(true);
+  });
+
+  test('PATCH code renumbers, keeping the deprecated supplierNumber in step; its own code is no duplicate', async () => {
+    const target = api.sandbox.state.suppliers[20]!;
+    const renumbered = Supplier.parse(
+      (await api.call('PATCH', `/v1/suppliers/${target.id}`, { body: { code: 'R-2020' } })).body,
+    );
+    expect(renumbered).toMatchObject({ number: 'R-2020', supplierNumber: 'R-2020', supplierId: target.id });
+    const again = await api.call('PATCH', `/v1/suppliers/${target.id}`, { body: { code: 'R-2020' } });
+    expect(again.status).toBe(200);
+  });
+
+  test('PATCH with code is CODE_NOT_ALLOWED while the ERP numbers suppliers', async () => {
+    api.sandbox.control!.setErpSupplierNumbers(true);
+    try {
+      const target = api.sandbox.state.suppliers[21]!;
+      const response = await api.call('PATCH', `/v1/suppliers/${target.id}`, { body: { code: 'R-2121' } });
+      expect(response.status).toBe(400);
+      expect(firstError(response.body)).toMatchObject({ code: 'CODE_NOT_ALLOWED', field: 'code' });
+      expect(api.sandbox.state.suppliers[21]!.number).toBe(target.number);
+    } finally {
+      api.sandbox.control!.setErpSupplierNumbers(false);
+    }
+  });
+
+  test('name and code are trimmed; over 200 and 50 characters they are NAME_TOO_LONG and CODE_TOO_LONG', async () => {
+    const created = Supplier.parse(
+      (await api.call('POST', '/v1/suppliers', { body: { name: '  Trim GmbH ', code: ' T-1 ' } })).body,
+    );
+    expect(created).toMatchObject({ name: 'Trim GmbH', number: 'T-1' });
+    const duplicate = await api.call('POST', '/v1/suppliers', { body: { name: 'Other', code: 'T-1  ' } });
+    expect(firstError(duplicate.body)).toMatchObject({ code: 'DUPLICATE_CODE', field: 'code' });
+    const longName = await api.call('POST', '/v1/suppliers', {
+      body: { name: 'n'.repeat(201), code: 'T-2' },
+    });
+    expect(firstError(longName.body)).toMatchObject({ code: 'NAME_TOO_LONG', field: 'name' });
+    const longCode = await api.call('PATCH', `/v1/suppliers/${created.id}`, {
+      body: { code: 'c'.repeat(51) },
+    });
+    expect(firstError(longCode.body)).toMatchObject({ code: 'CODE_TOO_LONG', field: 'code' });
+    const empty = await api.call('PATCH', `/v1/suppliers/${created.id}`, { body: {} });
+    expect(firstError(empty.body).code).toBe('EMPTY_UPDATE');
   });
 
   test('temporal filters with fractional seconds are exact at both bounds', async () => {
