@@ -127,7 +127,9 @@ function operationObject(id: string, operation: Operation): Record<string, unkno
             'application/x-www-form-urlencoded': {
               schema: {
                 type: 'object',
-                required: ['grant_type', 'client_id', 'client_secret'],
+                description:
+                  'client_id and client_secret are required unless the client authenticates with Authorization: Basic (RFC 6749 §2.3.1); sending a client_secret with Basic is 400 invalid_request.',
+                required: ['grant_type'],
                 properties: {
                   grant_type: { const: 'client_credentials' },
                   client_id: { type: 'string' },

@@ -16,8 +16,13 @@ export interface Grant {
 export interface Auth {
   /** The one API key every token belongs to (the key of its rate-limit buckets). */
   readonly clientId: string;
+  /**
+   * A token for the client authenticated either by the form's `client_id` and `client_secret`
+   * or by `Authorization: Basic` (RFC 6749 §2.3.1), never by both at once.
+   */
   issue(
     form: Record<string, string | undefined>,
+    authorization?: string,
   ): { access_token: string; token_type: 'Bearer'; expires_in: number; scope: string } | ApiFailure;
   verify(authorization: string | undefined): Grant | ApiFailure;
   expireAll(): void;
@@ -61,15 +66,82 @@ function parseScope(value: string | undefined): Set<Scope> | null {
   return new Set(words as Scope[]);
 }
 
+/** RFC 6749 Appendix B: `+` is a space, then percent-decoding as UTF-8; null if malformed. */
+function formDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The client credentials of an `Authorization: Basic` header: base64 of the form-urlencoded id
+ * and secret joined by the first colon. Undefined without a Basic header; null when its
+ * credentials cannot be read.
+ */
+function basicCredentials(
+  authorization: string | undefined,
+): { id: string; secret: string } | null | undefined {
+  const match = /^Basic(?:\s+(\S*))?\s*$/i.exec(authorization ?? '');
+  if (!match) return undefined;
+  const encoded = match[1] ?? '';
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return null;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  const id = formDecode(decoded.slice(0, colon));
+  const secret = formDecode(decoded.slice(colon + 1));
+  return id && secret !== null ? { id, secret } : null;
+}
+
+/** The client id and secret of a token request, from the form or from Basic, or its failure. */
+function clientCredentials(
+  form: Record<string, string | undefined>,
+  authorization: string | undefined,
+): { id: string; secret: string } | ApiFailure {
+  const basic = basicCredentials(authorization);
+  if (basic === undefined) {
+    for (const field of ['client_id', 'client_secret'] as const) {
+      if (!form[field]) return oauthFailure(400, 'invalid_request', `${field} is required.`, field);
+    }
+    return { id: form.client_id ?? '', secret: form.client_secret ?? '' };
+  }
+  if (basic === null)
+    return oauthFailure(
+      401,
+      'invalid_client',
+      'Authorization: Basic must hold base64 of the form-urlencoded client id and secret joined by ":".',
+    );
+  // RFC 6749 §2.3: one authentication method per request.
+  if (form.client_secret !== undefined)
+    return oauthFailure(
+      400,
+      'invalid_request',
+      'Send the client secret either in Authorization: Basic or as client_secret, not both.',
+      'client_secret',
+    );
+  // A client_id beside Basic only identifies the client (§3.2.1); it must be the same one.
+  if (form.client_id !== undefined && form.client_id !== basic.id)
+    return oauthFailure(
+      400,
+      'invalid_request',
+      'client_id differs from the client id in Authorization: Basic.',
+      'client_id',
+    );
+  return basic;
+}
+
 export function createAuth(options: AuthOptions): Auth {
   const tokens = new Map<string, Grant>();
   let clientSecret = options.clientSecret;
   return {
     clientId: options.clientId,
-    issue(form) {
-      for (const field of ['grant_type', 'client_id', 'client_secret'] as const) {
-        if (!form[field]) return oauthFailure(400, 'invalid_request', `${field} is required.`, field);
-      }
+    issue(form, authorization) {
+      if (!form.grant_type)
+        return oauthFailure(400, 'invalid_request', 'grant_type is required.', 'grant_type');
+      const client = clientCredentials(form, authorization);
+      if ('apiFailure' in client) return client;
       if (form.grant_type !== 'client_credentials') {
         return oauthFailure(
           400,
@@ -78,7 +150,7 @@ export function createAuth(options: AuthOptions): Auth {
           'grant_type',
         );
       }
-      if (form.client_id !== options.clientId || !sameSecret(form.client_secret ?? '', clientSecret)) {
+      if (client.id !== options.clientId || !sameSecret(client.secret, clientSecret)) {
         return oauthFailure(401, 'invalid_client', 'Unknown client id or wrong client secret.');
       }
       const scopes = parseScope(form.scope);

@@ -24,8 +24,8 @@ export function referenceHandlers(context: RouteContext): Record<Ops, Handler> {
   const { reference } = state;
   const taxRates = () => reference.taxRates.map(({ basisPoints: _basisPoints, ...rate }) => rate);
   return {
-    issueToken: ({ body, reply }) => {
-      const result = context.auth.issue(body as Record<string, string>);
+    issueToken: ({ body, request, reply }) => {
+      const result = context.auth.issue(body as Record<string, string>, request.headers.authorization);
       if ('apiFailure' in result) throw result;
       // RFC 6749 §5.1: an answer carrying a token must not be stored by any cache.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

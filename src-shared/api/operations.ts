@@ -85,7 +85,7 @@ export const operations = {
     response: TokenResponse,
     errors: [400, 401, 415],
     summary:
-      'OAuth 2.0 client credentials: form-encoded grant_type, client_id, client_secret, optional scope (read, write or "read write"; default read).',
+      'OAuth 2.0 client credentials: form-encoded grant_type, optional scope (read, write or "read write"; default read), and the client id and secret either as client_id and client_secret or in Authorization: Basic, not both.',
   },
   getOpenApi: {
     method: 'GET',

@@ -90,6 +90,98 @@ describe('authentication', () => {
     expect(headers.get('www-authenticate')).toBe('Basic realm="token"');
   });
 
+  describe('HTTP Basic client authentication (RFC 6749 §2.3.1)', () => {
+    // The id and secret are form-urlencoded, then joined by a colon and base64-encoded.
+    const basic = (id: string, secret: string) =>
+      `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+    async function basicRequest(authorization: string, fields: Record<string, string>) {
+      const response = await fetch(`${api.url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+        body: form(fields),
+      });
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as Record<string, unknown>,
+      };
+    }
+
+    test('the client id and secret in Authorization: Basic get a token that works', async () => {
+      const { status, body } = await basicRequest(basic(api.sandbox.clientId, api.sandbox.clientSecret), {
+        grant_type: 'client_credentials',
+        scope: 'read',
+      });
+      expect(status).toBe(200);
+      const token = TokenResponse.parse(body).access_token;
+      expect((await api.call('GET', '/v1/teams', { token })).status).toBe(200);
+    });
+
+    test('the scheme is case-insensitive and the credentials are form-urldecoded', async () => {
+      // A secret with characters that form-urlencoding escapes ("+" stands for a space there).
+      const secret = 'sk_a b+c:d%é';
+      const other = await startApi({ transactions: 10, clientSecret: secret });
+      try {
+        const encoded = Buffer.from(
+          `${other.sandbox.clientId}:${new URLSearchParams({ s: secret }).toString().slice(2)}`,
+        ).toString('base64');
+        const response = await fetch(`${other.url}/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `basic ${encoded}` },
+          body: form({ grant_type: 'client_credentials' }),
+        });
+        expect(response.status).toBe(200);
+      } finally {
+        await other.sandbox.stop();
+      }
+    });
+
+    test('a client id repeated in the form beside Basic is accepted when it is the same', async () => {
+      const { status } = await basicRequest(basic(api.sandbox.clientId, api.sandbox.clientSecret), {
+        grant_type: 'client_credentials',
+        client_id: api.sandbox.clientId,
+      });
+      expect(status).toBe(200);
+    });
+
+    test('a wrong secret in Basic is 401 invalid_client with a Basic challenge', async () => {
+      const { status, headers, body } = await basicRequest(basic(api.sandbox.clientId, 'sk_wrong'), {
+        grant_type: 'client_credentials',
+      });
+      expect(status).toBe(401);
+      expect(body.error).toBe('invalid_client');
+      expect(firstError(body).code).toBe('INVALID_CLIENT');
+      expect(headers.get('www-authenticate')).toBe('Basic realm="token"');
+    });
+
+    test('Basic credentials that are not base64 of "id:secret" are 401 invalid_client', async () => {
+      const { status, body } = await basicRequest(`Basic ${Buffer.from('no-colon').toString('base64')}`, {
+        grant_type: 'client_credentials',
+      });
+      expect(status).toBe(401);
+      expect(body.error).toBe('invalid_client');
+    });
+
+    test('Basic and a client_secret in the form at once is 400 invalid_request', async () => {
+      const { status, body } = await basicRequest(
+        basic(api.sandbox.clientId, api.sandbox.clientSecret),
+        credentials(),
+      );
+      expect(status).toBe(400);
+      expect(body.error).toBe('invalid_request');
+      expect(firstError(body)).toMatchObject({ code: 'INVALID_REQUEST', field: 'client_secret' });
+    });
+
+    test('a form client_id other than the Basic one is 400 invalid_request naming client_id', async () => {
+      const { status, body } = await basicRequest(basic(api.sandbox.clientId, api.sandbox.clientSecret), {
+        grant_type: 'client_credentials',
+        client_id: 'kid_other',
+      });
+      expect(status).toBe(400);
+      expect(firstError(body)).toMatchObject({ code: 'INVALID_REQUEST', field: 'client_id' });
+    });
+  });
+
   test('unknown grant type is 400 naming grant_type', async () => {
     const { status, body } = await tokenRequest(form({ ...credentials(), grant_type: 'password' }));
     expect(status).toBe(400);
