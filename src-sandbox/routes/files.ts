@@ -40,20 +40,27 @@ export function fileHandlers(context: RouteContext): Record<'searchFiles' | 'get
       }
       const content = state.fileBytes(spec);
       const etag = `"${state.fileRecord(spec).sha256}"`;
-      reply.header('etag', etag).header('accept-ranges', 'bytes').header('content-type', spec.mimeType);
-      reply.header('content-disposition', `attachment; filename="${spec.name}"`);
-      if (noneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      // The file's own headers go on answers that carry (or stand for) it: 200, 206, 304.
+      const asFile = () =>
+        reply
+          .header('etag', etag)
+          .header('accept-ranges', 'bytes')
+          .header('content-type', spec.mimeType)
+          .header('content-disposition', `attachment; filename="${spec.name}"`);
+      if (noneMatchHits(request.headers['if-none-match'], etag)) return asFile().code(304).send();
       const range = parseRange(
         request.headers.range,
         content.length,
         request.headers['if-range'] as string | undefined,
         etag,
       );
+      // A 416 is an error answer (RFC 9110 §15.5.17): the standard body and Content-Range only.
       if (range === 'unsatisfiable') {
         throw failure(416, 'RANGE_NOT_SATISFIABLE', `The file has ${content.length} bytes.`, undefined, {
           'content-range': `bytes */${content.length}`,
         });
       }
+      asFile();
       if (range === null)
         return reply.code(200).header('content-length', content.length).send(damaged(content, bodyFault));
       const [start, end] = range;

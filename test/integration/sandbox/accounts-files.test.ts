@@ -191,6 +191,19 @@ describe('expense files', () => {
     expect(firstError(JSON.parse(bytes.toString())).code).toBe('RANGE_NOT_SATISFIABLE');
   });
 
+  test('a 416 is an error answer, not the file: JSON body, no ETag, disposition or Accept-Ranges', async () => {
+    const spec = files()[0]!;
+    const size = api.sandbox.state.fileRecord(spec).size;
+    const { response, bytes } = await download(spec.id, { range: `bytes=${size + 10}-` });
+    expect(response.status).toBe(416);
+    expect(response.headers.get('content-range')).toBe(`bytes */${size}`);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBeNull();
+    expect(response.headers.get('etag')).toBeNull();
+    expect(response.headers.get('accept-ranges')).toBeNull();
+    expect(firstError(JSON.parse(bytes.toString()))).toMatchObject({ code: 'RANGE_NOT_SATISFIABLE' });
+  });
+
   test('If-None-Match with the ETag is 304', async () => {
     const spec = files()[0]!;
     const etag = `"${api.sandbox.state.fileRecord(spec).sha256}"`;
