@@ -310,6 +310,11 @@ function rateLimited(decision: RateDecision, now: () => number): ApiFailure {
 
 function parseQuery(operation: Operation, raw: unknown): Record<string, string | undefined> {
   if (!operation.query) return {};
+  // The query string parser makes a repeated parameter an array; none of the API's takes a list.
+  for (const [key, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
+    if (Array.isArray(value) && key in operation.query.shape)
+      throw failure(400, 'VALIDATION_ERROR', `${key} is given more than once.`, key);
+  }
   const parsed = operation.query.safeParse(raw ?? {});
   if (!parsed.success) throw validationFailure(parsed.error, raw ?? {});
   return parsed.data as Record<string, string | undefined>;

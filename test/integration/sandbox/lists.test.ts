@@ -60,6 +60,20 @@ describe('GET lists', () => {
     }
   });
 
+  test('a query parameter given more than once is 400 naming it, whatever the values', async () => {
+    for (const [path, field] of [
+      ['/v1/suppliers?page=1&page=2', 'page'],
+      ['/v1/users?page_size=5&page_size=5', 'page_size'],
+      ['/v1/suppliers?update_time__gte=2026-01-01&page=1&update_time__gte=2026-02-01', 'update_time__gte'],
+    ] as const) {
+      const response = await api.call('GET', path);
+      expect(response.status, path).toBe(400);
+      expect(response.body.errors, path).toEqual([
+        { code: 'VALIDATION_ERROR', message: `${field} is given more than once.`, field },
+      ]);
+    }
+  });
+
   test('a page past the end is empty with the right meta, however far', async () => {
     for (const page of ['16', '1000000000', '9007199254740991']) {
       const response = await api.call('GET', `/v1/suppliers?page=${page}`);
