@@ -49,13 +49,6 @@ export const ApiErrorBody = z.looseObject({ errors: z.array(ApiErrorItem).min(1)
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
-export const TokenRequest = z.strictObject({
-  grant_type: z.literal('client_credentials'),
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1),
-  scope: z.string().optional(),
-});
-
 export const TokenResponse = z
   .looseObject({
     access_token: z.string().min(1),
