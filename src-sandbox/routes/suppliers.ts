@@ -6,8 +6,9 @@ import { byId, byUpdateTime, nowIso, pageOf, within, type RouteContext } from '.
 
 /**
  * Suppliers. The organisation setting `erpSupplierNumbers` decides who numbers them: when the
- * ERP does, creates omit `code` and the name stands as a temporary number (release 1.19.1);
- * otherwise `code` is required and unique. Errors name the public field `code`.
+ * ERP does, creates omit `code` and the name stands as a temporary number (release 1.19.1),
+ * kept through renames until the ERP numbers the supplier (an identifier does not follow a
+ * display name); otherwise `code` is required and unique. Errors name the public field `code`.
  */
 export function supplierHandlers(
   context: RouteContext,

@@ -169,6 +169,29 @@ describe('suppliers', () => {
     }
   });
 
+  test('the temporary number stays what the name was at creation: a rename keeps it until the ERP numbers it', async () => {
+    api.sandbox.control!.setErpSupplierNumbers(true);
+    try {
+      const created = Supplier.parse(
+        (await api.call('POST', '/v1/suppliers', { body: { name: 'ERP Renamed GmbH' } })).body,
+      );
+      const renamed = Supplier.parse(
+        (await api.call('PATCH', `/v1/suppliers/${created.id}`, { body: { name: 'ERP Renamed AG' } })).body,
+      );
+      expect(renamed).toMatchObject({
+        name: 'ERP Renamed AG',
+        number: 'ERP Renamed GmbH',
+        supplierNumber: 'ERP Renamed GmbH',
+      });
+      // The ERP's own number replaces the temporary one (here: the control surface stands for it).
+      api.sandbox.control!.updateSupplier(created.id, { number: 'ERP-1001' });
+      const numbered = Supplier.parse((await api.call('GET', `/v1/suppliers/${created.id}`)).body);
+      expect(numbered).toMatchObject({ name: 'ERP Renamed AG', number: 'ERP-1001' });
+    } finally {
+      api.sandbox.control!.setErpSupplierNumbers(false);
+    }
+  });
+
   test('PATCH changes the given fields and updateTime', async () => {
     const target = api.sandbox.state.suppliers[10]!;
     const before = target.updateTime;
