@@ -4,7 +4,8 @@ import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import type { CacheDb } from '../store';
 import { createInlineIo, type InlineIo } from './inline-io';
-import { doneItems, undoDone } from './queue';
+import { hashFile } from './fetch';
+import { doneItems, MTIME_UNSEEN, recordMtimes, undoDone, type DoneItem } from './queue';
 
 /**
  * A download's destination folder: where its `.part` files go, the paths of its files (never
@@ -62,13 +63,18 @@ export async function existingFiles(
 
 /**
  * Done items whose file is no longer in the folder as the job put it there: not in `listing`
- * (removed or moved away), or not a file of the record's size (changed). Checked by size only,
- * a `stat` each: reading every done file again on every resume would cost a whole job's worth
- * of reading; a file changed in place to other bytes of the same size is not seen here.
- * `pending`: they go back to the queue (a run about to start fetches them again; a cancelled
- * job's manifest lists them as not downloaded); `failed`: the job ends now and says why. Either
- * way a manifest written next never claims a file that is not there. Returns how many were
- * undone.
+ * (removed or moved away), not a file of the record's size, or (when its time was recorded)
+ * of the size but not the bytes. A `stat` each while nothing changed: reading every done file
+ * again on every resume would cost a whole job's worth of reading. Only a file of the right
+ * size whose modification time is not the one recorded is read again (`hashFile`): the same
+ * sha256 records its new time (touched, copied back), another is changed. A file not looked at
+ * since it was recorded done (MTIME_UNSEEN) has its time learned without reading it when that
+ * time is no later than the record, as a file the job put there has; files an earlier version
+ * recorded (no time) are checked by size only.
+ * `pending`: they go back to the queue (a run about to start finds a changed file in the way
+ * and fails it, never overwriting it; it fetches a removed one again; a cancelled job's
+ * manifest lists them as not downloaded); `failed`: the job ends now and says why. Either way
+ * a manifest written next never claims a file that is not there. Returns how many were undone.
  */
 export async function recheckDone(
   cache: CacheDb,
@@ -82,8 +88,9 @@ export async function recheckDone(
   if (items.length === 0) return 0;
   const found = listing ?? (await existingFiles(destination));
   const away: Array<{ fileId: string; error: string | null }> = [];
+  const seen: Array<[string, number]> = [];
   for (const item of items) {
-    let problem: 'removed' | 'changed' | null = null;
+    let problem: 'removed' | 'resized' | 'rewritten' | null = null;
     if (!found.has(item.relativePath.normalize('NFC'))) problem = 'removed';
     else {
       const file = inside(destination, item.relativePath);
@@ -92,7 +99,14 @@ export async function recheckDone(
         () => stat(file).catch(() => undefined),
       );
       if (!stats) problem = 'removed';
-      else if (!stats.isFile() || (item.size !== null && stats.size !== item.size)) problem = 'changed';
+      else if (!stats.isFile() || (item.size !== null && stats.size !== item.size)) problem = 'resized';
+      else if (item.mtimeMs !== null) {
+        const mtimeMs = Math.trunc(stats.mtimeMs);
+        if (mtimeMs !== item.mtimeMs) {
+          if (await sameBytes(file, item, mtimeMs)) seen.push([item.fileId, mtimeMs]);
+          else problem = 'rewritten';
+        }
+      }
     }
     if (!problem) continue;
     const error =
@@ -100,9 +114,27 @@ export async function recheckDone(
         ? null
         : problem === 'removed'
           ? `${item.relativePath} was removed from the folder after it was downloaded; retry to fetch it again.`
-          : `${item.relativePath} was changed in the folder after it was downloaded (its size is not the file's); move it away, then retry.`;
+          : `${item.relativePath} was changed in the folder after it was downloaded (its ${problem === 'resized' ? 'size' : 'content'} is not the file's); move it away, then retry.`;
     away.push({ fileId: item.fileId, error });
   }
+  if (seen.length > 0) recordMtimes(cache, jobId, seen);
   if (away.length > 0) undoDone(cache, jobId, away);
   return away.length;
+}
+
+/**
+ * Whether a done file of the right size whose time is not the recorded one still holds its
+ * bytes. One not looked at since it was recorded, with a time no later than the record, is the
+ * file the job put there (its bytes were written before it was recorded) and is not read; a
+ * record without a sha256 has nothing to compare and keeps to the size.
+ */
+async function sameBytes(file: string, item: DoneItem, mtimeMs: number): Promise<boolean> {
+  if (item.mtimeMs === MTIME_UNSEEN && item.finishedAt !== null && mtimeMs <= Date.parse(item.finishedAt))
+    return true;
+  if (item.sha256 === null) return true;
+  try {
+    return (await hashFile(file, item.size ?? undefined)).sha256 === item.sha256.toLowerCase();
+  } catch {
+    return false; // unreadable now: not claimed as downloaded
+  }
 }

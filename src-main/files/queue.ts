@@ -44,7 +44,17 @@ export interface ItemRow {
   amountCurrency: string | null;
   account: string | null;
   supplier: string | null;
+  /** A done file's modification time as last seen intact (ms); MTIME_UNSEEN, or null (below). */
+  mtimeMs: number | null;
 }
+
+/**
+ * `mtime_ms` of a file recorded done and not looked at since: the next check of the folder
+ * learns its time (folder.ts). Set with the outcome rather than from a `stat` as each file is
+ * put in place, which would add a system call per file to a download. Null instead is a file
+ * an earlier version recorded done, checked by size only.
+ */
+export const MTIME_UNSEEN = -1;
 
 const JOB_COLUMNS = `id, destination, template, layout, scope, status, manifest,
   created_at AS createdAt, updated_at AS updatedAt, finished_at AS finishedAt`;
@@ -65,8 +75,8 @@ export function insertJob(cache: CacheDb, job: NewJob): void {
   const insertItem = cache.sqlite.prepare(
     `INSERT INTO download_items (job_id, file_id, position, relative_path, size, sha256, original_name,
        mime_type, expense_id, expense_line_id, transaction_id, booking_date, counterparty, amount_minor,
-       amount_currency, account, supplier, status, source, finished_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       amount_currency, account, supplier, status, source, finished_at, mtime_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   cache.sqlite.transaction(() => {
     cache.sqlite
@@ -99,6 +109,7 @@ export function insertJob(cache: CacheDb, job: NewJob): void {
         present ? 'done' : 'pending',
         present ? 'present' : null,
         present ? job.now : null,
+        present ? MTIME_UNSEEN : null,
       );
     }
   })();
@@ -176,17 +187,31 @@ export function pendingItems(cache: CacheDb, jobId: string): QueueItem[] {
 }
 
 /** What a run checks of a done item: that its file is still in the folder as it was put there. */
-export type DoneItem = Pick<ItemRow, 'fileId' | 'relativePath' | 'size'>;
+export type DoneItem = Pick<ItemRow, 'fileId' | 'relativePath' | 'size' | 'sha256' | 'mtimeMs'> & {
+  finishedAt: string | null;
+};
 
 export function doneItems(cache: CacheDb, jobId: string): DoneItem[] {
   return allRows<DoneItem>(
     prepared(
       cache.sqlite,
-      `SELECT file_id AS fileId, relative_path AS relativePath, size
+      `SELECT file_id AS fileId, relative_path AS relativePath, size, sha256, mtime_ms AS mtimeMs,
+         finished_at AS finishedAt
        FROM download_items WHERE job_id = ? AND status = 'done' ORDER BY position`,
     ),
     jobId,
   );
+}
+
+/** Done files' modification times as just seen intact (`[fileId, mtimeMs]`), in one statement. */
+export function recordMtimes(cache: CacheDb, jobId: string, seen: Array<[string, number]>): void {
+  if (seen.length === 0) return;
+  prepared(
+    cache.sqlite,
+    `UPDATE download_items SET mtime_ms = seen.value ->> 1
+     FROM json_each(@seen) AS seen
+     WHERE job_id = @jobId AND file_id = seen.value ->> 0 AND status = 'done'`,
+  ).run({ jobId, seen: JSON.stringify(seen) });
 }
 
 /**
@@ -201,7 +226,7 @@ export function undoDone(
   const statement = prepared(
     cache.sqlite,
     `UPDATE download_items SET status = CASE WHEN @error IS NULL THEN 'pending' ELSE 'failed' END,
-       source = NULL, finished_at = NULL, error = @error,
+       source = NULL, finished_at = NULL, mtime_ms = NULL, error = @error,
        attempts = CASE WHEN @error IS NULL THEN 0 ELSE attempts END
      WHERE job_id = @jobId AND file_id = @fileId AND status = 'done'`,
   );
@@ -269,7 +294,7 @@ export function markDoneMany(
   const statement = prepared(
     cache.sqlite,
     `UPDATE download_items SET status = 'done', source = @source, error = NULL, finished_at = @now,
-       attempts = attempts + (@source = 'fetched')
+       mtime_ms = ${MTIME_UNSEEN}, attempts = attempts + (@source = 'fetched')
      WHERE job_id = @jobId AND file_id IN (SELECT value FROM json_each(@ids))`,
   );
   cache.sqlite.transaction(() => {

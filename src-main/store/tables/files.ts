@@ -15,6 +15,11 @@ import { integerCheck, jsonCheck, moneyChecks } from './columns';
  *   copied from the offline file cache, or found already present and verified in place.
  * - The manifest columns (`transaction_id` … `supplier`) are a snapshot taken when the job
  *   was created, so the manifest matches the names the files were given.
+ * - item `mtime_ms`: a done file's modification time (integer ms) as last seen intact in the
+ *   folder, so that a check finds a file changed in place to other bytes of the same size
+ *   (src-main/files/folder.ts); -1 for a file done but not looked at since (learned at the
+ *   next check); null for anything not done, and for files an earlier version recorded done
+ *   (checked by size only).
  */
 export const downloadJobs = sqliteTable(
   'download_jobs',
@@ -72,6 +77,7 @@ export const downloadItems = sqliteTable(
     amountCurrency: text('amount_currency'),
     account: text('account'),
     supplier: text('supplier'),
+    mtimeMs: integer('mtime_ms'),
   },
   (t) => [
     primaryKey({ columns: [t.jobId, t.fileId] }),

@@ -5,6 +5,8 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -17,8 +19,8 @@ import { until } from '../../helpers/until';
 
 // Files a download put in its folder and recorded done, then removed or changed by the user
 // before the job ended: a resumed or retried job fetches them again, and no manifest claims a
-// file that is not there. Checked by size (a stat each), so a file changed to other bytes of
-// the same size stays done (docs/files.md, "Integrity, resume and restart").
+// file that is not there. Checked by size and modification time (a stat each); a file of the
+// right size whose time moved is read again (docs/files.md, "Integrity, resume and restart").
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -37,6 +39,30 @@ function doneItems(core: Awaited<ReturnType<typeof synced>>['core'], profileId: 
        WHERE job_id = ? AND status = 'done' ORDER BY position`,
     )
     .all(jobId) as Array<{ fileId: string; relativePath: string }>;
+}
+
+/** An item's recorded modification time (ms), as the queue has it. */
+function recordedMtime(
+  core: Awaited<ReturnType<typeof synced>>['core'],
+  profileId: string,
+  jobId: string,
+  fileId: string,
+): number | null {
+  const row = core
+    .cacheOf(profileId)
+    .sqlite.prepare(`SELECT mtime_ms AS mtimeMs FROM download_items WHERE job_id = ? AND file_id = ?`)
+    .get(jobId, fileId) as { mtimeMs: number | null };
+  return row.mtimeMs;
+}
+
+/** Other bytes of the same length at `file`, its time an hour later than now (an edit). */
+function rewriteSameSize(file: string): Buffer {
+  const bytes = readFileSync(file);
+  bytes[0] = bytes[0]! ^ 0xff;
+  writeFileSync(file, bytes);
+  const later = new Date(statSync(file).mtimeMs + 3_600_000);
+  utimesSync(file, later, later);
+  return bytes;
 }
 
 describe('finished files that left the folder', () => {
@@ -60,9 +86,7 @@ describe('finished files that left the folder', () => {
     rmSync(at(removed!));
     appendFileSync(at(grown!), 'a note of the user');
     const grownBytes = readFileSync(at(grown!));
-    const flipped = readFileSync(at(sameSize!));
-    flipped[0] = flipped[0]! ^ 0xff;
-    writeFileSync(at(sameSize!), flipped);
+    const flipped = rewriteSameSize(at(sameSize!));
 
     sandbox.control?.clearFaults();
     sandbox.control?.clearRequests();
@@ -74,33 +98,37 @@ describe('finished files that left the folder', () => {
     expect(requested.get(removed!.fileId)).toBe(1);
     for (const item of done.slice(1)) expect(requested.has(item.fileId), item.relativePath).toBe(false);
     expect(sha256Of(at(removed!))).toBe(sandboxFile(sandbox, removed!.fileId).sha256);
-    // The grown one is the user's now: never overwritten, and no longer claimed as downloaded.
+    // The grown one and the one of other bytes (its time moved, so it was read again) are the
+    // user's now: never overwritten, and no longer claimed as downloaded.
     expect(readFileSync(at(grown!))).toEqual(grownBytes);
+    expect(readFileSync(at(sameSize!))).toEqual(flipped);
     const status = core.files.status(profile.id, job.id);
-    expect(status.files).toMatchObject({ total: ids.length, done: ids.length - 1, failed: 1 });
-    expect(status.errors).toEqual([
-      expect.objectContaining({
-        fileId: grown!.fileId,
-        error: `A different file is already at ${grown!.relativePath}; move it away, then retry.`,
-      }),
-    ]);
+    expect(status.files).toMatchObject({ total: ids.length, done: ids.length - 2, failed: 2 });
+    expect(status.errors).toEqual(
+      [grown!, sameSize!].map((item) =>
+        expect.objectContaining({
+          fileId: item.fileId,
+          error: `A different file is already at ${item.relativePath}; move it away, then retry.`,
+        }),
+      ),
+    );
     const manifest = readManifest(path.join(destination, 'manifest.csv'));
     for (const row of manifest) {
-      if (row['file_id'] === grown!.fileId) expect(row['status']).toBe('failed');
-      // Same size, other bytes: not seen without reading every finished file again (documented).
-      else if (row['file_id'] === sameSize!.fileId) expect(row['status']).toBe('done');
+      if (row['file_id'] === grown!.fileId || row['file_id'] === sameSize!.fileId)
+        expect(row['status']).toBe('failed');
       else {
         expect(row['status']).toBe('done');
         expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(row['sha256']);
       }
     }
 
-    // Moved away, it comes on retry.
+    // Moved away, they come on retry.
     rmSync(at(grown!));
+    rmSync(at(sameSize!));
     sandbox.control?.clearRequests();
     core.files.retry(profile.id, job.id);
     expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
-    expect([...contentRequests(sandbox).keys()]).toEqual([grown!.fileId]);
+    expect([...contentRequests(sandbox).keys()].sort()).toEqual([grown!.fileId, sameSize!.fileId].sort());
     expect(sha256Of(at(grown!))).toBe(sandboxFile(sandbox, grown!.fileId).sha256);
     expect(core.files.status(profile.id, job.id).files).toMatchObject({ done: ids.length, failed: 0 });
   });
@@ -216,6 +244,64 @@ describe('checking the folder of a finished download', () => {
       expect(row['status']).toBe('done');
       expect(sha256Of(path.join(destination, row['file'] ?? ''))).toBe(row['sha256']);
     }
+  });
+
+  it('finds a file rewritten in place to other bytes of its size, and keeps one only touched', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const handlers = createHandlers(core);
+    const ids = sandbox.state.files.slice(0, 6).map((file) => file.id);
+    const destination = path.join(dir, 'out');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const [rewritten, touched, earlier] = doneItems(core, profile.id, job.id);
+    const at = (item: { relativePath: string }) => path.join(destination, ...item.relativePath.split('/'));
+    const mtimeOf = (item: { relativePath: string }) => Math.trunc(statSync(at(item)).mtimeMs);
+    // Each file's time is recorded by the end of the job.
+    for (const item of doneItems(core, profile.id, job.id))
+      expect(recordedMtime(core, profile.id, job.id, item.fileId)).toBe(mtimeOf(item));
+
+    const userBytes = rewriteSameSize(at(rewritten!));
+    const later = new Date(statSync(at(touched!)).mtimeMs + 7_200_000);
+    utimesSync(at(touched!), later, later);
+    // A file recorded done by an earlier version (no time): checked by size only, as then.
+    core
+      .cacheOf(profile.id)
+      .sqlite.prepare(`UPDATE download_items SET mtime_ms = NULL WHERE job_id = ? AND file_id = ?`)
+      .run(job.id, earlier!.fileId);
+    const earlierBytes = rewriteSameSize(at(earlier!));
+
+    sandbox.control?.clearRequests();
+    const ref = { profileId: profile.id, jobId: job.id };
+    expect(await dispatch(handlers, 'downloads.check', ref)).toMatchObject({
+      ok: true,
+      value: { missing: 1, waitingForNetwork: false },
+    });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+
+    // Reported as a file changed in size is: failed, not fetched again, not overwritten.
+    expect(contentRequests(sandbox).size).toBe(0);
+    expect(readFileSync(at(rewritten!))).toEqual(userBytes);
+    const status = core.files.status(profile.id, job.id);
+    expect(status.files).toMatchObject({ total: ids.length, done: ids.length - 1, failed: 1, pending: 0 });
+    expect(status.errors).toEqual([
+      expect.objectContaining({
+        fileId: rewritten!.fileId,
+        error: `A different file is already at ${rewritten!.relativePath}; move it away, then retry.`,
+      }),
+    ]);
+    // Only touched: still done, its new time recorded (the next check is a stat again).
+    expect(recordedMtime(core, profile.id, job.id, touched!.fileId)).toBe(mtimeOf(touched!));
+    expect(readFileSync(at(earlier!))).toEqual(earlierBytes);
+    const rows = readManifest(path.join(destination, 'manifest.csv'));
+    const statusOf = (item: { fileId: string }) =>
+      rows.find((row) => row['file_id'] === item.fileId)?.['status'];
+    expect(statusOf(rewritten!)).toBe('failed');
+    expect(statusOf(touched!)).toBe('done');
+    expect(statusOf(earlier!)).toBe('done');
+    expect(rows.filter((row) => row['status'] === 'done')).toHaveLength(ids.length - 1);
   });
 
   it('names the job, never a path, and refuses a folder that is gone or a job not finished', async () => {

@@ -428,6 +428,32 @@ describe('openCache', () => {
     ]);
   });
 
+  it('leaves the files an earlier version downloaded without a time, to be checked by size', () => {
+    const file = caches.file();
+    const older = openCache(file, { migrationsDir: migrationsBefore('0017') });
+    older.sqlite
+      .prepare(
+        `INSERT INTO download_jobs (id, destination, template, layout, scope, status, created_at, updated_at)
+         VALUES ('job-1', '/tmp/out', '{fileId}', 'flat', '{}', 'completed', '2026-11-01T10:00:00.000Z',
+           '2026-11-01T10:00:00.000Z')`,
+      )
+      .run();
+    older.sqlite
+      .prepare(
+        `INSERT INTO download_items (job_id, file_id, position, relative_path, size, status, source, finished_at)
+         VALUES ('job-1', 'file-1', 0, 'file-1.pdf', 615, 'done', 'fetched', '2026-11-01T10:00:00.000Z')`,
+      )
+      .run();
+    older.close();
+
+    const upgraded = caches.open(file);
+    expect(
+      upgraded.sqlite
+        .prepare(`SELECT file_id AS fileId, status, mtime_ms AS mtimeMs FROM download_items`)
+        .all(),
+    ).toEqual([{ fileId: 'file-1', status: 'done', mtimeMs: null }]);
+  });
+
   it("indexes an upgraded cache's expense and line text, so search finds what was synced before", () => {
     const file = caches.file();
     const older = openCache(file, { migrationsDir: migrationsBefore('0015') });
