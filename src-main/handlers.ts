@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError, validationError } from '../src-shared/errors';
 import {
@@ -42,14 +43,17 @@ async function withExportProgress<T>(
   profileId: string,
   run: (onProgress: (written: number, total: number) => void) => Promise<T>,
 ): Promise<T> {
+  // Its own id: another export of the organisation may run at the same time, and its end must
+  // not end this one in the status bar.
+  const exportId = randomUUID();
   let last = { written: 0, total: 0 };
   try {
     return await run((written, total) => {
       last = { written, total };
-      core.events.emit('export.progress', { profileId, written, total, done: false });
+      core.events.emit('export.progress', { profileId, exportId, written, total, done: false });
     });
   } finally {
-    core.events.emit('export.progress', { profileId, ...last, done: true });
+    core.events.emit('export.progress', { profileId, exportId, ...last, done: true });
   }
 }
 

@@ -403,10 +403,12 @@ export const events = {
   /**
    * A CSV export: rows written of the rows it started with, after each batch; then one event
    * with `done` however it ended (written, failed, cancelled, or rows a sync deleted meanwhile
-   * left out, so `written` may stay below `total`).
+   * left out, so `written` may stay below `total`). `exportId` tells apart exports of one
+   * organisation that run at once (the status bar shows each until its own end).
    */
   'export.progress': z.object({
     profileId: z.uuid(),
+    exportId: z.uuid(),
     written: z.number().int(),
     total: z.number().int(),
     done: z.boolean(),

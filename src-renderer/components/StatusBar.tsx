@@ -5,6 +5,7 @@ import { formatCount, formatTime } from '../lib/format';
 import { useCommand } from '../lib/query';
 import { resourceNoun } from '../../src-shared/sync-resources';
 import { latestEnd, syncStatusText } from '../features/sync/sync-state';
+import { followExport, type ExportProgress } from './running-exports';
 
 interface StatusBarProps {
   info: { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
@@ -20,7 +21,7 @@ interface StatusBarProps {
 function useRunningWork(profileId: string | undefined) {
   const [sync, setSync] = useState<EventPayload<'sync.progress'> | null>(null);
   const [ended, setEnded] = useState<EventPayload<'sync.finished'> | null>(null);
-  const [exporting, setExporting] = useState<EventPayload<'export.progress'> | null>(null);
+  const [exporting, setExporting] = useState<ReadonlyMap<string, ExportProgress>>(new Map());
   const [reviewing, setReviewing] = useState<EventPayload<'review.progress'> | null>(null);
   useEffect(() => {
     const stops = [
@@ -33,10 +34,7 @@ function useRunningWork(profileId: string | undefined) {
         setEnded(event);
       }),
       window.satchel.on('export.progress', (event) => {
-        if (event.profileId !== profileId) return;
-        // Cleared by the export's end, not by its count: one that fails midway, or leaves out
-        // rows a sync deleted meanwhile, never writes its total.
-        setExporting(event.done ? null : event);
+        if (event.profileId === profileId) setExporting((running) => followExport(running, event));
       }),
       window.satchel.on('review.progress', (event) => {
         if (event.profileId !== profileId) return;
@@ -78,11 +76,11 @@ function ProfileStatus({ profile }: { profile: ProfileSummary }) {
           {sync.waitingUntil ? ' · waiting for the rate limit' : ''}
         </span>
       )}
-      {exporting && (
-        <span className="status-item" data-testid="running-export">
-          Exporting {formatCount(exporting.written)} of {formatCount(exporting.total)}
+      {[...exporting].map(([exportId, progress]) => (
+        <span key={exportId} className="status-item" data-testid="running-export">
+          Exporting {formatCount(progress.written)} of {formatCount(progress.total)}
         </span>
-      )}
+      ))}
       {reviewing && (
         <span className="status-item" data-testid="running-review">
           Changing review marks: {formatCount(reviewing.done)} of {formatCount(reviewing.total)}

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import type { EventPayload } from '../../../src-shared/ipc';
+
+type ExportProgress = EventPayload<'export.progress'>;
 import { syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -35,13 +37,15 @@ describe('export progress events', () => {
       .get() as number;
     expect(live).toBeGreaterThan(2000);
 
-    let events: Array<Omit<EventPayload<'export.progress'>, 'profileId'>> = [];
+    let events: Array<Omit<EventPayload<'export.progress'>, 'profileId' | 'exportId'>> = [];
+    const exportIds = new Set<string>();
     // Run as the first batch is reported (synchronously, before the next batch is read).
     let afterFirstBatch: (() => void) | null = null;
     const stop = core.events.subscribe((name, payload) => {
       if (name !== 'export.progress') return;
-      const { profileId: of, ...rest } = payload as EventPayload<'export.progress'>;
+      const { profileId: of, exportId, ...rest } = payload as EventPayload<'export.progress'>;
       expect(of).toBe(profileId);
+      exportIds.add(exportId);
       events.push(rest);
       const run = afterFirstBatch;
       afterFirstBatch = null;
@@ -91,5 +95,52 @@ describe('export progress events', () => {
       { written: 1000, total: live, done: false },
       { written: 1000, total: live, done: true },
     ]);
+    // One id per export, each its own.
+    expect(exportIds.size).toBe(3);
+  }, 120_000);
+
+  it('tell apart two exports of one organisation that run at once', async () => {
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 2100 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const folder = tempDir();
+    const exportTo = async (command: 'transactions.exportCsv' | 'expenses.exportCsv', name: string) => {
+      const file = path.join(folder, name);
+      answers.push(file);
+      expect(
+        await dispatch(handlers, 'dialog.pickFile', {
+          purpose: command === 'transactions.exportCsv' ? 'transactionsCsv' : 'expensesCsv',
+        }),
+      ).toMatchObject({ ok: true });
+      return dispatch(handlers, command, { profileId, search: {}, file, overwrite: true });
+    };
+
+    const events: ExportProgress[] = [];
+    let second: ReturnType<typeof exportTo> | null = null;
+    // The expenses' export starts as the transactions' first batch is reported: it is short, and
+    // ends while the transactions' still has batches to write.
+    const stop = core.events.subscribe((name, payload) => {
+      if (name !== 'export.progress') return;
+      events.push(payload as ExportProgress);
+      if (!second) second = exportTo('expenses.exportCsv', 'expenses.csv');
+    });
+    closers.push(() => Promise.resolve(stop()));
+    expect(await exportTo('transactions.exportCsv', 'transactions.csv')).toMatchObject({ ok: true });
+    expect(await second).toMatchObject({ ok: true });
+
+    const [transactions, expenses] = [...new Set(events.map((event) => event.exportId))];
+    expect(transactions).toBeDefined();
+    expect(expenses).toBeDefined();
+    expect(transactions).not.toBe(expenses);
+    // The expenses' export ended while the transactions' still ran: the status bar, which
+    // follows each by its id (test/unit/renderer/running-exports.test.ts), keeps the latter.
+    const ends = events.filter((event) => event.done).map((event) => event.exportId);
+    expect(ends).toEqual([expenses, transactions]);
   }, 120_000);
 });
