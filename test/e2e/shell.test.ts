@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createCore } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
 import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
 import packageJson from '../../package.json';
@@ -404,6 +405,67 @@ describe('removing an organisation', () => {
       expect(await remove.getAttribute('aria-disabled')).toBeNull();
       expect(core.profiles.list()).toHaveLength(1);
       await prompt.getByRole('button', { name: 'Keep' }).click();
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    }
+  });
+});
+
+describe('removing an organisation while its work changes', () => {
+  it('counts again what only this computer has after edits are sent or marks change, Remove waiting', async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 50 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const handlers = createHandlers(core);
+    const profile = await connectSandbox(core, sandbox);
+    const cache = core.cacheOf(profile.id);
+    const ids = cache.sqlite.prepare('SELECT id FROM bank_transactions LIMIT 2').pluck().all() as string[];
+    core.outbox.createSupplier(profile.id, { name: 'Offline GmbH', code: 'OFF1' });
+    const app = await openApp(core);
+    const { page } = app;
+    const prompt = page.getByRole('group', { name: 'Remove Sandbox GmbH' });
+    const lost = prompt.getByTestId('removal-loses');
+    const remove = prompt.getByRole('button', { name: 'Remove', exact: true });
+    try {
+      await page.keyboard.press('Control+6');
+      await page
+        .getByRole('listitem', { name: 'Sandbox GmbH' })
+        .getByRole('button', { name: 'Remove…' })
+        .click();
+      await lost.getByText(/^Only this computer has its 1 unsent edit; removing/).waitFor();
+      expect(await remove.getAttribute('aria-disabled')).toBeNull();
+
+      // The edit is sent while the prompt is open (a background sync's push, a reconnect): the
+      // count is read again, and Remove waits for it, saying why, with the old count still shown.
+      const held = await holdAnswers(page, 'profiles.localWork');
+      expect((await core.outbox.push(profile.id)).sent).toBe(1);
+      await expect.poll(() => held.waiting()).toBeGreaterThan(0);
+      const checking = prompt.getByText('Checking again what only this computer has of it…');
+      await checking.waitFor();
+      expect(await remove.getAttribute('aria-disabled')).toBe('true');
+      expect(await remove.getAttribute('aria-describedby')).toContain(await checking.getAttribute('id'));
+      await remove.press('Enter');
+      expect(core.profiles.list()).toHaveLength(1);
+      await held.release();
+      await lost.waitFor({ state: 'detached' });
+      await checking.waitFor({ state: 'detached' });
+      expect(await remove.getAttribute('aria-disabled')).toBeNull();
+
+      // Marks set meanwhile (a review change of a search still running when Settings opened).
+      expect(
+        await dispatch(handlers, 'review.apply', {
+          profileId: profile.id,
+          target: { by: 'ids', kind: 'transaction', ids },
+          change: { action: 'flag', reason: 'Ask' },
+        }),
+      ).toMatchObject({ ok: true, value: { changed: 2 } });
+      await lost.getByText(/^Only this computer has its 2 review marks; removing/).waitFor();
+      expect(await remove.getAttribute('aria-disabled')).toBeNull();
+      await prompt.getByRole('button', { name: 'Keep' }).click();
+      expect(core.profiles.list()).toHaveLength(1);
     } finally {
       await app.close();
       await core.close();

@@ -85,11 +85,16 @@ function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(saved:
 
 const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
+/** Events after which an organisation's unsent edits or review marks may be other than counted. */
+const LOCAL_WORK_EVENTS = ['edits.progress', 'review.progress', 'sync.finished'] as const;
+
 /**
  * "Remove …?", saying what only this computer holds of the organisation and would go with it:
- * the edits not sent yet and the review marks (read afresh each time the prompt opens). Remove
- * does nothing until they are counted, so an Enter pressed at once cannot remove before the
- * warning shows; it keeps the focus meanwhile (aria-disabled, not disabled), so Esc still keeps.
+ * the edits not sent yet and the review marks (read afresh each time the prompt opens, and again
+ * while it is open after each event that may change them: a push sending edits, a review change
+ * of a whole result, a sync). Remove does nothing until they are counted, or while a count shown
+ * is read again, so an Enter pressed at once cannot remove before the warning shows what is
+ * current; it keeps the focus meanwhile (aria-disabled, not disabled), so Esc still keeps.
  */
 function RemovePrompt({
   profile,
@@ -104,14 +109,30 @@ function RemovePrompt({
   const remove = useCommandMutation('profiles.remove', ['profiles.list']);
   const [work, setWork] = useState<
     | { status: 'reading' }
-    | { status: 'read'; edits: number; marks: number }
+    // `current`: false from an event that may change the counts until they are read again.
+    | { status: 'read'; edits: number; marks: number; current: boolean }
     | { status: 'failed'; message: string }
   >({ status: 'reading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
+    const stale = () => {
+      setWork((shown) => (shown.status === 'read' ? { ...shown, current: false } : shown));
+      setAttempt((n) => n + 1);
+    };
+    const stops = LOCAL_WORK_EVENTS.map((name) =>
+      window.satchel.on(name, (event) => {
+        if (event.profileId === profile.id) stale();
+      }),
+    );
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [profile.id]);
+  useEffect(() => {
+    // Only the newest read is taken: one started before an event may count what it changed.
     let live = true;
     call('profiles.localWork', { id: profile.id }).then(
-      (answer) => live && setWork({ status: 'read', ...answer }),
+      (answer) => live && setWork({ status: 'read', ...answer, current: true }),
       (error: unknown) =>
         live &&
         setWork({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
@@ -120,9 +141,10 @@ function RemovePrompt({
       live = false;
     };
   }, [profile.id, attempt]);
-  const ready = work.status === 'read';
-  const edits = ready ? work.edits : 0;
-  const marks = ready ? work.marks : 0;
+  const ready = work.status === 'read' && work.current;
+  const counted = work.status === 'read';
+  const edits = counted ? work.edits : 0;
+  const marks = counted ? work.marks : 0;
   const lost = [
     ...(edits > 0 ? [count(edits, 'unsent edit', 'unsent edits')] : []),
     ...(marks > 0 ? [count(marks, 'review mark', 'review marks')] : []),
@@ -149,6 +171,11 @@ function RemovePrompt({
           Checking what only this computer has of it…
         </span>
       )}
+      {work.status === 'read' && !work.current && (
+        <span id={`${id}-recount`} className="muted" data-testid="removal-checking">
+          Checking again what only this computer has of it…
+        </span>
+      )}
       {work.status === 'failed' && (
         <span id={`${id}-lost`} className="field-error" role="alert">
           Could not check what only this computer has of {profile.name} (unsent edits, review marks), so
@@ -166,7 +193,12 @@ function RemovePrompt({
         className="danger"
         autoFocus
         aria-disabled={!ready || undefined}
-        aria-describedby={!ready || lost.length > 0 ? `${id}-lost` : undefined}
+        aria-describedby={
+          [
+            ...(work.status !== 'read' || lost.length > 0 ? [`${id}-lost`] : []),
+            ...(counted && !ready ? [`${id}-recount`] : []),
+          ].join(' ') || undefined
+        }
         onClick={() => {
           if (!ready) return;
           onRemove();
