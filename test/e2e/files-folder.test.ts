@@ -149,4 +149,65 @@ describe('a download card', () => {
       await sandbox.stop();
     }
   }, 120_000);
+
+  it('gives focus back to Check folder when a slow check ends, unless the user moved it', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const ids = sandbox.state.files.slice(0, 4).map((file) => file.id);
+    const destination = path.join(tempDir(), 'Audit slow');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const [first, second] = readManifest(path.join(destination, 'manifest.csv'));
+
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      const card = page.getByTestId('download-job').filter({ hasText: destination });
+      const check = card.getByRole('button', { name: 'Check folder' });
+      const pause = card.getByRole('button', { name: 'Pause' });
+      const open = card.getByRole('button', { name: 'Open folder' });
+      await check.waitFor();
+      const hasFocus = (button: typeof check) => () =>
+        button.evaluate((element) => element === document.activeElement);
+      const removeSlowly = (row: Record<string, string> | undefined) => {
+        rmSync(path.join(destination, row?.['file'] ?? ''));
+        // Its file answers after six seconds: the job ends well after the press.
+        sandbox.control?.addFault({ match: `/v1/files/${row?.['file_id']}/content`, latencyMs: 6_000 });
+      };
+
+      // However long the job it started takes, focus comes back to the button when it ends.
+      removeSlowly(first);
+      await check.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(hasFocus(pause)).toBe(true);
+      await expect
+        .poll(() => core.files.status(profile.id, job.id).status, { timeout: 20_000 })
+        .toBe('completed');
+      await expect.poll(hasFocus(check)).toBe(true);
+
+      // The user moves focus elsewhere while the job runs: it stays there when the job ends.
+      removeSlowly(second);
+      await page.keyboard.press('Enter');
+      await expect.poll(hasFocus(pause)).toBe(true);
+      await page.keyboard.press('Shift+Tab');
+      expect(await hasFocus(open)()).toBe(true);
+      await expect
+        .poll(() => core.files.status(profile.id, job.id).status, { timeout: 20_000 })
+        .toBe('completed');
+      await check.waitFor();
+      expect(await hasFocus(open)()).toBe(true);
+      expect(await hasFocus(check)()).toBe(false);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
 });

@@ -43,16 +43,31 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const [confirmCancel, setConfirmCancel] = useState(false);
   const controls = useRef<HTMLDivElement>(null);
   /**
-   * Until when focus stays with this card's controls after one was used: the button pressed may
-   * vanish (Pause becomes Resume once the job stopped), and focus must not fall to the page.
+   * Whether focus stays with this card's controls, from the use of one until the user puts focus
+   * anywhere else: the button pressed may vanish (Pause becomes Resume once the job stopped;
+   * Check folder gives way to Pause while the job it started runs, however long, and comes back
+   * when it ends), and focus must not fall to the page meanwhile.
    */
-  const keepFocusUntil = useRef(0);
+  const keepFocus = useRef(false);
   const title = useRef<HTMLHeadingElement>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
+    // Focus put, or a click made, outside the controls is the user's: left where it is.
+    const elsewhere = (event: Event) => {
+      const group = controls.current;
+      if (group && event.target instanceof Node && !group.contains(event.target)) keepFocus.current = false;
+    };
+    document.addEventListener('focusin', elsewhere);
+    document.addEventListener('pointerdown', elsewhere, true);
+    return () => {
+      document.removeEventListener('focusin', elsewhere);
+      document.removeEventListener('pointerdown', elsewhere, true);
+    };
+  }, []);
+  useEffect(() => {
     const group = controls.current;
-    if (!group || Date.now() > keepFocusUntil.current || group.contains(document.activeElement)) return;
-    if (document.activeElement && document.activeElement !== document.body) keepFocusUntil.current = 0;
+    if (!group || !keepFocus.current || group.contains(document.activeElement)) return;
+    if (document.activeElement && document.activeElement !== document.body) keepFocus.current = false;
     else {
       // No control left (cancelled, or finished once the last failed file came): the card itself.
       const next = group.querySelector<HTMLButtonElement>('button:not(:disabled)');
@@ -73,7 +88,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const rate = job.live ? shownRate(job.live.bytesPerSecond) : null;
 
   const run = async (command: JobCommand, fileIds?: string[]) => {
-    keepFocusUntil.current = Date.now() + 5000;
+    keepFocus.current = true;
     setBusy(true);
     setError(null);
     setChecked(null);
@@ -277,7 +292,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
               <button
                 type="button"
                 onClick={() => {
-                  keepFocusUntil.current = Date.now() + 5000;
+                  keepFocus.current = true;
                   setConfirmCancel(false);
                 }}
               >
