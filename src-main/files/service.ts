@@ -487,6 +487,17 @@ export function createFileService(options: FileServiceOptions): FileService {
         throw new AppError('VALIDATION_ERROR', 'This download was cancelled; start a new one.');
       const reset = resetFailed(cacheOf(profileId), jobId, fileIds);
       const current = running.get(key(profileId, jobId));
+      // Nothing failed (any more): said, rather than an answer that changes nothing. A paused or
+      // interrupted job with nothing failed still goes on, as a Resume would.
+      if (reset === 0 && (current || row.status === 'completed'))
+        throw new AppError(
+          'VALIDATION_ERROR',
+          fileIds
+            ? 'Nothing to retry: the files named have not failed.'
+            : row.status === 'completed'
+              ? 'Nothing to retry: no file of this download failed. Files missing from its folder are fetched again by Check folder.'
+              : 'Nothing to retry: no file of this download has failed so far.',
+        );
       if (current) {
         // A run under way took its list of files when it started: the files put back are run
         // once it ends (a pause or a cancel meanwhile stands).

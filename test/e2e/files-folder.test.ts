@@ -8,7 +8,7 @@ import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { connectSandbox, holdAnswers } from './steps';
 
 // "Open folder" on a download's card in Chromium, against a real core and sandbox: the core is
 // given a recording function where the Electron shell gives shell.openPath.
@@ -143,6 +143,54 @@ describe('a download card', () => {
       // The button went while the job ran (Pause had focus), and has it again once it ended.
       await expect.poll(focused).toBe(true);
       await app.screenshot('files-check-folder');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it('offers Retry only while a file has failed, the list read again or not', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
+    // One file arrives damaged every time: the download completes with it failed.
+    sandbox.control?.addFault({ match: `/v1/files/${ids[0]}/content`, corruptBody: true });
+    const destination = path.join(tempDir(), 'Audit retried');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    expect(core.files.status(profile.id, job.id).files.failed).toBe(1);
+
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      const card = page.getByTestId('download-job').filter({ hasText: destination });
+      const retryAll = card.getByRole('button', { name: 'Retry all failed' });
+      await retryAll.waitFor();
+
+      // Retried from elsewhere (the same download retried by a background resume, another view)
+      // while the list is being read again: the card's count says nothing failed before its
+      // list of failures is read again, and Retry, with nothing to retry, is not offered.
+      const held = await holdAnswers(page, 'downloads.status');
+      sandbox.control?.clearFaults();
+      core.files.retry(profile.id, job.id);
+      expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+      await card.getByTestId('job-figures').getByText('3 of 3 files', { exact: false }).waitFor();
+      await expect.poll(() => held.waiting()).toBeGreaterThan(0);
+      expect(await retryAll.count()).toBe(0);
+      expect(await card.getByRole('button', { name: /^Retry / }).count()).toBe(0);
+      await card.getByRole('button', { name: 'Check folder' }).waitFor();
+
+      await held.release();
+      await card.getByText('1 file failed').waitFor({ state: 'detached' });
+      expect(await retryAll.count()).toBe(0);
     } finally {
       await app.close();
       await core.close();

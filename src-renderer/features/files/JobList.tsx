@@ -85,6 +85,10 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const interrupted = !job.active && (job.status === 'running' || job.status === 'pending');
   const running = job.status === 'running' && !interrupted;
   const settled = files.done + files.failed;
+  // The failed files listed are the stored state's; the count is the newest (a retry started
+  // elsewhere may have fetched them since): with none failed, there is nothing to retry, and
+  // a finished job's missing files are Check folder's.
+  const retryable = files.failed > 0 && job.status !== 'cancelled';
   const rate = job.live ? shownRate(job.live.bytesPerSecond) : null;
 
   const run = async (command: JobCommand, fileIds?: string[]) => {
@@ -271,7 +275,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
             Check folder
           </button>
         )}
-        {job.errors.length > 0 && job.status !== 'cancelled' && (
+        {job.errors.length > 0 && retryable && (
           <button type="button" disabled={busy} onClick={() => void run('downloads.retry')}>
             Retry all failed
           </button>
@@ -324,7 +328,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
               <li key={failure.fileId}>
                 <span className="mono">{failure.relativePath}</span>
                 <span className="field-error">{failureText(failure.error, failure.attempts)}</span>
-                {job.status !== 'cancelled' && (
+                {retryable && (
                   <button
                     type="button"
                     disabled={busy}

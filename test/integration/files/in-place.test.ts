@@ -215,6 +215,23 @@ describe('checking the folder of a finished download', () => {
     const ref = { profileId: profile.id, jobId: job.id };
     const manifestFile = path.join(destination, 'manifest.csv');
 
+    // Nothing failed: Retry says so, and points to Check folder, rather than doing nothing.
+    sandbox.control?.clearRequests();
+    expect(await dispatch(handlers, 'downloads.retry', ref)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message:
+          'Nothing to retry: no file of this download failed. Files missing from its folder are fetched again by Check folder.',
+      },
+    });
+    expect(await dispatch(handlers, 'downloads.retry', { ...ref, fileIds: [ids[0]!] })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: 'Nothing to retry: the files named have not failed.' },
+    });
+    expect(core.files.status(profile.id, job.id).status).toBe('completed');
+    expect(contentRequests(sandbox).size).toBe(0);
+
     // Nothing missing but the manifest itself: nothing is fetched, and the manifest comes back.
     rmSync(manifestFile);
     sandbox.control?.clearRequests();
