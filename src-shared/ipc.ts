@@ -419,7 +419,12 @@ export const events = {
     done: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),
   }),
-  'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid() }),
+  /**
+   * A run's end, whatever ended it. `runId` is its row in the history, or null when it has none:
+   * it failed before its first page (the cache would not open or take the row, the push before
+   * the pull broke), and the caller got the error.
+   */
+  'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid(), runId: z.number().int().nullable() }),
   /**
    * A push of offline edits (Send now, a sync's, a reconnect's): at its start, after each edit
    * it settles, and at its end (`running` false). The edits it settled so far, counted.

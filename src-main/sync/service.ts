@@ -1,6 +1,6 @@
 import type { RawFetch } from '../api/http-fetch';
 import { AppError } from '../../src-shared/errors';
-import type { SyncProgressEvent, SyncSummaryShape } from '../../src-shared/ipc';
+import type { EventPayload, SyncProgressEvent, SyncSummaryShape } from '../../src-shared/ipc';
 import { createApiClient, type ApiClient } from '../api/client';
 import { NO_NETWORK_MESSAGE } from '../connectivity';
 import type { EventBus } from '../events';
@@ -82,9 +82,6 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     return client;
   }
 
-  /** The newest run each organisation reported progress of, for a run that fails before its own. */
-  const lastRunIds = new Map<string, number>();
-
   async function start(
     profileId: string,
     full: boolean,
@@ -109,7 +106,6 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         onProgress: (progress) => {
           runId = progress.runId;
           counts[progress.resource] = progress.records;
-          lastRunIds.set(profileId, progress.runId);
           options.events.emit('sync.progress', { profileId, ...progress } satisfies SyncProgressEvent);
         },
       });
@@ -118,8 +114,10 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       // run ends with a finished event that says so: the status bar and Sync now wait for one.
       if (!(error instanceof AppError)) log.error('sync failed:', error);
       const cancelled = error instanceof AppError && error.code === 'CANCELLED';
-      const failed: SyncSummaryShape = {
-        runId: runId ?? lastRunIds.get(profileId) ?? 0,
+      // A run stopped before its first page has no row in the history, so no id: null says so
+      // (an earlier run's id would name a row that tells another run's outcome).
+      const failed: Omit<EventPayload<'sync.finished'>, 'profileId'> = {
+        runId: runId ?? null,
         outcome: cancelled ? 'cancelled' : 'failed',
         counts,
         errors: cancelled

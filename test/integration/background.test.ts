@@ -161,7 +161,9 @@ describe('background sync and online state', () => {
         active.add((payload as EventPayload<'sync.progress'>).runId);
         most = Math.max(most, active.size);
       }
-      if (name === 'sync.finished') active.delete((payload as EventPayload<'sync.finished'>).runId);
+      // A run that failed before its first page has no id, and never counted as active.
+      const ended = name === 'sync.finished' ? (payload as EventPayload<'sync.finished'>).runId : null;
+      if (ended !== null) active.delete(ended);
     });
 
     background.start();

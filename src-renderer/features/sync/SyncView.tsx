@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { EventPayload } from '../../../src-shared/ipc';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import '../../components/chrome.css';
 import { useLatestEvent } from '../../lib/events';
@@ -51,12 +52,35 @@ function RateLimits({ profileId, running }: { profileId: string; running: boolea
   );
 }
 
+/**
+ * The progress of the organisation's run going on: its latest `sync.progress`, until a
+ * `sync.finished` ends it (then null; see isRunning).
+ */
+function useRunProgress(profileId: string) {
+  const [progress, setProgress] = useState<EventPayload<'sync.progress'> | null>(null);
+  useEffect(() => {
+    const stops = [
+      window.satchel.on('sync.progress', (event) => {
+        if (event.profileId === profileId) setProgress(event);
+      }),
+      window.satchel.on('sync.finished', (event) => {
+        if (event.profileId === profileId) setProgress(null);
+      }),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+      setProgress(null);
+    };
+  }, [profileId]);
+  return progress;
+}
+
 export function SyncView({ profile }: { profile: ProfileSummary }) {
   const client = useQueryClient();
   const history = useCommand('sync.history', { profileId: profile.id, limit: 20 });
   const start = useCommandMutation('sync.start', ['sync.history', 'sync.rateLimits']);
   const cancel = useCommandMutation('sync.cancel');
-  const progress = useLatestEvent('sync.progress', (event) => event.profileId === profile.id);
+  const progress = useRunProgress(profile.id);
   const finished = useLatestEvent('sync.finished', (event) => event.profileId === profile.id);
 
   const { reset: resetStart } = start;
@@ -69,7 +93,7 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
     }
   }, [finished, client, resetStart]);
 
-  const running = isRunning(start.isPending, progress, finished);
+  const running = isRunning(start.isPending, progress);
   // Why the run that just ended failed (the network, the credentials, a cache that refused to
   // write): what stopped it is its last problem.
   const failure =

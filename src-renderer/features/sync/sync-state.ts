@@ -56,16 +56,16 @@ export function syncStatusText(
 
 /**
  * Whether a sync of the organisation is running, from what the screen has seen: its own
- * request still pending, or progress of a run (background or from the menu) not yet finished.
+ * request still pending, or progress of a run (background or from the menu) that no
+ * `sync.finished` has ended since. Runs of one organisation go one at a time, so a finished
+ * event ends whatever progress came before it; its `runId` cannot tell, as a run that failed
+ * before its first page has none.
  */
 export function isRunning(
   pending: boolean,
-  progress: Pick<EventPayload<'sync.progress'>, 'runId'> | null,
-  finished: Pick<EventPayload<'sync.finished'>, 'runId'> | null,
+  progressSinceLastEnd: Pick<EventPayload<'sync.progress'>, 'runId'> | null,
 ): boolean {
-  if (pending) return true;
-  if (!progress) return false;
-  return !finished || finished.runId < progress.runId;
+  return pending || progressSinceLastEnd !== null;
 }
 
 /** The share of a rate-limit bucket left, 0…1 (a bucket with no limit counts as full). */

@@ -95,6 +95,22 @@ describe('the end of a sync run', () => {
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
   });
 
+  it("gives a run that fails before its first page no run id, not the previous run's", async () => {
+    const { core, profile, of } = await setup();
+    const earlier = await core.sync.sync(profile.id);
+    const allow = refuseHistory(core, profile.id, 'insert');
+    await expect(core.sync.sync(profile.id)).rejects.toMatchObject({ code: 'INTERNAL' });
+    allow();
+    const [first, failed] = of('sync.finished');
+    expect(first).toMatchObject({ runId: earlier.runId, outcome: 'succeeded' });
+    // The failed run has no row in the history: its event says so rather than naming the
+    // earlier run, whose row still says "succeeded".
+    expect(failed).toMatchObject({ runId: null, outcome: 'failed' });
+    expect(core.sync.history(profile.id).map((run) => [run.id, run.outcome])).toEqual([
+      [earlier.runId, 'succeeded'],
+    ]);
+  });
+
   it('names the cache as the reason when it refuses a page', async () => {
     const { core, profile } = await setup();
     core
