@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { AppError, KEYCHAIN_CODES } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
@@ -36,6 +36,41 @@ export interface SyncOptions {
   trailingDays?: number;
   now?: () => Date;
   onProgress?: (progress: SyncProgress) => void;
+  /**
+   * The ends of earlier runs of this cache that the history refused (the caller keeps the list,
+   * one per organisation). Each is written first, before the runs still marked running are taken
+   * for interrupted, and leaves the list once written; this run's own end joins it when the
+   * history refuses it twice.
+   */
+  unrecordedEnds?: RunEnd[];
+}
+
+/** How a run ended, as its row in the history keeps it. */
+export type RunEnd = Pick<SyncSummary, 'runId' | 'outcome' | 'counts' | 'errors' | 'finishedAt'>;
+
+function recordRunEnd(cache: CacheDb, end: RunEnd): void {
+  cache.db
+    .update(syncRuns)
+    .set({
+      finishedAt: end.finishedAt,
+      outcome: end.outcome,
+      counts: JSON.stringify(end.counts),
+      errors: JSON.stringify(end.errors.slice(0, 1000)),
+    })
+    .where(eq(syncRuns.id, end.runId))
+    .run();
+}
+
+/** Writes the ends the history refused before; those it refuses again stay in `ends`. */
+function recordEarlierEnds(cache: CacheDb, ends: RunEnd[]): void {
+  for (const end of [...ends]) {
+    try {
+      recordRunEnd(cache, end);
+      ends.splice(ends.indexOf(end), 1);
+    } catch (error) {
+      log.warn(`the end of sync run ${end.runId} still cannot be recorded:`, error);
+    }
+  }
 }
 
 /** Errors after which no other resource can succeed either (the keychain's: no credentials). */
@@ -72,8 +107,22 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const signal = options.signal ?? new AbortController().signal;
   const startedAt = now().toISOString();
 
+  // An earlier run whose end the history refused ended all the same: its row says how, and
+  // when, before anything below could take it for cut short.
+  const unrecorded = options.unrecordedEnds ?? [];
+  recordEarlierEnds(cache, unrecorded);
   // A run still marked running was cut short (crash, kill, power): say so in the history.
-  cache.db.update(syncRuns).set({ outcome: 'interrupted' }).where(eq(syncRuns.outcome, 'running')).run();
+  const stillUnrecorded = unrecorded.map((end) => end.runId);
+  cache.db
+    .update(syncRuns)
+    .set({ outcome: 'interrupted' })
+    .where(
+      and(
+        eq(syncRuns.outcome, 'running'),
+        stillUnrecorded.length > 0 ? notInArray(syncRuns.id, stillUnrecorded) : undefined,
+      ),
+    )
+    .run();
   const runId = Number(
     cache.db.insert(syncRuns).values({ startedAt }).returning({ id: syncRuns.id }).get().id,
   );
@@ -195,17 +244,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   if (outcome === 'succeeded' && errors.length > 0) outcome = 'partial';
 
   const finishedAt = now().toISOString();
-  const recordEnd = () =>
-    cache.db
-      .update(syncRuns)
-      .set({
-        finishedAt,
-        outcome,
-        counts: JSON.stringify(counts),
-        errors: JSON.stringify(errors.slice(0, 1000)),
-      })
-      .where(eq(syncRuns.id, runId))
-      .run();
+  const recordEnd = () => recordRunEnd(cache, { runId, outcome, counts, errors, finishedAt });
   try {
     recordEnd();
   } catch (error) {
@@ -221,7 +260,9 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     try {
       recordEnd();
     } catch {
-      // Still refused: the row stays "running" until the next run marks it interrupted.
+      // Still refused: the row stays "running" for now, and the caller keeps its true end for
+      // the next run to write first (so it is not taken for interrupted).
+      unrecorded.push({ runId, outcome, counts: { ...counts }, errors: [...errors], finishedAt });
     }
   }
   // New rows: the gram blocks they marked stale are recomputed (short-text search) and the

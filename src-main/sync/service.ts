@@ -7,7 +7,7 @@ import type { EventBus } from '../events';
 import { log } from '../log';
 import type { ProfileStore } from '../profiles';
 import { cacheWriteProblem, isSqliteError, type CacheDb } from '../store';
-import { lastSucceededAt, runSync, syncHistory } from './engine';
+import { lastSucceededAt, runSync, syncHistory, type RunEnd } from './engine';
 import { allResources } from './resources';
 import type { ResourceSync } from './types';
 
@@ -82,6 +82,18 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     return client;
   }
 
+  /**
+   * Per organisation, the ends of runs the history refused to record (engine.ts): held here
+   * until the next run writes them, so that their rows say how they ended rather than
+   * "interrupted". Lost if Satchel quits first; then the row is marked interrupted.
+   */
+  const unrecordedEnds = new Map<string, RunEnd[]>();
+  const unrecordedOf = (profileId: string): RunEnd[] => {
+    let ends = unrecordedEnds.get(profileId);
+    if (!ends) unrecordedEnds.set(profileId, (ends = []));
+    return ends;
+  };
+
   async function start(
     profileId: string,
     full: boolean,
@@ -103,6 +115,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         signal: controller.signal,
         now: options.now,
         ...(options.trailingDays ? { trailingDays: options.trailingDays } : {}),
+        unrecordedEnds: unrecordedOf(profileId),
         onProgress: (progress) => {
           runId = progress.runId;
           counts[progress.resource] = progress.records;

@@ -75,8 +75,28 @@ describe('the end of a sync run', () => {
 
     allow();
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
-    // The refused row could not say "failed" either; the next run marked it.
-    expect(core.sync.history(profile.id).map((run) => run.outcome)).toEqual(['succeeded', 'interrupted']);
+    // The refused row could not say "failed" either; the next run wrote it before anything else.
+    expect(core.sync.history(profile.id).map((run) => run.outcome)).toEqual(['succeeded', 'failed']);
+  });
+
+  it('writes the true end of a run the history refused twice once the cache takes writes again', async () => {
+    const { core, profile } = await setup();
+    const allow = refuseHistory(core, profile.id, 'end');
+    const refused = await core.sync.sync(profile.id);
+    expect(core.sync.history(profile.id)).toMatchObject([{ id: refused.runId, outcome: 'running' }]);
+
+    allow();
+    const next = await core.sync.sync(profile.id);
+    expect(next.outcome).toBe('succeeded');
+    const [latest, earlier] = core.sync.history(profile.id);
+    expect(latest).toMatchObject({ id: next.runId, outcome: 'succeeded' });
+    expect(earlier).toMatchObject({
+      id: refused.runId,
+      outcome: 'failed',
+      finishedAt: refused.finishedAt,
+      counts: JSON.stringify(refused.counts),
+      errors: JSON.stringify(refused.errors),
+    });
   });
 
   it('ends a run that cannot even be recorded with a finished event, and says why to the caller', async () => {
