@@ -102,15 +102,20 @@ export interface Core {
    * Connects an organisation: stores it, then checks the credentials with one request. Refused
    * credentials, or an address that answers but not as the spend API, undo everything and name
    * the field; no answer (no network, a timeout, a server error) keeps the connection, to be
-   * checked by the first sync.
+   * checked by the first sync, and `checked` false says so.
    */
-  addProfile(input: { name: string; baseUrl: string; auth: ProfileAuth; demo?: boolean }): Promise<Profile>;
+  addProfile(input: {
+    name: string;
+    baseUrl: string;
+    auth: ProfileAuth;
+    demo?: boolean;
+  }): Promise<Profile & { checked: boolean }>;
   /**
    * Gives a connection a new key or token, checked with one request first: one the API refuses
    * changes nothing (the key before stays) and names the field; no answer keeps the new one, to
-   * be checked by the next sync. The next request signs in with it.
+   * be checked by the next sync (`checked` false). The next request signs in with it.
    */
-  reauthenticateProfile(profileId: string, auth: ProfileAuth): Promise<Profile>;
+  reauthenticateProfile(profileId: string, auth: ProfileAuth): Promise<Profile & { checked: boolean }>;
   /** The unsent edits and review marks that only the connection's offline copy holds. */
   localWork(profileId: string): { edits: number; marks: number };
   /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
@@ -304,6 +309,7 @@ export function createCore(options: CoreOptions): Core {
     },
     async reauthenticateProfile(profileId, auth) {
       const profile = profiles.get(profileId);
+      let checked = true;
       try {
         await check(profile.baseUrl, () => Promise.resolve(auth));
       } catch (error) {
@@ -315,13 +321,15 @@ export function createCore(options: CoreOptions): Core {
           throw new AppError(error.code, message, 'auth');
         }
         // No answer now: the new key is kept all the same (the old one is what failed).
+        checked = false;
       }
       const updated = await profiles.reauthenticate(profile.id, auth);
       sync.forget(updated.id);
-      return updated;
+      return { ...updated, checked };
     },
     async addProfile(input) {
       const profile = await profiles.add(input);
+      let checked = true;
       try {
         await check(profile.baseUrl, () => profiles.credentials(profile.id));
       } catch (error) {
@@ -345,8 +353,9 @@ export function createCore(options: CoreOptions): Core {
           );
         }
         // Unreachable now (offline, timeout, 5xx): keep it; the first sync will tell.
+        checked = false;
       }
-      return profile;
+      return { ...profile, checked };
     },
     info: () => ({
       name: packageJson.productName,

@@ -69,6 +69,9 @@ export const KeychainStatus = z.union([
 
 const ProfileId = z.object({ id: z.uuid() }).strict();
 
+/** A connection just given credentials, and whether the API could check them then. */
+const CheckedProfile = ProfileSummary.extend({ checked: z.boolean() });
+
 export const RecordErrorShape = z.object({
   resource: z.string(),
   recordId: z.string().optional(),
@@ -145,18 +148,23 @@ export const commands = {
   /** Whether the system keychain answers; Settings shows it. */
   'keychain.status': { input: NoInput, output: KeychainStatus },
   'profiles.list': { input: NoInput, output: z.object({ profiles: z.array(ProfileSummary) }) },
-  /** Connects an organisation; the secret goes to the keychain and is never returned. */
+  /**
+   * Connects an organisation; the secret goes to the keychain and is never returned. `checked`
+   * is false when the API gave no answer to check the credentials with (offline, a time-out):
+   * the connection is kept, and its first sync checks them.
+   */
   'profiles.add': {
     input: z.object({ name: ProfileName, baseUrl: BaseUrl, auth: ProfileAuth }).strict(),
-    output: ProfileSummary,
+    output: CheckedProfile,
   },
   'profiles.rename': {
     input: z.object({ id: z.uuid(), name: ProfileName }).strict(),
     output: ProfileSummary,
   },
+  /** A new key for a connection; `checked` as for `profiles.add` (the next sync checks it). */
   'profiles.reauthenticate': {
     input: z.object({ id: z.uuid(), auth: ProfileAuth }).strict(),
-    output: ProfileSummary,
+    output: CheckedProfile,
   },
   /**
    * What only the connection's offline copy holds, which its removal would lose: the edits not

@@ -41,3 +41,12 @@ export const BaseUrl = z
   )
   .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i, 'Enter an http(s) address, such as https://api.example.com.')
   .transform((value) => value.replace(/\/+$/, ''));
+
+/**
+ * What Settings and the CLI say when the API gave no answer to check new credentials with
+ * (offline, a time-out): they are kept all the same, and a sync checks them.
+ */
+export const UNCHECKED_KEY =
+  'Saved. It could not be checked now (no connection); the next sync will check it.';
+export const UNCHECKED_CONNECTION =
+  'Added. It could not be checked now (no connection); the first sync will check it.';

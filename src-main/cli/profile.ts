@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
+import { UNCHECKED_CONNECTION, UNCHECKED_KEY } from '../../src-shared/profiles';
 import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { promptHidden, readAll, table, typedAt, UsageError, type CliIo } from './io';
@@ -88,6 +89,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
         demo: values.demo,
       });
       io.stdout.write(`Connected "${profile.name}" (${profile.baseUrl}).\n`);
+      if (!profile.checked) io.stderr.write(`${UNCHECKED_CONNECTION}\n`);
       return;
     }
     case 'list': {
@@ -146,6 +148,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
       // (exit 1); with no answer (offline) the new key is kept, since the old one is what failed.
       const profile = await core.reauthenticateProfile(current.id, auth);
       io.stdout.write(`New credentials for "${profile.name}" are in the keychain.\n`);
+      if (!profile.checked) io.stderr.write(`${UNCHECKED_KEY}\n`);
       return;
     }
     case 'remove': {

@@ -264,13 +264,14 @@ describe('connecting an organisation', () => {
 });
 
 describe("a connection's key", () => {
-  it('takes a new key in Settings when the keychain lost it, refusing one the API refuses', async () => {
+  it('takes a new key in Settings when the keychain lost it, refusing one the API refuses and saying when none could be checked', async () => {
     const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 50 });
     const core = createCore({ dataDir: tempDir(), secrets });
     const profile = await connectSandbox(core, sandbox);
     const app = await openApp(core);
     const { page } = app;
+    let stopped = false;
     try {
       // The keychain lost the secret (a new keyring, a cleaned-up login): the sync says where to
       // give it again.
@@ -311,10 +312,37 @@ describe("a connection's key", () => {
       expect(await secrets.get(`profile:${profile.id}`)).toBe(sandbox.clientSecret);
       expect(await page.content()).not.toContain(sandbox.clientSecret);
       expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+      expect(await connection.getByRole('status').textContent()).not.toContain('could not be checked');
+
+      // With no answer (the server is down) the new key is kept, and Settings says it is unchecked.
+      await sandbox.stop();
+      stopped = true;
+      await newKey.click();
+      await form.getByLabel('API key secret').fill(sandbox.clientSecret);
+      await page.keyboard.press('Enter');
+      await form.waitFor({ state: 'detached' });
+      await connection
+        .getByRole('status')
+        .getByText('Saved. It could not be checked now (no connection); the next sync will check it.')
+        .waitFor();
+
+      // So is a connection added with no answer.
+      await page.getByRole('button', { name: 'Add an organisation…' }).click();
+      const connect = page.getByRole('form', { name: 'Connect an organisation' });
+      await connect.getByLabel('Name').fill('Later GmbH');
+      await connect.getByLabel('API address').fill(sandbox.url);
+      await connect.getByLabel('API key id').fill(sandbox.clientId);
+      await connect.getByLabel('API key secret').fill(sandbox.clientSecret);
+      await connect.getByRole('button', { name: 'Connect' }).click();
+      await page
+        .getByRole('status')
+        .getByText('Added. It could not be checked now (no connection); the first sync will check it.')
+        .waitFor();
+      await page.getByRole('listitem', { name: 'Later GmbH' }).waitFor();
     } finally {
       await app.close();
       await core.close();
-      await sandbox.stop();
+      if (!stopped) await sandbox.stop();
       for (const account of await secrets.list()) await secrets.delete(account);
     }
   });

@@ -11,7 +11,8 @@ function fieldOf(error: unknown): string | undefined {
   return error.field.split('.').at(-1);
 }
 
-export function ConnectForm({ onConnected }: { onConnected?: () => void }) {
+/** `onConnected` learns whether the API could check the credentials then (`checked`). */
+export function ConnectForm({ onConnected }: { onConnected?: (added: { checked: boolean }) => void }) {
   const id = useId();
   const [kind, setKind] = useState<AuthKind>('client');
   const [values, setValues] = useState({
@@ -40,7 +41,7 @@ export function ConnectForm({ onConnected }: { onConnected?: () => void }) {
           // every 15 minutes, and the lists would say "0 transactions" until then. How it went
           // (also an address that gave no answer now) is in the Sync area.
           void call('sync.start', { profileId: profile.id }).catch(() => undefined);
-          onConnected?.();
+          onConnected?.(profile);
         },
       },
     );

@@ -1,16 +1,20 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
-import type { ProfileSummary } from '../../../src-shared/profiles';
+import { UNCHECKED_CONNECTION, UNCHECKED_KEY, type ProfileSummary } from '../../../src-shared/profiles';
 import { formatCount } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { call } from '../../lib/satchel';
 import { ConnectForm } from '../connect/ConnectForm';
 
+/** How a New key… form closed: not saved, or saved after the API took it, or saved unchecked. */
+type KeyFormEnd = 'cancelled' | 'checked' | 'unchecked';
+
 /**
  * A new key (or token) for a connection whose key was revoked, rotated or lost from the
- * keychain: the core checks it with the API before it replaces the one before.
+ * keychain: the core checks it with the API before it replaces the one before (with no answer,
+ * it is kept unchecked, and the next sync checks it).
  */
-function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(saved: boolean): void }) {
+function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(end: KeyFormEnd): void }) {
   const id = useId();
   const [clientId, setClientId] = useState(profile.clientId ?? '');
   const [secret, setSecret] = useState('');
@@ -32,13 +36,13 @@ function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(saved:
               : { kind: 'token', accessToken: secret },
           },
           // The secret is in the keychain now; nothing of it stays in the page.
-          { onSuccess: () => onClose(true) },
+          { onSuccess: ({ checked }) => onClose(checked ? 'checked' : 'unchecked') },
         );
       }}
       onKeyDown={(event) => {
         if (event.key !== 'Escape') return;
         event.preventDefault();
-        onClose(false);
+        onClose('cancelled');
       }}
     >
       {client && (
@@ -71,7 +75,7 @@ function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(saved:
       <button type="submit" disabled={reauthenticate.isPending}>
         {reauthenticate.isPending ? 'Checking…' : 'Save'}
       </button>
-      <button type="button" onClick={() => onClose(false)}>
+      <button type="button" onClick={() => onClose('cancelled')}>
         Cancel
       </button>
       {reauthenticate.error && (
@@ -233,7 +237,7 @@ function RemovePrompt({
 function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemove(): void }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'key' | 'confirm-remove'>('view');
   const [name, setName] = useState(profile.name);
-  const [keySaved, setKeySaved] = useState(false);
+  const [keySaved, setKeySaved] = useState<KeyFormEnd>('cancelled');
   const rename = useCommandMutation('profiles.rename', ['profiles.list']);
   const renameButton = useRef<HTMLButtonElement>(null);
   const keyButton = useRef<HTMLButtonElement>(null);
@@ -308,8 +312,8 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
       {mode === 'key' && (
         <KeyForm
           profile={profile}
-          onClose={(saved) => {
-            setKeySaved(saved);
+          onClose={(end) => {
+            setKeySaved(end);
             setMode('view');
             refocus.current = 'key';
           }}
@@ -324,7 +328,7 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
             type="button"
             ref={keyButton}
             onClick={() => {
-              setKeySaved(false);
+              setKeySaved('cancelled');
               setMode('key');
             }}
           >
@@ -340,9 +344,9 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
           </button>
         </div>
       )}
-      {mode === 'view' && keySaved && (
-        <span className="muted" role="status">
-          New key saved; the next sync signs in with it.
+      {mode === 'view' && keySaved !== 'cancelled' && (
+        <span className={keySaved === 'checked' ? 'muted' : 'notice-warning'} role="status">
+          {keySaved === 'checked' ? 'New key saved; the next sync signs in with it.' : UNCHECKED_KEY}
         </span>
       )}
       {mode === 'confirm-remove' && <RemovePrompt profile={profile} onRemove={onRemove} onKeep={keep} />}
@@ -354,6 +358,8 @@ export function ConnectionsSection() {
   const profiles = useCommand('profiles.list', {});
   const keychain = useCommand('keychain.status', {});
   const [adding, setAdding] = useState(false);
+  // A connection added with no answer to check its credentials with says so until the next add.
+  const [addedUnchecked, setAddedUnchecked] = useState(false);
   const list = useRef<HTMLUListElement>(null);
   const addButton = useRef<HTMLButtonElement>(null);
   // A removed connection goes with the focus on its prompt's Remove button. Once the list no
@@ -399,11 +405,28 @@ export function ConnectionsSection() {
         <p className="muted">None yet.</p>
       )}
       {adding ? (
-        <ConnectForm onConnected={() => setAdding(false)} />
+        <ConnectForm
+          onConnected={({ checked }) => {
+            setAddedUnchecked(!checked);
+            setAdding(false);
+          }}
+        />
       ) : (
-        <button type="button" ref={addButton} onClick={() => setAdding(true)}>
+        <button
+          type="button"
+          ref={addButton}
+          onClick={() => {
+            setAddedUnchecked(false);
+            setAdding(true);
+          }}
+        >
           Add an organisation…
         </button>
+      )}
+      {!adding && addedUnchecked && (
+        <p className="notice-warning" role="status">
+          {UNCHECKED_CONNECTION}
+        </p>
       )}
     </>
   );

@@ -228,9 +228,23 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     // With no answer a new key cannot be checked: it is kept, as in Settings (the old one may be
     // what failed), and the next sync tells.
     const unchecked = { ...env, SATCHEL_CLIENT_SECRET: moved.clientSecret };
+    expect(await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], unchecked)).toEqual({
+      code: 0,
+      stdout: 'New credentials for "Demo" are in the keychain.\n',
+      stderr: 'Saved. It could not be checked now (no connection); the next sync will check it.\n',
+    });
+    // So is a new connection: added, and said to be unchecked.
     expect(
-      (await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], unchecked)).code,
-    ).toBe(0);
+      await satchel(
+        ['profile', 'add', '--name', 'Later', '--url', sandbox.url, '--client-id', moved.clientId],
+        unchecked,
+      ),
+    ).toEqual({
+      code: 0,
+      stdout: `Connected "Later" (${sandbox.url}).\n`,
+      stderr: 'Added. It could not be checked now (no connection); the first sync will check it.\n',
+    });
+    expect((await satchel(['profile', 'remove', 'Later'], env)).code).toBe(0);
     expect((await satchel(['profile', 'set-url', 'Demo', '--url', moved.url], env)).stdout).toBe(
       `"Demo" now connects to ${moved.url}; its offline copy is kept.\n`,
     );
@@ -272,6 +286,7 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       {
         code: 0,
         stdout: 'New credentials for "Demo" are in the keychain.\n',
+        stderr: '',
       },
     );
     expect((await satchel(['sync'], env)).code).toBe(0);

@@ -26,7 +26,10 @@ describe('satchel CLI: connections', () => {
       ],
       { env, stdin: 'sk_from_stdin\n' },
     );
-    expect(added.stderr).toBe('');
+    // Nothing answers there: kept, and said to be unchecked.
+    expect(added.stderr).toBe(
+      'Added. It could not be checked now (no connection); the first sync will check it.\n',
+    );
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('Connected "Acme"');
     expect(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).not.toContain('sk_from_stdin');
@@ -119,7 +122,9 @@ describe('satchel CLI: connections', () => {
     const added = await runCli(['profile', 'add', '--name', 'T', '--url', 'https://x.test'], {
       env: { ...env, SATCHEL_TOKEN: 'tok_from_env' },
     });
-    expect(added.stderr).toBe('');
+    expect(added.stderr).toBe(
+      'Added. It could not be checked now (no connection); the first sync will check it.\n',
+    );
     expect(added.code).toBe(0);
     const listed = await runCli(['profile', 'list', '--json'], { env });
     expect(JSON.parse(listed.stdout)).toMatchObject([{ name: 'T', authKind: 'token' }]);

@@ -191,6 +191,35 @@ describe('connecting and secrets', () => {
     expect(setup.core.profiles.list().map((profile) => profile.id)).toContain(unreachable.id);
   });
 
+  it('says whether a new connection or a new key could be checked, through IPC', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    const handlers = createHandlers(setup.core);
+    const { clientId, clientSecret } = setup.sandbox;
+    const auth = { kind: 'client', clientId, clientSecret } as const;
+
+    // The API answers: checked.
+    const added = await dispatch(handlers, 'profiles.add', {
+      name: 'Answered',
+      baseUrl: setup.sandbox.url,
+      auth,
+    });
+    expect(added).toMatchObject({ ok: true, value: { name: 'Answered', checked: true } });
+    const rekeyed = await dispatch(handlers, 'profiles.reauthenticate', { id: setup.profile.id, auth });
+    expect(rekeyed).toMatchObject({ ok: true, value: { id: setup.profile.id, checked: true } });
+
+    // Nothing answers (the server is down): kept, and the answer says it was not checked.
+    const silent = await dispatch(handlers, 'profiles.add', {
+      name: 'Silent',
+      baseUrl: 'http://127.0.0.1:9',
+      auth,
+    });
+    expect(silent).toMatchObject({ ok: true, value: { name: 'Silent', checked: false } });
+    await setup.sandbox.stop();
+    const offline = await dispatch(handlers, 'profiles.reauthenticate', { id: setup.profile.id, auth });
+    expect(offline).toMatchObject({ ok: true, value: { id: setup.profile.id, checked: false } });
+  });
+
   it('keeps the API secret and every access token out of the data folder and the IPC answers', async () => {
     const setup = await connectedCore(tempDir());
     cleanups.push(setup.close);
