@@ -1,20 +1,43 @@
 import type Database from 'better-sqlite3';
 
 /**
- * Remembers results (counts, totals, ordered id lists) per connection until the data
- * changes. "Changed" is read from SQLite itself: `PRAGMA data_version` moves when another
- * connection commits (the sync worker, the CLI), `total_changes()` when this connection
- * writes (review marks). Both cost microseconds, so a page turn that reuses the totals never
- * scans again.
+ * Remembers results (counts, totals, ordered id lists) per connection until the rows they
+ * read change. "Changed" is the cache's content generation (store/tables/generation.ts): its
+ * triggers count every real change of a searched row, by any writer on any connection (the
+ * sync, an edit, a review mark, a repair), and nothing else. SQLite's own counters
+ * (`data_version`, `total_changes()`) also move for the sync's history, its checkpoints and
+ * the rows it reads again unchanged, so a sync that found nothing new used to drop totals that
+ * take a second to count on a million rows. Reading the generation costs microseconds, so a
+ * page turn that reuses the totals never scans again.
  */
 
 type Memo = Map<string, { version: string; value: unknown }>;
 const memos = new WeakMap<Database.Database, Map<string, Memo>>();
+const generations = new WeakMap<Database.Database, () => string>();
+
+/**
+ * How to read the connection's data version: the content generation, or on a database without
+ * one (not a cache: a test's bare database) SQLite's counters, which move with any write.
+ */
+function versionReader(sqlite: Database.Database): () => string {
+  let read = generations.get(sqlite);
+  if (read) return read;
+  const hasGeneration = sqlite
+    .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'content_generation'`)
+    .get();
+  if (hasGeneration) {
+    const statement = sqlite.prepare('SELECT n FROM content_generation WHERE id = 1').pluck();
+    read = () => String(statement.get());
+  } else {
+    const own = sqlite.prepare('SELECT total_changes()').pluck();
+    read = () => `${String(sqlite.pragma('data_version', { simple: true }))}:${String(own.get())}`;
+  }
+  generations.set(sqlite, read);
+  return read;
+}
 
 function dataVersion(sqlite: Database.Database): string {
-  const other = sqlite.pragma('data_version', { simple: true }) as number;
-  const own = (sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  return `${other}:${own}`;
+  return versionReader(sqlite)();
 }
 
 /**
@@ -40,6 +63,9 @@ export function memoized<T>(
     return hit.value as T;
   }
   const value = compute();
+  // Within a transaction that may write, the generation may count a change that is then rolled
+  // back, and count a different one to the same number later: what is read there is not kept.
+  if (sqlite.inTransaction && !sqlite.readonly) return value;
   memo.set(key, { version, value });
   if (memo.size > entries) memo.delete(memo.keys().next().value as string);
   return value;

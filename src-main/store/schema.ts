@@ -11,3 +11,4 @@ export * from './tables/sync';
 export * from './tables/review';
 export * from './tables/outbox';
 export * from './tables/files';
+export * from './tables/generation';
