@@ -22,6 +22,13 @@ export const IsoDate = z
 /** ISO 8601 with offset; the API sends UTC (`2026-07-15T09:30:00Z`). */
 export const Timestamp = z.iso.datetime({ offset: true });
 
+/**
+ * A required text member of an edit, its own words for a member left out, as for one left blank
+ * (a form leaves an empty field out): "Enter a name.", never the schema library's wording.
+ */
+export const requiredText = (missing: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? missing : undefined) });
+
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use an ISO 4217 code like EUR.');
 
 export const Money = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp, listEnvelope } from './common';
+import { Id, Timestamp, listEnvelope, requiredText } from './common';
 
 export const DimensionStatus = z.enum(['ACTIVE', 'INACTIVE', 'DELETED']);
 
@@ -33,13 +33,11 @@ export type DimensionItem = z.infer<typeof DimensionItem>;
 export const DimensionPage = listEnvelope(Dimension).meta({ id: 'DimensionPage' });
 export const DimensionItemPage = listEnvelope(DimensionItem).meta({ id: 'DimensionItemPage' });
 
-const name = z
-  .string()
+const name = requiredText('Enter a name.')
   .trim()
   .min(1, { error: 'Enter a name.' })
   .max(200, { error: 'Use at most 200 characters.' });
-const code = z
-  .string()
+const code = requiredText('Enter a code.')
   .trim()
   .min(1, { error: 'Enter a code.' })
   .max(50, { error: 'Use at most 50 characters.' });

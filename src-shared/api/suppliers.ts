@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyCode, Id, Timestamp, listEnvelope } from './common';
+import { CurrencyCode, Id, Timestamp, listEnvelope, requiredText } from './common';
 
 export const SupplierStatus = z.enum(['ACTIVE', 'DEACTIVATED', 'DELETED']);
 
@@ -38,14 +38,12 @@ export type Supplier = z.infer<typeof Supplier>;
 export const SupplierPage = listEnvelope(Supplier).meta({ id: 'SupplierPage' });
 
 const editable = {
-  name: z
-    .string()
+  name: requiredText('Enter a name.')
     .trim()
     .min(1, { error: 'Enter a name.' })
     .max(200, { error: 'Use at most 200 characters.' }),
   /** Becomes `number`. Omitted when the ERP generates supplier numbers. */
-  code: z
-    .string()
+  code: requiredText('Enter a supplier number.')
     .trim()
     .min(1, { error: 'Enter a supplier number.' })
     .max(50, { error: 'Use at most 50 characters.' }),

@@ -71,6 +71,38 @@ describe('suppliers offline', () => {
   }, 180_000);
 });
 
+describe('a new supplier with a field missing', () => {
+  it('names the missing name on its field in words, and keeps what was typed', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      await page.getByRole('button', { name: 'New supplier' }).click();
+      const editor = page.getByRole('form', { name: 'New supplier' });
+      await editor.getByLabel('Supplier number').fill('NEW-7');
+      await editor.getByLabel('VAT id').fill('DE111222333');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => editor.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+      await editor.getByText('Enter a name.', { exact: true }).waitFor();
+      expect(await editor.innerText()).not.toContain('Invalid input');
+      // Nothing typed is lost, and nothing was queued.
+      expect(await editor.getByLabel('Supplier number').inputValue()).toBe('NEW-7');
+      expect(await editor.getByLabel('VAT id').inputValue()).toBe('DE111222333');
+      expect(core.outbox.list(profile.id)).toEqual([]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
+
 describe('deleted suppliers', () => {
   it('leaves suppliers deleted on the server out of the list until Show deleted is ticked', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });

@@ -21,6 +21,8 @@ function issues(schema: z.ZodType, input: unknown): Array<{ path: string; messag
 describe('messages of the shared schemas', () => {
   it('ask for a name and a number of a supplier, and keep them short', () => {
     expect(issues(SupplierCreate, { name: '  ' })).toEqual([{ path: 'name', message: 'Enter a name.' }]);
+    // A form leaves an empty field out: missing is said as blank is.
+    expect(issues(SupplierCreate, { code: 'S-1' })).toEqual([{ path: 'name', message: 'Enter a name.' }]);
     expect(issues(SupplierUpdate, { name: '', code: '' })).toEqual([
       { path: 'name', message: 'Enter a name.' },
       { path: 'code', message: 'Enter a supplier number.' },
@@ -45,6 +47,10 @@ describe('messages of the shared schemas', () => {
 
   it('ask for a name and a code of a dimension and an item', () => {
     expect(issues(DimensionCreate, { name: '', code: '' })).toEqual([
+      { path: 'name', message: 'Enter a name.' },
+      { path: 'code', message: 'Enter a code.' },
+    ]);
+    expect(issues(DimensionCreate, {})).toEqual([
       { path: 'name', message: 'Enter a name.' },
       { path: 'code', message: 'Enter a code.' },
     ]);
