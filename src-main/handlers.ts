@@ -156,6 +156,7 @@ export function createHandlers(core: Core): HandlerTable {
       await core.demo.ensureFor(profileId);
       return core.outbox.push(profileId);
     },
+    'edits.cancel': ({ profileId }) => ({ cancelled: core.outbox.cancelPush(profileId) }),
     'edits.retry': ({ profileId, operationId }) => core.outbox.retry(profileId, operationId),
     'edits.edit': ({ profileId, operationId, input }) => core.outbox.edit(profileId, operationId, input),
     'edits.discard': ({ profileId, operationId }) => {

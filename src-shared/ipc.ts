@@ -299,6 +299,8 @@ export const commands = {
   /** Pending, failed and conflicting edits, in the order they will be sent. */
   'edits.list': { input: OutboxCommandInputs.list, output: z.object({ items: z.array(OutboxItemShape) }) },
   'edits.push': { input: OutboxCommandInputs.push, output: PushSummaryShape },
+  /** Stops the organisation's running push at the edit it is on; false when none runs. */
+  'edits.cancel': { input: OutboxCommandInputs.push, output: z.object({ cancelled: z.boolean() }) },
   'edits.retry': { input: OutboxCommandInputs.operation, output: OutboxItemShape },
   'edits.edit': { input: OutboxCommandInputs.edit, output: OutboxItemShape },
   'edits.discard': { input: OutboxCommandInputs.operation, output: z.object({ discarded: z.literal(true) }) },

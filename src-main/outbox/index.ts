@@ -101,6 +101,12 @@ export interface Outbox {
   /** Sends open edits; one push per organisation at a time (asking again joins it). */
   push(profileId: string, signal?: AbortSignal): Promise<PushSummary>;
   isPushing(profileId: string): boolean;
+  /**
+   * Stops the organisation's running push, whoever started it, at the edit it is on: what was
+   * sent stays sent, the rest waits (a create already on its way stays "maybe sent"). False
+   * when no push runs.
+   */
+  cancelPush(profileId: string): boolean;
   /** Who numbers suppliers: `manual` (default; creates need `code`) or `erp`. */
   supplierNumbering(profileId: string): SupplierNumbering;
   setSupplierNumbering(profileId: string, numbering: SupplierNumbering): void;
@@ -138,6 +144,7 @@ const refuse = (message: string) => new AppError('VALIDATION_ERROR', message);
 
 export function createOutbox(options: OutboxOptions): Outbox {
   const pushes = new Map<string, Promise<PushSummary>>();
+  const stoppers = new Map<string, AbortController>();
 
   function edit(
     profileId: string,
@@ -338,19 +345,30 @@ export function createOutbox(options: OutboxOptions): Outbox {
           stoppedBy: new AppError('OFFLINE', NO_NETWORK_MESSAGE).toShape(),
         });
       }
+      const stopper = new AbortController();
       const done = pushOutbox({
         cache: options.cacheOf(profileId),
         client: options.clientOf(profileId),
-        ...(signal ? { signal } : {}),
+        signal: signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal,
         ...(options.now ? { now: options.now } : {}),
         ...(options.onPushProgress
           ? { onProgress: (progress: PushProgress) => options.onPushProgress?.(profileId, progress) }
           : {}),
-      }).finally(() => pushes.delete(profileId));
+      }).finally(() => {
+        pushes.delete(profileId);
+        stoppers.delete(profileId);
+      });
       pushes.set(profileId, done);
+      stoppers.set(profileId, stopper);
       return done;
     },
     isPushing: (profileId) => pushes.has(profileId),
+    cancelPush(profileId) {
+      const stopper = stoppers.get(profileId);
+      if (!stopper || stopper.signal.aborted) return false;
+      stopper.abort(new AppError('CANCELLED', 'Sending offline edits was cancelled.'));
+      return true;
+    },
     supplierNumbering: (profileId) => supplierNumbering(options.cacheOf(profileId).db),
     setSupplierNumbering: (profileId, numbering) =>
       setSupplierNumbering(options.cacheOf(profileId).db, numbering),

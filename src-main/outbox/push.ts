@@ -87,6 +87,8 @@ type Step = 'sent' | 'failed' | 'conflict' | 'again' | { stop: AppError };
 /** Thrown from `beforeSend` to keep a request from leaving: its edit is no longer the one read. */
 class EditChanged extends Error {}
 
+const CANCELLED_MESSAGE = 'Sending offline edits was cancelled.';
+
 const STOPPING = new Set(['OFFLINE', 'TIMEOUT', 'SERVER_ERROR', 'AUTH_FAILED', 'FORBIDDEN', 'CANCELLED']);
 
 /** The next edit that may be sent: edits of a record (or of its dimension) go in order. */
@@ -187,7 +189,12 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
 
   function settle(item: OutboxRow, error: unknown, maybeSent: boolean): Step {
     const appError =
-      error instanceof AppError ? error : new AppError('INTERNAL', 'Sending the edit failed unexpectedly.');
+      error instanceof AppError
+        ? // Said of the push, on the edit and in its summary, rather than the client's bare word.
+          error.code === 'CANCELLED'
+          ? new AppError('CANCELLED', CANCELLED_MESSAGE)
+          : error
+        : new AppError('INTERNAL', 'Sending the edit failed unexpectedly.');
     if (!(error instanceof AppError)) log.error('outbox push failed:', error);
     if (appError.code === 'REMOTE_REJECTED' || appError.code === 'NOT_FOUND') {
       fail(item, appError, 'failed');
@@ -321,7 +328,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   async function sendEach(): Promise<void> {
     for (;;) {
       if (signal.aborted) {
-        summary.stoppedBy = new AppError('CANCELLED', 'Sending offline edits was cancelled.').toShape();
+        summary.stoppedBy = new AppError('CANCELLED', CANCELLED_MESSAGE).toShape();
         return;
       }
       const item = nextItem(openItems(cache.db), tried);

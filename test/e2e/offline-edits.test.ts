@@ -240,4 +240,55 @@ describe('offline supplier edits in the app', () => {
       await sandbox.stop();
     }
   }, 180_000);
+
+  it('sends a long queue at the pace of the write limit, and stops it with Cancel by keyboard', async () => {
+    // Three writes a minute: the fourth waits for the next window, and the push can be seen.
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true, writeLimit: 3 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const queued = 200;
+    for (let i = 1; i <= queued; i += 1)
+      core.outbox.createSupplier(profile.id, { name: `Queued ${i} GmbH`, code: `Q-${i}` });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const created = () => sandbox.state.suppliers.filter((s) => s.name.startsWith('Queued ')).length;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.getByTestId('pending-edits').getByText(`${queued} edits waiting`).waitFor();
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      const edits = page.getByTestId('edits');
+      await edits.getByText(`Waiting to be sent (${queued})`).waitFor();
+      await edits.getByRole('button', { name: 'Send now' }).focus();
+      await page.keyboard.press('Enter');
+      await page
+        .getByTestId('push-progress')
+        .getByText(`Sending: 3 sent · 0 failed · 0 conflicts so far, ${queued - 3} to go`)
+        .waitFor();
+      // The push waits for the write bucket; Cancel holds the focus meanwhile.
+      await expect.poll(() => focused(page)).toBe('BUTTON Cancel');
+      await page.keyboard.press('Enter');
+      await page
+        .getByTestId('push-result')
+        .getByText(
+          `3 sent · 0 failed · 0 conflicts · ${queued - 3} waiting — Sending offline edits was cancelled.`,
+        )
+        .waitFor();
+      expect(await edits.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+      await expect.poll(() => focused(page)).toBe('BUTTON Send now');
+      await edits.getByText(`Waiting to be sent (${queued - 3})`).waitFor();
+      await page
+        .getByTestId('pending-edits')
+        .getByText(`${queued - 3} edits waiting`)
+        .waitFor();
+      expect(created()).toBe(3);
+      // The edits left wait as they were: none is "maybe sent", none needs the user.
+      expect(new Set(core.outbox.list(profile.id).map((item) => item.status))).toEqual(new Set(['pending']));
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
 });

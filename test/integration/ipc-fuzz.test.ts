@@ -84,6 +84,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'dimensionItems.update': { profileId: uuid, dimensionId: uuid, id: uuid, input: { name: 'South' } },
   'edits.list': { profileId: uuid },
   'edits.push': { profileId: uuid },
+  'edits.cancel': { profileId: uuid },
   'edits.retry': { profileId: uuid, operationId: uuid },
   'edits.edit': { profileId: uuid, operationId: uuid, input: { name: 'x' } },
   'edits.discard': { profileId: uuid, operationId: uuid },

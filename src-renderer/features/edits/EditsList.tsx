@@ -295,19 +295,26 @@ export function EditsList({ profileId }: { profileId: string }) {
     [profileId],
   );
   const sending = push.isPending || progress !== null;
+  const cancel = useCommandMutation('edits.cancel');
   // Send now is disabled while its push goes on, and for good once every edit is sent: each
-  // would drop the focus on the page. The heading holds it meanwhile; Send now takes it back
-  // if edits still wait.
+  // would drop the focus on the page. Cancel holds it while the push goes on; Send now takes it
+  // back if edits still wait, else the list's heading.
   const sendButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
   const pressed = useRef(false);
   useEffect(() => {
     if (!pressed.current) return;
     const button = sendButton.current;
+    const stop = cancelButton.current;
     const focused = document.activeElement;
     const waiting =
-      !focused || focused === document.body || focused === heading.current || focused === button;
+      !focused ||
+      focused === document.body ||
+      focused === heading.current ||
+      focused === button ||
+      (stop !== null && focused === stop);
     if (waiting) {
-      const target = button && !button.disabled ? button : heading.current;
+      const target = button && !button.disabled ? button : (stop ?? heading.current);
       if (target !== focused) target?.focus();
     }
     if (!sending) pressed.current = false;
@@ -329,6 +336,20 @@ export function EditsList({ profileId }: { profileId: string }) {
         >
           {sending ? 'Sending…' : 'Send now'}
         </button>
+        {sending && (
+          // Stops the push at the edit it is on, whoever started it: a long queue goes at the
+          // write limit's pace. What was sent stays sent; the rest waits for the next push.
+          <button
+            type="button"
+            ref={cancelButton}
+            onClick={() => {
+              pressed.current = true;
+              cancel.mutate({ profileId });
+            }}
+          >
+            Cancel
+          </button>
+        )}
       </div>
       {progress ? (
         <p role="status" className="muted" data-testid="push-progress">
