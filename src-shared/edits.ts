@@ -53,6 +53,8 @@ export const OutboxItemShape = z.object({
   attempts: z.number().int(),
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }).nullable(),
   server: z.record(z.string(), z.unknown()).nullable(),
+  /** The server's record the edit was made on (null for a create, or when not known). */
+  before: z.record(z.string(), z.unknown()).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

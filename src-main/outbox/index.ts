@@ -55,6 +55,8 @@ export interface OutboxItem {
   error: { code: string; message: string; field?: string } | null;
   /** For a conflict: the server's newer record. */
   server: Raw | null;
+  /** The server's record the edit was made on (null for a create, or when not known). */
+  before: Raw | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -135,6 +137,7 @@ function toItem(db: CacheDb['db'] | Tx, row: OutboxRow): OutboxItem {
             ...(row.errorField === null ? {} : { field: row.errorField }),
           },
     server: row.serverRecord === null ? null : (JSON.parse(row.serverRecord) as Raw),
+    before: row.basedOnRecord === null ? null : (JSON.parse(row.basedOnRecord) as Raw),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

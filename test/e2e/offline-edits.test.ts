@@ -116,6 +116,7 @@ describe('offline supplier edits in the app', () => {
       // B edited here, and renamed by a colleague meanwhile.
       await find(b.number);
       await editRow(['Bravo Mine']);
+      const bName = b.name; // the sandbox's record changes in place
       control.updateSupplier(b.id, { name: 'Bravo Theirs' });
       control.clearFaults();
       // The push shows how it comes on: the server holds the second PATCH for a while.
@@ -144,7 +145,7 @@ describe('offline supplier edits in the app', () => {
         .poll(() =>
           conflict.getByRole('table', { name: "Yours and the server's" }).locator('tbody tr').allInnerTexts(),
         )
-        .toEqual([expect.stringMatching(/^Name\s+Bravo Mine\s+Bravo Theirs$/)]);
+        .toEqual([`Name\t${bName}\tBravo Mine\tBravo Theirs`]);
       // The server's time in the user's locale and zone, as the app shows times elsewhere.
       const changedAt = server(b.id).updateTime;
       const shown = await page.evaluate(
@@ -285,6 +286,47 @@ describe('offline supplier edits in the app', () => {
       expect(created()).toBe(3);
       // The edits left wait as they were: none is "maybe sent", none needs the user.
       expect(new Set(core.outbox.list(profile.id).map((item) => item.status))).toEqual(new Set(['pending']));
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it('shows the record before the edit, yours and the server now, and a deletion the edit leaves out', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
+    const control = sandbox.control!;
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const supplier = sandbox.state.suppliers.find((s) => s.status === 'ACTIVE')!;
+    const name = supplier.name; // the sandbox's record changes in place
+    // Renamed here while a colleague renames it and deletes it on the server.
+    core.outbox.updateSupplier(profile.id, supplier.id, { name: 'Renamed Here' });
+    control.updateSupplier(supplier.id, { name: 'Renamed There', status: 'DELETED' });
+    expect(await core.outbox.push(profile.id)).toMatchObject({ conflicts: 1 });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      const conflict = page
+        .getByTestId('edits')
+        .getByRole('listitem', { name: 'Update supplier Renamed Here' });
+      const sides = conflict.getByRole('table', { name: "Yours and the server's" });
+      expect(await sides.locator('thead th').allInnerTexts()).toEqual([
+        'Field',
+        'Before',
+        'Yours',
+        'On the server now',
+      ]);
+      const cells = (row: number) => sides.locator('tbody tr').nth(row).locator('th, td').allInnerTexts();
+      await expect.poll(() => sides.locator('tbody tr').count()).toBe(2);
+      expect(await cells(0)).toEqual(['Name', name, 'Renamed Here', 'Renamed There']);
+      // The deletion is shown although the edit does not change the status: Keep mine would
+      // otherwise rename a deleted supplier unseen.
+      expect(await cells(1)).toEqual(['Status', 'Active', 'Not in your edit', 'Deleted']);
     } finally {
       await app.close();
       await core.close();

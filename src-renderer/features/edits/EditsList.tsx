@@ -29,14 +29,35 @@ function labelOf(item: OutboxItem, field: string): string {
   return spec?.label ?? field;
 }
 
-/** A conflict's two sides, field by field: the user's edit and the server's newer record. */
+/** A field's value as its form says it: a status by its label ("Deleted", not `DELETED`). */
+function shownValue(item: OutboxItem, field: string, value: unknown): string {
+  const spec = formOf(item.resource, item.operation === 'create').fields.find((f) => f.key === field);
+  const option = spec?.options?.find((candidate) => candidate.value === value);
+  return option ? option.label : show(value);
+}
+
+/**
+ * A conflict's sides, field by field: the record as the edit found it, the user's edit, and the
+ * server's newer record. Fields the edit leaves out that the colleague changed (a deletion, say)
+ * are shown too: both resolutions leave them as the server has them, and keeping one's own
+ * values on a record deleted meanwhile should not happen unseen.
+ */
 function BothSides({ item }: { item: OutboxItem }) {
   const server = item.server ?? {};
+  const before = item.before;
+  const value = (record: Record<string, unknown>, field: string) =>
+    shownValue(item, field, serverValue(item.resource, record, field));
+  const theirsOnly = before
+    ? formOf(item.resource, false)
+        .fields.map((field) => field.key)
+        .filter((field) => !(field in item.payload) && value(before, field) !== value(server, field))
+    : [];
   return (
     <table className="plain conflict-sides" aria-label="Yours and the server's">
       <thead>
         <tr>
           <th scope="col">Field</th>
+          <th scope="col">Before</th>
           <th scope="col">Yours</th>
           <th scope="col">On the server now</th>
         </tr>
@@ -45,8 +66,17 @@ function BothSides({ item }: { item: OutboxItem }) {
         {Object.keys(item.payload).map((field) => (
           <tr key={field}>
             <th scope="row">{labelOf(item, field)}</th>
-            <td>{show(item.payload[field])}</td>
-            <td>{show(serverValue(item.resource, server, field))}</td>
+            <td>{before ? value(before, field) : '—'}</td>
+            <td>{shownValue(item, field, item.payload[field])}</td>
+            <td>{value(server, field)}</td>
+          </tr>
+        ))}
+        {theirsOnly.map((field) => (
+          <tr key={field}>
+            <th scope="row">{labelOf(item, field)}</th>
+            <td>{before ? value(before, field) : '—'}</td>
+            <td className="muted">Not in your edit</td>
+            <td>{value(server, field)}</td>
           </tr>
         ))}
       </tbody>
@@ -93,7 +123,7 @@ function FieldByField({
                       checked={choice[field] === side}
                       onChange={() => setChoice({ ...choice, [field]: side })}
                     />{' '}
-                    {show(side === 'mine' ? item.payload[field] : theirs(field))}
+                    {shownValue(item, field, side === 'mine' ? item.payload[field] : theirs(field))}
                   </label>
                 </td>
               ))}
