@@ -134,21 +134,19 @@ if (isEntry) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The reader of the output went away (`satchel search | head -1`): no one reads what follows,
-  // so the command stops as on Ctrl+C, without a word, and the exit status is a broken pipe's
-  // (128 + SIGPIPE), never a stack trace.
+  // The reader of the output went away (`satchel search | head -1`, or `2>&1 | head` for the
+  // progress and messages on stderr): no one reads what follows, so the command stops as on
+  // Ctrl+C, and the exit status is a broken pipe's (128 + SIGPIPE), never a stack trace.
   let readerGone = false;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  const onWriteError = (error: NodeJS.ErrnoException) => {
     if (readerGone) return; // what was written after it, refused the same way
     if (error.code !== 'EPIPE') throw error;
     readerGone = true;
     if (!interruptHandled()) process.exit(EXIT.brokenPipe);
     interrupt.abort(INTERRUPTED);
-  });
-  // The same reader on both (`2>&1 | head`): what would be said on stderr has no one to read it.
-  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  };
+  process.stdout.on('error', onWriteError);
+  process.stderr.on('error', onWriteError);
   void runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -155,7 +155,8 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   });
   if (!request.success) throw optionError(request.error, { bookingDateTo: 'until' });
 
-  const tty = io.stdout.isTTY === true;
+  // Progress goes to stderr, as every message does: stdout carries only the closing summary.
+  const tty = io.stderr.isTTY === true;
   let lastLine = 0;
   let lastDecile = -1;
   let lastWaiting: string | null = null;
@@ -167,7 +168,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     if (tty) {
       if (Date.now() - lastLine < 100) return;
       lastLine = Date.now();
-      io.stdout.write(`\r\x1b[2K${progressLine(progress)}`);
+      io.stderr.write(`\r\x1b[2K${progressLine(progress)}`);
       return;
     }
     // Not a terminal: a plain line at every tenth of the files and when a wait begins.
@@ -176,7 +177,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     const waiting = progress.waitingUntil;
     if (decile !== lastDecile || (waiting !== null && waiting !== lastWaiting)) {
       lastDecile = decile;
-      io.stdout.write(`${progressLine(progress)}\n`);
+      io.stderr.write(`${progressLine(progress)}\n`);
     }
     lastWaiting = waiting;
   });
@@ -198,14 +199,14 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     jobId = started.job.id;
     if (io.signal?.aborted) pause();
     const { files } = started.job;
-    io.stdout.write(
+    io.stderr.write(
       started.resumed
         ? `Continuing the download to ${started.job.destination}: ${files.done} of ${files.total} files already done\n`
         : `Downloading ${files.total} files to ${started.job.destination}${files.present > 0 ? ` (${files.present} already there)` : ''}\n`,
     );
-    if (!started.resumed) io.stdout.write(otherDownloadsNote(core, profile.id, started.job));
+    if (!started.resumed) io.stderr.write(otherDownloadsNote(core, profile.id, started.job));
     const result = await core.files.wait(profile.id, started.job.id);
-    if (tty) io.stdout.write('\n');
+    if (tty) io.stderr.write('\n');
     const job = core.files.status(profile.id, started.job.id);
     const counts = job.files;
     const manifest =

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { AppError, validationError } from '../../src-shared/errors';
 
 export interface CliIo {
+  /** The command's result only (rows, JSON, CSV, a summary line), so that it pipes. */
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream;
+  /** Everything else: progress, what the command is doing, warnings and errors. */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   /**

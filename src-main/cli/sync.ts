@@ -7,9 +7,12 @@ import { cliMessage, onInterrupt, UsageError, type CliIo } from './io';
 
 export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]`;
 
-/** A progress line that rewrites itself on a terminal and prints plain lines otherwise. */
+/**
+ * Progress on stderr (stdout carries only each organisation's outcome): a line that rewrites
+ * itself on a terminal, otherwise one plain line per resource.
+ */
 function progressPrinter(io: CliIo) {
-  const tty = io.stdout.isTTY === true;
+  const tty = io.stderr.isTTY === true;
   let lastResource = '';
   return {
     update(progress: SyncProgressEvent) {
@@ -18,15 +21,15 @@ function progressPrinter(io: CliIo) {
         : '';
       const line = `${progress.resource}: ${progress.records} records · ${progress.requests} requests${waiting}`;
       if (tty) {
-        io.stdout.write(`\r\x1b[2K${line}`);
+        io.stderr.write(`\r\x1b[2K${line}`);
       } else if (progress.resource !== lastResource) {
-        if (lastResource) io.stdout.write('\n');
-        io.stdout.write(`${progress.resource}…`);
+        if (lastResource) io.stderr.write('\n');
+        io.stderr.write(`${progress.resource}…`);
       }
       lastResource = progress.resource;
     },
     end() {
-      if (lastResource) io.stdout.write('\n');
+      if (lastResource) io.stderr.write('\n');
       lastResource = '';
     },
   };
@@ -50,7 +53,7 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
   try {
     for (const profile of targets) {
       if (io.signal?.aborted) break;
-      io.stdout.write(`Syncing ${profile.name}${values.full ? ' (repair: reading everything again)' : ''}\n`);
+      io.stderr.write(`Syncing ${profile.name}${values.full ? ' (repair: reading everything again)' : ''}\n`);
       const syncing = core.sync.sync(profile.id, { full: values.full });
       // Ctrl+C: the sync stops at a page boundary; every page written stays.
       const stopOnInterrupt = onInterrupt(io, () => core.sync.cancel(profile.id));
