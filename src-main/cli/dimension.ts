@@ -10,7 +10,7 @@ import type { DimensionRow } from '../../src-shared/search';
 import type { Core } from '../core';
 import { listDimensions, searchDimensionItems } from '../search';
 import { chooseProfile } from './filters';
-import { type CliIo, optionError, table, UsageError } from './io';
+import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
 export const dimensionUsage = `satchel dimension list [--items DIMENSION_ID] [--all] [--json] [--profile NAME_OR_ID]
 satchel dimension create --name NAME --code C [--status ACTIVE|INACTIVE]
@@ -58,12 +58,20 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
   };
   let done: { recordId: string; operationId: string };
   let label: string;
+  // The core's refusals name a field; here it is said as the option (`--code: …`).
+  const attempt = <T>(edit: () => T): T => {
+    try {
+      return edit();
+    } catch (error) {
+      throw namingOption(error, { name: 'name', code: 'code', status: 'status' });
+    }
+  };
   switch (action) {
     case 'create': {
       needs(0, 'no id (the new dimension gets one)');
       const input = DimensionCreate.safeParse(fields);
       if (!input.success) throw optionError(input.error);
-      done = core.outbox.createDimension(profile.id, input.data);
+      done = attempt(() => core.outbox.createDimension(profile.id, input.data));
       label = 'Dimension';
       break;
     }
@@ -71,7 +79,7 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
       needs(1, 'the dimension id');
       const input = DimensionUpdate.safeParse(fields);
       if (!input.success) throw optionError(input.error);
-      done = core.outbox.updateDimension(profile.id, first!, input.data);
+      done = attempt(() => core.outbox.updateDimension(profile.id, first!, input.data));
       label = 'Dimension';
       break;
     }
@@ -79,7 +87,7 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
       needs(1, 'the dimension id');
       const input = DimensionItemCreate.safeParse(fields);
       if (!input.success) throw optionError(input.error);
-      done = core.outbox.createDimensionItem(profile.id, first!, input.data);
+      done = attempt(() => core.outbox.createDimensionItem(profile.id, first!, input.data));
       label = 'Dimension item';
       break;
     }
@@ -87,7 +95,7 @@ export async function dimensionCommand(core: Core, args: string[], io: CliIo): P
       needs(2, 'the dimension id and the item id');
       const input = DimensionItemUpdate.safeParse(fields);
       if (!input.success) throw optionError(input.error);
-      done = core.outbox.updateDimensionItem(profile.id, first!, second!, input.data);
+      done = attempt(() => core.outbox.updateDimensionItem(profile.id, first!, second!, input.data));
       label = 'Dimension item';
     }
   }

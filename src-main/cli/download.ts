@@ -16,7 +16,7 @@ import {
   transactionFilters,
   transactionFilterUsage,
 } from './filters';
-import { onInterrupt, optionError, UsageError, type CliIo } from './io';
+import { namingOption, onInterrupt, optionError, UsageError, type CliIo } from './io';
 
 // `--to` is the folder here, so the booking-date range is `--from … --until …`.
 const { to: _dateTo, ...filterOptions } = transactionFilterOptions;
@@ -88,13 +88,6 @@ function scopeOf(values: Record<string, unknown>): DownloadScope {
     by: 'transactionSearch',
     filters: filters as Extract<DownloadScope, { by: 'transactionSearch' }>['filters'],
   };
-}
-
-/** A refusal of the core said in the CLI's terms: the option the field came from. */
-function optionOfField(error: unknown): unknown {
-  if (!(error instanceof AppError) || !error.field) return error;
-  const option = error.field === 'destination' ? '--to' : error.field === 'template' ? '--template' : null;
-  return new AppError(error.code, option ? `${option}: ${error.message}` : error.message);
 }
 
 /**
@@ -194,7 +187,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   const stopOnInterrupt = onInterrupt(io, pause);
   try {
     const started = await core.files.start(profile.id, request.data).catch((error: unknown) => {
-      throw optionOfField(error);
+      throw namingOption(error, { destination: 'to', template: 'template', scope: null });
     });
     jobId = started.job.id;
     if (io.signal?.aborted) pause();

@@ -12,7 +12,7 @@ import {
   transactionFilterUsage,
   yesNo,
 } from './filters';
-import { type CliIo, onInterrupt, optionError, UsageError } from './io';
+import { type CliIo, namingOption, onInterrupt, optionError, UsageError } from './io';
 
 export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
@@ -70,7 +70,11 @@ async function run(
   const release = onInterrupt(io, () => undefined);
   const result = await exporting((written, total) => {
     if (interactive) io.stderr.write(`\rexporting ${written} of ${total} ${what}`);
-  }, io.signal).finally(release);
+  }, io.signal)
+    .catch((error: unknown) => {
+      throw namingOption(error, { file: 'out' });
+    })
+    .finally(release);
   if (interactive) io.stderr.write('\n');
   io.stdout.write(`${result.rows} ${what} written to ${result.file} (${result.bytes} bytes)\n`);
 }
@@ -98,7 +102,7 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
     },
     ...target(values),
   });
-  if (!parsed.success) throw optionError(parsed.error);
+  if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
   await run(io, 'transactions', (onProgress, signal) =>
     exportTransactions(core.cacheOf(profile.id), input, onProgress, signal),
@@ -147,7 +151,7 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
     },
     ...target(values),
   });
-  if (!parsed.success) throw optionError(parsed.error);
+  if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
   await run(io, 'expenses', (onProgress, signal) =>
     exportExpenses(core.cacheOf(profile.id), input, onProgress, signal),

@@ -1,18 +1,32 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ProfileSummary } from '../../src-shared/profiles';
 import { IsoDate, type TransactionSearchInput } from '../../src-shared/search';
+import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { UsageError } from './io';
 
 /** The organisation a command works on: the one named, or the only one connected. */
 export function chooseProfile(core: Core, nameOrId: string | undefined): ProfileSummary {
-  if (nameOrId) return core.profiles.get(nameOrId);
+  if (nameOrId) return profileOption(core, nameOrId);
   const profiles = core.profiles.list();
   const [profile] = profiles;
   if (!profile) throw new UsageError('no organisation is connected; add one with "satchel profile add"');
   if (profiles.length > 1)
     throw new UsageError('several organisations are connected; choose one with --profile');
   return profile;
+}
+
+/** The organisation `--profile` names: one that is not connected is a mistake of usage. */
+export function profileOption(core: Core, nameOrId: string): ProfileSummary {
+  try {
+    return core.profiles.get(nameOrId);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND')
+      throw new UsageError(
+        `--profile: no organisation called "${nameOrId}" is connected ("satchel profile list" shows them)`,
+      );
+    throw error;
+  }
 }
 
 /** Transaction search filters as command-line options, shared by `search` and `export`. */

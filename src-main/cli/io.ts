@@ -89,6 +89,17 @@ export function optionError(error: z.ZodError, names: Record<string, string> = {
   return new UsageError(option ? `--${option}: ${message}` : message);
 }
 
+/**
+ * A refusal of the core about a field the command took from an option, said with the option
+ * (`--out: The folder /x does not exist.`) instead of the field's internal name; `null` drops
+ * the field where it came from an argument the message already names (a file to import).
+ */
+export function namingOption(error: unknown, options: Record<string, string | null>): unknown {
+  if (!(error instanceof AppError) || !error.field || !(error.field in options)) return error;
+  const option = options[error.field];
+  return new AppError(error.code, option ? `--${option}: ${error.message}` : error.message);
+}
+
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

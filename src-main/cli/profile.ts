@@ -2,8 +2,28 @@ import { parseArgs } from 'node:util';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
 import { UNCHECKED_CONNECTION, UNCHECKED_KEY } from '../../src-shared/profiles';
 import { AppError } from '../../src-shared/errors';
+import { BaseUrl, ProfileName } from '../../src-shared/profiles';
 import type { Core } from '../core';
-import { promptHidden, readAll, table, typedAt, UsageError, type CliIo } from './io';
+import { namingOption, promptHidden, readAll, table, typedAt, UsageError, type CliIo } from './io';
+
+/** The option of each profile field the core may refuse. */
+const OPTIONS = { name: 'name', baseUrl: 'url', profile: null };
+
+/**
+ * `--name` and `--url` checked as the core checks them, before any secret is asked for: nobody
+ * should type a secret only to hear the address was mistyped.
+ */
+function checkNameAndUrl(values: { name?: string | undefined; url?: string | undefined }): void {
+  for (const [option, schema, value] of [
+    ['name', ProfileName, values.name],
+    ['url', BaseUrl, values.url],
+  ] as const) {
+    if (value === undefined) continue;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success)
+      throw new UsageError(`--${option}: ${parsed.error.issues[0]?.message ?? 'not valid'}`);
+  }
+}
 
 export const profileUsage = `satchel profile add --name N --url URL --client-id ID [--client-secret-stdin]
 satchel profile add --name N --url URL --token-stdin
@@ -42,6 +62,14 @@ function wantsToken(
 }
 
 export async function profileCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  try {
+    await profileAction(core, args, io);
+  } catch (error) {
+    throw namingOption(error, OPTIONS);
+  }
+}
+
+async function profileAction(core: Core, args: string[], io: CliIo): Promise<void> {
   const [action, ...rest] = args;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -61,6 +89,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
   switch (action) {
     case 'add': {
       if (!values.name || !values.url) throw new UsageError('profile add needs --name and --url');
+      checkNameAndUrl(values);
       // Before the secret is asked for: nobody should type it only to hear an option was missing.
       if (!wantsToken(io, values) && !values['client-id'] && !values.demo)
         throw new UsageError('profile add needs --client-id (or --token-stdin)');
@@ -111,6 +140,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
     case 'rename': {
       const [which] = positionals;
       if (!which || !values.name) throw new UsageError('profile rename needs the profile and --name');
+      checkNameAndUrl(values);
       const profile = core.profiles.rename(core.profiles.get(which).id, values.name);
       io.stdout.write(`Renamed to "${profile.name}".\n`);
       return;
@@ -118,6 +148,7 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
     case 'set-url': {
       const [which] = positionals;
       if (!which || !values.url) throw new UsageError('profile set-url needs the profile and --url');
+      checkNameAndUrl(values);
       const profile = core.profiles.moveTo(core.profiles.get(which).id, values.url);
       core.sync.forget(profile.id);
       io.stdout.write(`"${profile.name}" now connects to ${profile.baseUrl}; its offline copy is kept.\n`);

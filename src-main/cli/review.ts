@@ -6,7 +6,7 @@ import type { Core } from '../core';
 import { exportReviewFile, importReviewFile } from '../export';
 import { applyReviewInSlices, needsAttention } from '../review';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
-import { type CliIo, optionError, table, UsageError } from './io';
+import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
 export const reviewUsage = `satchel review mark (--reviewed | --unreviewed | --flag REASON | --unflag | --note TEXT | --clear-note
                | --tag T... | --untag T...) [--profile NAME_OR_ID]
@@ -162,17 +162,22 @@ function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | '
     throw new UsageError(direction === 'export' ? '--out FILE.json is required' : 'name the file to import');
   const file = path.resolve(given);
   const cache = core.cacheOf(chooseProfile(core, values.profile).id);
-  if (direction === 'export') {
-    const result = exportReviewFile(cache, { file }, { overwrite: values.force === true });
-    io.stdout.write(`${result.marks} review marks written to ${result.file}\n`);
-  } else {
-    const result = importReviewFile(cache, { file });
-    io.stdout.write(
-      `${result.marks} review marks read, ${result.updated} records updated` +
-        (result.notCached > 0
-          ? ` (${result.notCached} for records not in the offline copy yet; they apply when a sync brings them)`
-          : '') +
-        '\n',
-    );
+  try {
+    if (direction === 'export') {
+      const result = exportReviewFile(cache, { file }, { overwrite: values.force === true });
+      io.stdout.write(`${result.marks} review marks written to ${result.file}\n`);
+    } else {
+      const result = importReviewFile(cache, { file });
+      io.stdout.write(
+        `${result.marks} review marks read, ${result.updated} records updated` +
+          (result.notCached > 0
+            ? ` (${result.notCached} for records not in the offline copy yet; they apply when a sync brings them)`
+            : '') +
+          '\n',
+      );
+    }
+  } catch (error) {
+    // The file to import is named in the message already; the export's came from --out.
+    throw namingOption(error, { file: direction === 'export' ? 'out' : null });
   }
 }

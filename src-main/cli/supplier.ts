@@ -2,7 +2,17 @@ import { parseArgs } from 'node:util';
 import { SupplierCreate, SupplierUpdate } from '../../src-shared/api';
 import type { Core } from '../core';
 import { chooseProfile } from './filters';
-import { type CliIo, optionError, UsageError } from './io';
+import { type CliIo, namingOption, optionError, UsageError } from './io';
+
+/** The option of each supplier field, for the core's refusals (`--code: Enter the supplier number.`). */
+const OPTIONS = {
+  name: 'name',
+  code: 'code',
+  status: 'status',
+  vatIdNo: 'vat-id',
+  iban: 'iban',
+  currency: 'currency',
+};
 
 export const supplierUsage = `satchel supplier create --name NAME [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
 satchel supplier update ID [--name NAME] [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
@@ -39,7 +49,7 @@ export async function supplierCommand(core: Core, args: string[], io: CliIo): Pr
   if (action === 'create') {
     const input = SupplierCreate.safeParse(fields);
     if (!input.success) throw optionError(input.error);
-    const result = core.outbox.createSupplier(profile.id, input.data);
+    const result = attempt(() => core.outbox.createSupplier(profile.id, input.data));
     io.stdout.write(
       `Supplier ${result.recordId} created offline; edit ${result.operationId} waits to be sent\n`,
     );
@@ -49,8 +59,16 @@ export async function supplierCommand(core: Core, args: string[], io: CliIo): Pr
   if (!id) throw new UsageError('supplier update needs the supplier id');
   const input = SupplierUpdate.safeParse(fields);
   if (!input.success) throw optionError(input.error);
-  const result = core.outbox.updateSupplier(profile.id, id, input.data);
+  const result = attempt(() => core.outbox.updateSupplier(profile.id, id, input.data));
   io.stdout.write(
     `Supplier ${result.recordId} updated offline; edit ${result.operationId} waits to be sent\n`,
   );
+}
+
+function attempt<T>(edit: () => T): T {
+  try {
+    return edit();
+  } catch (error) {
+    throw namingOption(error, OPTIONS);
+  }
 }

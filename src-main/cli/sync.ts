@@ -3,6 +3,7 @@ import { AppError } from '../../src-shared/errors';
 import type { SyncProgressEvent } from '../../src-shared/ipc';
 import type { Core } from '../core';
 import { needingAttention } from './edits';
+import { profileOption } from './filters';
 import { cliMessage, onInterrupt, UsageError, type CliIo } from './io';
 
 export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]`;
@@ -41,7 +42,7 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
     strict: true,
     options: { profile: { type: 'string' }, full: { type: 'boolean', default: false } },
   });
-  const targets = values.profile ? [core.profiles.get(values.profile)] : core.profiles.list();
+  const targets = values.profile ? [profileOption(core, values.profile)] : core.profiles.list();
   if (targets.length === 0)
     throw new UsageError('no organisation is connected; add one with "satchel profile add"');
 

@@ -137,6 +137,58 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(dataFile.stderr).toBe(`satchel: The data folder ${file} is a file, not a folder.\n`);
   });
 
+  it('names the option, not the field inside, when a value is refused', async () => {
+    const { env } = await connected();
+    const registry = readFileSync(path.join(env.SATCHEL_DATA_DIR, 'profiles.json'), 'utf8');
+    const existing = path.join(tempDir(), 'taken.csv');
+    writeFileSync(existing, 'a colleague’s export');
+    const cases: Array<[string[], number, string]> = [
+      [['export', '--out', 'unmatched.txt'], 2, 'satchel: --out: The file name must end in .csv.\n'],
+      [
+        ['export', '--out', '/no-such-folder/x.csv'],
+        1,
+        'satchel: --out: The folder /no-such-folder does not exist.\n',
+      ],
+      [['export', 'expenses', '--out', existing], 1, `satchel: --out: ${existing} already exists`],
+      [['review', 'export', '--out', existing], 1, `satchel: --out: ${existing} already exists`],
+      [['supplier', 'create', '--name', 'No Number'], 1, 'satchel: --code: Enter the supplier number.\n'],
+      // Checked before anything is asked or written, as a mistake of usage.
+      [
+        ['profile', 'add', '--name', 'Typo', '--demo', '--url', 'htp://127.0.0.1:4010'],
+        2,
+        'satchel: --url: Enter an http(s) address, such as https://api.example.com.\n',
+      ],
+      [
+        ['profile', 'add', '--name', 'Demo', '--demo', '--url', 'http://127.0.0.1:1'],
+        1,
+        'satchel: --name: An organisation called "Demo" is already connected.\n',
+      ],
+      [
+        ['search', '--profile', 'Nobody'],
+        2,
+        'satchel: --profile: no organisation called "Nobody" is connected',
+      ],
+      [
+        ['sync', '--profile', 'Nobody'],
+        2,
+        'satchel: --profile: no organisation called "Nobody" is connected',
+      ],
+      [['profile', 'remove', 'Nobody'], 1, 'satchel: No organisation called "Nobody" is connected.\n'],
+      [
+        ['download', '--to', tempDir(), '--transaction', 'nope'],
+        1,
+        'satchel: There are no files to download in this selection.\n',
+      ],
+    ];
+    for (const [args, code, message] of cases) {
+      const result = await satchel(args, env);
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code, stdout: '' });
+      expect(result.stderr, args.join(' ')).toContain(message);
+      expect(result.stderr, args.join(' ')).not.toContain('field:');
+    }
+    expect(readFileSync(path.join(env.SATCHEL_DATA_DIR, 'profiles.json'), 'utf8')).toBe(registry);
+  });
+
   it('takes --data-dir after the command as well as before it', async () => {
     const { env } = await connected();
     const other = tempDir();

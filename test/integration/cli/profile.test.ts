@@ -142,8 +142,8 @@ describe('satchel CLI: connections', () => {
     const badUrl = await runCli(['profile', 'add', '--name', 'A', '--url', 'ftp://x', '--client-id', 'kid'], {
       env: { ...env, SATCHEL_CLIENT_SECRET: 's' },
     });
-    expect(badUrl.code).toBe(1);
-    expect(badUrl.stderr).toContain('field: baseUrl');
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain('--url: Enter an http(s) address');
     const noSuch = await runCli(['profile', 'remove', 'Nobody'], { env });
     expect(noSuch.code).toBe(1);
     expect(noSuch.stderr).toContain('No organisation called "Nobody"');
