@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 import { formatAmount } from '../../src-shared/money';
-import { TransactionSearch, type TransactionSearchInput } from '../../src-shared/search';
+import {
+  TransactionSearch,
+  TransactionSortField,
+  type TransactionSearchInput,
+} from '../../src-shared/search';
 import type { Core } from '../core';
 import { searchTransactions } from '../search';
 import {
@@ -10,10 +14,10 @@ import {
   transactionFilters,
   transactionFilterUsage,
 } from './filters';
-import { type CliIo, optionError, table } from './io';
+import { type CliIo, optionError, table, UsageError } from './io';
 
 export const searchUsage = `satchel search [--profile NAME_OR_ID] ${transactionFilterUsage}
-               [--page N] [--page-size N] [--json]`;
+               [--sort FIELD] [--asc] [--page N] [--page-size N] [--json]`;
 
 /** Bank transactions of the cache, offline, with the same filters as the app. */
 export async function searchCommand(core: Core, args: string[], io: CliIo): Promise<void> {
@@ -23,14 +27,19 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
     options: {
       profile: { type: 'string' },
       ...transactionFilterOptions,
+      sort: { type: 'string', default: 'bookingDate' },
+      asc: { type: 'boolean', default: false },
       page: { type: 'string', default: '1' },
       'page-size': { type: 'string', default: '50' },
       json: { type: 'boolean', default: false },
     },
   });
+  const field = TransactionSortField.safeParse(values.sort);
+  if (!field.success) throw new UsageError(`--sort takes one of ${TransactionSortField.options.join(', ')}`);
   const profile = chooseProfile(core, values.profile);
   const input: TransactionSearchInput = {
     filters: transactionFilters(values),
+    sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
     pagination: {
       page: countOption('page', values.page, { min: 1, max: 1_000_000 }),
       pageSize: countOption('page-size', values['page-size'], { min: 1, max: 500 }),

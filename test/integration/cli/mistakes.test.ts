@@ -189,6 +189,25 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(env.SATCHEL_DATA_DIR, 'profiles.json'), 'utf8')).toBe(registry);
   });
 
+  it('sorts a search as the export does', async () => {
+    const { env } = await connected();
+    const page = async (args: string[]) =>
+      (
+        JSON.parse((await satchel(['search', '--json', '--currency', 'EUR', ...args], env)).stdout) as {
+          rows: Array<{ amount: { minor: number } }>;
+        }
+      ).rows.map((row) => row.amount.minor);
+    const ascending = await page(['--sort', 'amount', '--asc', '--page-size', '20']);
+    expect(ascending).toHaveLength(20);
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    const descending = await page(['--sort', 'amount', '--page-size', '20']);
+    expect(descending).toEqual([...descending].sort((a, b) => b - a));
+    expect(descending[0]).toBeGreaterThan(ascending[0]!);
+    const wrong = await satchel(['search', '--sort', 'size'], env);
+    expect(wrong).toMatchObject({ code: 2, stdout: '' });
+    expect(wrong.stderr).toContain('--sort takes one of bookingDate, valueDate, amount');
+  });
+
   it('takes --data-dir after the command as well as before it', async () => {
     const { env } = await connected();
     const other = tempDir();
