@@ -5,8 +5,9 @@ import { AppError } from '../src-shared/errors';
 import { createCore, type Core } from './core';
 import { defaultDataDir } from './data-dir';
 import { EXIT, interruptHandled, printError, UsageError, type CliIo } from './cli/io';
+import { commandHelp } from './cli/help';
 import { profileCommand, profileUsage } from './cli/profile';
-import { statusCommand } from './cli/status';
+import { statusCommand, statusUsage } from './cli/status';
 import { downloadCommand, downloadUsage } from './cli/download';
 import { dimensionCommand, dimensionUsage } from './cli/dimension';
 import { editsCommand, editsUsage } from './cli/edits';
@@ -34,9 +35,11 @@ ${reviewUsage}
 ${supplierUsage}
 ${dimensionUsage}
 ${editsUsage}
-satchel status [--json]
+${statusUsage}
 
+"satchel COMMAND --help" (or "satchel help COMMAND") describes a command's options and defaults.
 The data folder is --data-dir, else SATCHEL_DATA_DIR, else the app's own folder.
+Exit status: 0 done, 1 failed, 2 a mistake in the command, 130 interrupted, 141 output closed.
 `;
 
 type Command = (core: Core, args: string[], io: CliIo) => Promise<void>;
@@ -64,11 +67,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       strict: false,
       tokens: true,
     });
-    const first = tokens.find((token) => token.kind === 'positional');
+    const positionals = tokens.filter((token) => token.kind === 'positional');
+    const first = positionals[0];
     const name = first?.kind === 'positional' ? first.value : undefined;
-    if (values.help || name === undefined || name === 'help') {
+    // `satchel help search` asks for the same as `satchel search --help`.
+    const about = name === 'help' ? positionals[1]?.value : values.help ? name : undefined;
+    if (about !== undefined && commandHelp(about) === undefined)
+      throw new UsageError(`unknown command "${about}"`);
+    if (about !== undefined) {
+      io.stdout.write(commandHelp(about)!);
+      return EXIT.ok;
+    }
+    if (values.help || name === 'help') {
       io.stdout.write(usage);
-      return name === undefined && !values.help ? EXIT.usage : EXIT.ok;
+      return EXIT.ok;
+    }
+    if (name === undefined) {
+      // Not asked for: a mistake of usage, said where mistakes are said.
+      io.stderr.write(usage);
+      return EXIT.usage;
     }
     const command = commands[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);

@@ -13,10 +13,10 @@ import { chooseProfile } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
 export const dimensionUsage = `satchel dimension list [--items DIMENSION_ID] [--all] [--json] [--profile NAME_OR_ID]
-satchel dimension create --name NAME --code C [--status ACTIVE|INACTIVE]
-satchel dimension update DIMENSION_ID [--name NAME] [--code C] [--status S]
-satchel dimension create-item DIMENSION_ID --name NAME --code C [--status ACTIVE|INACTIVE]
-satchel dimension update-item DIMENSION_ID ITEM_ID [--name NAME] [--code C] [--status S]
+satchel dimension create --name NAME --code C [--status ACTIVE|INACTIVE] [--profile NAME_OR_ID]
+satchel dimension update DIMENSION_ID [--name NAME] [--code C] [--status S] [--profile NAME_OR_ID]
+satchel dimension create-item DIMENSION_ID --name NAME --code C [--status ACTIVE|INACTIVE] [--profile NAME_OR_ID]
+satchel dimension update-item DIMENSION_ID ITEM_ID [--name NAME] [--code C] [--status S] [--profile NAME_OR_ID]
                (changes are offline: each waits in the outbox for "edits push" or the next sync)`;
 
 /**

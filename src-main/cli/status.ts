@@ -3,6 +3,8 @@ import type { Core } from '../core';
 import { utcMinute } from '../outbox/push';
 import { table, type CliIo } from './io';
 
+export const statusUsage = `satchel status [--json]`;
+
 export async function statusCommand(core: Core, args: string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({
     args,

@@ -15,7 +15,9 @@ const OPTIONS = {
 };
 
 export const supplierUsage = `satchel supplier create --name NAME [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
+               [--profile NAME_OR_ID]
 satchel supplier update ID [--name NAME] [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
+               [--profile NAME_OR_ID]
                (both offline: the edit waits in the outbox for "edits push" or the next sync)`;
 
 /** Creates or updates a supplier in the offline copy and queues the edit for the API. */

@@ -1,0 +1,185 @@
+import { TransactionType } from '../../src-shared/api/bank';
+import { DEFAULT_TEMPLATE, DownloadLayout } from '../../src-shared/files';
+import { ExpenseSortField, TransactionSortField } from '../../src-shared/search';
+import { dimensionUsage } from './dimension';
+import { downloadUsage } from './download';
+import { editsUsage } from './edits';
+import { exportUsage } from './export';
+import { profileUsage } from './profile';
+import { reviewUsage } from './review';
+import { searchUsage } from './search';
+import { statusUsage } from './status';
+import { supplierUsage } from './supplier';
+import { syncUsage } from './sync';
+
+/**
+ * What `satchel COMMAND --help` prints: the command's synopsis, then every option with what it
+ * takes and its default. The synopses live beside their commands; the words for each option
+ * here, in one place, so that options shared by several commands read the same everywhere.
+ */
+
+const profileOption = `  --profile NAME_OR_ID   the organisation, by name or id; needed only when several are connected`;
+
+const filters = (to = '--to') => `Search filters (optional; all given must hold):
+  --text T               free text over id, group id, counterparty and account number
+  --from YYYY-MM-DD      booked on or after this day
+  ${`${to} YYYY-MM-DD`.padEnd(22)} booked on or before this day
+  --account ID           a bank account's id (see "search --json", bankAccountId); repeatable
+  --matched true|false   matched to an expense, or not
+  --reviewed true|false  marked reviewed here, or not
+  --flagged true|false   flagged here, or not
+  --tag T                carrying this review tag
+  --type TYPE            ${TransactionType.options.join(', ')}; repeatable
+  --currency CUR         an ISO 4217 code such as EUR; repeatable`;
+
+const csvOptions = `  --out FILE.csv         the file to write (required); an existing file only with --force
+  --sort FIELD           transactions: ${TransactionSortField.options.join(', ')}
+                         (default bookingDate); expenses: ${ExpenseSortField.options.join(', ')}
+                         (default expenseTime)
+  --asc                  ascending order (default descending)
+  --locale LOCALE        a BCP 47 locale such as de-DE: its decimal separator decides both
+                         separators (a decimal comma gives ";" and ","; default en-US: "," and ".")
+  --delimiter ,|;|tab    the field separator, over the locale's
+  --decimal .|,          the decimal separator, over the locale's
+  --force                replace FILE.csv if it exists`;
+
+const help: Record<string, string> = {
+  profile: `${profileUsage}
+
+Connects organisations. A secret is never an argument: at a terminal it is asked for without
+being shown; from a script pipe it in (--client-secret-stdin, --token-stdin) or set
+SATCHEL_CLIENT_SECRET (or SATCHEL_TOKEN). The key is checked with the API before it is kept.
+
+Options:
+  --name N               the organisation's name in Satchel (add, rename)
+  --url URL              the API's http(s) address (add, set-url)
+  --client-id ID         the API key id (add, set-key)
+  --client-secret-stdin  read the API key secret from standard input
+  --token-stdin          read a bearer token from standard input instead of a key
+  --demo                 the sandbox's demo organisation (its demo key unless one is given)
+  --json                 list as JSON (list)
+  --force                remove even with unsent edits or review marks (remove)`,
+  sync: `${syncUsage}
+
+Sends the waiting offline edits, then brings every connected organisation (or the one named) up
+to date. Progress goes to stderr; each organisation's outcome is a line on stdout.
+
+Options:
+${profileOption}
+  --full                 the repair: read everything again, not only what changed`,
+  search: `${searchUsage}
+
+Bank transactions in the offline copy, a page at a time, with the totals per currency.
+
+${filters()}
+
+Options:
+${profileOption}
+  --sort FIELD           ${TransactionSortField.options.join(', ')}
+                         (default bookingDate)
+  --asc                  ascending order (default descending)
+  --page N               the page, from 1 (default 1)
+  --page-size N          rows a page, 1 to 500 (default 50)
+  --json                 the page, its totals and each row's review state as JSON (amounts
+                         as integer minor units with their currency)`,
+  export: `${exportUsage}
+
+The whole result of a search as CSV for Excel: UTF-8 with a byte-order mark, ISO dates, exact
+amounts, the review columns. Transactions, or with "expenses" the expenses.
+
+${filters()}
+
+Expense filters (export expenses):
+  --text T               free text over description, booking text, merchant, supplier and lines
+  --reviewed true|false  --flagged true|false  --tag T   as above
+  --has-file true|false  with a receipt or invoice, or without
+  --booked-on ITEM_ID    booked on this dimension item (see "dimension list --items")
+  --account NUMBER       booked on this expense account (its number, or its id)
+
+Options:
+${profileOption}
+${csvOptions}`,
+  download: `${downloadUsage}
+
+Puts the receipts and invoices of a search, a selection, a period or everything into a folder,
+with manifest.csv. Run again with the same options, it continues where it stopped.
+
+${filters('--until')}
+  (--from/--until alone take every file of the period, expenses without a transaction too)
+
+Options:
+  --to DIR               the folder (required); created if missing, nothing in it overwritten
+${profileOption}
+  --transaction ID       the files of these transactions; repeatable (no filters with ids)
+  --expense ID           the files of these expenses; repeatable
+  --file ID              these files; repeatable
+  --template T           the file names (default "${DEFAULT_TEMPLATE}"); tokens {bookingDate},
+                         {counterparty}, {amount}, {currency}, {expenseId}, {originalName},
+                         {transactionId}, {fileId}, {supplier}, {account}
+  --layout L             ${DownloadLayout.options.join(', ')}: one folder, or one per month,
+                         account or supplier (default flat)`,
+  review: `${reviewUsage}
+
+Review marks live only in this offline copy; export them to hand them to a colleague.
+
+Changes (review mark takes exactly one):
+  --reviewed | --unreviewed     mark reviewed, or not
+  --flag REASON | --unflag      flag with a reason, or take the flag off
+  --note TEXT | --clear-note    set the note, or remove it
+  --tag T... | --untag T...     add or remove tags; repeatable
+
+Which records (review mark):
+  --id ID                a transaction's id; repeatable (unknown ids change nothing)
+  --expenses             the --id values are expenses
+  search filters         as for search, but --is-reviewed true|false for the review state,
+                         and no --tag filter (--tag is a change here)
+
+Options:
+${profileOption}
+  --json                 attention as JSON
+  --out FILE.json        the file review export writes (required)
+  --force                replace FILE.json if it exists (export)`,
+  supplier: `${supplierUsage}
+
+Options:
+${profileOption}
+  --name NAME            the supplier's name (required for create)
+  --code C               its supplier number (required for create unless the ERP numbers them)
+  --status S             ACTIVE, DEACTIVATED or DELETED
+  --vat-id V             its VAT id
+  --iban I               its IBAN
+  --currency CUR         its ISO 4217 currency, such as EUR`,
+  dimension: `${dimensionUsage}
+
+Options:
+${profileOption}
+  --items DIMENSION_ID   list this dimension's items instead of the dimensions
+  --all                  list deleted ones too
+  --json                 list as JSON
+  --name NAME            the name (required to create)
+  --code C               the code (required to create)
+  --status S             ACTIVE, INACTIVE or DELETED`,
+  edits: `${editsUsage}
+
+Offline edits (suppliers, dimensions, their items) wait here until a push or a sync sends them.
+
+Options:
+${profileOption}
+  --json                 list as JSON
+  --mine                 resolve a conflict by sending yours over the server's version
+  --theirs               resolve a conflict by dropping yours`,
+  status: `${statusUsage}
+
+The app's version, the data folder, whether the keychain answers, and each organisation's last
+sync.
+
+Options:
+  --json                 as JSON`,
+};
+
+export function commandHelp(command: string): string | undefined {
+  const text = help[command];
+  return text === undefined
+    ? undefined
+    : `${text}\n\nEvery command takes --data-dir DIR (default SATCHEL_DATA_DIR, else the app's own folder).\n`;
+}
