@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, validationError } from '../../src-shared/errors';
+import { cacheWriteProblem, isSqliteError } from '../store/errors';
 
 export interface CliIo {
   /** The command's result only (rows, JSON, CSV, a summary line), so that it pipes. */
@@ -172,6 +173,13 @@ export function printError(io: CliIo, error: unknown): number {
   if (error instanceof AppError) {
     io.stderr.write(
       `satchel: ${cliMessage(error.message)}${error.field ? ` (field: ${error.field})` : ''}\n`,
+    );
+    return EXIT.failure;
+  }
+  // The offline copy refused a write (a full disk, a read-only folder): what to do, not a bug.
+  if (isSqliteError(error)) {
+    io.stderr.write(
+      `satchel: Satchel could not write to the offline copy of this organisation (${cacheWriteProblem(error)}).\n`,
     );
     return EXIT.failure;
   }

@@ -125,7 +125,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     } catch (error) {
       // Whatever stopped it (the cache would not open or write, the push before it broke), the
       // run ends with a finished event that says so: the status bar and Sync now wait for one.
-      if (!(error instanceof AppError)) log.error('sync failed:', error);
+      // A bug is logged with its stack; a cache that refused a write (a full disk) is no bug,
+      // and the run's message already says what happened and what to do.
+      if (!(error instanceof AppError) && !isSqliteError(error)) log.error('sync failed:', error);
       const cancelled = error instanceof AppError && error.code === 'CANCELLED';
       // A run stopped before its first page has no row in the history, so no id: null says so
       // (an earlier run's id would name a row that tells another run's outcome).
