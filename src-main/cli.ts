@@ -59,6 +59,8 @@ const commands: Record<string, Command> = {
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let core: Core | undefined;
+  // Once known, a mistake points at this command's own help.
+  let known: string | undefined;
   try {
     const { values, tokens } = parseArgs({
       args: argv,
@@ -89,6 +91,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const command = commands[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
+    known = name;
     // `--data-dir` is the CLI's own, wherever it is written: after the command too
     // (`satchel status --data-dir X`), so the command never sees it.
     const start = (first?.kind === 'positional' ? first.index : 0) + 1;
@@ -108,13 +111,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-      return printError(io, new UsageError(error.message));
+      return printError(io, new UsageError(parseArgsMessage(String(error.code), error.message)), known);
     }
-    const code = printError(io, error);
+    const code = printError(io, error, known);
     return io.signal?.aborted ? EXIT.interrupted : code;
   } finally {
     await core?.close();
   }
+}
+
+/** Node's words for an option mistake, said shortly and in the CLI's own way. */
+function parseArgsMessage(code: string, message: string): string {
+  const quoted = /'([^' ]+)/.exec(message)?.[1];
+  if (quoted === undefined) return message;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${quoted}`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument "${quoted}"`;
+  if (message.includes('argument missing')) return `${quoted} takes a value`;
+  if (message.includes('does not take an argument')) return `${quoted} takes no value`;
+  return message;
 }
 
 /** The core on a data folder, or a failure that says why the folder cannot be used. */

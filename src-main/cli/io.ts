@@ -160,16 +160,20 @@ export function cliMessage(message: string): string {
   return message.replace('in Settings.', 'with "satchel profile set-key".');
 }
 
-export function printError(io: CliIo, error: unknown): number {
+/** Says the error on stderr and gives the exit status; `command` is the one run, once known. */
+export function printError(io: CliIo, error: unknown, command?: string): number {
   if (error instanceof UsageError) {
-    io.stderr.write(`satchel: ${error.message}\nRun "satchel help" for usage.\n`);
+    const help = command
+      ? `Run "satchel ${command} --help" for its options.`
+      : 'Run "satchel help" for usage.';
+    io.stderr.write(`satchel: ${error.message}\n${help}\n`);
     return EXIT.usage;
   }
   if (error instanceof PromptInterrupted) {
     io.stderr.write(`satchel: ${error.message}\n`);
     return EXIT.interrupted;
   }
-  if (error instanceof z.ZodError) return printError(io, validationError(error));
+  if (error instanceof z.ZodError) return printError(io, validationError(error), command);
   if (error instanceof AppError) {
     io.stderr.write(
       `satchel: ${cliMessage(error.message)}${error.field ? ` (field: ${error.field})` : ''}\n`,

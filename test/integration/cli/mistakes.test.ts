@@ -189,6 +189,29 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(env.SATCHEL_DATA_DIR, 'profiles.json'), 'utf8')).toBe(registry);
   });
 
+  it("says an option mistake in one line, and where the command's options are", async () => {
+    const env = { SATCHEL_DATA_DIR: tempDir() };
+    const cases: Array<[string[], string]> = [
+      [['search', '--bogus'], 'unknown option --bogus; Run "satchel search --help" for its options.'],
+      [['edits', 'list', '--bogus'], 'unknown option --bogus; Run "satchel edits --help" for its options.'],
+      [['search', '-x'], 'unknown option -x; Run "satchel search --help" for its options.'],
+      [['search', '--page'], '--page takes a value; Run "satchel search --help" for its options.'],
+      [['status', '--json=yes'], '--json takes no value; Run "satchel status --help" for its options.'],
+      [['search', 'hotel'], 'unexpected argument "hotel"; Run "satchel search --help" for its options.'],
+      [['fly'], 'unknown command "fly"; Run "satchel help" for usage.'],
+    ];
+    for (const [args, said] of cases) {
+      const [message, hint] = said.split('; ');
+      const result = await satchel(args, env);
+      expect({ args, code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+        args,
+        code: 2,
+        stdout: '',
+        stderr: `satchel: ${message}\n${hint}\n`,
+      });
+    }
+  });
+
   it('sorts a search as the export does', async () => {
     const { env } = await connected();
     const page = async (args: string[]) =>
