@@ -14,6 +14,11 @@ satchel edits resolve OPERATION_ID (--mine | --theirs) [--profile NAME_OR_ID]`;
 /** Offline edits waiting in the outbox: list them, send them, retry or drop one. */
 export async function editsCommand(core: Core, args: string[], io: CliIo): Promise<void> {
   const [action, ...rest] = args;
+  // A mistyped action is said before any organisation is looked for.
+  if (!['list', 'push', 'resolve', 'retry', 'discard'].includes(action ?? ''))
+    throw new UsageError(
+      `edits takes list, push, retry, discard or resolve${action ? `, not "${action}"` : ''}`,
+    );
   const { values, positionals } = parseArgs({
     args: rest,
     strict: true,
@@ -92,10 +97,6 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
       io.stdout.write(`${action === 'retry' ? 'Will send again' : 'Discarded'}: ${operationId}\n`);
       return;
     }
-    default:
-      throw new UsageError(
-        `edits takes list, push, retry, discard or resolve${action ? `, not "${action}"` : ''}`,
-      );
   }
 }
 

@@ -199,6 +199,11 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       [['status', '--json=yes'], '--json takes no value; Run "satchel status --help" for its options.'],
       [['search', 'hotel'], 'unexpected argument "hotel"; Run "satchel search --help" for its options.'],
       [['fly'], 'unknown command "fly"; Run "satchel help" for usage.'],
+      // The action is checked before the organisation (none is connected here).
+      [
+        ['edits', 'lsit'],
+        'edits takes list, push, retry, discard or resolve, not "lsit"; Run "satchel edits --help" for its options.',
+      ],
     ];
     for (const [args, said] of cases) {
       const [message, hint] = said.split('; ');
