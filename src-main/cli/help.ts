@@ -143,6 +143,9 @@ ${profileOption}
 
 Options:
 ${profileOption}
+  --text T               list those whose name, number, VAT id or IBAN holds T
+  --all                  list deleted ones too
+  --json                 list as JSON
   --name NAME            the supplier's name (required for create)
   --code C               its supplier number (required for create unless the ERP numbers them)
   --status S             ACTIVE, DEACTIVATED or DELETED

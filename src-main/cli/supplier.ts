@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { SupplierCreate, SupplierUpdate } from '../../src-shared/api';
+import type { SupplierRow } from '../../src-shared/search';
 import type { Core } from '../core';
+import { searchSuppliers } from '../search';
 import { chooseProfile } from './filters';
-import { type CliIo, namingOption, optionError, UsageError } from './io';
+import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
 /** The option of each supplier field, for the core's refusals (`--code: Enter the supplier number.`). */
 const OPTIONS = {
@@ -14,17 +16,22 @@ const OPTIONS = {
   currency: 'currency',
 };
 
-export const supplierUsage = `satchel supplier create --name NAME [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
+export const supplierUsage = `satchel supplier list [--text T] [--all] [--json] [--profile NAME_OR_ID]
+satchel supplier create --name NAME [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
                [--profile NAME_OR_ID]
 satchel supplier update ID [--name NAME] [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
                [--profile NAME_OR_ID]
                (both offline: the edit waits in the outbox for "edits push" or the next sync)`;
 
-/** Creates or updates a supplier in the offline copy and queues the edit for the API. */
+/**
+ * Lists the suppliers of the offline copy (their ids are what `supplier update` takes), or
+ * creates or updates one there and queues the edit for the API.
+ */
 export async function supplierCommand(core: Core, args: string[], io: CliIo): Promise<void> {
   const [action, ...rest] = args;
+  if (action === 'list') return list(core, rest, io);
   if (action !== 'create' && action !== 'update')
-    throw new UsageError(`supplier takes create or update${action ? `, not "${action}"` : ''}`);
+    throw new UsageError(`supplier takes list, create or update${action ? `, not "${action}"` : ''}`);
   const { values, positionals } = parseArgs({
     args: rest,
     strict: true,
@@ -73,4 +80,50 @@ function attempt<T>(edit: () => T): T {
   } catch (error) {
     throw namingOption(error, OPTIONS);
   }
+}
+
+/** Every supplier the search finds, in name order, as the Suppliers list shows them. */
+function list(core: Core, args: string[], io: CliIo): void {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      profile: { type: 'string' },
+      text: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const cache = core.cacheOf(chooseProfile(core, values.profile).id);
+  const suppliers: SupplierRow[] = [];
+  for (let page = 1; ; page++) {
+    const result = searchSuppliers(cache, {
+      ...(values.text !== undefined ? { text: values.text } : {}),
+      includeDeleted: values.all,
+      pagination: { page, pageSize: 500 },
+    });
+    suppliers.push(...result.rows);
+    if (page * 500 >= result.total) break;
+  }
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ suppliers }, null, 2)}\n`);
+    return;
+  }
+  if (suppliers.length === 0) {
+    io.stdout.write('No supplier in the offline copy matches.\n');
+    return;
+  }
+  io.stdout.write(
+    table([
+      ['ID', 'NUMBER', 'NAME', 'STATUS', 'VAT ID', 'IBAN'],
+      ...suppliers.map((row) => [
+        row.id,
+        row.number ?? '',
+        row.name ?? '',
+        row.status ?? '',
+        row.vatIdNo ?? '',
+        row.iban ?? '',
+      ]),
+    ]),
+  );
 }
