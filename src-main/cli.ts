@@ -127,6 +127,9 @@ function parseArgsMessage(code: string, message: string): string {
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${quoted}`;
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument "${quoted}"`;
   if (message.includes('argument missing')) return `${quoted} takes a value`;
+  // `--max-amount -100`: a value that starts with a dash is glued on with "=".
+  if (message.includes('is ambiguous'))
+    return `a value of ${quoted} that starts with "-" is written ${quoted}=-…`;
   if (message.includes('does not take an argument')) return `${quoted} takes no value`;
   return message;
 }

@@ -41,11 +41,16 @@ export const transactionFilterOptions = {
   tag: { type: 'string' },
   type: { type: 'string', multiple: true },
   currency: { type: 'string', multiple: true },
+  'min-amount': { type: 'string' },
+  'max-amount': { type: 'string' },
+  'ignore-sign': { type: 'boolean' },
+  'has-note': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const transactionFilterUsage = `[--text T] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--account ID]...
                [--matched true|false] [--reviewed true|false] [--flagged true|false] [--tag T]
-               [--type TYPE]... [--currency CUR]...`;
+               [--type TYPE]... [--currency CUR]... [--min-amount D] [--max-amount D] [--ignore-sign]
+               [--has-note true|false]`;
 
 export function yesNo(option: string, value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
@@ -82,6 +87,36 @@ interface FilterValues {
   tag?: string | undefined;
   type?: string[] | undefined;
   currency?: string[] | undefined;
+  'min-amount'?: string | undefined;
+  'max-amount'?: string | undefined;
+  'ignore-sign'?: boolean | undefined;
+  'has-note'?: string | undefined;
+}
+
+/**
+ * The amount range: decimal bounds read in the one currency given with `--currency` (the
+ * app's filter bar asks for that currency the same way), optionally regardless of sign.
+ */
+function amountRange(values: FilterValues): { amount: Record<string, unknown> } | object {
+  const min = values['min-amount'];
+  const max = values['max-amount'];
+  if (min === undefined && max === undefined) {
+    if (values['ignore-sign']) throw new UsageError('--ignore-sign goes with --min-amount or --max-amount');
+    return {};
+  }
+  const currencies = values.currency ?? [];
+  if (currencies.length !== 1)
+    throw new UsageError(
+      `--${min !== undefined ? 'min' : 'max'}-amount needs exactly one --currency to read the amount in`,
+    );
+  return {
+    amount: {
+      currency: currencies[0]!.toUpperCase(),
+      ...(min !== undefined ? { min } : {}),
+      ...(max !== undefined ? { max } : {}),
+      ...(values['ignore-sign'] ? { ignoreSign: true } : {}),
+    },
+  };
 }
 
 /**
@@ -99,6 +134,7 @@ export function transactionFilters(
     matched: yesNo('matched', values.matched),
     reviewed: yesNo('reviewed', values.reviewed),
     flagged: yesNo('flagged', values.flagged),
+    hasNote: yesNo('has-note', values['has-note']),
   };
   return {
     ...(values.text !== undefined ? { freeText: values.text } : {}),
@@ -108,6 +144,8 @@ export function transactionFilters(
     ...(flags.matched !== undefined ? { matched: flags.matched } : {}),
     ...(flags.reviewed !== undefined ? { reviewed: flags.reviewed } : {}),
     ...(flags.flagged !== undefined ? { flagged: flags.flagged } : {}),
+    ...(flags.hasNote !== undefined ? { hasNote: flags.hasNote } : {}),
+    ...amountRange(values),
     ...(values.tag !== undefined ? { tag: values.tag } : {}),
     ...(values.type ? { transactionTypes: values.type } : {}),
     ...(values.currency ? { currencies: values.currency.map((code) => code.toUpperCase()) } : {}),

@@ -30,7 +30,12 @@ const filters = (to = '--to') => `Search filters (optional; all given must hold)
   --flagged true|false   flagged here, or not
   --tag T                carrying this review tag
   --type TYPE            ${TransactionType.options.join(', ')}; repeatable
-  --currency CUR         an ISO 4217 code such as EUR; repeatable`;
+  --currency CUR         an ISO 4217 code such as EUR; repeatable
+  --min-amount D         at least this amount, a decimal like 120.50 (a dot, no thousands
+  --max-amount D         separators) in the one --currency given; spending is negative,
+                         written with "=": --max-amount=-100
+  --ignore-sign          compare the amounts' size: 100 to 500 finds -120.00 and 120.00
+  --has-note true|false  with a review note here, or without`;
 
 const csvOptions = `  --out FILE.csv         the file to write (required); an existing file only with --force
   --sort FIELD           transactions: ${TransactionSortField.options.join(', ')}

@@ -75,6 +75,9 @@ const OPTION_OF_FIELD: Record<string, string> = {
   ids: 'id',
   reason: 'flag',
   tags: 'tag',
+  min: 'min-amount',
+  max: 'max-amount',
+  ignoreSign: 'ignore-sign',
 };
 
 /**

@@ -217,6 +217,87 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     }
   });
 
+  it("filters by amount and by note, as the app's filter bar does", async () => {
+    const { env } = await connected();
+    type Page = {
+      rows: Array<{ id: string; amount: { minor: number; currency: string } }>;
+      totals: { count: number };
+    };
+    const search = async (args: string[]) =>
+      JSON.parse((await satchel(['search', '--json', '--page-size', '500', ...args], env)).stdout) as Page;
+    const sized = await search([
+      '--currency',
+      'eur',
+      '--min-amount',
+      '100',
+      '--max-amount',
+      '120',
+      '--ignore-sign',
+    ]);
+    expect(sized.rows.length).toBeGreaterThan(0);
+    expect(sized.totals.count).toBe(sized.rows.length);
+    for (const row of sized.rows) {
+      expect(row.amount.currency).toBe('EUR');
+      expect(Math.abs(row.amount.minor)).toBeGreaterThanOrEqual(10_000);
+      expect(Math.abs(row.amount.minor)).toBeLessThanOrEqual(12_000);
+    }
+    // A negative bound is glued on with "=", as for any option value starting with a dash.
+    const spent = await search(['--currency', 'EUR', '--max-amount=-100.5']);
+    expect(spent.rows.length).toBeGreaterThan(0);
+    for (const row of spent.rows) expect(row.amount.minor).toBeLessThanOrEqual(-10_050);
+    // The export takes the same filters.
+    const out = path.join(tempDir(), 'sized.csv');
+    const exported = await satchel(
+      [
+        'export',
+        '--out',
+        out,
+        '--currency',
+        'EUR',
+        '--min-amount',
+        '100',
+        '--max-amount',
+        '120',
+        '--ignore-sign',
+      ],
+      env,
+    );
+    expect(exported.stdout).toMatch(new RegExp(`^${sized.totals.count} transactions written to `));
+
+    const [noted] = sized.rows;
+    expect((await satchel(['review', 'mark', '--note', 'ask the client', '--id', noted!.id], env)).code).toBe(
+      0,
+    );
+    expect((await search(['--has-note', 'true'])).rows.map((row) => row.id)).toEqual([noted!.id]);
+
+    const cases: Array<[string[], string]> = [
+      [['search', '--min-amount', '10'], '--min-amount needs exactly one --currency to read the amount in'],
+      [
+        ['search', '--currency', 'EUR', '--min-amount', '1,50'],
+        '--min-amount: Use a decimal amount like 12.30',
+      ],
+      [
+        ['search', '--currency', 'JPY', '--max-amount', '1.5'],
+        '--max-amount: "1.5" has more than 0 decimals',
+      ],
+      [
+        ['search', '--currency', 'EUR', '--min-amount', '5', '--max-amount', '1'],
+        '--min-amount: The smallest amount is above the largest.',
+      ],
+      [
+        ['search', '--currency', 'EUR', '--max-amount', '-5'],
+        'a value of --max-amount that starts with "-" is written --max-amount=-…',
+      ],
+      [['search', '--ignore-sign'], '--ignore-sign goes with --min-amount or --max-amount'],
+      [['search', '--has-note', 'yes'], '--has-note takes true or false'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await satchel(args, env);
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(result.stderr.split('\n')[0], args.join(' ')).toContain(`satchel: ${message}`);
+    }
+  });
+
   it('sorts a search as the export does', async () => {
     const { env } = await connected();
     const page = async (args: string[]) =>

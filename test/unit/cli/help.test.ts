@@ -23,7 +23,8 @@ const OPTIONS: Record<string, string[]> = {
   sync: ['profile', 'full'],
   search: [
     ...['profile', 'text', 'from', 'to', 'account', 'matched', 'reviewed', 'flagged', 'tag', 'type'],
-    ...['currency', 'sort', 'asc', 'page', 'page-size', 'json'],
+    ...['currency', 'sort', 'asc', 'page', 'page-size', 'json', 'min-amount', 'max-amount'],
+    ...['ignore-sign', 'has-note'],
   ],
   export: [
     ...['profile', 'out', 'asc', 'locale', 'delimiter', 'decimal', 'force', 'text', 'from', 'to'],
