@@ -37,15 +37,23 @@ const PROGRESS_INTERVAL_MS = 100;
  * Runs a CSV export with its progress as `export.progress`, and ends it with one `done` event
  * however it ends: written, failed or cancelled midway, or short of its total because a sync
  * deleted rows meanwhile. The status bar counts the export until then, so it never sticks.
+ *
+ * Each export has its own id: another export of the organisation may run at the same time, and
+ * its events must not move this one's count (the dialog that asked follows the id it sent) nor
+ * its end end this one in the status bar. So an id already running is refused.
  */
 async function withExportProgress<T>(
   core: Core,
+  running: Set<string>,
   profileId: string,
+  requested: string | undefined,
   run: (onProgress: (written: number, total: number) => void) => Promise<T>,
 ): Promise<T> {
-  // Its own id: another export of the organisation may run at the same time, and its end must
-  // not end this one in the status bar.
-  const exportId = randomUUID();
+  const exportId = requested ?? randomUUID();
+  if (running.has(exportId)) {
+    throw new AppError('ALREADY_EXISTS', 'An export with this id is already running.', 'exportId');
+  }
+  running.add(exportId);
   let last = { written: 0, total: 0 };
   try {
     return await run((written, total) => {
@@ -53,11 +61,13 @@ async function withExportProgress<T>(
       core.events.emit('export.progress', { profileId, exportId, written, total, done: false });
     });
   } finally {
+    running.delete(exportId);
     core.events.emit('export.progress', { profileId, exportId, ...last, done: true });
   }
 }
 
 export function createHandlers(core: Core): HandlerTable {
+  const runningExports = new Set<string>();
   return {
     'app.info': () => core.info(),
     'app.online': () => core.connectivity.state(),
@@ -121,14 +131,14 @@ export function createHandlers(core: Core): HandlerTable {
     }),
     // A path from the page is taken only if the user picked it in the core's dialog for this
     // purpose (src-main/grants.ts); the command line calls the same functions without grants.
-    'transactions.exportCsv': ({ profileId, ...input }) =>
-      withExportProgress(core, profileId, (onProgress) =>
+    'transactions.exportCsv': ({ profileId, exportId, ...input }) =>
+      withExportProgress(core, runningExports, profileId, exportId, (onProgress) =>
         core.grants.useFile('transactionsCsv', input.file, (file) =>
           exportTransactions(core.cacheOf(profileId), { ...input, file }, onProgress),
         ),
       ),
-    'expenses.exportCsv': ({ profileId, ...input }) =>
-      withExportProgress(core, profileId, (onProgress) =>
+    'expenses.exportCsv': ({ profileId, exportId, ...input }) =>
+      withExportProgress(core, runningExports, profileId, exportId, (onProgress) =>
         core.grants.useFile('expensesCsv', input.file, (file) =>
           exportExpenses(core.cacheOf(profileId), { ...input, file }, onProgress),
         ),

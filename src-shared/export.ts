@@ -45,6 +45,13 @@ export const SuggestedFileName = z
 /** An absolute path, chosen by the user; checked again by the main process before writing. */
 const FilePath = z.string().min(1).max(4096);
 
+/**
+ * The id the export's `export.progress` events carry, made by the caller (a fresh UUID) so that
+ * it can follow its own export from the first event; left out, the core makes one. The id of
+ * an export still running is refused.
+ */
+const ExportId = z.uuid();
+
 export const TransactionCsvExport = z
   .object({
     profileId: z.uuid(),
@@ -58,6 +65,7 @@ export const TransactionCsvExport = z
     file: FilePath.refine((file) => /\.csv$/i.test(file), 'The file name must end in .csv.'),
     format: CsvFormatInput.default({}),
     overwrite: z.boolean().default(false),
+    exportId: ExportId.optional(),
   })
   .strict();
 
@@ -74,6 +82,7 @@ export const ExpenseCsvExport = z
     file: FilePath.refine((file) => /\.csv$/i.test(file), 'The file name must end in .csv.'),
     format: CsvFormatInput.default({}),
     overwrite: z.boolean().default(false),
+    exportId: ExportId.optional(),
   })
   .strict();
 

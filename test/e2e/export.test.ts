@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
 import type { FileRequest } from '../../src-main/folders';
 import { EXPENSE_CSV_COLUMNS } from '../../src-main/export';
 import { applyReview } from '../../src-main/review';
@@ -290,6 +291,75 @@ describe('export and import from the app', () => {
       await expect.poll(() => page.getByTestId('running-export').count()).toBe(0);
     } finally {
       stop();
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+  it("shows its own export's count while another export of the organisation runs", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+    const folder = tempDir();
+    const answers: string[] = [];
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      pickFile: () => Promise.resolve(answers.shift() ?? null),
+    });
+    const profile = await connectSandbox(core, sandbox);
+    const cache = core.cacheOf(profile.id);
+    const live = cache.sqlite
+      .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
+      .pluck()
+      .get() as number;
+    const expenses = cache.sqlite
+      .prepare('SELECT count(*) FROM expenses WHERE deleted_at IS NULL')
+      .pluck()
+      .get() as number;
+    expect(expenses).not.toBe(live);
+    const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
+      await bulk.getByRole('button', { name: 'Export as CSV…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Export as CSV' });
+      answers.push(path.join(folder, 'Transactions.csv'));
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => dialog.getByLabel('File', { exact: true }).inputValue()).not.toBe('');
+      // The dialog's export is written, its answer held: the dialog still counts it.
+      const held = await holdAnswers(page, 'transactions.exportCsv');
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await expect.poll(() => held.waiting()).toBe(1);
+      const progress = dialog.getByTestId('export-progress');
+      await progress.getByText(`Exporting ${count(live)} of ${count(live)}…`).waitFor();
+
+      // Meanwhile another export of the organisation runs (one a dialog closed earlier started)
+      // through the same handler table; its events reach the page too.
+      const handlers = createHandlers(core);
+      answers.push(path.join(folder, 'Expenses.csv'));
+      expect(await dispatch(handlers, 'dialog.pickFile', { purpose: 'expensesCsv' })).toMatchObject({
+        ok: true,
+      });
+      expect(
+        await dispatch(handlers, 'expenses.exportCsv', {
+          profileId: profile.id,
+          search: {},
+          file: path.join(folder, 'Expenses.csv'),
+        }),
+      ).toMatchObject({ ok: true, value: { rows: expenses } });
+      // Its events were sent to the page before this; once they are handled and drawn, the
+      // dialog still shows its own count.
+      await page.evaluate(
+        () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+      );
+      expect(await progress.textContent()).toBe(`Exporting ${count(live)} of ${count(live)}…`);
+
+      await held.release();
+      await bulk
+        .getByText(`${count(live)} transactions written to ${path.join(folder, 'Transactions.csv')}.`)
+        .waitFor();
+    } finally {
       await app.close();
       await core.close();
       await sandbox.stop();

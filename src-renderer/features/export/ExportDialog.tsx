@@ -10,6 +10,7 @@ import type {
 import { PathField, RadioGroup } from '../../components/fields';
 import { trapTab, useModal } from '../../components/modal';
 import { formatCount } from '../../lib/format';
+import { newId } from '../../lib/new-id';
 import { call } from '../../lib/satchel';
 import '../files/files.css';
 
@@ -78,6 +79,9 @@ export function ExportDialog({
   const [error, setError] = useState<{ field: 'file' | 'form'; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<{ written: number; total: number } | null>(null);
+  // The id of the export this dialog started, sent with the command: another export of the
+  // organisation (one this dialog started and was closed on) may run at the same time.
+  const running = useRef<string | null>(null);
 
   useModal(dialog);
   // Closed while the export runs, the dialog is gone when the answer comes: its outcome is then
@@ -93,7 +97,8 @@ export function ExportDialog({
   useEffect(
     () =>
       window.satchel.on('export.progress', (event) => {
-        if (event.profileId === profileId) setProgress({ written: event.written, total: event.total });
+        if (event.profileId === profileId && event.exportId === running.current)
+          setProgress({ written: event.written, total: event.total });
       }),
     [profileId],
   );
@@ -127,7 +132,9 @@ export function ExportDialog({
     setError(null);
     setProgress(null);
     try {
-      const target = { file, format: formatOf(separators, locale), overwrite: replace };
+      const exportId = newId();
+      running.current = exportId;
+      const target = { file, format: formatOf(separators, locale), overwrite: replace, exportId };
       const result =
         search.kind === 'transaction'
           ? await call('transactions.exportCsv', {

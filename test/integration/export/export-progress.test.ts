@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
@@ -142,5 +143,65 @@ describe('export progress events', () => {
     // follows each by its id (test/unit/renderer/running-exports.test.ts), keeps the latter.
     const ends = events.filter((event) => event.done).map((event) => event.exportId);
     expect(ends).toEqual([expenses, transactions]);
+  }, 120_000);
+  it('carry the id the caller sent, and refuse that id while its export runs', async () => {
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 2100 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const folder = tempDir();
+    const exportTo = async (
+      command: 'transactions.exportCsv' | 'expenses.exportCsv',
+      name: string,
+      exportId: string,
+    ) => {
+      const file = path.join(folder, name);
+      answers.push(file);
+      expect(
+        await dispatch(handlers, 'dialog.pickFile', {
+          purpose: command === 'transactions.exportCsv' ? 'transactionsCsv' : 'expensesCsv',
+        }),
+      ).toMatchObject({ ok: true });
+      return dispatch(handlers, command, { profileId, search: {}, file, overwrite: true, exportId });
+    };
+
+    const mine = randomUUID();
+    const events: ExportProgress[] = [];
+    let again: ReturnType<typeof exportTo> | null = null;
+    // A second export asks for the same id while the first writes its batches.
+    const stop = core.events.subscribe((name, payload) => {
+      if (name !== 'export.progress') return;
+      events.push(payload as ExportProgress);
+      again ??= exportTo('expenses.exportCsv', 'expenses.csv', mine);
+    });
+    closers.push(() => Promise.resolve(stop()));
+    expect(await exportTo('transactions.exportCsv', 'transactions.csv', mine)).toMatchObject({ ok: true });
+    expect(await again).toEqual({
+      ok: false,
+      error: {
+        code: 'ALREADY_EXISTS',
+        message: 'An export with this id is already running.',
+        field: 'exportId',
+      },
+    });
+    expect(existsSync(path.join(folder, 'expenses.csv'))).toBe(false);
+    // Every event is the first export's, under the id it was given, and it ended once.
+    expect(events.length).toBeGreaterThan(1);
+    expect(new Set(events.map((event) => event.exportId))).toEqual(new Set([mine]));
+    expect(events.filter((event) => event.done)).toHaveLength(1);
+
+    // Ended, its id may be used again; an id that is not a UUID is refused before anything runs.
+    events.length = 0;
+    expect(await exportTo('expenses.exportCsv', 'expenses.csv', mine)).toMatchObject({ ok: true });
+    expect(events.at(-1)).toMatchObject({ exportId: mine, done: true });
+    expect(await exportTo('expenses.exportCsv', 'other.csv', 'not-an-id')).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', field: 'exportId' },
+    });
   }, 120_000);
 });
