@@ -94,6 +94,16 @@ export interface ApiClient {
   onWait(listener: (scope: string, until: Date) => void): () => void;
 }
 
+/**
+ * A 416 to a file request with a `Range`: the bytes asked from lie past the file's end (the
+ * `.part` being continued is not the file's start). The caller may fetch the whole file.
+ */
+export class RangeNotSatisfiableError extends AppError {
+  constructor(message: string, field?: string) {
+    super('REMOTE_REJECTED', message, field);
+  }
+}
+
 /** What `send` reads of an answer: a `Response`, or a `RawResponse` of the file transport. */
 type Answer = Pick<RawResponse, 'status' | 'statusText' | 'ok' | 'headers' | 'text'> & {
   readonly body: { cancel(): Promise<void> } | null;
@@ -350,6 +360,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return new AppError('REMOTE_REJECTED', error.message, error.field);
       case 404:
         return new AppError('NOT_FOUND', error.message);
+      case 416:
+        return new RangeNotSatisfiableError(`${response.status}: ${error.message}`, error.field);
       default:
         return response.status >= 500
           ? new AppError(

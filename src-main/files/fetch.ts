@@ -2,7 +2,8 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, writevSync } from 'node:fs';
 import { copyFile, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { AppError, KEYCHAIN_CODES } from '../../src-shared/errors';
-import type { ApiClient } from '../api/client';
+import { RangeNotSatisfiableError, type ApiClient } from '../api/client';
+import type { RawResponse } from '../api/http-fetch';
 import { pooledIo, type InlineIo } from './inline-io';
 
 /**
@@ -211,6 +212,15 @@ async function writeSmall(
   }, pooled);
 }
 
+/** The whole file's content, with no Range: the one request after a 416 (see fetchFile). */
+function wholeFile({ client, file, signal, delayBeforeRequest }: FetchFileOptions): Promise<RawResponse> {
+  return client.fetchRaw(`/v1/files/${encodeURIComponent(file.id)}/content`, {
+    headers: { accept: '*/*' },
+    ...(signal ? { signal } : {}),
+    ...(delayBeforeRequest ? { holdBack: delayBeforeRequest } : {}),
+  });
+}
+
 /** Fetches (or continues fetching) the file, checks it and renames it into place. */
 export async function fetchFile(options: FetchFileOptions): Promise<FetchFileResult> {
   const { client, file, partPath, finalPath, signal } = options;
@@ -227,7 +237,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
     hash = createHash('sha256');
     await hashInto(hash, partPath);
   }
-  const resumedFrom = have;
+  let resumedFrom = have;
   let received = 0;
 
   if (file.size === null || have < file.size) {
@@ -238,11 +248,24 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
     }
     // The governor asks the delay before each attempt's permit, retries included, and takes the
     // permit with nothing awaited in between: the share is kept exactly.
-    const response = await client.fetchRaw(`/v1/files/${encodeURIComponent(file.id)}/content`, {
-      headers,
-      ...(signal ? { signal } : {}),
-      ...(options.delayBeforeRequest ? { holdBack: options.delayBeforeRequest } : {}),
-    });
+    let response: RawResponse;
+    try {
+      response = await client.fetchRaw(`/v1/files/${encodeURIComponent(file.id)}/content`, {
+        headers,
+        ...(signal ? { signal } : {}),
+        ...(options.delayBeforeRequest ? { holdBack: options.delayBeforeRequest } : {}),
+      });
+    } catch (error) {
+      if (have === 0 || !(error instanceof RangeNotSatisfiableError)) throw error;
+      // The .part reaches past the file's end: not its start (a record without size or sha256
+      // gives no size to compare and no ETag for If-Range). Every retry would ask the same
+      // range, so its bytes go and the whole file is fetched, in this attempt.
+      await rm(partPath, { force: true });
+      have = 0;
+      resumedFrom = 0;
+      hash = null;
+      response = await wholeFile(options);
+    }
     let append = false;
     if (response.status === 206 && have > 0) {
       const start = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')?.[1];

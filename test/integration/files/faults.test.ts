@@ -1,9 +1,18 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src-main/api/client';
 import { createCommitter } from '../../../src-main/files/commit';
 import { fetchFile } from '../../../src-main/files/fetch';
+import { partialFolder } from '../../../src-main/files/folder';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../../src-sandbox';
 import { connectedCore, syncedCore } from '../../helpers/sync-fixture';
 import { contentRequests, listFiles, readManifest, sandboxFile, sha256Of } from '../../helpers/files';
@@ -133,6 +142,45 @@ describe('damaged downloads', () => {
     expect(ofCorrupted.every((entry) => entry.range === undefined)).toBe(true); // damaged bytes are never kept
     expect(contentRequests(sandbox).size).toBe(12);
     expect(listFiles(destination).some((name) => name.startsWith('.'))).toBe(false);
+  });
+
+  it('starts a file over when its .part outgrew it and its record has no size or sha256 to tell', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const id = sandbox.state.files[7]!.id;
+    const record = sandboxFile(sandbox, id);
+    const destination = path.join(dir, 'out');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: [id] },
+      destination,
+      template: '{fileId}',
+    });
+    expect(await core.files.wait(profile.id, job.id)).toEqual({ status: 'completed' });
+    const finalPath = path.join(destination, `${id}${path.extname(record.name)}`);
+    // The local columns allow a file without size and sha256 (the API always gives both). Such
+    // a file failed, its bytes gone, and a .part longer than the file left in the job's folder:
+    // a Range from its end is answered 416, and without an ETag no If-Range brings the whole.
+    const oversize = Buffer.concat([readFileSync(finalPath), Buffer.from('bytes of another file')]);
+    core
+      .cacheOf(profile.id)
+      .sqlite.prepare(
+        `UPDATE download_items SET size = NULL, sha256 = NULL, status = 'failed', source = NULL,
+           finished_at = NULL, mtime_ms = NULL, attempts = 1, error = 'It failed.' WHERE job_id = ?`,
+      )
+      .run(job.id);
+    rmSync(finalPath);
+    const partial = partialFolder(destination, job.id);
+    mkdirSync(partial);
+    writeFileSync(path.join(partial, '0.part'), oversize);
+    sandbox.control?.clearRequests();
+
+    // Retried, the .part is dropped at the 416 and the whole file fetched in the same attempt.
+    core.files.retry(profile.id, job.id);
+    expect(await core.files.wait(profile.id, job.id)).toEqual({ status: 'completed' });
+    expect(core.files.status(profile.id, job.id).files).toMatchObject({ total: 1, done: 1, failed: 0 });
+    expect(sha256Of(finalPath)).toBe(record.sha256);
+    const log = sandbox.control?.requests('getFileContent') ?? [];
+    expect(log.map((entry) => entry.range)).toEqual([`bytes=${oversize.length}-`, undefined]);
+    expect(existsSync(partial)).toBe(false);
   });
 
   it('lets a body arrive slowly past the time-out as long as bytes keep coming', async () => {
