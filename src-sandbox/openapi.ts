@@ -128,7 +128,7 @@ function operationObject(id: string, operation: Operation): Record<string, unkno
               schema: {
                 type: 'object',
                 description:
-                  'client_id and client_secret are required unless the client authenticates with Authorization: Basic (RFC 6749 §2.3.1); sending a client_secret with Basic is 400 invalid_request.',
+                  'client_id and client_secret are required unless the client authenticates with Authorization: Basic (RFC 6749 §2.3.1); sending a client_secret with Basic is 400 invalid_request, and so is any of these fields given more than once (RFC 6749 §3.2).',
                 required: ['grant_type'],
                 properties: {
                   grant_type: { const: 'client_credentials' },

@@ -52,6 +52,22 @@ function oauthFailure(status: number, error: string, message: string, field?: st
   return { ...value, extra: { error, error_description: message } };
 }
 
+/** The parameters the token endpoint reads; any other is ignored (RFC 6749 §3.2). */
+const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] as const;
+
+/**
+ * A token request's form body as its fields, or its failure: a parameter the endpoint reads
+ * may come only once (RFC 6749 §3.2), so none of its values is silently chosen over another.
+ */
+export function tokenForm(body: string): Record<string, string> | ApiFailure {
+  const params = new URLSearchParams(body);
+  for (const name of TOKEN_PARAMETERS) {
+    if (params.getAll(name).length > 1)
+      return oauthFailure(400, 'invalid_request', `${name} is given more than once.`, name);
+  }
+  return Object.fromEntries(params);
+}
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

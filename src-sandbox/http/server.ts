@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { operations, type Operation, type OperationId } from '../../src-shared/api';
-import type { Auth, Grant } from './auth';
+import { tokenForm, type Auth, type Grant } from './auth';
 import {
   failure,
   isFailure,
@@ -333,7 +333,11 @@ function parseBody(operation: Operation, id: OperationId, request: FastifyReques
       `Send the body as ${expected}${type ? `, not ${type}` : ''}.`,
     );
   }
-  if (isToken) return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  if (isToken) {
+    const form = tokenForm(raw.toString('utf8'));
+    if ('apiFailure' in form) throw form;
+    return form;
+  }
   let value: unknown = {};
   if (raw.length > 0) {
     try {

@@ -182,6 +182,32 @@ describe('authentication', () => {
     });
   });
 
+  test('a parameter given twice is 400 invalid_request naming it (RFC 6749 §3.2)', async () => {
+    const { clientId, clientSecret } = api.sandbox;
+    // The last value is not taken: a wrong secret first and the right one last gets no token.
+    for (const [body, field] of [
+      [
+        `${form({ ...credentials(), client_secret: 'sk_wrong' })}&${form({ client_secret: clientSecret })}`,
+        'client_secret',
+      ],
+      [`${form(credentials())}&scope=read&scope=write`, 'scope'],
+      [`grant_type=client_credentials&${form(credentials())}`, 'grant_type'],
+      [`${form(credentials())}&${form({ client_id: clientId })}`, 'client_id'],
+    ] as const) {
+      const { status, body: answer } = await tokenRequest(body);
+      expect(status, field).toBe(400);
+      expect(answer.error).toBe('invalid_request');
+      expect(firstError(answer)).toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: `${field} is given more than once.`,
+        field,
+      });
+    }
+    // A field the endpoint does not read is ignored however often it comes.
+    const { status } = await tokenRequest(`${form(credentials())}&audience=a&audience=b`);
+    expect(status).toBe(200);
+  });
+
   test('unknown grant type is 400 naming grant_type', async () => {
     const { status, body } = await tokenRequest(form({ ...credentials(), grant_type: 'password' }));
     expect(status).toBe(400);
