@@ -40,6 +40,12 @@ function dataVersion(sqlite: Database.Database): string {
   return versionReader(sqlite)();
 }
 
+/** The value of `key` in the memo `space` if it is there and current; nothing is computed. */
+export function remembered<T>(sqlite: Database.Database, space: string, key: string): T | undefined {
+  const hit = memos.get(sqlite)?.get(space)?.get(key);
+  return hit && hit.version === dataVersion(sqlite) ? (hit.value as T) : undefined;
+}
+
 /**
  * The value of `key` in the memo `space`, computed when missing or stale. Each space keeps
  * its `entries` most recently used values (small for big values such as id lists).

@@ -8,7 +8,7 @@ import type {
 import { FTS_TABLE } from '../store/fts';
 import { gramRowsPage } from '../store/gram-rows-page';
 import { TEXT_TABLE } from '../store/text-table';
-import { memoized } from './memo';
+import { memoized, remembered } from './memo';
 import { allOf, offsetOf, prepared, type SqlPart } from './sql';
 import { charCount, searchText } from './text';
 import {
@@ -296,6 +296,19 @@ function ordered(
   return Array.from(all.subarray(offset, offset + page.pageSize));
 }
 
+const ORDER_SPACE = 'transaction-order';
+const orderKey = (filters: TransactionFilters, sorting: TransactionSorting) =>
+  JSON.stringify([filters, sorting]);
+
+/** `wholeOrder`'s list if it is remembered and current; undefined (and nothing read) if not. */
+export function rememberedOrder(
+  sqlite: Database.Database,
+  filters: TransactionFilters,
+  sorting: TransactionSorting,
+): Float64Array | undefined {
+  return remembered(sqlite, ORDER_SPACE, orderKey(filters, sorting));
+}
+
 /**
  * Every row_id of the filters' result in the sort's order, remembered per filter set, order
  * and data version (four lists at most): what deep pages slice, and where a record's place is
@@ -311,8 +324,8 @@ export function wholeOrder(
 ): Float64Array {
   return memoized(
     sqlite,
-    'transaction-order',
-    JSON.stringify([filters, sorting]),
+    ORDER_SPACE,
+    orderKey(filters, sorting),
     () => {
       const { sql, params } = query();
       return Float64Array.from(prepared(sqlite, sql).pluck().all(params) as number[]);
