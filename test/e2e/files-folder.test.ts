@@ -19,6 +19,18 @@ afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
 
+/** A download of `ids` into `destination`, run to its end through the core (no window yet). */
+async function finishedDownload(
+  core: ReturnType<typeof createCore>,
+  profileId: string,
+  ids: string[],
+  destination: string,
+): Promise<{ id: string }> {
+  const { job } = await core.files.start(profileId, { scope: { by: 'ids', kind: 'file', ids }, destination });
+  expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
+  return job;
+}
+
 describe('a download card', () => {
   it('opens its own folder from the keyboard, and says when the folder is gone', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
@@ -36,11 +48,7 @@ describe('a download card', () => {
     const kept = path.join(tempDir(), 'Audit kept');
     const removed = path.join(tempDir(), 'Audit removed');
     for (const destination of [kept, removed]) {
-      const { job } = await core.files.start(profile.id, {
-        scope: { by: 'ids', kind: 'file', ids },
-        destination,
-      });
-      expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+      await finishedDownload(core, profile.id, ids, destination);
     }
     rmSync(removed, { recursive: true });
 
@@ -97,11 +105,7 @@ describe('a download card', () => {
     const profile = await connectSandbox(core, sandbox);
     const ids = sandbox.state.files.slice(0, 6).map((file) => file.id);
     const destination = path.join(tempDir(), 'Audit checked');
-    const { job } = await core.files.start(profile.id, {
-      scope: { by: 'ids', kind: 'file', ids },
-      destination,
-    });
-    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const job = await finishedDownload(core, profile.id, ids, destination);
     const manifestFile = path.join(destination, 'manifest.csv');
     const [first, second] = readManifest(manifestFile);
 
@@ -158,11 +162,7 @@ describe('a download card', () => {
     // One file arrives damaged every time: the download completes with it failed.
     sandbox.control?.addFault({ match: `/v1/files/${ids[0]}/content`, corruptBody: true });
     const destination = path.join(tempDir(), 'Audit retried');
-    const { job } = await core.files.start(profile.id, {
-      scope: { by: 'ids', kind: 'file', ids },
-      destination,
-    });
-    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const job = await finishedDownload(core, profile.id, ids, destination);
     expect(core.files.status(profile.id, job.id).files.failed).toBe(1);
 
     const app = await openApp(core);
@@ -204,11 +204,7 @@ describe('a download card', () => {
     const profile = await connectSandbox(core, sandbox);
     const ids = sandbox.state.files.slice(0, 4).map((file) => file.id);
     const destination = path.join(tempDir(), 'Audit slow');
-    const { job } = await core.files.start(profile.id, {
-      scope: { by: 'ids', kind: 'file', ids },
-      destination,
-    });
-    expect((await core.files.wait(profile.id, job.id)).status).toBe('completed');
+    const job = await finishedDownload(core, profile.id, ids, destination);
     const [first, second] = readManifest(path.join(destination, 'manifest.csv'));
 
     const app = await openApp(core);
