@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
+import type { EventPayload } from '../../src-shared/ipc';
 import { useTempDirs } from '../helpers/temp-dir';
 import { closeBrowser, openApp } from './harness';
 import { connectSandbox } from './steps';
@@ -185,6 +186,51 @@ describe('sync screen against the real sandbox', () => {
         .poll(() => newest.locator('td.outcome').textContent(), { timeout: 60_000 })
         .toBe('Succeeded');
       await expect.poll(() => page.getByTestId('sync-failure').count()).toBe(0);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
+  it('ends the run it saw going on when a later run fails before its first page (no run id)', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.keyboard.press('Control+5');
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+      const history = page.getByTestId('sync-history').locator('tbody tr');
+      await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
+      // A background round the screen watches: its progress names its run, its end too.
+      const seen: Array<EventPayload<'sync.finished'>> = [];
+      core.events.subscribe((name, payload) => {
+        if (name === 'sync.finished') seen.push(payload as EventPayload<'sync.finished'>);
+      });
+      sandbox.control?.addFault({ match: '*', latencyMs: 20 });
+      const round = core.sync.sync(profile.id);
+      await page.getByTestId('sync-progress').waitFor();
+      expect((await round).outcome).toBe('succeeded');
+      await expect.poll(() => history.count(), { timeout: 60_000 }).toBe(2);
+      await page.getByRole('button', { name: 'Sync now' }).and(page.locator(':enabled')).waitFor();
+
+      // The next round fails before its first page: the real cache file refuses the run's row,
+      // as a full disk would, so the run has no id. Its end still ends "syncing" on the screen.
+      const sqlite = core.cacheOf(profile.id).sqlite;
+      sqlite.exec(
+        `CREATE TRIGGER refuse_runs BEFORE INSERT ON sync_runs
+         BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+      );
+      await expect(core.sync.sync(profile.id)).rejects.toMatchObject({ code: 'INTERNAL' });
+      expect(seen.at(-1)).toMatchObject({ runId: null, outcome: 'failed' });
+      await page.getByTestId('sync-failure').waitFor();
+      await page.getByRole('button', { name: 'Sync now' }).and(page.locator(':enabled')).waitFor();
+      await expect(page.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
+      await expect(page.getByTestId('sync-progress').count()).resolves.toBe(0);
+      await expect(page.getByText('Starting…').count()).resolves.toBe(0);
+      await expect(page.getByTestId('running-work').count()).resolves.toBe(0);
     } finally {
       await app.close();
       await core.close();
