@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { AppInfo, Notice, OnlineState } from '../src-shared/ipc';
+import { UNCHECKED_CONNECTION } from '../src-shared/profiles';
 import { areas, type AreaId } from './areas';
 import { Sidebar } from './components/Sidebar';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
@@ -101,6 +102,12 @@ export function App() {
         if (action === 'search.focus') focusSearch();
         if (action === 'help.shortcuts') setHelp(true);
       }),
+      // A connection the first screen added unchecked is checked by a sync that read something:
+      // the note that it could not be checked no longer holds.
+      window.satchel.on('sync.finished', ({ outcome }) => {
+        if (outcome === 'succeeded' || outcome === 'partial')
+          setNotice((current) => (current?.message === UNCHECKED_CONNECTION ? null : current));
+      }),
       invalidateOnEvents(client),
     ];
     return () => {
@@ -150,7 +157,17 @@ export function App() {
         />
         <main className="content" id="content" aria-labelledby="area-title">
           {firstRun ? (
-            <FirstRun />
+            <FirstRun
+              onConnected={({ checked }) => {
+                // The first screen goes with the connection; the status bar says it is unchecked.
+                if (!checked)
+                  setNotice({
+                    level: 'warning',
+                    message: UNCHECKED_CONNECTION,
+                    at: new Date().toISOString(),
+                  });
+              }}
+            />
           ) : (
             <AreaView
               area={area}

@@ -263,6 +263,48 @@ describe('connecting an organisation', () => {
   });
 });
 
+describe('connecting on the first screen with no answer from the address', () => {
+  it('says where the user lands that the connection could not be checked, until a sync checks it', async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+    const first = await startSandbox({ port: 0, seed: 3, transactions: 50 });
+    const { url, clientId, clientSecret } = first;
+    await first.stop(); // nothing answers at this address now
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+    try {
+      const form = page.getByRole('form', { name: 'Connect an organisation' });
+      await form.getByLabel('Name').fill('Later GmbH');
+      await form.getByLabel('API address').fill(url);
+      await form.getByLabel('API key id').fill(clientId);
+      await form.getByLabel('API key secret').fill(clientSecret);
+      await form.getByRole('button', { name: 'Connect' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+      const notice = page.getByTestId('notice');
+      await notice
+        .getByText('Added. It could not be checked now (no connection); the first sync will check it.')
+        .waitFor();
+      const [profile] = core.profiles.list();
+      // The first sync, started at once, got no answer either: the note still holds.
+      await expect
+        .poll(() => core.sync.history(profile!.id).at(0)?.outcome, { timeout: 60_000 })
+        .toBe('failed');
+      await expect(notice.count()).resolves.toBe(1);
+
+      // The server answers again at that address: the sync that reads it has checked the key.
+      sandbox = await startSandbox({ port: Number(new URL(url).port), seed: 3, transactions: 50 });
+      expect((await core.sync.sync(profile!.id)).outcome).toBe('succeeded');
+      await expect.poll(() => notice.count()).toBe(0);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox?.stop();
+      for (const account of await secrets.list()) await secrets.delete(account);
+    }
+  }, 120_000);
+});
+
 describe("a connection's key", () => {
   it('takes a new key in Settings when the keychain lost it, refusing one the API refuses and saying when none could be checked', async () => {
     const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });

@@ -2,8 +2,12 @@ import { useCommandMutation } from '../../lib/query';
 import { call } from '../../lib/satchel';
 import { ConnectForm } from './ConnectForm';
 
-/** Shown until an organisation is connected. */
-export function FirstRun() {
+/**
+ * Shown until an organisation is connected. `onConnected` hears of a connection made with the
+ * form (whether the API could check it): this screen goes as soon as there is one, so what it
+ * would say after Connect is said where the user lands.
+ */
+export function FirstRun({ onConnected }: { onConnected?: (added: { checked: boolean }) => void }) {
   const demo = useCommandMutation('demo.open', ['profiles.list']);
   const openDemo = () =>
     demo.mutate(
@@ -34,7 +38,7 @@ export function FirstRun() {
           </p>
         ) : null}
       </div>
-      <ConnectForm />
+      <ConnectForm {...(onConnected ? { onConnected } : {})} />
     </section>
   );
 }
