@@ -431,8 +431,9 @@ export const events = {
   }),
   /**
    * A run's end, whatever ended it. `runId` is its row in the history, or null when it has none:
-   * it failed before its first page (the cache would not open or take the row, the push before
-   * the pull broke), and the caller got the error.
+   * it failed before its first page and the cache would not open or take a row for it (a run
+   * whose push before the pull broke is recorded as failed when the cache takes the row), and
+   * the caller got the error.
    */
   'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid(), runId: z.number().int().nullable() }),
   /**

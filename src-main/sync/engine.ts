@@ -273,6 +273,29 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   return { runId, outcome, counts, errors, startedAt, finishedAt };
 }
 
+/**
+ * Records a run that ended before it could start pulling (the push of waiting edits before the
+ * pull broke), so that the history tells what happened then rather than nothing. Returns its id.
+ */
+export function recordRunNotStarted(
+  cache: CacheDb,
+  run: Pick<SyncSummary, 'outcome' | 'counts' | 'errors' | 'startedAt' | 'finishedAt'>,
+): number {
+  return Number(
+    cache.db
+      .insert(syncRuns)
+      .values({
+        startedAt: run.startedAt,
+        finishedAt: run.finishedAt,
+        outcome: run.outcome,
+        counts: JSON.stringify(run.counts),
+        errors: JSON.stringify(run.errors.slice(0, 1000)),
+      })
+      .returning({ id: syncRuns.id })
+      .get().id,
+  );
+}
+
 /** The newest runs first, for the sync screen and `satchel status`. */
 export function syncHistory(cache: CacheDb, limit = 20) {
   return cache.db

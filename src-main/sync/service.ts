@@ -7,7 +7,7 @@ import type { EventBus } from '../events';
 import { log } from '../log';
 import type { ProfileStore } from '../profiles';
 import { cacheWriteProblem, isSqliteError, type CacheDb } from '../store';
-import { lastSucceededAt, runSync, syncHistory, type RunEnd } from './engine';
+import { lastSucceededAt, recordRunNotStarted, runSync, syncHistory, type RunEnd } from './engine';
 import { allResources } from './resources';
 import type { ResourceSync } from './types';
 
@@ -94,6 +94,19 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     return ends;
   };
 
+  /** The history row of a run that ended before it pulled, or null when the cache refuses it. */
+  function recordNotStarted(
+    cache: CacheDb,
+    run: Omit<EventPayload<'sync.finished'>, 'profileId' | 'runId'>,
+  ): number | null {
+    try {
+      return recordRunNotStarted(cache, run);
+    } catch (error) {
+      log.warn('the history could not record a sync that ended before it pulled:', error);
+      return null;
+    }
+  }
+
   async function start(
     profileId: string,
     full: boolean,
@@ -103,8 +116,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     let runId: number | undefined;
     const counts: Record<string, number> = {};
     let summary: SyncSummaryShape;
+    let cache: CacheDb | undefined;
     try {
-      const cache = options.cacheOf(profileId);
+      cache = options.cacheOf(profileId);
       const client = clientOf(profileId);
       await options.beforePull?.(profileId, controller.signal);
       summary = await runSync({
@@ -129,10 +143,11 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       // and the run's message already says what happened and what to do.
       if (!(error instanceof AppError) && !isSqliteError(error)) log.error('sync failed:', error);
       const cancelled = error instanceof AppError && error.code === 'CANCELLED';
-      // A run stopped before its first page has no row in the history, so no id: null says so
-      // (an earlier run's id would name a row that tells another run's outcome).
+      // A run stopped before its first page has no row in the history yet. One that the cache
+      // can still take gets one now (the push before the pull broke), so the history says what
+      // happened then; else its id is null (an earlier run's would tell another run's outcome).
       const failed: Omit<EventPayload<'sync.finished'>, 'profileId'> = {
-        runId: runId ?? null,
+        runId: null,
         outcome: cancelled ? 'cancelled' : 'failed',
         counts,
         errors: cancelled
@@ -147,6 +162,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         startedAt,
         finishedAt: options.now().toISOString(),
       };
+      failed.runId = runId ?? (cache ? recordNotStarted(cache, failed) : null);
       options.events.emit('sync.finished', { profileId, ...failed });
       throw error instanceof AppError ? error : new AppError('INTERNAL', failureMessage(error));
     }

@@ -131,6 +131,45 @@ describe('the end of a sync run', () => {
     ]);
   });
 
+  it('lists a run whose push before the pull broke in the history, failed and saying why', async () => {
+    const { core, profile, of } = await setup();
+    const earlier = await core.sync.sync(profile.id);
+    const [supplier] = core
+      .cacheOf(profile.id)
+      .sqlite.prepare('SELECT id, name FROM suppliers LIMIT 1')
+      .all() as Array<{
+      id: string;
+      name: string;
+    }>;
+    core.outbox.updateSupplier(profile.id, supplier!.id, { name: `${supplier!.name} (renamed)` });
+    // The cache refuses the push's write to the outbox, as a full disk would; the history still
+    // takes a row.
+    const sqlite = core.cacheOf(profile.id).sqlite;
+    sqlite.exec(
+      `CREATE TRIGGER refuse_outbox BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+    );
+    const message = expect.stringMatching(
+      /could not write to this organisation's cache \(database or disk is full\)/,
+    );
+    await expect(core.sync.sync(profile.id)).rejects.toMatchObject({ code: 'INTERNAL', message });
+    sqlite.exec('DROP TRIGGER refuse_outbox');
+
+    const [failed, before] = core.sync.history(profile.id);
+    expect(before).toMatchObject({ id: earlier.runId, outcome: 'succeeded' });
+    const ended = of('sync.finished').at(-1)!;
+    expect(failed).toMatchObject({
+      id: ended.runId,
+      outcome: 'failed',
+      startedAt: ended.startedAt,
+      finishedAt: ended.finishedAt,
+      counts: '{}',
+    });
+    expect(JSON.parse(failed!.errors)).toEqual([{ resource: '', code: 'INTERNAL', message }]);
+    expect(ended).toMatchObject({ outcome: 'failed', errors: [{ message }] });
+    expect(ended.runId).toBeGreaterThan(earlier.runId);
+    expect(core.sync.lastSucceededAt(profile.id)).toBe(earlier.finishedAt);
+  });
+
   it('names the cache as the reason when it refuses a page', async () => {
     const { core, profile } = await setup();
     core
