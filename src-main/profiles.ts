@@ -201,7 +201,9 @@ export function createProfileStore(options: {
         );
       }
       await release?.();
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${cacheFile(profile.id)}${suffix}`, { force: true });
+      // With the cache go its WAL files and the run ends its history refused (sync/service.ts).
+      for (const suffix of ['', '-wal', '-shm', '-run-ends.json'])
+        rmSync(`${cacheFile(profile.id)}${suffix}`, { force: true });
       write(read().filter((candidate) => candidate.id !== profile.id));
     },
     async credentials(id) {

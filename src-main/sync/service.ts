@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { RawFetch } from '../api/http-fetch';
 import { AppError } from '../../src-shared/errors';
 import type { EventPayload, SyncProgressEvent, SyncSummaryShape } from '../../src-shared/ipc';
@@ -5,6 +6,7 @@ import { createApiClient, type ApiClient } from '../api/client';
 import { NO_NETWORK_MESSAGE } from '../connectivity';
 import type { EventBus } from '../events';
 import { log } from '../log';
+import { replaceFileSync } from '../replace-file';
 import type { ProfileStore } from '../profiles';
 import { cacheWriteProblem, isSqliteError, type CacheDb } from '../store';
 import { lastSucceededAt, recordRunNotStarted, runSync, syncHistory, type RunEnd } from './engine';
@@ -63,6 +65,49 @@ function failureMessage(error: unknown): string {
   return `The sync stopped unexpectedly (${error instanceof Error ? error.message : String(error)}). Sync again; if it keeps failing, restart Satchel.`;
 }
 
+/** Beside the cache file: the ends of runs its history refused, until a run writes them. */
+export function runEndsFile(cacheFile: string): string {
+  return `${cacheFile}-run-ends.json`;
+}
+
+function isRunEnd(value: unknown): value is RunEnd {
+  if (typeof value !== 'object' || value === null) return false;
+  const end = value as Record<string, unknown>;
+  return (
+    typeof end['runId'] === 'number' &&
+    typeof end['outcome'] === 'string' &&
+    typeof end['finishedAt'] === 'string' &&
+    typeof end['counts'] === 'object' &&
+    end['counts'] !== null &&
+    Array.isArray(end['errors'])
+  );
+}
+
+/** The ends kept in the file; none when there is no file, or one that cannot be read. */
+function readStoredEnds(file: string): RunEnd[] {
+  try {
+    if (!existsSync(file)) return [];
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(parsed) ? parsed.filter(isRunEnd) : [];
+  } catch (error) {
+    log.warn('the ends of earlier sync runs could not be read:', error);
+    return [];
+  }
+}
+
+/**
+ * Keeps the ends still unrecorded in the file, or removes it when there are none. A disk that
+ * refuses this too leaves them in memory only: the next run of this process still writes them.
+ */
+function storeEnds(file: string, ends: readonly RunEnd[]): void {
+  try {
+    if (ends.length === 0) rmSync(file, { force: true });
+    else replaceFileSync(file, JSON.stringify(ends));
+  } catch (error) {
+    log.warn('the ends of sync runs the history refused could not be kept beside the cache:', error);
+  }
+}
+
 export function createSyncService(options: SyncServiceOptions): SyncService {
   const clients = new Map<string, ApiClient>();
   const running = new Map<string, { controller: AbortController; done: Promise<SyncSummaryShape> }>();
@@ -85,12 +130,15 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   /**
    * Per organisation, the ends of runs the history refused to record (engine.ts): held here
    * until the next run writes them, so that their rows say how they ended rather than
-   * "interrupted". Lost if Satchel quits first; then the row is marked interrupted.
+   * "interrupted", and kept in a small file beside the cache (runEndsFile) so that they outlive
+   * a quit and another process (`satchel status`, the app after the CLI) reads them too.
    */
   const unrecordedEnds = new Map<string, RunEnd[]>();
-  const unrecordedOf = (profileId: string): RunEnd[] => {
+  const unrecordedOf = (profileId: string, cache: CacheDb): RunEnd[] => {
     let ends = unrecordedEnds.get(profileId);
     if (!ends) unrecordedEnds.set(profileId, (ends = []));
+    for (const stored of readStoredEnds(runEndsFile(cache.file)))
+      if (!ends.some((end) => end.runId === stored.runId)) ends.push(stored);
     return ends;
   };
 
@@ -117,6 +165,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     const counts: Record<string, number> = {};
     let summary: SyncSummaryShape;
     let cache: CacheDb | undefined;
+    let ends: RunEnd[] | undefined;
     try {
       cache = options.cacheOf(profileId);
       const client = clientOf(profileId);
@@ -129,7 +178,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         signal: controller.signal,
         now: options.now,
         ...(options.trailingDays ? { trailingDays: options.trailingDays } : {}),
-        unrecordedEnds: unrecordedOf(profileId),
+        unrecordedEnds: (ends = unrecordedOf(profileId, cache)),
         onProgress: (progress) => {
           runId = progress.runId;
           counts[progress.resource] = progress.records;
@@ -165,6 +214,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       failed.runId = runId ?? (cache ? recordNotStarted(cache, failed) : null);
       options.events.emit('sync.finished', { profileId, ...failed });
       throw error instanceof AppError ? error : new AppError('INTERNAL', failureMessage(error));
+    } finally {
+      if (cache && ends) storeEnds(runEndsFile(cache.file), ends);
     }
     options.events.emit('sync.finished', { profileId, ...summary });
     return summary;
@@ -188,7 +239,24 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       return current !== undefined;
     },
     isRunning: (profileId) => running.has(profileId),
-    history: (profileId, limit) => syncHistory(options.cacheOf(profileId), limit),
+    history(profileId, limit) {
+      const cache = options.cacheOf(profileId);
+      const ends = unrecordedOf(profileId, cache);
+      // A row still "running" whose end the history refused tells that end, as the next run
+      // will write it: the run is over, whatever the row says until then.
+      return syncHistory(cache, limit).map((row) => {
+        const end = row.outcome === 'running' ? ends.find((known) => known.runId === row.id) : undefined;
+        return end
+          ? {
+              ...row,
+              outcome: end.outcome,
+              finishedAt: end.finishedAt,
+              counts: JSON.stringify(end.counts),
+              errors: JSON.stringify(end.errors),
+            }
+          : row;
+      });
+    },
     lastSucceededAt: (profileId) => lastSucceededAt(options.cacheOf(profileId)),
     clientOf,
     forget(profileId) {

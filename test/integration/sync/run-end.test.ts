@@ -1,6 +1,10 @@
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/core';
+import { runEndsFile } from '../../../src-main/sync/service';
 import type { Core } from '../../../src-main/core';
 import type { EventName, EventPayload } from '../../../src-shared/ipc';
+import { runCli } from '../../helpers/cli';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 import { until } from '../../helpers/until';
@@ -83,7 +87,9 @@ describe('the end of a sync run', () => {
     const { core, profile } = await setup();
     const allow = refuseHistory(core, profile.id, 'end');
     const refused = await core.sync.sync(profile.id);
-    expect(core.sync.history(profile.id)).toMatchObject([{ id: refused.runId, outcome: 'running' }]);
+    // The row itself still says "running" (the history tells the end kept beside it).
+    const row = core.cacheOf(profile.id).sqlite.prepare('SELECT outcome FROM sync_runs WHERE id = ?');
+    expect(row.pluck().get(refused.runId)).toBe('running');
 
     allow();
     const next = await core.sync.sync(profile.id);
@@ -98,6 +104,47 @@ describe('the end of a sync run', () => {
       errors: JSON.stringify(refused.errors),
     });
   });
+
+  it('keeps the end of a run the history refused across a quit, and tells it to satchel status meanwhile', async () => {
+    const { core, profile, secrets } = await setup();
+    refuseHistory(core, profile.id, 'end');
+    const refused = await core.sync.sync(profile.id);
+    expect(refused.outcome).toBe('failed');
+    const told = {
+      id: refused.runId,
+      outcome: 'failed',
+      finishedAt: refused.finishedAt,
+      errors: JSON.stringify(refused.errors),
+    };
+    // The row still says "running", but the run is over: the history tells how it ended.
+    expect(core.sync.history(profile.id)[0]).toMatchObject(told);
+    const file = runEndsFile(core.cacheOf(profile.id).file);
+    expect(existsSync(file)).toBe(true);
+
+    // Another process (the CLI) reads the same: no "running since" for a run that ended.
+    const { dataDir } = core.info();
+    const status = await runCli(['--data-dir', dataDir, 'status', '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout).profiles[0].lastSync).toEqual({
+      outcome: 'failed',
+      startedAt: refused.startedAt,
+      finishedAt: refused.finishedAt,
+    });
+    const text = await runCli(['--data-dir', dataDir, 'status']);
+    expect(text.stdout).not.toContain('running since');
+
+    // Satchel quits before the next run; the one after the restart writes the true end first.
+    await core.close();
+    const again = createCore({ dataDir, secrets });
+    try {
+      again.cacheOf(profile.id).sqlite.exec('DROP TRIGGER refuse_history');
+      expect((await again.sync.sync(profile.id)).outcome).toBe('succeeded');
+      expect(again.sync.history(profile.id)[1]).toMatchObject(told);
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
 
   it('ends a run that cannot even be recorded with a finished event, and says why to the caller', async () => {
     const { core, profile, of } = await setup();
