@@ -146,7 +146,7 @@ function list(
     return;
   }
   if (shaped.length === 0) {
-    io.stdout.write(values.items ? 'This dimension has no items here.\n' : 'No dimensions are cached.\n');
+    io.stderr.write(values.items ? 'This dimension has no items here.\n' : 'No dimensions are cached.\n');
     return;
   }
   io.stdout.write(

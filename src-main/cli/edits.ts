@@ -39,7 +39,7 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
         return;
       }
       if (items.length === 0) {
-        io.stdout.write('No edits are waiting.\n');
+        io.stderr.write('No edits are waiting.\n');
         return;
       }
       io.stdout.write(

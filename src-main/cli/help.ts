@@ -74,7 +74,8 @@ ${profileOption}
   --full                 the repair: read everything again, not only what changed`,
   search: `${searchUsage}
 
-Bank transactions in the offline copy, a page at a time, with the totals per currency.
+Bank transactions in the offline copy, a page at a time, with the totals per currency (on stderr:
+stdout holds the rows alone).
 
 ${filters()}
 

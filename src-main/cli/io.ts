@@ -5,7 +5,10 @@ import { cacheWriteProblem, isSqliteError } from '../store/errors';
 export interface CliIo {
   /** The command's result only (rows, JSON, CSV, a summary line), so that it pipes. */
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  /** Everything else: progress, what the command is doing, warnings and errors. */
+  /**
+   * Everything else: progress, what the command is doing, notes for the reader (a page's totals,
+   * "No … " for an empty list), warnings and errors.
+   */
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;

@@ -126,7 +126,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       if (values.json) {
         io.stdout.write(`${JSON.stringify(profiles, null, 2)}\n`);
       } else if (profiles.length === 0) {
-        io.stdout.write('No organisation is connected. Add one with "satchel profile add".\n');
+        io.stderr.write('No organisation is connected. Add one with "satchel profile add".\n');
       } else {
         io.stdout.write(
           table([

@@ -60,11 +60,13 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
     row.matched ? 'matched' : 'unmatched',
     row.id,
   ]);
-  io.stdout.write(table([['BOOKED', 'AMOUNT', 'COUNTERPARTY', 'MATCHED', 'ID'], ...rows]));
+  // Only the rows on stdout, so that `| wc -l` counts them; the totals are for the reader.
+  if (rows.length > 0)
+    io.stdout.write(table([['BOOKED', 'AMOUNT', 'COUNTERPARTY', 'MATCHED', 'ID'], ...rows]));
   if (result.totals) {
     const sums = result.totals.sums
       .map((sum) => `${formatAmount(sum.minor, sum.currency)} ${sum.currency}`)
       .join(', ');
-    io.stdout.write(`${result.totals.count} transactions${sums ? ` · ${sums}` : ''} · page ${result.page}\n`);
+    io.stderr.write(`${result.totals.count} transactions${sums ? ` · ${sums}` : ''} · page ${result.page}\n`);
   }
 }

@@ -110,7 +110,7 @@ function list(core: Core, args: string[], io: CliIo): void {
     return;
   }
   if (suppliers.length === 0) {
-    io.stdout.write('No supplier in the offline copy matches.\n');
+    io.stderr.write('No supplier in the offline copy matches.\n');
     return;
   }
   io.stdout.write(

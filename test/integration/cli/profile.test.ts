@@ -47,7 +47,10 @@ describe('satchel CLI: connections', () => {
 
     const removed = await runCli(['profile', 'remove', 'Acme GmbH'], { env });
     expect(removed.code).toBe(0);
-    expect((await runCli(['profile', 'list'], { env })).stdout).toContain('No organisation is connected');
+    expect(await runCli(['profile', 'list'], { env })).toMatchObject({
+      stdout: '',
+      stderr: expect.stringContaining('No organisation is connected') as unknown,
+    });
   });
 
   it('takes the secret from SATCHEL_CLIENT_SECRET and never from an argument', async () => {

@@ -101,7 +101,7 @@ describe('satchel CLI: sync and search', () => {
 
     const human = await runCli(['search', '--text', 'hotel'], { env });
     expect(human.stdout).toMatch(/^BOOKED\s+AMOUNT\s+COUNTERPARTY/);
-    expect(human.stdout).toMatch(/\d+ transactions · /);
+    expect(human.stderr).toMatch(/^\d+ transactions · /);
     // A date that is no date names the option it was given to, as a mistake of usage.
     const bad = await runCli(['search', '--from', '2025-13-01'], { env });
     expect(bad.code).toBe(2);
