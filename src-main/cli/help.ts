@@ -86,8 +86,9 @@ ${profileOption}
   --asc                  ascending order (default descending)
   --page N               the page, from 1 (default 1)
   --page-size N          rows a page, 1 to 500 (default 50)
-  --json                 the page, its totals and each row's review state as JSON (amounts
-                         as integer minor units with their currency)`,
+  --json                 the page, its totals and each row's review state as JSON (each
+                         amount as the API writes it, a decimal string such as "-1234.56",
+                         beside its currency and its integer minor units)`,
   export: `${exportUsage}
 
 The whole result of a search as CSV for Excel: UTF-8 with a byte-order mark, ISO dates, exact

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
-import { formatAmount } from '../../src-shared/money';
+import { formatAmount, type MinorMoney } from '../../src-shared/money';
 import {
   TransactionSearch,
   TransactionSortField,
   type TransactionSearchInput,
+  type TransactionSearchResult,
 } from '../../src-shared/search';
 import type { Core } from '../core';
 import { searchTransactions } from '../search';
@@ -50,7 +51,7 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
   const result = searchTransactions(core.cacheOf(profile.id), parsed.data);
 
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(withDecimals(result), null, 2)}\n`);
     return;
   }
   const rows = result.rows.map((row) => [
@@ -69,4 +70,21 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
       .join(', ');
     io.stderr.write(`${result.totals.count} transactions${sums ? ` · ${sums}` : ''} · page ${result.page}\n`);
   }
+}
+
+/**
+ * Each amount of the page and its totals also as the wire writes it, a decimal string in major
+ * units (`"amount": "-1234.56"`), beside its integer minor units and currency: a script needs
+ * no table of currency decimals to read it, and no float ever comes near it.
+ */
+function withDecimals(result: TransactionSearchResult) {
+  const decimal = <T extends MinorMoney>(money: T) => ({
+    ...money,
+    amount: formatAmount(money.minor, money.currency),
+  });
+  return {
+    ...result,
+    rows: result.rows.map((row) => ({ ...row, amount: decimal(row.amount) })),
+    ...(result.totals ? { totals: { ...result.totals, sums: result.totals.sums.map(decimal) } } : {}),
+  };
 }

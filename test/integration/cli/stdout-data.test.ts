@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { useCliProfiles } from '../../helpers/cli-profile';
+import { sandboxToken } from '../../helpers/sandbox-token';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // A script counts and reads what a list prints: `satchel search | wc -l`. Standard output holds
 // the rows alone (a table's header line above them); a page's totals and a "nothing here" note
-// are for the person at the terminal, on standard error.
+// are for the person at the terminal, on standard error. In JSON, an amount reads as the API
+// writes it, a decimal string, with no table of currency decimals needed.
 
 const tempDir = useTempDirs();
 const connect = useCliProfiles(tempDir);
@@ -53,5 +55,47 @@ describe('the lists of the command line on standard output', () => {
     expect(lines.slice(1)).toHaveLength(15);
     for (const line of lines.slice(1)) expect(line).toMatch(/^\d{4}-\d{2}-\d{2}\s+-?\d+\.\d{2} [A-Z]{3}\s/);
     expect(search.stderr).toMatch(new RegExp(`^${page.totals.count} transactions · .+ · page 1\\n$`));
+  });
+
+  it('gives search --json amounts also as the wire’s decimal strings, beside the minor units', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Decimals', { transactions: 30 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+
+    const result = await runCli(['search', '--page-size', '30', '--json'], {
+      env: { SATCHEL_DATA_DIR: dataDir },
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    type Amount = { minor: number; currency: string; amount: string };
+    const page = JSON.parse(result.stdout) as {
+      rows: Array<{ id: string; amount: Amount }>;
+      totals: { sums: Array<Amount & { count: number }> };
+    };
+    expect(page.rows.length).toBeGreaterThan(0);
+
+    // The same strings the API sends for these transactions.
+    const answer = await fetch(`${sandbox.url}/v0/bank-transactions/search-query`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await sandboxToken(sandbox)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ ids: page.rows.map((row) => row.id), pagination: { page: 1, pageSize: 100 } }),
+    });
+    const wire = (await answer.json()) as {
+      data: Array<{ id: string; amount: { amount: string; currency: string } }>;
+    };
+    const sent = new Map(wire.data.map((row) => [row.id, row.amount]));
+    for (const row of page.rows) {
+      expect(row.amount).toEqual({ minor: expect.any(Number) as unknown, ...sent.get(row.id) });
+      expect(row.amount.minor).toBe(Number(row.amount.amount.replace('.', '')));
+    }
+    // The totals too: minor units, currency and count as before, and the decimal string.
+    expect(page.totals.sums.length).toBeGreaterThan(0);
+    for (const sum of page.totals.sums) {
+      expect(Object.keys(sum).sort()).toEqual(['amount', 'count', 'currency', 'minor']);
+      expect(sum.amount).toMatch(/^-?\d+(\.\d+)?$/);
+      expect(sum.minor).toBe(Number(sum.amount.replace('.', '')));
+    }
   });
 });
