@@ -139,17 +139,25 @@ function openDataFolder(dataDir: string): Core {
   try {
     return createCore({ dataDir });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR')
+    const { code, syscall } = error as NodeJS.ErrnoException;
+    const where = path.resolve(dataDir);
+    if (code === 'EEXIST')
+      throw new AppError('VALIDATION_ERROR', `The data folder ${where} is a file, not a folder.`);
+    // A file where a folder of the path should be: no folder can be made below it.
+    if (code === 'ENOTDIR' && syscall === 'mkdir')
       throw new AppError(
         'VALIDATION_ERROR',
-        `The data folder ${path.resolve(dataDir)} is a file, not a folder.`,
+        `The data folder ${where} cannot be created: part of its path is a file, not a folder. Give another with --data-dir.`,
+      );
+    // A folder of the path that cannot be made: on a read-only file system a recursive mkdir
+    // may say ENOENT rather than EROFS; so does a link on the path that leads nowhere.
+    if (code === 'ENOENT' && syscall === 'mkdir')
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `The data folder ${where} cannot be created (a read-only disk, or a link on its path that leads nowhere). Give another with --data-dir.`,
       );
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
-      throw new AppError(
-        'VALIDATION_ERROR',
-        `Satchel may not write in the data folder ${path.resolve(dataDir)}.`,
-      );
+      throw new AppError('VALIDATION_ERROR', `Satchel may not write in the data folder ${where}.`);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -335,6 +335,31 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(empty.code).toBe(0);
     expect(empty.stdout).not.toContain('Demo');
     expect((await satchel(['status', '--data-dir'], env)).code).toBe(2);
+  });
+
+  it('says which data folder cannot be created, and why, when mkdir refuses it', async () => {
+    // A folder whose parent is a file: no folder can be made below a file (ENOTDIR).
+    const file = path.join(tempDir(), 'notes.txt');
+    writeFileSync(file, '');
+    const below = path.join(file, 'satchel');
+    const underFile = await satchel(['status'], { SATCHEL_DATA_DIR: below });
+    expect(underFile).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `satchel: The data folder ${below} cannot be created: part of its path is a file, not a folder. Give another with --data-dir.\n`,
+    });
+    // A folder that cannot be made where mkdir answers ENOENT, as it may on a read-only disk:
+    // here a link on its path that leads nowhere.
+    const link = path.join(tempDir(), 'gone');
+    symlinkSync(path.join(tempDir(), 'removed', 'drive'), link);
+    const nowhere = path.join(link, 'satchel');
+    const missing = await satchel(['--data-dir', nowhere, 'status'], {});
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `satchel: The data folder ${nowhere} cannot be created (a read-only disk, or a link on its path that leads nowhere). Give another with --data-dir.\n`,
+    });
+    expect(existsSync(nowhere)).toBe(false);
   });
 
   it('resolves a conflict from the command line, and keeps saying so until it is', async () => {
