@@ -6,6 +6,7 @@ import { createCore, type Core } from './core';
 import { defaultDataDir } from './data-dir';
 import { EXIT, interruptHandled, printError, UsageError, type CliIo } from './cli/io';
 import { commandHelp } from './cli/help';
+import { accountCommand, accountUsage } from './cli/account';
 import { profileCommand, profileUsage } from './cli/profile';
 import { statusCommand, statusUsage } from './cli/status';
 import { downloadCommand, downloadUsage } from './cli/download';
@@ -32,6 +33,7 @@ ${searchUsage}
 ${exportUsage}
 ${downloadUsage}
 ${reviewUsage}
+${accountUsage}
 ${supplierUsage}
 ${dimensionUsage}
 ${editsUsage}
@@ -52,6 +54,7 @@ const commands: Record<string, Command> = {
   export: exportCommand,
   download: downloadCommand,
   review: reviewCommand,
+  account: accountCommand,
   supplier: supplierCommand,
   dimension: dimensionCommand,
   edits: editsCommand,

@@ -1,6 +1,7 @@
 import { TransactionType } from '../../src-shared/api/bank';
 import { DEFAULT_TEMPLATE, DownloadLayout } from '../../src-shared/files';
 import { ExpenseSortField, TransactionSortField } from '../../src-shared/search';
+import { accountUsage } from './account';
 import { dimensionUsage } from './dimension';
 import { downloadUsage } from './download';
 import { editsUsage } from './edits';
@@ -24,7 +25,7 @@ const filters = (to = '--to') => `Search filters (optional; all given must hold)
   --text T               free text over id, group id, counterparty and account number
   --from YYYY-MM-DD      booked on or after this day
   ${`${to} YYYY-MM-DD`.padEnd(22)} booked on or before this day
-  --account ID           a bank account's id (see "search --json", bankAccountId); repeatable
+  --account ID           a bank account's id (see "satchel account list"); repeatable
   --matched true|false   matched to an expense, or not
   --reviewed true|false  marked reviewed here, or not
   --flagged true|false   flagged here, or not
@@ -146,6 +147,14 @@ ${profileOption}
   --json                 attention as JSON
   --out FILE.json        the file review export writes (required)
   --force                replace FILE.json if it exists (export)`,
+  account: `${accountUsage}
+
+The bank accounts of the offline copy: id, name, currency and status. The id is what --account
+takes in search, export and download.
+
+Options:
+${profileOption}
+  --json                 list as JSON (with each account's number too)`,
   supplier: `${supplierUsage}
 
 Options:

@@ -39,6 +39,7 @@ const OPTIONS: Record<string, string[]> = {
     ...['profile', 'id', 'expenses', 'reviewed', 'unreviewed', 'flag', 'unflag', 'note', 'clear-note'],
     ...['tag', 'untag', 'is-reviewed', 'json', 'out', 'force'],
   ],
+  account: ['profile', 'json'],
   supplier: ['profile', 'name', 'code', 'status', 'vat-id', 'iban', 'currency', 'text', 'all', 'json'],
   dimension: ['profile', 'name', 'code', 'status', 'items', 'all', 'json'],
   edits: ['profile', 'json', 'mine', 'theirs'],
