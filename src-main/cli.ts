@@ -159,6 +159,11 @@ function openDataFolder(dataDir: string): Core {
         'VALIDATION_ERROR',
         `The data folder ${where} cannot be created (a read-only disk, or a link on its path that leads nowhere). Give another with --data-dir.`,
       );
+    if (code === 'ELOOP' && syscall === 'mkdir')
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `The data folder ${where} cannot be created: links on its path lead back to each other. Give another with --data-dir.`,
+      );
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
       throw new AppError('VALIDATION_ERROR', `Satchel may not write in the data folder ${where}.`);
     throw error;

@@ -360,6 +360,16 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       stderr: `satchel: The data folder ${nowhere} cannot be created (a read-only disk, or a link on its path that leads nowhere). Give another with --data-dir.\n`,
     });
     expect(existsSync(nowhere)).toBe(false);
+    // Links on its path that point at each other (ELOOP).
+    const loop = path.join(tempDir(), 'loop');
+    symlinkSync(`${loop}-back`, loop);
+    symlinkSync(loop, `${loop}-back`);
+    const looped = path.join(loop, 'satchel');
+    expect(await satchel(['--data-dir', looped, 'status'], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `satchel: The data folder ${looped} cannot be created: links on its path lead back to each other. Give another with --data-dir.\n`,
+    });
   });
 
   it('resolves a conflict from the command line, and keeps saying so until it is', async () => {
