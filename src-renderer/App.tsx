@@ -153,6 +153,7 @@ export function App() {
         <Sidebar
           current={area}
           onSelect={go}
+          profileId={firstRun ? undefined : profile?.id}
           header={<OrganisationSwitcher profiles={profileList} current={profile} onChoose={choose} />}
         />
         <main className="content" id="content" aria-labelledby="area-title">

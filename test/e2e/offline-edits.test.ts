@@ -333,4 +333,47 @@ describe('offline supplier edits in the app', () => {
       await sandbox.stop();
     }
   }, 120_000);
+
+  it('counts the open edits of Suppliers and Dimensions in the sidebar, and follows each push', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
+    const control = sandbox.control!;
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const [a, b, c] = sandbox.state.suppliers.filter((s) => s.status === 'ACTIVE');
+    const project = sandbox.state.dimensions.find((d) => d.name === 'Project')!;
+    if (!a || !b || !c) throw new Error('the demo data has too few suppliers');
+    core.outbox.updateSupplier(profile.id, a.id, { name: 'Counted Alpha' });
+    // A number a colleague gives another supplier meanwhile: the server refuses this one.
+    core.outbox.updateSupplier(profile.id, b.id, { code: 'COUNTED-1' });
+    control.updateSupplier(c.id, { number: 'COUNTED-1' });
+    core.outbox.updateDimension(profile.id, project.id, { name: 'Projects' });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const nav = page.getByRole('navigation', { name: 'Areas' });
+    const entry = (name: string) => nav.getByRole('button', { name, exact: true });
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await entry('Suppliers 2 edits waiting').waitFor();
+      await entry('Dimensions 1 edit waiting').waitFor();
+      // The number is shown; the rest of the words are for screen readers.
+      const badge = entry('Suppliers 2 edits waiting').getByTestId('nav-edits');
+      expect(await badge.evaluate((element) => element.firstChild?.textContent)).toBe('2');
+      // Areas without edits have no count.
+      await entry('Transactions').waitFor();
+      await page.keyboard.press('Control+8');
+      await page.getByRole('heading', { level: 1, name: 'Dimensions' }).waitFor();
+      await page.getByTestId('edits').getByRole('button', { name: 'Send now' }).click();
+      await page.getByTestId('push-result').getByText('2 sent · 1 failed').waitFor();
+      // The push's events bring the counts down: one refused edit left, which needs the user.
+      await entry('Suppliers 1 edit waiting, 1 needs you').waitFor();
+      await entry('Dimensions').waitFor();
+      expect(await nav.getByTestId('nav-edits').count()).toBe(1);
+      await checkScreen(app, 'offline-edits-sidebar-counts');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
 });
