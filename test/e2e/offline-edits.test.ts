@@ -279,6 +279,14 @@ describe('offline supplier edits in the app', () => {
       expect(await edits.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
       await expect.poll(() => focused(page)).toBe('BUTTON Send now');
       await edits.getByText(`Waiting to be sent (${queued - 3})`).waitFor();
+      // The edit the cancel stopped says it was not sent, and that no one needs to do anything.
+      await edits
+        .getByRole('listitem', { name: 'Create supplier Queued 4 GmbH' })
+        .getByText(
+          'Not sent: Sending offline edits was cancelled. It will be sent with the next Send now or sync.',
+          { exact: true },
+        )
+        .waitFor();
       await page
         .getByTestId('pending-edits')
         .getByText(`${queued - 3} edits waiting`)

@@ -7,6 +7,7 @@ import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { formOf, queuedEditForm, serverValue } from './forms';
 import { RecordEditor } from './RecordEditor';
+import { stoppedPushText } from './reasons';
 
 type OutboxItem = z.infer<typeof OutboxItemShape>;
 
@@ -176,6 +177,7 @@ function EditItem({
   const name = show(item.name ?? item.payload['name'] ?? item.server?.['name'] ?? item.recordId);
   const error = retry.error ?? discard.error ?? resolve.error;
   const queued = queuedEditForm(item);
+  const stopped = stoppedPushText(item);
   // The button pressed goes away with the view it was in: the focus stays on this edit.
   const backToView = () => {
     setMode('view');
@@ -226,12 +228,18 @@ function EditItem({
           {mode !== 'merge' && <BothSides item={item} />}
         </>
       ) : (
-        item.error && (
+        item.error &&
+        (stopped ? (
+          // A push stopped on it: whether the user must act first, or the next push sends it.
+          <p className={stopped.needsYou ? 'field-error' : 'notice-warning'} data-testid="edit-stopped">
+            {stopped.text}
+          </p>
+        ) : (
           <p className="field-error">
             {item.error.field ? `${labelOf(item, item.error.field.split('.').at(-1) ?? '')}: ` : ''}
             {item.error.message}
           </p>
-        )
+        ))
       )}
       {mode === 'edit' && (
         <div onKeyDown={escapeBack}>

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { stoppedPushText } from '../../../src-renderer/features/edits/reasons';
+
+const edit = (
+  status: 'pending' | 'sending' | 'failed' | 'conflict',
+  error: { code: string; message: string; field?: string } | null,
+) => ({ operation: 'create' as const, status, error });
+
+describe('what an edit a push stopped on says', () => {
+  it('asks the user to act when the credentials were refused, and says the edit waits', () => {
+    expect(
+      stoppedPushText(
+        edit('pending', {
+          code: 'AUTH_FAILED',
+          message: 'The API refused these credentials. Enter the API key again in Settings.',
+        }),
+      ),
+    ).toEqual({
+      text: 'Not sent: The API refused these credentials. Enter the API key again in Settings. The edit waits: once that is done, it is sent with the next Send now or sync.',
+      needsYou: true,
+    });
+    expect(stoppedPushText(edit('pending', { code: 'FORBIDDEN', message: 'No write scope' }))?.needsYou).toBe(
+      true,
+    );
+  });
+
+  it('says a stop that passes by itself needs nothing from the user', () => {
+    expect(
+      stoppedPushText(
+        edit('pending', { code: 'OFFLINE', message: 'Could not reach api.example.com: refused' }),
+      ),
+    ).toEqual({
+      text: 'Not sent: Could not reach api.example.com: refused. It will be sent with the next Send now or sync.',
+      needsYou: false,
+    });
+  });
+
+  it('says a create whose answer never came may have been sent, and is looked up before it goes again', () => {
+    expect(stoppedPushText(edit('sending', { code: 'TIMEOUT', message: 'No answer in 30 s.' }))).toEqual({
+      text: 'Maybe sent: No answer in 30 s. Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice.',
+      needsYou: false,
+    });
+  });
+
+  it('leaves refused and conflicting edits, and edits no push stopped on, to their own words', () => {
+    expect(
+      stoppedPushText(edit('failed', { code: 'REMOTE_REJECTED', message: 'Taken.', field: 'code' })),
+    ).toBe(null);
+    expect(stoppedPushText(edit('conflict', { code: 'CONFLICT', message: 'Changed.' }))).toBe(null);
+    expect(stoppedPushText(edit('pending', null))).toBe(null);
+  });
+});
