@@ -10,6 +10,7 @@ import {
   clearedError,
   mapLocalId,
   openItems,
+  openItemsOf,
   rebase,
   rebaseLaterEdits,
   rebuildRow,
@@ -311,6 +312,32 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     }
   }
 
+  /**
+   * An item edit the server refused: most often its dimension was deleted (or changed) on the
+   * server since the last sync. The dimension is read again and put in the cache, unless it has
+   * edits of its own waiting, so that the list shows what the refusal says ("Project is
+   * deleted") and the next change of the edit is checked against it. Best effort: a dimension
+   * that cannot be read now is left as the next sync will bring it.
+   */
+  async function refreshDimensionOf(item: OutboxRow): Promise<void> {
+    const dimensionId = item.parentId;
+    if (item.resource !== 'dimensionItem' || dimensionId === null || isLocalId(dimensionId)) return;
+    const spec = specs.dimension;
+    try {
+      const record = await client.request({
+        method: 'GET',
+        path: spec.recordPath(dimensionId, null),
+        schema: spec.wire,
+        signal,
+      });
+      transaction((tx) => {
+        if (openItemsOf(tx, dimensionId).length === 0) rebuildRow(tx, 'dimension', dimensionId, record);
+      });
+    } catch (error) {
+      log.warn(`outbox push: could not read dimension ${dimensionId} again:`, error);
+    }
+  }
+
   /** Tells the caller how far the push has come; a failing listener never stops the push. */
   const report = (running: boolean) => {
     try {
@@ -349,6 +376,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         if (!STOPPING.has(step.stop.code)) log.warn(`outbox push stopped: ${step.stop.code}`);
         return;
       }
+      if (step === 'failed') await refreshDimensionOf(item);
       if (step === 'sent') summary.sent += 1;
       else if (step === 'failed') summary.failed += 1;
       else summary.conflicts += 1;

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { COST_CENTER_DIMENSION_ID } from '../../../src-shared/api';
+import { AppError } from '../../../src-shared/errors';
+import { useTempDirs } from '../../helpers/temp-dir';
+import { row, syncedOutbox, type OutboxSetup } from './fixture';
+
+// Deleting dimensions, against the real sandbox over HTTP and a real SQLite cache: what the API
+// refuses is refused here before it is queued, and item edits made offline in a dimension a
+// colleague deleted meanwhile come back refused, with the dimension shown deleted at once.
+const tempDir = useTempDirs();
+const setups: OutboxSetup[] = [];
+afterEach(async () => {
+  for (const setup of setups.splice(0)) await setup.close();
+});
+
+describe('deleted dimensions', () => {
+  it('deletes an ordinary dimension, and refuses a system one before queueing as the API does', async () => {
+    const setup = await syncedOutbox(tempDir(), setups);
+    const { outbox, profileId, sandbox } = setup;
+    const project = sandbox.state.dimensions.find((d) => d.name === 'Project')!;
+
+    // The API: only cost center and cost carrier cannot be deleted.
+    const system = await setup.api('PATCH', `/v1/dimensions/${COST_CENTER_DIMENSION_ID}`, {
+      status: 'DELETED',
+    });
+    expect(system.status).toBe(400);
+    expect(system.body.errors[0].code).toBe('SYSTEM_DIMENSION_READ_ONLY');
+    // The app says so on the field before anything is queued.
+    let refusal: unknown;
+    try {
+      outbox.updateDimension(profileId, COST_CENTER_DIMENSION_ID, { status: 'DELETED' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ code: 'VALIDATION_ERROR', field: 'status' });
+    expect(outbox.list(profileId)).toEqual([]);
+
+    outbox.updateDimension(profileId, project.id, { status: 'DELETED' });
+    expect(await outbox.push(profileId)).toEqual({ sent: 1, failed: 0, conflicts: 0, remaining: 0 });
+    expect(sandbox.state.dimensions.find((d) => d.id === project.id)).toMatchObject({ status: 'DELETED' });
+  });
+
+  it('shows item edits refused when a colleague deleted their dimension, and the dimension deleted', async () => {
+    const setup = await syncedOutbox(tempDir(), setups);
+    const { outbox, profileId, sandbox } = setup;
+    const project = sandbox.state.dimensions.find((d) => d.name === 'Project')!;
+    const items = sandbox.state.items.filter((i) => i.dimensionId === project.id);
+    const inactive = items.find((i) => i.status === 'INACTIVE')!;
+    const active = items.find((i) => i.status === 'ACTIVE')!;
+    const created = outbox.createDimensionItem(profileId, project.id, {
+      name: 'Trade fair Paris',
+      code: 'PROJ-NEW',
+    });
+    outbox.updateDimensionItem(profileId, project.id, inactive.id, { status: 'ACTIVE' });
+    outbox.updateDimensionItem(profileId, project.id, active.id, { name: 'Website relaunch 2' });
+    // A colleague deletes the dimension before the push.
+    expect((await setup.api('PATCH', `/v1/dimensions/${project.id}`, { status: 'DELETED' })).status).toBe(
+      200,
+    );
+
+    expect(await outbox.push(profileId)).toEqual({ sent: 1, failed: 2, conflicts: 0, remaining: 0 });
+    // The new item and the revived one are refused, with the server's reason on their status;
+    // the rename of an item is not a change of its status, and the server takes it.
+    expect(outbox.list(profileId).map((item) => [item.recordId, item.status, item.error])).toEqual([
+      [
+        created.recordId,
+        'failed',
+        { code: 'REMOTE_REJECTED', message: 'Project is deleted; items cannot be added.', field: 'status' },
+      ],
+      [
+        inactive.id,
+        'failed',
+        { code: 'REMOTE_REJECTED', message: 'Project is deleted; its items stay deleted.', field: 'status' },
+      ],
+    ]);
+    expect(sandbox.state.items.find((i) => i.id === active.id)?.name).toBe('Website relaunch 2');
+    // The dimension shows deleted at once, as the refusals say, not at the next sync.
+    expect(row(setup.cache, 'dimensions', project.id)).toMatchObject({
+      status: 'DELETED',
+      local_edit_pending: 0,
+    });
+    // So a change of the refused create is checked against it, and refused before it is queued.
+    expect(() =>
+      outbox.edit(profileId, outbox.list(profileId)[0]!.operationId, { name: 'Paris', code: 'P' }),
+    ).toThrow('The dimension is deleted; items cannot be added to it.');
+    // Discarding them leaves the cache as the server has it.
+    for (const item of outbox.list(profileId)) outbox.discard(profileId, item.operationId);
+    expect(row(setup.cache, 'dimension_items', created.recordId)).toBeUndefined();
+    expect(row(setup.cache, 'dimension_items', inactive.id)).toMatchObject({
+      status: 'INACTIVE',
+      local_edit_pending: 0,
+    });
+  });
+});
