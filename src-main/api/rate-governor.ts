@@ -43,6 +43,15 @@ interface Bucket {
   remaining: number;
   resetAtMs: number;
   inFlight: number;
+  /** Permits ever taken from this bucket: tells whether any was taken after a given one. */
+  taken: number;
+}
+
+/** A permit taken from a known bucket: which one it was, and whether none other was in flight. */
+interface Ticket {
+  bucket: Bucket;
+  seq: number;
+  aloneWhenTaken: boolean;
 }
 
 /**
@@ -108,7 +117,11 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
     }
   }
 
-  function learn(operation: string, headers: RateLimitHeaders): void {
+  /**
+   * `alone`: no other request of the bucket was in flight when this one was sent, and none was
+   * sent since. Its answer is then the server's count as it stands, nothing of ours in between.
+   */
+  function learn(operation: string, headers: RateLimitHeaders, alone = false): void {
     scopes.set(operation, headers.scope);
     const resetAtMs = headers.reset * 1000;
     const bucket = buckets.get(headers.scope);
@@ -118,6 +131,7 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
         remaining: headers.remaining,
         resetAtMs,
         inFlight: 0,
+        taken: 0,
       });
       return;
     }
@@ -127,15 +141,20 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
       bucket.resetAtMs = resetAtMs;
       bucket.remaining = Math.max(0, headers.remaining - bucket.inFlight);
     } else if (resetAtMs === bucket.resetAtMs) {
-      // Answers of one window can arrive out of order: the lower count is the true one.
-      bucket.remaining = Math.min(bucket.remaining, headers.remaining);
+      // Answers of one window can arrive out of order: the lower count is the true one. But the
+      // answer of a request that went alone is newer than every other we had: it is followed
+      // even when it shows more room than we counted (the limits were reset on the server, or
+      // a request we counted never reached it), so no one waits for a window that is not full.
+      bucket.remaining = alone
+        ? Math.max(0, headers.remaining - bucket.inFlight)
+        : Math.min(bucket.remaining, headers.remaining);
     }
   }
 
-  async function take(scope: string, signal?: AbortSignal, holdBack?: HoldBack): Promise<void> {
+  async function take(scope: string, signal?: AbortSignal, holdBack?: HoldBack): Promise<Ticket | null> {
     for (;;) {
       const bucket = buckets.get(scope);
-      if (!bucket) return;
+      if (!bucket) return null;
       refresh(bucket);
       const held = bucket.remaining > 0 ? (holdBack?.() ?? 0) : 0;
       if (held > 0) {
@@ -143,9 +162,11 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
         continue;
       }
       if (bucket.remaining > 0) {
+        const aloneWhenTaken = bucket.inFlight === 0;
         bucket.remaining -= 1;
         bucket.inFlight += 1;
-        return;
+        bucket.taken += 1;
+        return { bucket, seq: bucket.taken, aloneWhenTaken };
       }
       const until = Number.isFinite(bucket.resetAtMs) ? bucket.resetAtMs + margin : now() + 1000;
       options.onWait?.(scope, new Date(until));
@@ -203,16 +224,20 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
           },
         };
       }
-      await take(scope, signal, holdBack);
-      const bucket = buckets.get(scope);
+      const ticket = await take(scope, signal, holdBack);
       let settled = false;
       return {
         scope,
         settle(headers) {
           if (settled) return;
           settled = true;
-          if (bucket) bucket.inFlight = Math.max(0, bucket.inFlight - 1);
-          if (headers) learn(operation, headers);
+          if (ticket) ticket.bucket.inFlight = Math.max(0, ticket.bucket.inFlight - 1);
+          const alone =
+            ticket !== null &&
+            ticket.aloneWhenTaken &&
+            ticket.bucket.taken === ticket.seq &&
+            headers?.scope === scope;
+          if (headers) learn(operation, headers, alone);
         },
       };
     },

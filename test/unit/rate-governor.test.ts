@@ -159,6 +159,34 @@ describe('rate governor', () => {
     ]);
   });
 
+  it('follows the answer of a request sent alone that shows more room than it counted', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep });
+    const reset = clock.now() + 60_000;
+    (await governor.acquire('op')).settle(headers('write', 20, 1, reset));
+    // The last write of the window goes out alone; meanwhile the server's limits are reset, so
+    // its answer says 19 left in the same window.
+    const last = await governor.acquire('op');
+    last.settle(headers('write', 20, 19, reset));
+    expect(governor.bucket('write')).toMatchObject({ remaining: 19 });
+    // The next writes go at once instead of waiting a minute for the window to end.
+    (await governor.acquire('op')).settle(headers('write', 20, 18, reset));
+    expect(clock.waits).toEqual([]);
+    // Two at once: their answers may come in any order, so the lower count still wins.
+    const a = await governor.acquire('op');
+    const b = await governor.acquire('op');
+    b.settle(headers('write', 20, 15, reset));
+    a.settle(headers('write', 20, 16, reset));
+    expect(governor.bucket('write')).toMatchObject({ remaining: 15 });
+    // Sent alone but answered after another was sent: not the newest count either.
+    const c = await governor.acquire('op');
+    const d = await governor.acquire('op');
+    c.settle(headers('write', 20, 14, reset));
+    expect(governor.bucket('write')).toMatchObject({ remaining: 13 });
+    d.settle(headers('write', 20, 13, reset));
+    expect(governor.bucket('write')).toMatchObject({ remaining: 13 });
+  });
+
   it('shares one bucket between operations of the same scope', async () => {
     const clock = virtualClock();
     const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep });
