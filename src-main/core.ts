@@ -129,15 +129,15 @@ export interface Core {
   close(): Promise<void>;
 }
 
-/**
- * Whether the check of a new connection got an answer that is not the spend API's: not JSON or
- * not its shape, no such path, a request refused as malformed, or no sign-in at that address.
- */
 /** Whether the API refused a connection's credentials (not: did not answer). */
 function refusedCredentials(error: unknown): error is AppError {
   return error instanceof AppError && (error.code === 'AUTH_FAILED' || error.code === 'FORBIDDEN');
 }
 
+/**
+ * Whether the check of a new connection got an answer that is not the spend API's: not JSON or
+ * not its shape, no such path, a request refused as malformed, or no sign-in at that address.
+ */
 function answeredButNotTheApi(error: AppError): boolean {
   return (
     error.code === 'BAD_RESPONSE' ||
