@@ -267,5 +267,6 @@ describe('transactions.position', () => {
           what,
         ).toBe(i);
     }
-  });
+    // Most of the time is the first sync of 30,000 transactions, not the positions.
+  }, 120_000);
 });
