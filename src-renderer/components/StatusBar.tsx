@@ -6,6 +6,7 @@ import { useCommand } from '../lib/query';
 import { resourceNoun } from '../../src-shared/sync-resources';
 import { latestEnd, syncStatusText } from '../features/sync/sync-state';
 import { followExport, type ExportProgress } from './running-exports';
+import { editsWaitingText, openEdits } from '../features/edits/counts';
 
 interface StatusBarProps {
   info: { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; message: string };
@@ -54,21 +55,17 @@ function ProfileStatus({ profile }: { profile: ProfileSummary }) {
   const edits = useCommand('edits.list', { profileId: profile.id });
   const { sync, ended, exporting, reviewing } = useRunningWork(profile.id);
   const end = latestEnd(history.data?.runs ?? [], ended);
-  const pending = edits.data?.items.length ?? 0;
-  const problems =
-    edits.data?.items.filter((item) => item.status === 'failed' || item.status === 'conflict').length ?? 0;
+  const waiting = openEdits(edits.data?.items ?? []);
   return (
     <>
       <span className="status-item" data-testid="last-synced">
         {syncStatusText(end, history.data?.lastSucceededAt ?? null, formatTime)}
       </span>
       <span
-        className={problems > 0 ? 'status-item notice-warning' : 'status-item'}
+        className={waiting.problems > 0 ? 'status-item notice-warning' : 'status-item'}
         data-testid="pending-edits"
       >
-        {pending === 0
-          ? 'No edits waiting'
-          : `${formatCount(pending)} ${pending === 1 ? 'edit' : 'edits'} waiting${problems > 0 ? `, ${formatCount(problems)} need you` : ''}`}
+        {editsWaitingText(waiting)}
       </span>
       {sync && (
         <span className="status-item" data-testid="running-work">

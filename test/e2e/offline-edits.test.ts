@@ -130,7 +130,7 @@ describe('offline supplier edits in the app', () => {
       expect(await edits.getByRole('button', { name: 'Sending…' }).isDisabled()).toBe(true);
       await page.getByTestId('push-result').getByText('2 sent · 0 failed · 1 conflict ·').waitFor();
       expect(server(a.id)).toMatchObject({ name: 'Alpha Two', vatIdNo: 'DE123456789', bic: null });
-      await waiting.getByText('1 edit waiting, 1 need you').waitFor();
+      await waiting.getByText('1 edit waiting, 1 needs you', { exact: true }).waitFor();
       // The row and the note of the save say it is in conflict, not that it waits to be sent.
       const rowB = grid.locator('tbody tr').filter({ hasText: b.number });
       await rowB.getByText('Conflict', { exact: true }).waitFor();
@@ -177,7 +177,7 @@ describe('offline supplier edits in the app', () => {
       await page.getByTestId('push-result').getByText('0 sent · 1 failed').waitFor();
       const refused = edits.getByRole('listitem', { name: `Update supplier ${d.name}` });
       await refused.getByText('Supplier number: Another supplier already has code TAKEN-1.').waitFor();
-      await waiting.getByText('1 edit waiting, 1 need you').waitFor();
+      await waiting.getByText('1 edit waiting, 1 needs you', { exact: true }).waitFor();
       // The cache shows D with the number it was given here.
       await find('TAKEN-1');
       const rowD = grid.locator('tbody tr').filter({ hasText: 'TAKEN-1' });
@@ -378,6 +378,16 @@ describe('offline supplier edits in the app', () => {
       await entry('Dimensions').waitFor();
       expect(await nav.getByTestId('nav-edits').count()).toBe(1);
       await checkScreen(app, 'offline-edits-sidebar-counts');
+      // Credentials the server now refuses stop the next push on a new edit: it waits on the
+      // user too, and the sidebar and the status bar count it alike.
+      core.outbox.updateDimension(profile.id, project.id, { name: 'Projects Again' });
+      control.replaceClientSecret('sk_replaced');
+      await page.getByTestId('edits').getByRole('button', { name: 'Send now' }).click();
+      await entry('Dimensions 1 edit waiting, 1 needs you').waitFor();
+      await page
+        .getByTestId('pending-edits')
+        .getByText('2 edits waiting, 2 need you', { exact: true })
+        .waitFor();
     } finally {
       await app.close();
       await core.close();
