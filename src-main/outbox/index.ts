@@ -23,7 +23,7 @@ import {
   type SupplierNumbering,
 } from './queue';
 import { sameJson, specs, type OutboxResource, type Payload, type Raw } from './records';
-import { validateEdit } from './validate';
+import { validateEdit, type EditTarget } from './validate';
 
 /**
  * Offline edits of suppliers, dimensions and dimension items (docs/offline-edits.md): checked
@@ -92,7 +92,10 @@ export interface Outbox {
   updateDimensionItem(profileId: string, dimensionId: string, itemId: string, input: unknown): EditResult;
   /** Open edits in the order they will be sent: pending, sending, failed and conflicting. */
   list(profileId: string): OutboxItem[];
-  /** A failed edit goes back to pending (sent by the next push). */
+  /**
+   * A failed edit goes back to pending (sent by the next push), once checked again like a new
+   * edit against what the cache knows now; refused, it stays failed.
+   */
   retry(profileId: string, operationId: string): OutboxItem;
   /** Replaces the payload of a pending, failed or conflicting edit (checked like a new edit). */
   edit(profileId: string, operationId: string, input: unknown): OutboxItem;
@@ -144,6 +147,14 @@ function toItem(db: CacheDb['db'] | Tx, row: OutboxRow): OutboxItem {
 }
 
 const refuse = (message: string) => new AppError('VALIDATION_ERROR', message);
+
+/** The record an open edit changes, as `validateEdit` checks it. */
+const targetOf = (row: OutboxRow): EditTarget => ({
+  resource: row.resource,
+  operation: row.operation,
+  recordId: row.recordId,
+  parentId: row.parentId,
+});
 
 export function createOutbox(options: OutboxOptions): Outbox {
   const pushes = new Map<string, Promise<PushSummary>>();
@@ -251,7 +262,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
         const row = open(tx, operationId);
         if (row.status === 'conflict')
           throw refuse('Resolve the conflict first: keep yours, take theirs, or merge.');
-        if (row.status === 'failed') setItem(tx, row.seq, { status: 'pending', ...clearedError });
+        if (row.status === 'failed') {
+          // Checked again as when it was saved: the cache may know more now (the dimension a
+          // refused item was added to has since shown deleted), and then sending it again would
+          // only be refused again. The error is thrown on its field and the edit stays failed.
+          validateEdit(tx, targetOf(row), JSON.parse(row.payload) as Payload);
+          setItem(tx, row.seq, { status: 'pending', ...clearedError });
+        }
         return toItem(tx, itemById(tx, operationId));
       });
     },
@@ -260,16 +277,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       return cache.db.transaction((tx) => {
         const row = open(tx, operationId);
         if (row.status === 'sending') throw refuse('This edit is being sent; wait for the push to finish.');
-        const payload = validateEdit(
-          tx,
-          {
-            resource: row.resource,
-            operation: row.operation,
-            recordId: row.recordId,
-            parentId: row.parentId,
-          },
-          input,
-        );
+        const payload = validateEdit(tx, targetOf(row), input);
         setItem(tx, row.seq, {
           payload: JSON.stringify(payload),
           ...(row.status === 'failed' ? { status: 'pending' as const, ...clearedError } : {}),
@@ -295,18 +303,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
           return null;
         }
         const payload =
-          resolution === 'mine'
-            ? undefined
-            : validateEdit(
-                tx,
-                {
-                  resource: row.resource,
-                  operation: row.operation,
-                  recordId: row.recordId,
-                  parentId: row.parentId,
-                },
-                resolution.merged,
-              );
+          resolution === 'mine' ? undefined : validateEdit(tx, targetOf(row), resolution.merged);
         // The edit is sent on the server's version; later edits of the record follow it there
         // by the same rule as when taking theirs: those on a field the colleague changed stay
         // on their own version, and the push asks the user about them. A field this resolution

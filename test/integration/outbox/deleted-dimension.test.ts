@@ -80,7 +80,36 @@ describe('deleted dimensions', () => {
       status: 'DELETED',
       local_edit_pending: 0,
     });
-    // So a change of the refused create is checked against it, and refused before it is queued.
+    // So a retry of either is checked against it and refused on its field, as a new edit would
+    // be: sending them again could only be refused again. Both stay failed with the server's
+    // reason, and nothing goes to the server.
+    const requestsBefore = sandbox.control!.requests().length;
+    const [createdEdit, revivedEdit] = outbox.list(profileId);
+    const refusalOf = (operationId: string) => {
+      try {
+        outbox.retry(profileId, operationId);
+      } catch (error) {
+        return error;
+      }
+      return null;
+    };
+    expect(refusalOf(createdEdit!.operationId)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'The dimension is deleted; items cannot be added to it.',
+      field: 'dimensionId',
+    });
+    expect(refusalOf(revivedEdit!.operationId)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'The dimension is deleted; its items stay deleted.',
+      field: 'status',
+    });
+    expect(outbox.list(profileId).map((item) => [item.status, item.error?.message])).toEqual([
+      ['failed', 'Project is deleted; items cannot be added.'],
+      ['failed', 'Project is deleted; its items stay deleted.'],
+    ]);
+    expect(await outbox.push(profileId)).toEqual({ sent: 0, failed: 0, conflicts: 0, remaining: 0 });
+    expect(sandbox.control!.requests().length).toBe(requestsBefore);
+    // A change of the refused create is checked against it too, and refused before it is queued.
     expect(() =>
       outbox.edit(profileId, outbox.list(profileId)[0]!.operationId, { name: 'Paris', code: 'P' }),
     ).toThrow('The dimension is deleted; items cannot be added to it.');
