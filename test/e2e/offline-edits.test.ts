@@ -192,6 +192,9 @@ describe('offline supplier edits in the app', () => {
       await page.keyboard.press('Enter');
       const queued = refused.getByRole('form', { name: `Change the queued edit of ${d.name}` });
       await queued.getByLabel('Supplier number').waitFor();
+      // The form opens with the field the server refused marked, and its reason beside it.
+      expect(await queued.getByLabel('Supplier number').getAttribute('aria-invalid')).toBe('true');
+      await queued.getByText('Another supplier already has code TAKEN-1.').waitFor();
       await page.keyboard.type('-typo');
       await page.keyboard.press('Escape');
       await queued.waitFor({ state: 'detached' });

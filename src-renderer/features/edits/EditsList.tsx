@@ -251,6 +251,7 @@ function EditItem({
             title={`Change the queued edit of ${name}`}
             busy={edit.isPending}
             serverError={edit.error}
+            initialErrors={queued.refusal}
             onCancel={backToView}
             onSubmit={(payload) => edit.mutate({ ...operation, input: queued.input(payload) }, stays)}
           />

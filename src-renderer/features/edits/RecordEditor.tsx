@@ -27,6 +27,7 @@ export function RecordEditor({
   title,
   busy,
   serverError,
+  initialErrors,
   onSubmit,
   onCancel,
 }: {
@@ -38,12 +39,14 @@ export function RecordEditor({
   title: string;
   busy: boolean;
   serverError: Error | null;
+  /** Errors the form opens with, by field (a refused edit's field). */
+  initialErrors?: Record<string, string>;
   onSubmit(payload: Record<string, unknown>): void;
   onCancel(): void;
 }) {
   const id = useId();
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState(() => errorsOf(serverError, fields));
+  const [errors, setErrors] = useState(() => ({ ...initialErrors, ...errorsOf(serverError, fields) }));
   const first = useRef<HTMLInputElement>(null);
 
   const [shownError, setShownError] = useState(serverError);

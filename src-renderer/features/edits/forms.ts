@@ -10,7 +10,8 @@ import {
 import type { OutboxItemShape } from '../../../src-shared/edits';
 import { AppError } from '../../../src-shared/errors';
 
-export type OutboxResource = z.infer<typeof OutboxItemShape>['resource'];
+type OutboxItem = z.infer<typeof OutboxItemShape>;
+export type OutboxResource = OutboxItem['resource'];
 
 /** One field of an editable record: a text input, or a choice when it has options. */
 export interface FieldSpec {
@@ -148,6 +149,8 @@ export function queuedEditForm(item: {
   resource: OutboxResource;
   operation: 'create' | 'update';
   payload: Record<string, unknown>;
+  status?: OutboxItem['status'];
+  error?: OutboxItem['error'];
 }) {
   const creating = item.operation === 'create';
   const form = formOf(item.resource, creating);
@@ -155,11 +158,20 @@ export function queuedEditForm(item: {
   const unshown = Object.fromEntries(
     Object.entries(item.payload).filter(([key]) => !fields.some((field) => field.key === key)),
   );
+  const refusedField = item.status === 'failed' ? item.error?.field?.split('.').at(-1) : undefined;
   return {
     fields,
     schema: form.schema,
     initial: valuesFrom(fields, item.payload, creating ? form.defaults : {}),
     mode: (creating ? 'create' : 'replace') as PayloadMode,
+    /**
+     * The server's refusal of a failed edit, on the field it names, so the form opens with the
+     * field to fix marked (a field the form does not show is left to the list's own words).
+     */
+    refusal:
+      refusedField && item.error && fields.some((field) => field.key === refusedField)
+        ? { [refusedField]: item.error.message }
+        : {},
     /** The new payload from what the form sends. */
     input: (payload: Record<string, unknown>) => ({ ...unshown, ...payload }),
   };

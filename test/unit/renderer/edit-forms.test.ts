@@ -70,6 +70,41 @@ describe('the forms of offline edits', () => {
     expect(create.mode).toBe('create');
   });
 
+  it("opens a refused edit's form with the server's reason on the field it names", () => {
+    const refused = (field: string | undefined, status: 'failed' | 'pending' = 'failed') =>
+      queuedEditForm({
+        resource: 'supplier',
+        operation: 'update',
+        payload: { code: 'TAKEN-1' },
+        status,
+        error: {
+          code: 'REMOTE_REJECTED',
+          message: 'Another supplier already has code TAKEN-1.',
+          ...(field ? { field } : {}),
+        },
+      }).refusal;
+    expect(refused('code')).toEqual({ code: 'Another supplier already has code TAKEN-1.' });
+    expect(refused('input.code')).toEqual({ code: 'Another supplier already has code TAKEN-1.' });
+    // A field the form does not show, no field, or an edit that was not refused: nothing marked.
+    expect(refused('name')).toEqual({});
+    expect(refused(undefined)).toEqual({});
+    expect(refused('code', 'pending')).toEqual({});
+    // A new item refused because its dimension was deleted: the status the API names is shown.
+    expect(
+      queuedEditForm({
+        resource: 'dimensionItem',
+        operation: 'create',
+        payload: { name: 'Paris', code: 'P' },
+        status: 'failed',
+        error: {
+          code: 'REMOTE_REJECTED',
+          message: 'Project is deleted; items cannot be added.',
+          field: 'status',
+        },
+      }).refusal,
+    ).toEqual({ status: 'Project is deleted; items cannot be added.' });
+  });
+
   it('offers Deleted only when changing a dimension or item, and checks codes as the API does', () => {
     const statuses = (creating: boolean) =>
       formOf('dimensionItem', creating)
