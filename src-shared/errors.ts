@@ -26,6 +26,8 @@ export const ErrorCode = z.enum([
   /** The API answered something that does not match the published interface. */
   'BAD_RESPONSE',
   'CANCELLED',
+  /** Another Satchel process is syncing the organisation (or pushing its edits) now. */
+  'BUSY',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

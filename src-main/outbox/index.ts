@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { NO_NETWORK_MESSAGE } from '../connectivity';
+import { createLeases, type Leases } from '../sync/lease';
 import { dimensionItems, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
 import { pushOutbox, type PushProgress, type PushSummary } from './push';
@@ -81,6 +82,11 @@ export interface OutboxOptions {
    * at once, instead of after the client's retries of the first edit.
    */
   networkDown?: (profileId: string) => boolean;
+  /**
+   * The organisation's lease against other processes (sync/lease.ts): the core shares one with
+   * the sync service, whose run pushes first while it holds it. By default the outbox's own.
+   */
+  leases?: Leases;
 }
 
 export interface Outbox {
@@ -159,6 +165,13 @@ const targetOf = (row: OutboxRow): EditTarget => ({
 export function createOutbox(options: OutboxOptions): Outbox {
   const pushes = new Map<string, Promise<PushSummary>>();
   const stoppers = new Map<string, AbortController>();
+  const leases = options.leases ?? createLeases();
+
+  /** Open edits not settled: what a push that sends nothing leaves waiting. */
+  const waitingIn = (profileId: string) =>
+    openItems(options.cacheOf(profileId).db).filter(
+      (item) => item.status === 'pending' || item.status === 'sending',
+    ).length;
 
   function edit(
     profileId: string,
@@ -333,21 +346,27 @@ export function createOutbox(options: OutboxOptions): Outbox {
     push(profileId, signal) {
       const running = pushes.get(profileId);
       if (running) return running;
-      if (options.networkDown?.(profileId)) {
-        const waiting = openItems(options.cacheOf(profileId).db).filter(
-          (item) => item.status === 'pending' || item.status === 'sending',
-        ).length;
-        return Promise.resolve({
+      const sendNothing = (why: AppError) =>
+        Promise.resolve({
           sent: 0,
           failed: 0,
           conflicts: 0,
-          remaining: waiting,
-          stoppedBy: new AppError('OFFLINE', NO_NETWORK_MESSAGE).toShape(),
+          remaining: waitingIn(profileId),
+          stoppedBy: why.toShape(),
         });
+      if (options.networkDown?.(profileId)) return sendNothing(new AppError('OFFLINE', NO_NETWORK_MESSAGE));
+      const cache = options.cacheOf(profileId);
+      // Another process pushing the same edits would send a create it has on its way again.
+      let release: () => void;
+      try {
+        release = leases.hold(profileId, cache);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'BUSY') return sendNothing(error);
+        throw error;
       }
       const stopper = new AbortController();
       const done = pushOutbox({
-        cache: options.cacheOf(profileId),
+        cache,
         client: options.clientOf(profileId),
         signal: signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal,
         ...(options.now ? { now: options.now } : {}),
@@ -357,6 +376,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }).finally(() => {
         pushes.delete(profileId);
         stoppers.delete(profileId);
+        release();
       });
       pushes.set(profileId, done);
       stoppers.set(profileId, stopper);

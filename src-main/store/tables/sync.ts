@@ -56,3 +56,27 @@ export const syncRuns = sqliteTable(
     index('sync_runs_started_idx').on(t.startedAt),
   ],
 );
+
+/**
+ * Who is syncing the organisation, or pushing its offline edits, now: at most one row. The app
+ * and the command line are separate processes on one data folder; a run takes this lease
+ * first (in a `BEGIN IMMEDIATE` transaction) and gives it back when it ends, so two never
+ * write the same checkpoints, history and edits at once (src-main/sync/lease.ts).
+ *
+ * - `owner`: the holder, one per core (a process may run several in tests).
+ * - `pid`, `host`: the holder's process; a lease whose process is gone is taken over.
+ * - `heartbeat_at`: renewed while the run goes on; one not renewed for long is taken over too
+ *   (a process id reused by another program, a data folder shared with another machine).
+ */
+export const syncLease = sqliteTable(
+  'sync_lease',
+  {
+    id: integer('id').primaryKey(),
+    owner: text('owner').notNull(),
+    pid: integer('pid').notNull(),
+    host: text('host').notNull(),
+    takenAt: text('taken_at').notNull(),
+    heartbeatAt: text('heartbeat_at').notNull(),
+  },
+  () => [check('sync_lease_one_row', sql`"id" = 1`)],
+);
