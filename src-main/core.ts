@@ -27,6 +27,7 @@ import { createDemo, type DemoService } from './demo';
 import { createFileService, type FileService } from './files/service';
 import { log } from './log';
 import { createOutbox, type Outbox } from './outbox';
+import { createLeases } from './sync/lease';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
 import { defaultMigrationsDir, shippedSchemaVersion } from './store/migrations';
@@ -215,7 +216,10 @@ export function createCore(options: CoreOptions): Core {
 
   // The outbox needs the sync service's clients and the sync pushes the outbox first; the
   // closure below runs only after both exist.
+  // One lease keeper for the sync and the outbox: a sync holds it while it pushes first.
+  const leases = createLeases();
   const sync = createSyncService({
+    leases,
     profiles,
     events,
     cacheOf,
@@ -254,6 +258,7 @@ export function createCore(options: CoreOptions): Core {
   });
 
   const edits = createOutbox({
+    leases,
     cacheOf,
     clientOf: sync.clientOf,
     now: clock,

@@ -10,6 +10,7 @@ import { replaceFileSync } from '../replace-file';
 import type { ProfileStore } from '../profiles';
 import { cacheWriteProblem, isSqliteError, type CacheDb } from '../store';
 import { lastSucceededAt, recordRunNotStarted, runSync, syncHistory, type RunEnd } from './engine';
+import { createLeases, type Leases } from './lease';
 import { allResources } from './resources';
 import type { ResourceSync } from './types';
 
@@ -39,6 +40,8 @@ export interface SyncServiceOptions {
    * is refused at once, rather than failing after the client's retries with nothing read.
    */
   networkDown?: (profileId: string) => boolean;
+  /** The organisation's lease against other processes (lease.ts), shared with the outbox. */
+  leases?: Leases;
 }
 
 export interface SyncService {
@@ -111,6 +114,7 @@ function storeEnds(file: string, ends: readonly RunEnd[]): void {
 export function createSyncService(options: SyncServiceOptions): SyncService {
   const clients = new Map<string, ApiClient>();
   const running = new Map<string, { controller: AbortController; done: Promise<SyncSummaryShape> }>();
+  const leases = options.leases ?? createLeases();
 
   function clientOf(profileId: string): ApiClient {
     let client = clients.get(profileId);
@@ -166,8 +170,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     let summary: SyncSummaryShape;
     let cache: CacheDb | undefined;
     let ends: RunEnd[] | undefined;
+    let release: (() => void) | undefined;
     try {
       cache = options.cacheOf(profileId);
+      // Before anything is written: another process's run would be marked interrupted, and
+      // its checkpoints, history and run-ends file written over.
+      release = leases.hold(profileId, cache);
       const client = clientOf(profileId);
       await options.beforePull?.(profileId, controller.signal);
       summary = await runSync({
@@ -211,11 +219,14 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         startedAt,
         finishedAt: options.now().toISOString(),
       };
-      failed.runId = runId ?? (cache ? recordNotStarted(cache, failed) : null);
+      // Refused because another process syncs: that run is the history's, not this refusal.
+      const busy = error instanceof AppError && error.code === 'BUSY';
+      failed.runId = runId ?? (cache && !busy ? recordNotStarted(cache, failed) : null);
       options.events.emit('sync.finished', { profileId, ...failed });
       throw error instanceof AppError ? error : new AppError('INTERNAL', failureMessage(error));
     } finally {
       if (cache && ends) storeEnds(runEndsFile(cache.file), ends);
+      release?.();
     }
     options.events.emit('sync.finished', { profileId, ...summary });
     return summary;
