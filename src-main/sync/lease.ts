@@ -70,8 +70,8 @@ export function createLeases(): Leases {
           .prepare('SELECT owner, pid, host, heartbeat_at FROM sync_lease WHERE id = 1')
           .get() as LeaseRow | undefined;
         const now = Date.now();
+        // Taking over a stale lease is the normal way on after a kill: nothing to warn about.
         if (row && row.owner !== owner && !stale(row, now)) throw new AppError('BUSY', BUSY_MESSAGE);
-        if (row && row.owner !== owner) log.warn(`taking over the sync lease of process ${row.pid} (gone)`);
         const stamp = new Date(now).toISOString();
         sqlite
           .prepare(
