@@ -154,7 +154,11 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     try {
       return recordRunNotStarted(cache, run);
     } catch (error) {
-      log.warn('the history could not record a sync that ended before it pulled:', error);
+      // A cache that refuses writes is what stopped the run: its message is enough, no stack.
+      log.warn(
+        'the history could not record a sync that ended before it pulled:',
+        isSqliteError(error) ? error.message : error,
+      );
       return null;
     }
   }
