@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
@@ -10,6 +11,15 @@ import { connectSandbox } from './steps';
 
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+
+/** The Sync screen opened with Ctrl+5, once its one run so far is listed; its history rows. */
+async function openSyncScreen(page: Page): Promise<Locator> {
+  await page.keyboard.press('Control+5');
+  await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+  const history = page.getByTestId('sync-history').locator('tbody tr');
+  await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
+  return history;
+}
 afterAll(closeBrowser);
 afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
@@ -64,10 +74,7 @@ describe('sync screen against the real sandbox', () => {
     const { page } = app;
     const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
     try {
-      await page.keyboard.press('Control+5');
-      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
-      const history = page.getByTestId('sync-history').locator('tbody tr');
-      await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
+      const history = await openSyncScreen(page);
 
       // Sync now from the keyboard: the focus is back on it once the run is over.
       await page.getByRole('button', { name: 'Sync now' }).focus();
@@ -200,10 +207,7 @@ describe('sync screen against the real sandbox', () => {
     const app = await openApp(core);
     const { page } = app;
     try {
-      await page.keyboard.press('Control+5');
-      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
-      const history = page.getByTestId('sync-history').locator('tbody tr');
-      await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
+      const history = await openSyncScreen(page);
       // A background round the screen watches: its progress names its run, its end too.
       const seen: Array<EventPayload<'sync.finished'>> = [];
       core.events.subscribe((name, payload) => {
@@ -245,10 +249,7 @@ describe('sync screen against the real sandbox', () => {
     const app = await openApp(core);
     const { page } = app;
     try {
-      await page.keyboard.press('Control+5');
-      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
-      const history = page.getByTestId('sync-history').locator('tbody tr');
-      await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
+      const history = await openSyncScreen(page);
       core.connectivity.setNetwork(false);
       await page.getByTestId('sync-online').getByText('no network').waitFor();
       sandbox.control?.clearRequests();
