@@ -27,7 +27,7 @@ import { createDemo, type DemoService } from './demo';
 import { createFileService, type FileService } from './files/service';
 import { log } from './log';
 import { createOutbox, type Outbox } from './outbox';
-import { createLeases } from './sync/lease';
+import { createLeases, type LeaseOptions } from './sync/lease';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
 import { defaultMigrationsDir, shippedSchemaVersion } from './store/migrations';
@@ -64,6 +64,8 @@ export interface CoreOptions {
    * `search/totals-thread.ts`); by default its source, run through tsx.
    */
   totalsThread?: string;
+  /** The sync lease's heartbeat and expiry (tests make them short; sync/lease.ts). */
+  lease?: LeaseOptions;
 }
 
 export interface Core {
@@ -217,7 +219,7 @@ export function createCore(options: CoreOptions): Core {
   // The outbox needs the sync service's clients and the sync pushes the outbox first; the
   // closure below runs only after both exist.
   // One lease keeper for the sync and the outbox: a sync holds it while it pushes first.
-  const leases = createLeases();
+  const leases = createLeases(options.lease);
   const sync = createSyncService({
     leases,
     profiles,

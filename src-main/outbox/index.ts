@@ -358,13 +358,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const cache = options.cacheOf(profileId);
       // Another process pushing the same edits would send a create it has on its way again.
       let release: () => void;
+      const stopper = new AbortController();
       try {
-        release = leases.hold(profileId, cache);
+        // A lease taken over while this push is silent (sync/lease.ts) stops it at the next edit.
+        release = leases.hold(profileId, cache, (lost) => stopper.abort(lost));
       } catch (error) {
         if (error instanceof AppError && error.code === 'BUSY') return sendNothing(error);
         throw error;
       }
-      const stopper = new AbortController();
       const done = pushOutbox({
         cache,
         client: options.clientOf(profileId),

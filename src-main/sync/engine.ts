@@ -142,10 +142,20 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     }),
   );
 
+  // How an abort ends the run: a cancel (the user's, Ctrl+C, the app closing) as `cancelled`;
+  // one with a reason of its own (the lease taken over by another process) as `failed`, saying it.
+  const stopped = () => {
+    const reason: unknown = signal.reason;
+    if (reason instanceof AppError && reason.code !== 'CANCELLED') {
+      outcome = 'failed';
+      errors.push({ resource: '', code: reason.code, message: reason.message });
+    } else outcome = 'cancelled';
+  };
+
   try {
     for (const module of resources) {
       if (signal.aborted) {
-        outcome = 'cancelled';
+        stopped();
         break;
       }
       const resource = module.resource;
@@ -218,7 +228,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         const appError = error instanceof AppError ? error : null;
         // A cancel (the user's, Ctrl+C, the app closing) is how the run ended, which its
         // outcome says; it is no problem of the resource it happened to stop in.
-        if (appError?.code === 'CANCELLED' || signal.aborted) {
+        if (signal.aborted) {
+          stopped();
+          break;
+        }
+        if (appError?.code === 'CANCELLED') {
           outcome = 'cancelled';
           break;
         }

@@ -17,21 +17,35 @@ import type { CacheDb } from '../store';
  * free. A lease whose process is gone (killed, crashed) is taken over at once; one whose
  * heartbeat has not been renewed for `EXPIRY_MS` is taken over too, whatever its process id
  * says (the id reused by another program, or a holder on another machine sharing the folder).
+ * A holder whose heartbeat finds the lease taken over stops its run at the next page or edit
+ * (the `onLost` of `hold`), rather than go on writing beside the new owner.
  */
 
 export const BUSY_MESSAGE =
   'This organisation is syncing in another Satchel window or command; try again when it ends.';
 
+/** Why a run stopped half-way: its lease went stale (a suspended laptop, a stalled disk) and was taken. */
+export const LEASE_LOST_MESSAGE =
+  'Another Satchel window or command took over syncing this organisation while this one was silent for two minutes, so this one stopped. What it stored is kept; sync again when the other ends.';
+
 const HEARTBEAT_MS = 15_000;
 const EXPIRY_MS = 2 * 60_000;
+
+export interface LeaseOptions {
+  /** Between two renewals of a held lease; 15 s by default. */
+  heartbeatMs?: number;
+  /** How long another holder's lease may go unrenewed before it is taken over; 2 minutes by default. */
+  expiryMs?: number;
+}
 
 export interface Leases {
   /**
    * Takes the organisation's lease for this core, or throws `BUSY` when another holds it.
    * Nested holds of one core (a sync and the push it starts) share it; the returned function
-   * gives one back, and the last gives the lease back.
+   * gives one back, and the last gives the lease back. `onLost` is told (once) when a renewal
+   * finds the lease taken over by another process: the holder must stop its run.
    */
-  hold(profileId: string, cache: CacheDb): () => void;
+  hold(profileId: string, cache: CacheDb, onLost?: (error: AppError) => void): () => void;
 }
 
 interface LeaseRow {
@@ -51,15 +65,25 @@ function processAlive(pid: number): boolean {
   }
 }
 
-export function createLeases(): Leases {
+interface Held {
+  count: number;
+  cache: CacheDb;
+  heartbeat: NodeJS.Timeout | undefined;
+  lost: boolean;
+  onLost: Set<(error: AppError) => void>;
+}
+
+export function createLeases(options: LeaseOptions = {}): Leases {
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const expiryMs = options.expiryMs ?? EXPIRY_MS;
   const owner = `${process.pid}:${randomUUID()}`;
   const host = hostname();
-  const held = new Map<string, { count: number; cache: CacheDb; heartbeat: NodeJS.Timeout }>();
+  const held = new Map<string, Held>();
 
   function stale(row: LeaseRow, now: number): boolean {
     if (row.host === host && !processAlive(row.pid)) return true;
     const beat = Date.parse(row.heartbeat_at);
-    return Number.isNaN(beat) || now - beat > EXPIRY_MS;
+    return Number.isNaN(beat) || now - beat >= expiryMs;
   }
 
   function take(cache: CacheDb): void {
@@ -84,15 +108,27 @@ export function createLeases(): Leases {
       .immediate();
   }
 
-  function renew(cache: CacheDb): void {
+  function renew(profileId: string, entry: Held): void {
+    let changed: number;
     try {
-      const changed = cache.sqlite
+      changed = entry.cache.sqlite
         .prepare('UPDATE sync_lease SET heartbeat_at = ? WHERE id = 1 AND owner = ?')
         .run(new Date().toISOString(), owner).changes;
-      if (changed === 0) log.warn('the sync lease was taken over by another process');
     } catch (error) {
+      // A write refused now (a lock held past the busy timeout) may pass at the next beat.
       log.warn('the sync lease could not be renewed:', error);
+      return;
     }
+    if (changed > 0) return;
+    log.warn('the sync lease was taken over by another process; its run here stops');
+    // Lost for good: the next hold of this process takes the lease afresh (or is told BUSY),
+    // and the holds still out give nothing back, as the lease is no longer theirs.
+    entry.lost = true;
+    clearInterval(entry.heartbeat);
+    if (held.get(profileId) === entry) held.delete(profileId);
+    const error = new AppError('BUSY', LEASE_LOST_MESSAGE);
+    for (const onLost of [...entry.onLost]) onLost(error);
+    entry.onLost.clear();
   }
 
   function giveBack(cache: CacheDb): void {
@@ -105,25 +141,28 @@ export function createLeases(): Leases {
   }
 
   return {
-    hold(profileId, cache) {
-      const current = held.get(profileId);
-      if (current) current.count += 1;
+    hold(profileId, cache, onLost) {
+      let entry = held.get(profileId);
+      if (entry) entry.count += 1;
       else {
         take(cache);
-        const heartbeat = setInterval(() => renew(cache), HEARTBEAT_MS);
-        heartbeat.unref();
-        held.set(profileId, { count: 1, cache, heartbeat });
+        const fresh: Held = { count: 1, cache, heartbeat: undefined, lost: false, onLost: new Set() };
+        fresh.heartbeat = setInterval(() => renew(profileId, fresh), heartbeatMs);
+        fresh.heartbeat.unref();
+        held.set(profileId, (entry = fresh));
       }
+      const own = entry;
+      if (onLost) own.onLost.add(onLost);
       let released = false;
       return () => {
-        const entry = held.get(profileId);
-        if (released || !entry) return;
+        if (released) return;
         released = true;
-        entry.count -= 1;
-        if (entry.count > 0) return;
-        clearInterval(entry.heartbeat);
+        if (onLost) own.onLost.delete(onLost);
+        own.count -= 1;
+        if (own.count > 0 || own.lost) return;
+        clearInterval(own.heartbeat);
         held.delete(profileId);
-        giveBack(entry.cache);
+        giveBack(own.cache);
       };
     },
   };

@@ -179,7 +179,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       cache = options.cacheOf(profileId);
       // Before anything is written: another process's run would be marked interrupted, and
       // its checkpoints, history and run-ends file written over.
-      release = leases.hold(profileId, cache);
+      // A lease taken over while this run is silent (lease.ts) stops it at the next page.
+      release = leases.hold(profileId, cache, (lost) => controller.abort(lost));
       const client = clientOf(profileId);
       await options.beforePull?.(profileId, controller.signal);
       summary = await runSync({
