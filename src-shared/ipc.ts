@@ -435,7 +435,16 @@ export const events = {
    * whose push before the pull broke is recorded as failed when the cache takes the row), and
    * the caller got the error.
    */
-  'sync.finished': SyncSummaryShape.extend({ profileId: z.uuid(), runId: z.number().int().nullable() }),
+  'sync.finished': SyncSummaryShape.extend({
+    profileId: z.uuid(),
+    runId: z.number().int().nullable(),
+    /**
+     * `busy`: refused before it started, as another Satchel process syncs the organisation
+     * (error `BUSY`, `runId` null). Not a run's end: nothing failed, and the screens say nothing
+     * of it but to the user who asked (the command's own error).
+     */
+    outcome: z.enum([...SyncSummaryShape.shape.outcome.options, 'busy']),
+  }),
   /**
    * A push of offline edits (Send now, a sync's, a reconnect's): at its start, after each edit
    * it settles, and at its end (`running` false). The edits it settled so far, counted.

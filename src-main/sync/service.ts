@@ -149,7 +149,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   /** The history row of a run that ended before it pulled, or null when the cache refuses it. */
   function recordNotStarted(
     cache: CacheDb,
-    run: Omit<EventPayload<'sync.finished'>, 'profileId' | 'runId'>,
+    run: Omit<EventPayload<'sync.finished'>, 'profileId' | 'runId'> & {
+      outcome: SyncSummaryShape['outcome'];
+    },
   ): number | null {
     try {
       return recordRunNotStarted(cache, run);
@@ -205,12 +207,15 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       // and the run's message already says what happened and what to do.
       if (!(error instanceof AppError) && !isSqliteError(error)) log.error('sync failed:', error);
       const cancelled = error instanceof AppError && error.code === 'CANCELLED';
+      // Refused because another process syncs: that run is the history's, not this refusal, and
+      // nothing failed here. `busy` lets the window tell it from a failure and stay quiet.
+      const busy = error instanceof AppError && error.code === 'BUSY';
       // A run stopped before its first page has no row in the history yet. One that the cache
       // can still take gets one now (the push before the pull broke), so the history says what
       // happened then; else its id is null (an earlier run's would tell another run's outcome).
       const failed: Omit<EventPayload<'sync.finished'>, 'profileId'> = {
         runId: null,
-        outcome: cancelled ? 'cancelled' : 'failed',
+        outcome: busy ? 'busy' : cancelled ? 'cancelled' : 'failed',
         counts,
         errors: cancelled
           ? []
@@ -224,9 +229,11 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         startedAt,
         finishedAt: options.now().toISOString(),
       };
-      // Refused because another process syncs: that run is the history's, not this refusal.
-      const busy = error instanceof AppError && error.code === 'BUSY';
-      failed.runId = runId ?? (cache && !busy ? recordNotStarted(cache, failed) : null);
+      failed.runId =
+        runId ??
+        (cache && failed.outcome !== 'busy'
+          ? recordNotStarted(cache, { ...failed, outcome: failed.outcome })
+          : null);
       options.events.emit('sync.finished', { profileId, ...failed });
       throw error instanceof AppError ? error : new AppError('INTERNAL', failureMessage(error));
     } finally {

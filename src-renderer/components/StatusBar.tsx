@@ -4,7 +4,7 @@ import type { ProfileSummary } from '../../src-shared/profiles';
 import { formatCount, formatTime } from '../lib/format';
 import { useCommand } from '../lib/query';
 import { resourceNoun } from '../../src-shared/sync-resources';
-import { latestEnd, syncStatusText } from '../features/sync/sync-state';
+import { endsARun, latestEnd, syncStatusText } from '../features/sync/sync-state';
 import { followExport, type ExportProgress } from './running-exports';
 import { editsWaitingText, openEdits } from '../features/edits/counts';
 
@@ -32,7 +32,7 @@ function useRunningWork(profileId: string | undefined) {
       window.satchel.on('sync.finished', (event) => {
         if (event.profileId !== profileId) return;
         setSync(null);
-        setEnded(event);
+        if (endsARun(event)) setEnded(event);
       }),
       window.satchel.on('export.progress', (event) => {
         if (event.profileId === profileId) setExporting((running) => followExport(running, event));

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackground, type Timers } from '../../src-main/background';
-import type { Core } from '../../src-main/core';
+import { createCore, type Core } from '../../src-main/core';
 import type { EventName, EventPayload, OnlineState } from '../../src-shared/ipc';
 import { connectedCore } from '../helpers/sync-fixture';
 import { useTempDirs } from '../helpers/temp-dir';
@@ -292,4 +292,37 @@ describe('background sync and online state', () => {
     await until(() => core.files.status(profile.id, job.id).status === 'completed', 'the download', 60_000);
     expect(core.files.status(profile.id, job.id).files).toMatchObject({ failed: 0 });
   }, 90_000);
+
+  it('says nothing of a round that meets another process syncing, and syncs at the next one', async () => {
+    const { core, profile, sandbox, clock, background, of, secrets } = await setup();
+    background.start();
+    await background.idle();
+    expect(runs(core, profile.id)).toHaveLength(1);
+
+    // Another process on the same data folder (a scheduled `satchel sync`) holds the lease: its
+    // sync waits on a suppliers page meanwhile.
+    const dataDir = path.dirname(path.dirname(core.profiles.cacheFile(profile.id)));
+    const other = createCore({ dataDir, secrets });
+    cleanups.push(() => other.close());
+    const held = sandbox.control!.addFault({ match: 'listSuppliers', latencyMs: 60_000, times: 1 });
+    const elsewhere = other.sync.sync(profile.id);
+    await until(() => sandbox.control!.faultFired(held) === 1, 'the other sync to reach the suppliers');
+
+    clock.advance(INTERVAL);
+    await background.idle();
+    // Refused, and told apart from a failure: no failed run for the window to show, no row.
+    expect(of('sync.finished')).toMatchObject([
+      { outcome: 'succeeded' },
+      { runId: null, outcome: 'busy', errors: [{ code: 'BUSY' }] },
+    ]);
+    expect(of('sync.finished').filter((end) => end.outcome === 'failed')).toEqual([]);
+    expect(clock.pending()).toEqual([INTERVAL]);
+
+    other.sync.cancel(profile.id);
+    expect(await elsewhere).toMatchObject({ outcome: 'cancelled' });
+    sandbox.control!.clearFaults();
+    clock.advance(INTERVAL); // the next round tries again, and syncs
+    await background.idle();
+    expect(of('sync.finished').at(-1)).toMatchObject({ outcome: 'succeeded' });
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { useLatestEvent } from '../../lib/events';
 import { formatCount, formatTime } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { resourceLabel } from '../../../src-shared/sync-resources';
-import { budgetShare, isRunning, latestEnd, outcomeLabel } from './sync-state';
+import { budgetShare, endsARun, isRunning, latestEnd, outcomeLabel } from './sync-state';
 
 const scopeLabel = (scope: string) =>
   scope === 'read' ? 'Read requests' : scope === 'write' ? 'Write requests (edits)' : `${scope} requests`;
@@ -81,7 +81,11 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
   const start = useCommandMutation('sync.start', ['sync.history', 'sync.rateLimits']);
   const cancel = useCommandMutation('sync.cancel');
   const progress = useRunProgress(profile.id);
-  const finished = useLatestEvent('sync.finished', (event) => event.profileId === profile.id);
+  // A refusal because another process syncs is no run's end (see endsARun).
+  const finished = useLatestEvent(
+    'sync.finished',
+    (event) => event.profileId === profile.id && endsARun(event),
+  );
 
   const { reset: resetStart } = start;
   useEffect(() => {

@@ -21,6 +21,16 @@ export function lastFinishedRun(runs: readonly Run[]): Run | null {
   return runs.find((run) => run.outcome !== 'running' && run.finishedAt !== null) ?? null;
 }
 
+/**
+ * Whether a `sync.finished` tells a run's end. A `busy` one does not: the sync was refused as
+ * another Satchel process syncs the organisation, which is no failure. A background round's
+ * refusal says nothing (the next round tries again); the user's Sync now says why through the
+ * command's own error.
+ */
+export function endsARun(event: Pick<EventPayload<'sync.finished'>, 'outcome'>): boolean {
+  return event.outcome !== 'busy';
+}
+
 /** How a run ended, as the history or a `sync.finished` event tells it. */
 export interface RunEnd {
   outcome: string;

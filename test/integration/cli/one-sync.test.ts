@@ -107,7 +107,7 @@ describe('one organisation synced by two processes', () => {
         expect.objectContaining({
           profileId,
           runId: null,
-          outcome: 'failed',
+          outcome: 'busy',
           errors: [expect.objectContaining({ code: 'BUSY', message: BUSY_MESSAGE })],
         }),
       ]);
