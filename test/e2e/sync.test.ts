@@ -242,6 +242,49 @@ describe('sync screen against the real sandbox', () => {
     }
   });
 
+  it('tells the user, not the status bar, that another Satchel process is syncing', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
+    const dataDir = tempDir();
+    const core = createCore({ dataDir, secrets });
+    const profile = await connectSandbox(core, sandbox);
+    // Another process on the same data folder (a scheduled `satchel sync`) holds the lease: its
+    // sync waits on a suppliers page meanwhile.
+    const other = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      const history = await openSyncScreen(page);
+      const lastSynced = await page.getByTestId('last-synced').textContent();
+      const held = sandbox.control!.addFault({ match: 'listSuppliers', latencyMs: 60_000, times: 1 });
+      const elsewhere = other.sync.sync(profile.id);
+      await expect.poll(() => sandbox.control!.faultFired(held), { timeout: 30_000 }).toBe(1);
+
+      // A background round meets it: nothing to show, it tries again at the next round.
+      await expect(core.sync.sync(profile.id)).rejects.toMatchObject({ code: 'BUSY' });
+      // The user's Sync now: the reason in words, Sync now back, no failure anywhere.
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page
+        .getByRole('alert')
+        .getByText('This organisation is syncing in another Satchel window or command', { exact: false })
+        .waitFor();
+      await page.getByRole('button', { name: 'Sync now' }).and(page.locator(':enabled')).waitFor();
+      await expect(page.getByTestId('sync-failure').count()).resolves.toBe(0);
+      await expect(page.getByTestId('sync-progress').count()).resolves.toBe(0);
+      await expect(page.getByTestId('running-work').count()).resolves.toBe(0);
+      await expect(page.getByTestId('last-synced').textContent()).resolves.toBe(lastSynced);
+      // The other process's run may be listed (running); no failed run is.
+      expect(await history.locator('td.outcome').allTextContents()).not.toContain('Failed');
+
+      other.sync.cancel(profile.id);
+      await expect(elsewhere).resolves.toMatchObject({ outcome: 'cancelled' });
+    } finally {
+      await app.close();
+      await other.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
   it('says at once that there is no network, and forgets it once a sync has run', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
     const core = createCore({ dataDir: tempDir(), secrets });
