@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import type { EventPayload } from '../../../src-shared/ipc';
-
-type ExportProgress = EventPayload<'export.progress'>;
 import { syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
+
+type ExportProgress = EventPayload<'export.progress'>;
 
 // A CSV export's `export.progress` events through the handler table, as the status bar gets
 // them: after each batch of a thousand rows, then one `done` however the export ends — written,
@@ -19,6 +19,43 @@ const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
+
+/**
+ * A synced core and its handler table, and `exportTo`: a CSV export as the window makes it, the
+ * file picked in the dialog first (a path the user did not pick is refused).
+ */
+async function exportsThroughDialog() {
+  const answers: string[] = [];
+  const { core, profile } = await syncedCore(
+    tempDir(),
+    closers,
+    { transactions: 2100 },
+    { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+  );
+  const handlers = createHandlers(core);
+  const folder = tempDir();
+  const exportTo = async (
+    command: 'transactions.exportCsv' | 'expenses.exportCsv',
+    name: string,
+    exportId?: string,
+  ) => {
+    const file = path.join(folder, name);
+    answers.push(file);
+    expect(
+      await dispatch(handlers, 'dialog.pickFile', {
+        purpose: command === 'transactions.exportCsv' ? 'transactionsCsv' : 'expensesCsv',
+      }),
+    ).toMatchObject({ ok: true });
+    return dispatch(handlers, command, {
+      profileId: profile.id,
+      search: {},
+      file,
+      overwrite: true,
+      ...(exportId === undefined ? {} : { exportId }),
+    });
+  };
+  return { core, folder, exportTo };
+}
 
 describe('export progress events', () => {
   it('end with one done event whether the export is written, leaves rows out or fails midway', async () => {
@@ -101,26 +138,7 @@ describe('export progress events', () => {
   }, 120_000);
 
   it('tell apart two exports of one organisation that run at once', async () => {
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 2100 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
-    const folder = tempDir();
-    const exportTo = async (command: 'transactions.exportCsv' | 'expenses.exportCsv', name: string) => {
-      const file = path.join(folder, name);
-      answers.push(file);
-      expect(
-        await dispatch(handlers, 'dialog.pickFile', {
-          purpose: command === 'transactions.exportCsv' ? 'transactionsCsv' : 'expensesCsv',
-        }),
-      ).toMatchObject({ ok: true });
-      return dispatch(handlers, command, { profileId, search: {}, file, overwrite: true });
-    };
+    const { core, exportTo } = await exportsThroughDialog();
 
     const events: ExportProgress[] = [];
     let second: ReturnType<typeof exportTo> | null = null;
@@ -145,30 +163,7 @@ describe('export progress events', () => {
     expect(ends).toEqual([expenses, transactions]);
   }, 120_000);
   it('carry the id the caller sent, and refuse that id while its export runs', async () => {
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 2100 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
-    const folder = tempDir();
-    const exportTo = async (
-      command: 'transactions.exportCsv' | 'expenses.exportCsv',
-      name: string,
-      exportId: string,
-    ) => {
-      const file = path.join(folder, name);
-      answers.push(file);
-      expect(
-        await dispatch(handlers, 'dialog.pickFile', {
-          purpose: command === 'transactions.exportCsv' ? 'transactionsCsv' : 'expensesCsv',
-        }),
-      ).toMatchObject({ ok: true });
-      return dispatch(handlers, command, { profileId, search: {}, file, overwrite: true, exportId });
-    };
+    const { core, folder, exportTo } = await exportsThroughDialog();
 
     const mine = randomUUID();
     const events: ExportProgress[] = [];
