@@ -203,15 +203,21 @@ export function doneItems(cache: CacheDb, jobId: string): DoneItem[] {
   );
 }
 
-/** Done files' modification times as just seen intact (`[fileId, mtimeMs]`), in one statement. */
+/**
+ * One done item's modification time, looked up by its key. A single `UPDATE … FROM json_each`
+ * let SQLite walk the job's done items and scan the whole list for each (quadratic: 1.3 s at
+ * the end of a 2,000-file job); a statement a row in one transaction stays linear.
+ */
+export const RECORD_MTIME_SQL = `UPDATE download_items SET mtime_ms = @mtimeMs
+   WHERE job_id = @jobId AND file_id = @fileId AND status = 'done'`;
+
+/** Done files' modification times as just seen intact (`[fileId, mtimeMs]`), in one transaction. */
 export function recordMtimes(cache: CacheDb, jobId: string, seen: Array<[string, number]>): void {
   if (seen.length === 0) return;
-  prepared(
-    cache.sqlite,
-    `UPDATE download_items SET mtime_ms = seen.value ->> 1
-     FROM json_each(@seen) AS seen
-     WHERE job_id = @jobId AND file_id = seen.value ->> 0 AND status = 'done'`,
-  ).run({ jobId, seen: JSON.stringify(seen) });
+  const statement = prepared(cache.sqlite, RECORD_MTIME_SQL);
+  cache.sqlite.transaction(() => {
+    for (const [fileId, mtimeMs] of seen) statement.run({ jobId, fileId, mtimeMs });
+  })();
 }
 
 /**
