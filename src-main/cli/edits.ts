@@ -81,7 +81,7 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
       if (!operationId || values.mine === values.theirs)
         throw new UsageError('edits resolve takes an operation id and one of --mine or --theirs');
       core.outbox.resolve(profile.id, operationId, values.mine ? 'mine' : 'theirs');
-      io.stdout.write(
+      io.stderr.write(
         values.mine
           ? `Kept yours: ${operationId} is sent with the next push, over the server's version\n`
           : `Took theirs: ${operationId} is discarded and the server's version kept\n`,
@@ -94,7 +94,7 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
       if (!operationId) throw new UsageError(`edits ${action} needs an operation id (see "edits list")`);
       if (action === 'retry') core.outbox.retry(profile.id, operationId);
       else core.outbox.discard(profile.id, operationId);
-      io.stdout.write(`${action === 'retry' ? 'Will send again' : 'Discarded'}: ${operationId}\n`);
+      io.stderr.write(`${action === 'retry' ? 'Will send again' : 'Discarded'}: ${operationId}\n`);
       return;
     }
   }

@@ -52,7 +52,8 @@ const csvOptions = `  --out FILE.csv         the file to write (required); an ex
 const help: Record<string, string> = {
   profile: `${profileUsage}
 
-Connects organisations. A secret is never an argument: at a terminal it is asked for without
+Connects organisations; what a change did is said on stderr (stdout stays empty). A secret is
+never an argument: at a terminal it is asked for without
 being shown; from a script pipe it in (--client-secret-stdin, --token-stdin) or set
 SATCHEL_CLIENT_SECRET (or SATCHEL_TOKEN). The key is checked with the API before it is kept.
 
@@ -181,6 +182,7 @@ ${profileOption}
   edits: `${editsUsage}
 
 Offline edits (suppliers, dimensions, their items) wait here until a push or a sync sends them.
+retry, discard and resolve say what they did on stderr; push prints its counts on stdout.
 
 Options:
 ${profileOption}
@@ -190,7 +192,7 @@ ${profileOption}
   status: `${statusUsage}
 
 The app's version, the data folder, whether the keychain answers, and each organisation's last
-sync.
+sync. With none connected, it says so on stderr and exits 0 (the JSON has "profiles": []).
 
 Options:
   --json                 as JSON`,

@@ -3,11 +3,15 @@ import { AppError, validationError } from '../../src-shared/errors';
 import { cacheWriteProblem, isSqliteError } from '../store/errors';
 
 export interface CliIo {
-  /** The command's result only (rows, JSON, CSV, a summary line), so that it pipes. */
+  /**
+   * The command's result only (rows, JSON, CSV, a summary line, the ids of what it created), so
+   * that it pipes.
+   */
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /**
    * Everything else: progress, what the command is doing, notes for the reader (a page's totals,
-   * "No … " for an empty list), warnings and errors.
+   * "No … " for an empty list), confirmations of a change that gives nothing back ("Renamed to
+   * …", "Discarded: …"), warnings and errors.
    */
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream;

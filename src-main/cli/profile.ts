@@ -117,7 +117,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
         auth,
         demo: values.demo,
       });
-      io.stdout.write(`Connected "${profile.name}" (${profile.baseUrl}).\n`);
+      io.stderr.write(`Connected "${profile.name}" (${profile.baseUrl}).\n`);
       if (!profile.checked) io.stderr.write(`${UNCHECKED_CONNECTION}\n`);
       return;
     }
@@ -142,7 +142,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       if (!which || !values.name) throw new UsageError('profile rename needs the profile and --name');
       checkNameAndUrl(values);
       const profile = core.profiles.rename(core.profiles.get(which).id, values.name);
-      io.stdout.write(`Renamed to "${profile.name}".\n`);
+      io.stderr.write(`Renamed to "${profile.name}".\n`);
       return;
     }
     case 'set-url': {
@@ -151,7 +151,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       checkNameAndUrl(values);
       const profile = core.profiles.moveTo(core.profiles.get(which).id, values.url);
       core.sync.forget(profile.id);
-      io.stdout.write(`"${profile.name}" now connects to ${profile.baseUrl}; its offline copy is kept.\n`);
+      io.stderr.write(`"${profile.name}" now connects to ${profile.baseUrl}; its offline copy is kept.\n`);
       return;
     }
     case 'set-key': {
@@ -178,7 +178,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       // Checked with the API first, as Settings' "New key…" does: a refused key changes nothing
       // (exit 1); with no answer (offline) the new key is kept, since the old one is what failed.
       const profile = await core.reauthenticateProfile(current.id, auth);
-      io.stdout.write(`New credentials for "${profile.name}" are in the keychain.\n`);
+      io.stderr.write(`New credentials for "${profile.name}" are in the keychain.\n`);
       if (!profile.checked) io.stderr.write(`${UNCHECKED_KEY}\n`);
       return;
     }
@@ -199,7 +199,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
           )} that only this offline copy has. Send the edits ("satchel edits push") and export the marks ("satchel review export"), or remove it with --force.`,
         );
       await core.removeProfile(profile.id);
-      io.stdout.write(`Removed "${profile.name}", its cache and its keychain entry.\n`);
+      io.stderr.write(`Removed "${profile.name}", its cache and its keychain entry.\n`);
       return;
     }
     default:

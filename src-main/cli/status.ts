@@ -31,8 +31,9 @@ export async function statusCommand(core: Core, args: string[], io: CliIo): Prom
   );
   io.stdout.write(`Data folder: ${info.dataDir}\n`);
   io.stdout.write(`Keychain: ${keychain.available ? 'available' : keychain.message}\n`);
+  // A note for the reader, as every empty list says it; no failure: the app's state was read.
   if (profiles.length === 0) {
-    io.stdout.write('No organisation is connected.\n');
+    io.stderr.write('No organisation is connected. Add one with "satchel profile add".\n');
     return;
   }
   io.stdout.write(

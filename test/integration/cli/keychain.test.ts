@@ -86,7 +86,11 @@ describe('the command line without a keychain', () => {
     const removed = await runCli(['profile', 'remove', 'Kept whole', '--force'], {
       env: { SATCHEL_DATA_DIR: dataDir },
     });
-    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(removed).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'Removed "Kept whole", its cache and its keychain entry.\n',
+    });
     expect(existsSync(cacheFile)).toBe(false);
     expect(existsSync(offlineFile)).toBe(false);
     expect(await createKeychainSecrets().get(`profile:${profile.id}`)).toBeNull();

@@ -408,7 +408,7 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(listed).toContain(`The supplier was changed on the server (${when}) after this edit was made.`);
     expect(listed).not.toContain(changedAt);
     expect((await satchel(['edits', 'resolve', item!.operationId], env)).code).toBe(2);
-    expect((await satchel(['edits', 'resolve', item!.operationId, '--mine'], env)).stdout).toContain(
+    expect((await satchel(['edits', 'resolve', item!.operationId, '--mine'], env)).stderr).toContain(
       'Kept yours',
     );
     expect(await satchel(['edits', 'push'], env)).toMatchObject({
@@ -445,8 +445,10 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     const unchecked = { ...env, SATCHEL_CLIENT_SECRET: moved.clientSecret };
     expect(await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], unchecked)).toEqual({
       code: 0,
-      stdout: 'New credentials for "Demo" are in the keychain.\n',
-      stderr: 'Saved. It could not be checked now (no connection); the next sync will check it.\n',
+      stdout: '',
+      stderr:
+        'New credentials for "Demo" are in the keychain.\n' +
+        'Saved. It could not be checked now (no connection); the next sync will check it.\n',
     });
     // So is a new connection: added, and said to be unchecked.
     expect(
@@ -456,11 +458,13 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       ),
     ).toEqual({
       code: 0,
-      stdout: `Connected "Later" (${sandbox.url}).\n`,
-      stderr: 'Added. It could not be checked now (no connection); the first sync will check it.\n',
+      stdout: '',
+      stderr:
+        `Connected "Later" (${sandbox.url}).\n` +
+        'Added. It could not be checked now (no connection); the first sync will check it.\n',
     });
     expect((await satchel(['profile', 'remove', 'Later'], env)).code).toBe(0);
-    expect((await satchel(['profile', 'set-url', 'Demo', '--url', moved.url], env)).stdout).toBe(
+    expect((await satchel(['profile', 'set-url', 'Demo', '--url', moved.url], env)).stderr).toBe(
       `"Demo" now connects to ${moved.url}; its offline copy is kept.\n`,
     );
     expect((await satchel(['sync'], env)).code).toBe(0);
@@ -500,8 +504,8 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(await satchel(['profile', 'set-key', 'Demo', '--client-id', moved.clientId], right)).toMatchObject(
       {
         code: 0,
-        stdout: 'New credentials for "Demo" are in the keychain.\n',
-        stderr: '',
+        stdout: '',
+        stderr: 'New credentials for "Demo" are in the keychain.\n',
       },
     );
     expect((await satchel(['sync'], env)).code).toBe(0);

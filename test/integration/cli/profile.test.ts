@@ -28,10 +28,11 @@ describe('satchel CLI: connections', () => {
     );
     // Nothing answers there: kept, and said to be unchecked.
     expect(added.stderr).toBe(
-      'Added. It could not be checked now (no connection); the first sync will check it.\n',
+      'Connected "Acme" (http://127.0.0.1:4010).\n' +
+        'Added. It could not be checked now (no connection); the first sync will check it.\n',
     );
     expect(added.code).toBe(0);
-    expect(added.stdout).toContain('Connected "Acme"');
+    expect(added.stdout).toBe('');
     expect(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).not.toContain('sk_from_stdin');
 
     const listed = await runCli(['profile', 'list', '--json'], { env });
@@ -126,7 +127,8 @@ describe('satchel CLI: connections', () => {
       env: { ...env, SATCHEL_TOKEN: 'tok_from_env' },
     });
     expect(added.stderr).toBe(
-      'Added. It could not be checked now (no connection); the first sync will check it.\n',
+      'Connected "T" (https://x.test).\n' +
+        'Added. It could not be checked now (no connection); the first sync will check it.\n',
     );
     expect(added.code).toBe(0);
     const listed = await runCli(['profile', 'list', '--json'], { env });

@@ -99,3 +99,36 @@ describe('the lists of the command line on standard output', () => {
     }
   });
 });
+
+describe('confirmations of the command line', () => {
+  // `x=$(satchel …)` in a script gets the result alone: "done" sentences, like "nothing here"
+  // notes, are for the person reading the terminal.
+  it('go to stderr, with nothing on stdout, and exit 0', async () => {
+    const bare = await runCli(['status'], { env: { SATCHEL_DATA_DIR: tempDir() } });
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toMatch(/^Satchel \S+ \(spend API .+\)\nData folder: .+\nKeychain: .+\n$/);
+    expect(bare.stderr).toBe('No organisation is connected. Add one with "satchel profile add".\n');
+
+    const { dataDir, core, profile } = await connect('Said', { transactions: 10 });
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const created = await runCli(['supplier', 'create', '--name', 'Quiet GmbH', '--code', 'Q-1'], { env });
+    const operationId = /edit (\S+) waits/.exec(created.stdout)?.[1];
+    expect(operationId).toBeDefined();
+
+    const confirmed: Array<[string[], string]> = [
+      [['edits', 'retry', operationId!], `Will send again: ${operationId}\n`],
+      [['edits', 'discard', operationId!], `Discarded: ${operationId}\n`],
+      [['profile', 'rename', 'Said', '--name', 'Told'], 'Renamed to "Told".\n'],
+      [
+        ['profile', 'set-url', 'Told', '--url', 'http://127.0.0.1:9/'],
+        `"Told" now connects to http://127.0.0.1:9; its offline copy is kept.\n`,
+      ],
+      [['profile', 'remove', profile.id], 'Removed "Told", its cache and its keychain entry.\n'],
+    ];
+    for (const [args, said] of confirmed) {
+      const result = await runCli(args, { env });
+      expect({ args, ...result }).toMatchObject({ args, code: 0, stdout: '', stderr: said });
+    }
+  });
+});

@@ -45,8 +45,7 @@ describe('satchel CLI: sync and search', () => {
     const env = { SATCHEL_DATA_DIR: tempDir() };
 
     const added = await runCli(['profile', 'add', '--name', 'Demo', '--demo', '--url', sandbox.url], { env });
-    expect(added.stderr).toBe('');
-    expect(added.code).toBe(0);
+    expect(added).toMatchObject({ code: 0, stdout: '', stderr: `Connected "Demo" (${sandbox.url}).\n` });
     // `status` shows each organisation's last sync: none yet.
     const before = await runCli(['status'], { env });
     expect(before.code).toBe(0);
