@@ -12,6 +12,7 @@ import { statusCommand, statusUsage } from './cli/status';
 import { downloadCommand, downloadUsage } from './cli/download';
 import { dimensionCommand, dimensionUsage } from './cli/dimension';
 import { editsCommand, editsUsage } from './cli/edits';
+import { expenseCommand, expenseUsage } from './cli/expense';
 import { exportCommand, exportUsage } from './cli/export';
 import { reviewCommand, reviewUsage } from './cli/review';
 import { searchCommand, searchUsage } from './cli/search';
@@ -30,6 +31,7 @@ const usage = `Usage: satchel [--data-dir DIR] COMMAND
 ${profileUsage}
 ${syncUsage}
 ${searchUsage}
+${expenseUsage}
 ${exportUsage}
 ${downloadUsage}
 ${reviewUsage}
@@ -51,6 +53,7 @@ const commands: Record<string, Command> = {
   status: statusCommand,
   sync: syncCommand,
   search: searchCommand,
+  expense: expenseCommand,
   export: exportCommand,
   download: downloadCommand,
   review: reviewCommand,

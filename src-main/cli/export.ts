@@ -7,18 +7,19 @@ import { exportExpenses, exportTransactions } from '../export';
 import type { CsvExportResult } from '../export/csv';
 import {
   chooseProfile,
+  expenseFilterOptions,
+  expenseFilters,
+  expenseFilterUsage,
   transactionFilterOptions,
   transactionFilters,
   transactionFilterUsage,
-  yesNo,
 } from './filters';
 import { type CliIo, namingOption, onInterrupt, optionError, UsageError } from './io';
 
 export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
-satchel export expenses --out FILE.csv [--profile NAME_OR_ID] [--text T] [--reviewed true|false]
-               [--flagged true|false] [--tag T] [--has-file true|false] [--booked-on DIMENSION_ITEM_ID]
-               [--account NUMBER] [--sort expenseTime|updateTime|amount|id]
+satchel export expenses --out FILE.csv [--profile NAME_OR_ID] ${expenseFilterUsage}
+               [--sort expenseTime|updateTime|amount|id]
                [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]`;
 
 /** Options every CSV export takes: where, in which order, which separators, replace or not. */
@@ -115,38 +116,17 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
     strict: true,
     options: {
       ...commonOptions,
-      text: { type: 'string' },
-      reviewed: { type: 'string' },
-      flagged: { type: 'string' },
-      tag: { type: 'string' },
-      'has-file': { type: 'string' },
-      'booked-on': { type: 'string' },
-      account: { type: 'string' },
+      ...expenseFilterOptions,
       sort: { type: 'string', default: 'expenseTime' },
     },
   });
   const field = ExpenseSortField.safeParse(values.sort);
   if (!field.success) throw new UsageError(`--sort takes one of ${ExpenseSortField.options.join(', ')}`);
   const profile = chooseProfile(core, values.profile);
-  const flags = {
-    reviewed: yesNo('reviewed', values.reviewed),
-    flagged: yesNo('flagged', values.flagged),
-    hasFile: yesNo('has-file', values['has-file']),
-  };
   const parsed = ExpenseCsvExport.safeParse({
     profileId: profile.id,
     search: {
-      filters: {
-        ...(values.text !== undefined ? { text: values.text } : {}),
-        ...(values.tag !== undefined ? { tag: values.tag } : {}),
-        ...Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)),
-        ...(values['booked-on'] !== undefined
-          ? { bookedOn: bookedOn(core, profile.id, values['booked-on']) }
-          : {}),
-        ...(values.account !== undefined
-          ? { expenseAccountId: expenseAccountId(core, profile.id, values.account) }
-          : {}),
-      },
+      filters: expenseFilters(core, profile.id, values),
       sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
     },
     ...target(values),
@@ -156,30 +136,4 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
   await run(io, 'expenses', (onProgress, signal) =>
     exportExpenses(core.cacheOf(profile.id), input, onProgress, signal),
   );
-}
-
-/** The dimension of an item named on the command line, from the offline copy. */
-function bookedOn(core: Core, profileId: string, itemId: string): { dimensionId: string; itemId: string } {
-  const row = core
-    .cacheOf(profileId)
-    .sqlite.prepare('SELECT dimension_id AS dimensionId, id AS itemId FROM dimension_items WHERE id = ?')
-    .get(itemId) as { dimensionId: string; itemId: string } | undefined;
-  if (!row)
-    throw new UsageError(
-      `--booked-on: no dimension item ${itemId} in the offline copy (satchel dimension list --items DIMENSION_ID)`,
-    );
-  return row;
-}
-
-/** An expense account named on the command line by its number (or id), from the offline copy. */
-function expenseAccountId(core: Core, profileId: string, account: string): string {
-  const id = core
-    .cacheOf(profileId)
-    .sqlite.prepare(
-      'SELECT id FROM expense_accounts WHERE deleted_at IS NULL AND (code = ? OR id = ?) ORDER BY code = ? DESC LIMIT 1',
-    )
-    .pluck()
-    .get(account, account, account) as string | undefined;
-  if (id === undefined) throw new UsageError(`--account: no expense account ${account} in the offline copy`);
-  return id;
 }

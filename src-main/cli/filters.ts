@@ -151,3 +151,85 @@ export function transactionFilters(
     ...(values.currency ? { currencies: values.currency.map((code) => code.toUpperCase()) } : {}),
   } as NonNullable<TransactionSearchInput['filters']>;
 }
+
+/** Expense search filters as command-line options, shared by `expense list` and `export expenses`. */
+export const expenseFilterOptions = {
+  text: { type: 'string' },
+  reviewed: { type: 'string' },
+  flagged: { type: 'string' },
+  tag: { type: 'string' },
+  'has-note': { type: 'string' },
+  'has-file': { type: 'string' },
+  'booked-on': { type: 'string' },
+  account: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const expenseFilterUsage = `[--text T] [--reviewed true|false] [--flagged true|false] [--tag T]
+               [--has-note true|false] [--has-file true|false] [--booked-on DIMENSION_ITEM_ID]
+               [--account NUMBER]`;
+
+interface ExpenseFilterValues {
+  text?: string | undefined;
+  reviewed?: string | undefined;
+  flagged?: string | undefined;
+  tag?: string | undefined;
+  'has-note'?: string | undefined;
+  'has-file'?: string | undefined;
+  'booked-on'?: string | undefined;
+  account?: string | undefined;
+}
+
+/**
+ * Options to expense filters; the dimension item and the expense account are looked up in the
+ * offline copy (the filter needs the item's dimension and the account's id). The shared schema
+ * checks the rest.
+ */
+export function expenseFilters(
+  core: Core,
+  profileId: string,
+  values: ExpenseFilterValues,
+): Record<string, unknown> {
+  const flags = {
+    reviewed: yesNo('reviewed', values.reviewed),
+    flagged: yesNo('flagged', values.flagged),
+    hasNote: yesNo('has-note', values['has-note']),
+    hasFile: yesNo('has-file', values['has-file']),
+  };
+  return {
+    ...(values.text !== undefined ? { text: values.text } : {}),
+    ...(values.tag !== undefined ? { tag: values.tag } : {}),
+    ...Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)),
+    ...(values['booked-on'] !== undefined
+      ? { bookedOn: bookedOn(core, profileId, values['booked-on']) }
+      : {}),
+    ...(values.account !== undefined
+      ? { expenseAccountId: expenseAccountId(core, profileId, values.account) }
+      : {}),
+  };
+}
+
+/** The dimension of an item named on the command line, from the offline copy. */
+function bookedOn(core: Core, profileId: string, itemId: string): { dimensionId: string; itemId: string } {
+  const row = core
+    .cacheOf(profileId)
+    .sqlite.prepare('SELECT dimension_id AS dimensionId, id AS itemId FROM dimension_items WHERE id = ?')
+    .get(itemId) as { dimensionId: string; itemId: string } | undefined;
+  if (!row)
+    throw new UsageError(
+      `--booked-on: no dimension item ${itemId} in the offline copy (satchel dimension list --items DIMENSION_ID)`,
+    );
+  return row;
+}
+
+/** An expense account named on the command line by its number (or id), from the offline copy. */
+function expenseAccountId(core: Core, profileId: string, account: string): string {
+  const id = core
+    .cacheOf(profileId)
+    .sqlite.prepare(
+      'SELECT id FROM expense_accounts WHERE deleted_at IS NULL AND (code = ? OR id = ?) ORDER BY code = ? DESC LIMIT 1',
+    )
+    .pluck()
+    .get(account, account, account) as string | undefined;
+  if (id === undefined) throw new UsageError(`--account: no expense account ${account} in the offline copy`);
+  return id;
+}

@@ -5,6 +5,7 @@ import { accountUsage } from './account';
 import { dimensionUsage } from './dimension';
 import { downloadUsage } from './download';
 import { editsUsage } from './edits';
+import { expenseUsage } from './expense';
 import { exportUsage } from './export';
 import { profileUsage } from './profile';
 import { reviewUsage } from './review';
@@ -37,6 +38,15 @@ const filters = (to = '--to') => `Search filters (optional; all given must hold)
                          written with "=": --max-amount=-100
   --ignore-sign          compare the amounts' size: 100 to 500 finds -120.00 and 120.00
   --has-note true|false  with a review note here, or without`;
+
+const expenseFilters = `  --text T               free text over description, booking text, merchant, supplier and lines
+  --reviewed true|false  marked reviewed here, or not
+  --flagged true|false   flagged here, or not
+  --tag T                carrying this review tag
+  --has-note true|false  with a review note here, or without
+  --has-file true|false  with a receipt or invoice, or without
+  --booked-on ITEM_ID    booked on this dimension item (see "dimension list --items")
+  --account NUMBER       booked on this expense account (its number, or its id)`;
 
 const csvOptions = `  --out FILE.csv         the file to write (required); an existing file only with --force
   --sort FIELD           transactions: ${TransactionSortField.options.join(', ')}
@@ -91,6 +101,25 @@ ${profileOption}
   --json                 the page, its totals and each row's review state as JSON (each
                          amount as the API writes it, a decimal string such as "-1234.56",
                          beside its currency and its integer minor units)`,
+  expense: `${expenseUsage}
+
+Expenses in the offline copy (no network needed), a page at a time, newest first; the count of
+the whole result on stderr (stdout holds the rows alone). Columns: DATE (of the expense),
+AMOUNT, SUPPLIER (else the merchant), STATUS, FILES (receipts and invoices), ID (what
+"satchel show" and "review mark --expenses --id" take).
+
+Filters (optional; all given must hold):
+${expenseFilters}
+
+Options:
+${profileOption}
+  --all                  deleted expenses too
+  --sort FIELD           ${ExpenseSortField.options.join(', ')} (default expenseTime)
+  --asc                  ascending order (default descending)
+  --page N               the page, from 1 (default 1)
+  --page-size N          rows a page, 1 to 500 (default 50)
+  --json                 the page, its total and each row's review state as JSON (each amount
+                         also as a decimal string such as "-1234.56")`,
   export: `${exportUsage}
 
 The whole result of a search as CSV for Excel: UTF-8 with a byte-order mark, ISO dates, exact
@@ -99,11 +128,7 @@ amounts, the review columns. Transactions, or with "expenses" the expenses.
 ${filters()}
 
 Expense filters (export expenses):
-  --text T               free text over description, booking text, merchant, supplier and lines
-  --reviewed true|false  --flagged true|false  --tag T   as above
-  --has-file true|false  with a receipt or invoice, or without
-  --booked-on ITEM_ID    booked on this dimension item (see "dimension list --items")
-  --account NUMBER       booked on this expense account (its number, or its id)
+${expenseFilters}
 
 Options:
 ${profileOption}

@@ -29,7 +29,11 @@ const OPTIONS: Record<string, string[]> = {
   export: [
     ...['profile', 'out', 'asc', 'locale', 'delimiter', 'decimal', 'force', 'text', 'from', 'to'],
     ...['account', 'matched', 'reviewed', 'flagged', 'tag', 'type', 'currency', 'sort', 'has-file'],
-    'booked-on',
+    ...['booked-on', 'has-note'],
+  ],
+  expense: [
+    ...['profile', 'text', 'reviewed', 'flagged', 'tag', 'has-note', 'has-file', 'booked-on', 'account'],
+    ...['all', 'sort', 'asc', 'page', 'page-size', 'json'],
   ],
   download: [
     ...['profile', 'to', 'template', 'layout', 'transaction', 'expense', 'file', 'until', 'text'],
