@@ -83,7 +83,15 @@ to date. Progress goes to stderr; each organisation's outcome is a line on stdou
 
 Options:
 ${profileOption}
-  --full                 the repair: read everything again, not only what changed`,
+  --full                 the repair: read everything again, not only what changed
+
+"sync history" lists the organisation's recorded runs, newest first, as the Sync screen does:
+STARTED and FINISHED (UTC, "-" while a run goes on), OUTCOME (succeeded, partial, failed,
+cancelled, interrupted or running), RECORDS written, ERRORS and the first of them. It reads the
+offline copy only.
+  --limit N              the newest N runs, 1 to 200 (default 20)
+  --json                 the runs as JSON: counts per resource, every error, and when the
+                         newest run that succeeded ended (lastSucceededAt)`,
   search: `${searchUsage}
 
 Bank transactions in the offline copy, a page at a time, with the totals per currency (on stderr:

@@ -5,8 +5,10 @@ import type { Core } from '../core';
 import { needingAttention } from './edits';
 import { profileOption } from './filters';
 import { cliMessage, onInterrupt, UsageError, type CliIo } from './io';
+import { syncHistoryCommand, syncHistoryUsage } from './sync-history';
 
-export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]`;
+export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]
+${syncHistoryUsage}`;
 
 /**
  * Progress on stderr (stdout carries only each organisation's outcome): a line that rewrites
@@ -37,6 +39,7 @@ function progressPrinter(io: CliIo) {
 }
 
 export async function syncCommand(core: Core, args: string[], io: CliIo): Promise<void> {
+  if (args[0] === 'history') return syncHistoryCommand(core, args.slice(1), io);
   const { values } = parseArgs({
     args,
     strict: true,

@@ -20,7 +20,7 @@ async function satchel(args: string[]) {
 /** Every option each command's parser accepts (src-main/cli/*.ts). */
 const OPTIONS: Record<string, string[]> = {
   profile: ['name', 'url', 'client-id', 'client-secret-stdin', 'token-stdin', 'demo', 'json', 'force'],
-  sync: ['profile', 'full'],
+  sync: ['profile', 'full', 'limit', 'json'],
   search: [
     ...['profile', 'text', 'from', 'to', 'account', 'matched', 'reviewed', 'flagged', 'tag', 'type'],
     ...['currency', 'sort', 'asc', 'page', 'page-size', 'json', 'min-amount', 'max-amount'],
