@@ -1,10 +1,17 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ExpenseCsvExport, TransactionCsvExport } from '../../src-shared/export';
+import { ExpenseCsvExport, TransactionCsvExport, type CsvFormatInput } from '../../src-shared/export';
 import { ExpenseSortField, TransactionSortField } from '../../src-shared/search';
 import type { Core } from '../core';
-import { exportExpenses, exportTransactions } from '../export';
-import type { CsvExportResult } from '../export/csv';
+import {
+  csvFormat,
+  exportExpenses,
+  exportTransactions,
+  streamExpensesCsv,
+  streamTransactionsCsv,
+  type CsvSink,
+} from '../export';
+import type { CsvStreamOptions } from '../export/csv';
 import {
   chooseProfile,
   expenseFilterOptions,
@@ -16,9 +23,9 @@ import {
 } from './filters';
 import { type CliIo, namingOption, onInterrupt, optionError, UsageError } from './io';
 
-export const exportUsage = `satchel export --out FILE.csv [--profile NAME_OR_ID] ${transactionFilterUsage}
+export const exportUsage = `satchel export --out FILE.csv|- [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
-satchel export expenses --out FILE.csv [--profile NAME_OR_ID] ${expenseFilterUsage}
+satchel export expenses --out FILE.csv|- [--profile NAME_OR_ID] ${expenseFilterUsage}
                [--sort expenseTime|updateTime|amount|id]
                [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]`;
 
@@ -41,9 +48,14 @@ interface CommonValues {
   force: boolean;
 }
 
+/** `--out -`: the CSV on standard output, for a pipe; the summary then goes to stderr. */
+const STDOUT = '-';
+
 /** The file, separators and overwrite choice as the export schemas take them. */
 function target(values: CommonValues) {
-  if (!values.out) throw new UsageError('--out FILE.csv is required');
+  if (!values.out) throw new UsageError('--out FILE.csv (or - for standard output) is required');
+  if (values.out === STDOUT && values.force)
+    throw new UsageError('--force replaces a file; "--out -" writes to standard output');
   const delimiter = values.delimiter === 'tab' ? '\t' : values.delimiter;
   return {
     file: path.resolve(values.out),
@@ -56,6 +68,36 @@ function target(values: CommonValues) {
   };
 }
 
+/**
+ * Hands the CSV to standard output a piece at a time, waiting while the reader is behind; a
+ * reader gone (`| head`) aborts the signal (cli.ts), and the export stops at its next batch.
+ */
+function stdoutSink(io: CliIo): CsvSink {
+  return (text) =>
+    new Promise((resolve) => {
+      if (io.signal?.aborted || io.stdout.write(text)) return resolve();
+      const done = () => {
+        io.stdout.off('drain', done);
+        io.stdout.off('close', done);
+        io.signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      io.stdout.on('drain', done);
+      io.stdout.on('close', done);
+      io.signal?.addEventListener('abort', done, { once: true });
+    });
+}
+
+/** The options of an export into standard output. */
+function streamOptions(
+  io: CliIo,
+  format: CsvFormatInput,
+  onProgress: (written: number, total: number) => void,
+  signal: AbortSignal | undefined,
+): CsvStreamOptions {
+  return { format: csvFormat(format), sink: stdoutSink(io), onProgress, ...(signal ? { signal } : {}) };
+}
+
 /** Progress on an interactive terminal, then the summary line. */
 async function run(
   io: CliIo,
@@ -63,11 +105,11 @@ async function run(
   exporting: (
     onProgress: (written: number, total: number) => void,
     signal: AbortSignal | undefined,
-  ) => Promise<CsvExportResult>,
+  ) => Promise<{ file?: string; rows: number; bytes: number }>,
 ): Promise<void> {
   const interactive = 'isTTY' in io.stderr && io.stderr.isTTY === true;
   // Ctrl+C stops the export between two batches and removes its temporary file: no file, no
-  // half file.
+  // half file. Into standard output, what was written is written; the exit status says 130.
   const release = onInterrupt(io, () => undefined);
   const result = await exporting((written, total) => {
     if (interactive) io.stderr.write(`\rexporting ${written} of ${total} ${what}`);
@@ -77,7 +119,9 @@ async function run(
     })
     .finally(release);
   if (interactive) io.stderr.write('\n');
-  io.stdout.write(`${result.rows} ${what} written to ${result.file} (${result.bytes} bytes)\n`);
+  if (result.file === undefined)
+    io.stderr.write(`${result.rows} ${what} written to standard output (${result.bytes} bytes)\n`);
+  else io.stdout.write(`${result.rows} ${what} written to ${result.file} (${result.bytes} bytes)\n`);
 }
 
 /** The whole result of a transaction (or, with `expenses`, an expense) search as CSV. */
@@ -95,14 +139,27 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
   const field = TransactionSortField.safeParse(values.sort);
   if (!field.success) throw new UsageError(`--sort takes one of ${TransactionSortField.options.join(', ')}`);
   const profile = chooseProfile(core, values.profile);
-  const parsed = TransactionCsvExport.safeParse({
+  const request = {
     profileId: profile.id,
     search: {
       filters: transactionFilters(values),
       sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
     },
     ...target(values),
-  });
+  };
+  if (values.out === STDOUT) {
+    const { file: _file, overwrite: _overwrite, ...rest } = request;
+    const piped = TransactionCsvExport.omit({ file: true, overwrite: true }).safeParse(rest);
+    if (!piped.success) throw optionError(piped.error);
+    return run(io, 'transactions', (onProgress, signal) =>
+      streamTransactionsCsv(
+        core.cacheOf(profile.id),
+        piped.data.search,
+        streamOptions(io, piped.data.format, onProgress, signal),
+      ),
+    );
+  }
+  const parsed = TransactionCsvExport.safeParse(request);
   if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
   await run(io, 'transactions', (onProgress, signal) =>
@@ -123,14 +180,27 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
   const field = ExpenseSortField.safeParse(values.sort);
   if (!field.success) throw new UsageError(`--sort takes one of ${ExpenseSortField.options.join(', ')}`);
   const profile = chooseProfile(core, values.profile);
-  const parsed = ExpenseCsvExport.safeParse({
+  const request = {
     profileId: profile.id,
     search: {
       filters: expenseFilters(core, profile.id, values),
       sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
     },
     ...target(values),
-  });
+  };
+  if (values.out === STDOUT) {
+    const { file: _file, overwrite: _overwrite, ...rest } = request;
+    const piped = ExpenseCsvExport.omit({ file: true, overwrite: true }).safeParse(rest);
+    if (!piped.success) throw optionError(piped.error);
+    return run(io, 'expenses', (onProgress, signal) =>
+      streamExpensesCsv(
+        core.cacheOf(profile.id),
+        piped.data.search,
+        streamOptions(io, piped.data.format, onProgress, signal),
+      ),
+    );
+  }
+  const parsed = ExpenseCsvExport.safeParse(request);
   if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
   await run(io, 'expenses', (onProgress, signal) =>

@@ -49,6 +49,8 @@ const expenseFilters = `  --text T               free text over description, boo
   --account NUMBER       booked on this expense account (its number, or its id)`;
 
 const csvOptions = `  --out FILE.csv         the file to write (required); an existing file only with --force
+  --out -                the CSV on stdout instead, for a pipe (no byte-order mark; the
+                         summary line then goes to stderr)
   --sort FIELD           transactions: ${TransactionSortField.options.join(', ')}
                          (default bookingDate); expenses: ${ExpenseSortField.options.join(', ')}
                          (default expenseTime)

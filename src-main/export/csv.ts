@@ -1,5 +1,3 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import path from 'node:path';
 import { accountText, dimensionText } from '../../src-shared/details';
 import type { CsvFormat, CsvFormatInput } from '../../src-shared/export';
 import { AppError } from '../../src-shared/errors';
@@ -19,7 +17,22 @@ import { prepared } from '../search/sql';
 import { transactionWhere } from '../search/transaction-where';
 import { transactionsByRowId } from '../search/transactions';
 import type { CacheDb } from '../store';
-import { removeStaleTemporaries, temporaryBeside, writeFailure } from '../folders';
+import {
+  checkTarget,
+  csvPieces,
+  writeCsv,
+  type CsvExportOptions,
+  type CsvExportResult,
+  type CsvStreamOptions,
+} from './csv-write';
+
+export {
+  checkTarget,
+  type CsvExportOptions,
+  type CsvExportResult,
+  type CsvSink,
+  type CsvStreamOptions,
+} from './csv-write';
 
 /**
  * CSV of a whole transaction or expense search result with its review columns, for Excel and
@@ -146,51 +159,6 @@ function transactionLine(row: TransactionRow, format: CsvFormat): string {
   ].join(delimiter);
 }
 
-export interface CsvExportOptions {
-  /** Absolute path of the CSV to write. */
-  file: string;
-  format: CsvFormat;
-  /** Replace an existing file (after the user confirmed); refused otherwise. */
-  overwrite?: boolean;
-  signal?: AbortSignal;
-  onProgress?: (written: number, total: number) => void;
-}
-
-export interface CsvExportResult {
-  file: string;
-  rows: number;
-  bytes: number;
-}
-
-const BATCH = 1000;
-const BOM = '\uFEFF';
-
-export function checkTarget(file: string, overwrite: boolean): void {
-  if (!path.isAbsolute(file))
-    throw new AppError('VALIDATION_ERROR', 'Choose a full path for the export.', 'file');
-  let directory;
-  try {
-    directory = statSync(path.dirname(file));
-  } catch {
-    throw new AppError('VALIDATION_ERROR', `The folder ${path.dirname(file)} does not exist.`, 'file');
-  }
-  if (!directory.isDirectory())
-    throw new AppError('VALIDATION_ERROR', `${path.dirname(file)} is not a folder.`, 'file');
-  let existing;
-  try {
-    existing = statSync(file, { throwIfNoEntry: false });
-  } catch (error) {
-    throw writeFailure(file, error); // a name too long for the file system, say
-  }
-  if (existing?.isDirectory()) throw new AppError('VALIDATION_ERROR', `${file} is a folder.`, 'file');
-  if (existing && !overwrite)
-    throw new AppError(
-      'ALREADY_EXISTS',
-      `${file} already exists; choose another name or replace it.`,
-      'file',
-    );
-}
-
 /**
  * The rows a batch may write: the list is fixed when the export starts, but a sync may mark
  * some of them deleted before their batch is read (a trailing window re-read that no longer
@@ -211,8 +179,23 @@ export async function exportTransactionsCsv(
   query: TransactionSearchInput,
   options: CsvExportOptions,
 ): Promise<CsvExportResult> {
-  const search = TransactionSearch.parse(query);
   checkTarget(options.file, options.overwrite ?? false);
+  const { columns, keys, lines } = transactionCsv(cache, query, options.format);
+  return writeCsv(options, columns, keys, lines);
+}
+
+/** The same CSV into a sink (`satchel export --out -`). */
+export function streamTransactionsCsv(
+  cache: CacheDb,
+  query: TransactionSearchInput,
+  options: CsvStreamOptions,
+): Promise<{ rows: number; bytes: number }> {
+  const { columns, keys, lines } = transactionCsv(cache, query, options.format);
+  return csvPieces(options, columns, keys, lines, options.sink, 'The export was interrupted.');
+}
+
+function transactionCsv(cache: CacheDb, query: TransactionSearchInput, format: CsvFormat) {
+  const search = TransactionSearch.parse(query);
   const where = transactionWhere(cache.sqlite, search.filters);
   const ids = prepared(
     cache.sqlite,
@@ -221,11 +204,14 @@ export async function exportTransactionsCsv(
     .pluck()
     .all(where.params) as number[];
   const wanted = liveUnless(search.filters.includeDeleted);
-  return writeCsv(options, TRANSACTION_CSV_COLUMNS, ids, (batch) =>
-    transactionsByRowId(cache, batch)
-      .filter(wanted)
-      .map((row) => transactionLine(row, options.format)),
-  );
+  return {
+    columns: TRANSACTION_CSV_COLUMNS,
+    keys: ids,
+    lines: (batch: number[]) =>
+      transactionsByRowId(cache, batch)
+        .filter(wanted)
+        .map((row) => transactionLine(row, format)),
+  };
 }
 
 export const EXPENSE_CSV_COLUMNS = [
@@ -312,76 +298,33 @@ export async function exportExpensesCsv(
   query: ExpenseSearchInput,
   options: CsvExportOptions,
 ): Promise<CsvExportResult> {
-  const search = ExpenseSearch.parse(query);
   checkTarget(options.file, options.overwrite ?? false);
-  const ids = expenseIds(cache, search.filters, search.sorting);
-  const wanted = liveUnless(search.filters.includeDeleted);
-  return writeCsv(options, EXPENSE_CSV_COLUMNS, ids, (batch) => {
-    const booked = bookings(cache, batch);
-    return expensesById(cache, batch)
-      .filter(wanted)
-      .map((row) => expenseLine(row, booked.get(row.id), options.format));
-  });
+  const { columns, keys, lines } = expenseCsv(cache, query, options.format);
+  return writeCsv(options, columns, keys, lines);
 }
 
-/**
- * Writes the header, then the lines of `keys` a batch at a time (`lines` reads a batch's
- * records; ones gone or deleted since the export started are left out), to a temporary file beside the
- * target, synced and renamed over it when complete.
- */
-async function writeCsv<K>(
-  options: CsvExportOptions,
-  columns: readonly string[],
-  keys: K[],
-  lines: (batch: K[]) => string[],
-): Promise<CsvExportResult> {
-  // What an export killed here earlier left behind goes now (a day old, of our naming only).
-  removeStaleTemporaries(path.dirname(options.file));
-  const temporary = temporaryBeside(options.file);
-  let fd: number;
-  try {
-    fd = openSync(temporary, 'wx');
-  } catch (error) {
-    throw writeFailure(options.file, error);
-  }
-  let bytes = 0;
-  // A write may take only part of what it is given (a disk filling up, a file size limit)
-  // without failing; the next one then says why. Written to the end, or failed.
-  const write = (text: string) => {
-    const buffer = Buffer.from(text, 'utf8');
-    for (let done = 0; done < buffer.length;) {
-      const taken = writeSync(fd, buffer, done);
-      if (taken <= 0) throw Object.assign(new Error('no space left'), { code: 'ENOSPC', syscall: 'write' });
-      done += taken;
-    }
-    bytes += buffer.length;
+/** The same CSV into a sink (`satchel export expenses --out -`). */
+export function streamExpensesCsv(
+  cache: CacheDb,
+  query: ExpenseSearchInput,
+  options: CsvStreamOptions,
+): Promise<{ rows: number; bytes: number }> {
+  const { columns, keys, lines } = expenseCsv(cache, query, options.format);
+  return csvPieces(options, columns, keys, lines, options.sink, 'The export was interrupted.');
+}
+
+function expenseCsv(cache: CacheDb, query: ExpenseSearchInput, format: CsvFormat) {
+  const search = ExpenseSearch.parse(query);
+  const ids = expenseIds(cache, search.filters, search.sorting);
+  const wanted = liveUnless(search.filters.includeDeleted);
+  return {
+    columns: EXPENSE_CSV_COLUMNS,
+    keys: ids,
+    lines: (batch: string[]) => {
+      const booked = bookings(cache, batch);
+      return expensesById(cache, batch)
+        .filter(wanted)
+        .map((row) => expenseLine(row, booked.get(row.id), format));
+    },
   };
-  try {
-    write(`${BOM}${columns.join(options.format.delimiter)}\r\n`);
-    let written = 0;
-    for (let start = 0; start < keys.length; start += BATCH) {
-      if (options.signal?.aborted)
-        throw new AppError('CANCELLED', 'The export was cancelled; no file was written.');
-      const batch = lines(keys.slice(start, start + BATCH));
-      if (batch.length > 0) write(batch.map((line) => `${line}\r\n`).join(''));
-      written += batch.length;
-      options.onProgress?.(written, keys.length);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    fsyncSync(fd);
-    closeSync(fd);
-    if (options.signal?.aborted)
-      throw new AppError('CANCELLED', 'The export was cancelled; no file was written.');
-    checkTarget(options.file, options.overwrite ?? false);
-    renameSync(temporary, options.file);
-    return { file: options.file, rows: written, bytes };
-  } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(temporary, { force: true });
-    throw writeFailure(options.file, error);
-  }
 }

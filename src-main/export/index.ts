@@ -24,7 +24,10 @@ export {
   EXPENSE_CSV_COLUMNS,
   exportExpensesCsv,
   exportTransactionsCsv,
+  streamExpensesCsv,
+  streamTransactionsCsv,
   TRANSACTION_CSV_COLUMNS,
+  type CsvSink,
 } from './csv';
 
 /** The file, separators and overwrite choice of an export request, as the writer takes them. */
