@@ -16,6 +16,7 @@ import { expenseCommand, expenseUsage } from './cli/expense';
 import { exportCommand, exportUsage } from './cli/export';
 import { reviewCommand, reviewUsage } from './cli/review';
 import { searchCommand, searchUsage } from './cli/search';
+import { showCommand, showUsage } from './cli/show';
 import { supplierCommand, supplierUsage } from './cli/supplier';
 import { syncCommand, syncUsage } from './cli/sync';
 
@@ -32,6 +33,7 @@ ${profileUsage}
 ${syncUsage}
 ${searchUsage}
 ${expenseUsage}
+${showUsage}
 ${exportUsage}
 ${downloadUsage}
 ${reviewUsage}
@@ -54,6 +56,7 @@ const commands: Record<string, Command> = {
   sync: syncCommand,
   search: searchCommand,
   expense: expenseCommand,
+  show: showCommand,
   export: exportCommand,
   download: downloadCommand,
   review: reviewCommand,

@@ -10,6 +10,7 @@ import { exportUsage } from './export';
 import { profileUsage } from './profile';
 import { reviewUsage } from './review';
 import { searchUsage } from './search';
+import { showUsage } from './show';
 import { statusUsage } from './status';
 import { supplierUsage } from './supplier';
 import { syncUsage } from './sync';
@@ -130,6 +131,20 @@ ${profileOption}
   --page-size N          rows a page, 1 to 500 (default 50)
   --json                 the page, its total and each row's review state as JSON (each amount
                          also as a decimal string such as "-1234.56")`,
+  show: `${showUsage}
+
+One record of the offline copy by its id: a bank transaction, an expense, a supplier, a
+dimension or a dimension item (whichever holds the id). Prints its fields as "label  value"
+lines: amounts as decimals with their currency, its review state (reviewed, flagged, note,
+tags), its linked records (an expense's transaction, a transaction's expenses and the rest of
+its group), its receipts and invoices ("file" lines, and whether each is downloaded), and the
+offline edits of it not yet sent. An id the offline copy does not hold fails (exit 1).
+
+Options:
+${profileOption}
+  --json                 as JSON: "kind" and the record as the app's detail pane reads it,
+                         "edits" the waiting offline edits; each amount also as a decimal
+                         string such as "-1234.56"`,
   export: `${exportUsage}
 
 The whole result of a search as CSV for Excel: UTF-8 with a byte-order mark, ISO dates, exact

@@ -48,6 +48,7 @@ const OPTIONS: Record<string, string[]> = {
   dimension: ['profile', 'name', 'code', 'status', 'items', 'all', 'json'],
   edits: ['profile', 'json', 'mine', 'theirs'],
   status: ['json'],
+  show: ['profile', 'json'],
 };
 
 describe('satchel COMMAND --help', () => {
