@@ -4,10 +4,10 @@ import type { CsvFormat } from '../../src-shared/export';
 import { AppError } from '../../src-shared/errors';
 import { removeStaleTemporaries, temporaryBeside, writeFailure } from '../folders';
 
-/**
- * Where a CSV export's text goes (csv.ts makes it): a file, written whole or not at all, or a
- * sink such as the command line's standard output.
- */
+// Where a CSV export's text goes (csv.ts makes it): a file, written whole or not at all, or a
+// sink such as the command line's standard output.
+
+/** A CSV export to a file. */
 export interface CsvExportOptions {
   /** Absolute path of the CSV to write. */
   file: string;
