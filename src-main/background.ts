@@ -3,6 +3,9 @@ import type { OnlineState } from '../src-shared/ipc';
 import type { Core } from './core';
 import { log } from './log';
 
+/** What File → Sync Now says when there is no network: the round waits for it. */
+export const SYNC_NOW_OFFLINE_MESSAGE = 'Offline: Satchel syncs as soon as the network is back.';
+
 /**
  * Background work of the app (docs/shell.md, "Background sync"): every organisation is synced
  * when the app starts, when it comes back online (its outbox pushed first), and on an interval
@@ -28,7 +31,7 @@ export const realTimers: Timers = {
 };
 
 export interface BackgroundOptions {
-  core: Pick<Core, 'profiles' | 'sync' | 'outbox' | 'demo' | 'connectivity' | 'files'>;
+  core: Pick<Core, 'profiles' | 'sync' | 'outbox' | 'demo' | 'connectivity' | 'files' | 'notify'>;
   /** Between two syncs of every organisation while online; 15 minutes by default. */
   intervalMs?: number;
   /** Between two checks whether an unreachable API is back; one minute by default. */
@@ -41,8 +44,15 @@ export type RoundReason = 'start' | 'reconnect' | 'interval' | 'wake' | 'probe';
 export interface Background {
   /** Subscribes to the online state and runs the first round if online. */
   start(): void;
-  /** Runs a round now if online (after the system woke up, or "Sync now" in the menu). */
+  /** Runs a round now if online (after the system woke up); says nothing of what it meets. */
   wake(): void;
+  /**
+   * File → Sync Now: the user asked, so what keeps it from syncing is told as a notice (no
+   * network; an organisation that another Satchel process syncs, in the words the Sync screen
+   * uses). A round already running is the one asked for: it is not doubled, and its refusals,
+   * past and to come, are told.
+   */
+  syncNow(): void;
   /** The round running now, if any (tests and the quit path wait for it). */
   idle(): Promise<void>;
   /**
@@ -68,6 +78,16 @@ export function createBackground(options: BackgroundOptions): Background {
   let next: RoundReason | null = null;
   let working: { profileId: string; controller: AbortController } | null = null;
   let unsubscribe: (() => void) | null = null;
+  /** Whether the user asked for the running round (Sync now), and its syncs refused as busy. */
+  let asked = false;
+  let refused: Array<{ profileId: string; message: string }> = [];
+
+  /** Names the organisation when there are several, so the notice says which one waits. */
+  function tellRefused(entry: { profileId: string; message: string }): void {
+    const profiles = core.profiles.list();
+    const name = profiles.find((profile) => profile.id === entry.profileId)?.name;
+    core.notify('info', profiles.length > 1 && name ? `${name}: ${entry.message}` : entry.message);
+  }
 
   function schedule(): void {
     if (timer !== null) timers.clearTimeout(timer);
@@ -91,6 +111,8 @@ export function createBackground(options: BackgroundOptions): Background {
     timer = null;
     round = runRound(reason).finally(() => {
       round = null;
+      asked = false;
+      refused = [];
       const again = next;
       next = null;
       if (again && !stopped) trigger(again);
@@ -160,6 +182,15 @@ export function createBackground(options: BackgroundOptions): Background {
         signal.addEventListener('abort', cancel, { once: true });
         try {
           await run;
+        } catch (error) {
+          // Another process syncs it (lease.ts): silent in a round of the app's own, told when
+          // the user asked. Any other failure is the sync's to report.
+          if (error instanceof AppError && error.code === 'BUSY') {
+            const entry = { profileId: profile.id, message: error.message };
+            refused.push(entry);
+            if (asked) tellRefused(entry);
+          }
+          throw error;
         } finally {
           signal.removeEventListener('abort', cancel);
         }
@@ -182,6 +213,20 @@ export function createBackground(options: BackgroundOptions): Background {
     },
     wake() {
       if (started && !stopped && core.connectivity.state().online) trigger('wake');
+    },
+    syncNow() {
+      if (!started || stopped) return;
+      if (!core.connectivity.state().online) {
+        core.notify('info', SYNC_NOW_OFFLINE_MESSAGE);
+        return;
+      }
+      if (round) {
+        if (!asked) for (const entry of refused) tellRefused(entry);
+        asked = true;
+        return;
+      }
+      asked = true;
+      trigger('wake');
     },
     idle: async () => {
       while (round) await round;

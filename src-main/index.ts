@@ -189,10 +189,8 @@ void app.whenReady().then(() => {
         node: process.versions.node,
       });
       void (mainWindow ? dialog.showMessageBox(mainWindow, box) : dialog.showMessageBox(box));
-    } else if (core.connectivity.state().online) {
-      background.wake();
     } else {
-      core.notify('info', 'Offline: Satchel syncs as soon as the network is back.');
+      background.syncNow();
     }
   };
   Menu.setApplicationMenu(

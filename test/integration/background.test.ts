@@ -316,6 +316,7 @@ describe('background sync and online state', () => {
       { runId: null, outcome: 'busy', errors: [{ code: 'BUSY' }] },
     ]);
     expect(of('sync.finished').filter((end) => end.outcome === 'failed')).toEqual([]);
+    expect(of('app.notice')).toEqual([]);
     expect(clock.pending()).toEqual([INTERVAL]);
 
     other.sync.cancel(profile.id);
@@ -324,5 +325,51 @@ describe('background sync and online state', () => {
     clock.advance(INTERVAL); // the next round tries again, and syncs
     await background.idle();
     expect(of('sync.finished').at(-1)).toMatchObject({ outcome: 'succeeded' });
+  }, 120_000);
+
+  it("tells a Sync now from the menu that another process syncs, in the Sync screen's words", async () => {
+    const { core, profile, sandbox, background, of, secrets } = await setup();
+    background.start();
+    await background.idle();
+
+    const dataDir = path.dirname(path.dirname(core.profiles.cacheFile(profile.id)));
+    const other = createCore({ dataDir, secrets });
+    cleanups.push(() => other.close());
+    const held = sandbox.control!.addFault({ match: 'listSuppliers', latencyMs: 60_000, times: 1 });
+    const elsewhere = other.sync.sync(profile.id);
+    await until(() => sandbox.control!.faultFired(held) === 1, 'the other sync to reach the suppliers');
+
+    // What the Sync screen's own button shows: the command's error.
+    const fromScreen = await core.sync.sync(profile.id).catch((error: unknown) => error);
+    expect(fromScreen).toMatchObject({ code: 'BUSY' });
+    const screenWords = (fromScreen as Error).message;
+
+    background.syncNow();
+    await background.idle();
+    expect(of('app.notice')).toMatchObject([{ level: 'info', message: screenWords }]);
+    expect(of('sync.finished').at(-1)).toMatchObject({ outcome: 'busy' });
+
+    // Asked while a round runs: that round is the one asked for, and its refusal is told once.
+    background.wake(); // a wake-up of the system: silent
+    background.syncNow();
+    background.syncNow();
+    await background.idle();
+    expect(of('app.notice')).toHaveLength(2);
+    expect(of('app.notice')[1]).toMatchObject({ message: screenWords });
+
+    other.sync.cancel(profile.id);
+    await elsewhere.catch(() => undefined);
+    sandbox.control!.clearFaults();
+    background.syncNow(); // free again: it syncs, and says nothing
+    await background.idle();
+    expect(of('sync.finished').at(-1)).toMatchObject({ outcome: 'succeeded' });
+    expect(of('app.notice')).toHaveLength(2);
+
+    core.connectivity.setNetwork(false);
+    background.syncNow();
+    expect(of('app.notice').at(-1)).toMatchObject({
+      level: 'info',
+      message: 'Offline: Satchel syncs as soon as the network is back.',
+    });
   }, 120_000);
 });

@@ -25,7 +25,7 @@ export function lastFinishedRun(runs: readonly Run[]): Run | null {
  * Whether a `sync.finished` tells a run's end. A `busy` one does not: the sync was refused as
  * another Satchel process syncs the organisation, which is no failure. A background round's
  * refusal says nothing (the next round tries again); the user's Sync now says why through the
- * command's own error.
+ * command's own error (the screen's button) or a notice (File → Sync Now, background.ts).
  */
 export function endsARun(event: Pick<EventPayload<'sync.finished'>, 'outcome'>): boolean {
   return event.outcome !== 'busy';
