@@ -61,5 +61,5 @@ export function createSatchelApi(transport: BridgeTransport): SatchelApi {
 /** Renderer side: turns a result back into a value or a thrown AppError with code and field. */
 export function unwrap<T>(result: Result<T>): T {
   if (result.ok) return result.value;
-  throw new AppError(result.error.code, result.error.message, result.error.field);
+  throw new AppError(result.error.code, result.error.message, result.error.field, result.error.remoteCode);
 }

@@ -51,7 +51,15 @@ export const OutboxItemShape = z.object({
   basedOn: z.string().nullable(),
   status: z.enum(['pending', 'sending', 'failed', 'conflict']),
   attempts: z.number().int(),
-  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }).nullable(),
+  /** `remoteCode`: the API's own code, when the API refused the edit (AppErrorShape). */
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      field: z.string().optional(),
+      remoteCode: z.string().optional(),
+    })
+    .nullable(),
   server: z.record(z.string(), z.unknown()).nullable(),
   /** The server's record the edit was made on (null for a create, or when not known). */
   before: z.record(z.string(), z.unknown()).nullable(),

@@ -43,6 +43,11 @@ export const AppErrorShape = z.object({
   code: ErrorCode,
   message: z.string(),
   field: z.string().optional(),
+  /**
+   * The API's own code when the API refused the request (its error body's `code`, such as
+   * `VALIDATION_ERROR` or `DIMENSION_DELETED`): detail beside `code`, which keeps its meaning.
+   */
+  remoteCode: z.string().optional(),
 });
 export type AppErrorShape = z.infer<typeof AppErrorShape>;
 
@@ -50,18 +55,24 @@ export type AppErrorShape = z.infer<typeof AppErrorShape>;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
+  /** The API's own code, when the API refused the request (AppErrorShape.remoteCode). */
+  readonly remoteCode: string | undefined;
 
-  constructor(code: ErrorCode, message: string, field?: string) {
+  constructor(code: ErrorCode, message: string, field?: string, remoteCode?: string) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.field = field;
+    this.remoteCode = remoteCode;
   }
 
   toShape(): AppErrorShape {
-    return this.field === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, field: this.field };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.field === undefined ? {} : { field: this.field }),
+      ...(this.remoteCode === undefined ? {} : { remoteCode: this.remoteCode }),
+    };
   }
 }
 

@@ -356,10 +356,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         );
       case 403:
         return new AppError('FORBIDDEN', `The API key lacks the permission for this: ${error.message}`);
+      // The API's own code (VALIDATION_ERROR, DIMENSION_DELETED, …) goes with the refusal: the
+      // app's code says what kind of trouble it is, the API's which rule refused it.
       case 400:
-        return new AppError('REMOTE_REJECTED', error.message, error.field);
+        return new AppError('REMOTE_REJECTED', error.message, error.field, error.code);
       case 404:
-        return new AppError('NOT_FOUND', error.message);
+        return new AppError('NOT_FOUND', error.message, undefined, error.code);
       case 416:
         return new RangeNotSatisfiableError(`${response.status}: ${error.message}`, error.field);
       default:
@@ -369,7 +371,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
               // The server's message is a sentence of its own, with or without its full stop.
               `The API failed (${response.status}): ${error.message.replace(/[.\s]+$/, '')}. Try again later.`,
             )
-          : new AppError('REMOTE_REJECTED', `${response.status}: ${error.message}`, error.field);
+          : new AppError('REMOTE_REJECTED', `${response.status}: ${error.message}`, error.field, error.code);
     }
   }
 

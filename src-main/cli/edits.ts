@@ -108,7 +108,9 @@ function problem(item: OutboxItem): string {
     item.status === 'conflict' && item.server
       ? conflictMessage(specs[item.resource].label, item.server.updateTime)
       : item.error.message;
-  return `${item.error.field ? `${item.error.field}: ` : ''}${message}`;
+  // The API's own code of a refusal (DIMENSION_DELETED) tells which rule to look up.
+  const remote = item.status === 'failed' && item.error.remoteCode ? ` [${item.error.remoteCode}]` : '';
+  return `${item.error.field ? `${item.error.field}: ` : ''}${message}${remote}`;
 }
 
 /** What the waiting edits need from the user (conflicts, refused edits), or null. */

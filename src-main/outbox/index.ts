@@ -53,7 +53,8 @@ export interface OutboxItem {
   basedOn: string | null;
   status: Exclude<OutboxStatus, 'done'>;
   attempts: number;
-  error: { code: string; message: string; field?: string } | null;
+  /** `remoteCode`: the API's own code, when the API refused the edit (`DIMENSION_DELETED`). */
+  error: { code: string; message: string; field?: string; remoteCode?: string } | null;
   /** For a conflict: the server's newer record. */
   server: Raw | null;
   /** The server's record the edit was made on (null for a create, or when not known). */
@@ -144,6 +145,7 @@ function toItem(db: CacheDb['db'] | Tx, row: OutboxRow): OutboxItem {
             code: row.errorCode,
             message: row.errorMessage ?? '',
             ...(row.errorField === null ? {} : { field: row.errorField }),
+            ...(row.errorRemoteCode === null ? {} : { remoteCode: row.errorRemoteCode }),
           },
     server: row.serverRecord === null ? null : (JSON.parse(row.serverRecord) as Raw),
     before: row.basedOnRecord === null ? null : (JSON.parse(row.basedOnRecord) as Raw),

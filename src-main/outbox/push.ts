@@ -184,6 +184,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         errorCode: error.code,
         errorMessage: error.message,
         errorField: error.field ?? null,
+        errorRemoteCode: error.remoteCode ?? null,
       }),
     );
   }
@@ -287,6 +288,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
             errorCode: 'CONFLICT',
             errorMessage: conflictMessage(spec.label, current.updateTime),
             errorField: null,
+            errorRemoteCode: null,
           }),
         );
         return 'conflict';

@@ -232,7 +232,12 @@ export function setItem(tx: Tx, seq: number, changes: Partial<OutboxRow>): void 
     .run();
 }
 
-export const clearedError = { errorCode: null, errorMessage: null, errorField: null } as const;
+export const clearedError = {
+  errorCode: null,
+  errorMessage: null,
+  errorField: null,
+  errorRemoteCode: null,
+} as const;
 
 // Organisation settings the API does not expose.
 

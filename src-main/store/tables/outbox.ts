@@ -43,6 +43,8 @@ export const outbox = sqliteTable(
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     errorField: text('error_field'),
+    /** The API's own code for a refusal (its error body's `code`, e.g. `DIMENSION_DELETED`). */
+    errorRemoteCode: text('error_remote_code'),
     serverRecord: text('server_record'),
     createdAt: text('created_at').notNull().default(nowIso),
     updatedAt: text('updated_at').notNull().default(nowIso),

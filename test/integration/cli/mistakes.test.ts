@@ -431,6 +431,10 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(refused.stderr).toContain(
       '1 refused by the server (its reason is in the list; edits retry OP or edits discard OP)',
     );
+    // The list says the server's reason on its field, with the API's own code of the rule.
+    expect((await satchel(['edits', 'list'], env)).stdout).toContain(
+      'code: Another supplier already has code TW-1. [DUPLICATE_CODE]',
+    );
   });
 
   it('follows an organisation to a new address and key, and does not drop unsent work on remove', async () => {

@@ -66,12 +66,22 @@ describe('deleted dimensions', () => {
       [
         created.recordId,
         'failed',
-        { code: 'REMOTE_REJECTED', message: 'Project is deleted; items cannot be added.', field: 'status' },
+        {
+          code: 'REMOTE_REJECTED',
+          message: 'Project is deleted; items cannot be added.',
+          field: 'status',
+          remoteCode: 'DIMENSION_DELETED',
+        },
       ],
       [
         inactive.id,
         'failed',
-        { code: 'REMOTE_REJECTED', message: 'Project is deleted; its items stay deleted.', field: 'status' },
+        {
+          code: 'REMOTE_REJECTED',
+          message: 'Project is deleted; its items stay deleted.',
+          field: 'status',
+          remoteCode: 'DIMENSION_DELETED',
+        },
       ],
     ]);
     expect(sandbox.state.items.find((i) => i.id === active.id)?.name).toBe('Website relaunch 2');

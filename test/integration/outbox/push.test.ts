@@ -162,7 +162,8 @@ describe('offline edits', () => {
     expect(failed).toMatchObject({
       status: 'failed',
       attempts: 1,
-      error: { code: 'REMOTE_REJECTED', field: 'code' },
+      // The API's own code kept beside the app's, for the window and the CLI to show.
+      error: { code: 'REMOTE_REJECTED', field: 'code', remoteCode: 'DUPLICATE_CODE' },
     });
     expect(waiting).toMatchObject({ operationId: later.operationId, status: 'pending' });
     expect(row(setup.cache, 'suppliers', created.recordId)?.local_edit_pending).toBe(1);
@@ -184,7 +185,10 @@ describe('offline edits', () => {
     const created = outbox.createSupplier(profileId, { name: 'Needs A Number' });
     const summary = await outbox.push(profileId);
     expect(summary.failed).toBe(1);
-    expect(outbox.list(profileId)[0]).toMatchObject({ status: 'failed', error: { field: 'code' } });
+    expect(outbox.list(profileId)[0]).toMatchObject({
+      status: 'failed',
+      error: { field: 'code', remoteCode: 'CODE_REQUIRED' },
+    });
     // Discarding the create removes the local record.
     outbox.discard(profileId, outbox.list(profileId)[0]!.operationId);
     expect(row(setup.cache, 'suppliers', created.recordId)).toBeUndefined();
