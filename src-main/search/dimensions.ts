@@ -25,13 +25,21 @@ const SYSTEM = [COST_CENTER_DIMENSION_ID, COST_CARRIER_DIMENSION_ID];
 
 const live = (alias: string) => `${alias}.deleted_at IS NULL AND coalesce(${alias}.status, '') <> 'DELETED'`;
 
+/**
+ * An item is live only in a live dimension: a dimension deleted offline (its items are still
+ * active in the cache until the push and the next sync), or by a server that leaves its items
+ * as they were, must not offer them for new coding or count them.
+ */
+const liveItem = (alias: string) =>
+  `${live(alias)} AND NOT EXISTS (SELECT 1 FROM dimensions p WHERE p.id = ${alias}.dimension_id AND NOT (${live('p')}))`;
+
 export function listDimensions(cache: CacheDb, query: DimensionListInput = {}): DimensionRow[] {
   const search = DimensionList.parse(query);
   const rows = prepared(
     cache.sqlite,
     `SELECT d.id AS id, d.name AS name, d.code AS code, d.status AS status,
        d.local_edit_pending AS pending, d.deleted_at AS deletedAt,
-       (SELECT count(*) FROM dimension_items i WHERE i.dimension_id = d.id AND ${live('i')}) AS itemCount
+       (SELECT count(*) FROM dimension_items i WHERE i.dimension_id = d.id AND ${liveItem('i')}) AS itemCount
      FROM dimensions d
      WHERE ${search.includeDeleted ? '1' : live('d')}
      ORDER BY d.name COLLATE NOCASE, d.id`,
@@ -48,7 +56,7 @@ function itemWhere(cache: CacheDb, search: z.output<typeof DimensionItemSearch>)
   if (search.dimensionId !== undefined)
     parts.push({ sql: 'i.dimension_id = @dimensionId', params: { dimensionId: search.dimensionId } });
   if (search.id !== undefined) parts.push({ sql: 'i.id = @itemId', params: { itemId: search.id } });
-  if (!search.includeDeleted) parts.push({ sql: live('i'), params: {} });
+  if (!search.includeDeleted) parts.push({ sql: liveItem('i'), params: {} });
   const text = searchText(search.text);
   if (text !== '') parts.push(containsAny(cache.sqlite, ['i.name', 'i.code'], text, 'i_text'));
   return allOf(parts);

@@ -15,6 +15,11 @@ import { nowIso, pageOf, type RouteContext } from './context';
  * Dimensions and their items. Lists include deleted records. Every way a write can fail has
  * its own documented code (DimensionErrorCodes). Cost center and cost carrier are system
  * dimensions with fixed ids: their items can be managed, the dimensions themselves not.
+ *
+ * Deleting a dimension deletes its items with it (_sandbox_: the spec says nothing of them):
+ * each item not deleted yet gets the dimension's `deleteTime` and a new `updateTime`, so a
+ * client that re-reads the items sees them go. Restoring the dimension leaves them deleted;
+ * they are revived one by one, which a deleted dimension refuses (DIMENSION_DELETED).
  */
 
 type Ops =
@@ -95,7 +100,17 @@ export function dimensionHandlers(context: RouteContext): Record<Ops, Handler> {
         state.dimensions.some((d) => d.code === input.code && d.id !== record.id)
       )
         throw duplicate(input.code);
-      return apply(record, input);
+      const wasDeleted = record.status === 'DELETED';
+      const updated = apply(record, input);
+      if (!wasDeleted && updated.status === 'DELETED')
+        for (const child of state.items)
+          if (child.dimensionId === updated.id && child.status !== 'DELETED')
+            Object.assign(child, {
+              status: 'DELETED',
+              deleteTime: updated.deleteTime,
+              updateTime: updated.updateTime,
+            });
+      return updated;
     },
     retiredUpdateDimension: () => undefined,
     listDimensionItems: ({ params, query }) => {

@@ -46,20 +46,35 @@ describe('deleted dimensions', () => {
     const { outbox, profileId, sandbox } = setup;
     const project = sandbox.state.dimensions.find((d) => d.name === 'Project')!;
     const items = sandbox.state.items.filter((i) => i.dimensionId === project.id);
-    const inactive = items.find((i) => i.status === 'INACTIVE')!;
-    const active = items.find((i) => i.status === 'ACTIVE')!;
+    const [retired, gone, active] = items.filter((i) => i.status === 'ACTIVE');
+    // Two items were deleted on the server before the last sync.
+    for (const item of [retired!, gone!])
+      expect(
+        (await setup.api('PATCH', `/v1/dimensions/${project.id}/items/${item.id}`, { status: 'DELETED' }))
+          .status,
+      ).toBe(200);
+    await setup.sync();
     const created = outbox.createDimensionItem(profileId, project.id, {
       name: 'Trade fair Paris',
       code: 'PROJ-NEW',
     });
-    outbox.updateDimensionItem(profileId, project.id, inactive.id, { status: 'ACTIVE' });
-    outbox.updateDimensionItem(profileId, project.id, active.id, { name: 'Website relaunch 2' });
-    // A colleague deletes the dimension before the push.
+    const revived = retired!;
+    outbox.updateDimensionItem(profileId, project.id, revived.id, { status: 'ACTIVE' });
+    outbox.updateDimensionItem(profileId, project.id, gone!.id, { name: 'Website relaunch 2' });
+    const renamed = outbox.updateDimensionItem(profileId, project.id, active!.id, { name: 'Renamed' });
+    // A colleague deletes the dimension before the push, and its items with it.
     expect((await setup.api('PATCH', `/v1/dimensions/${project.id}`, { status: 'DELETED' })).status).toBe(
       200,
     );
 
-    expect(await outbox.push(profileId)).toEqual({ sent: 1, failed: 2, conflicts: 0, remaining: 0 });
+    expect(await outbox.push(profileId)).toEqual({ sent: 1, failed: 2, conflicts: 1, remaining: 0 });
+    // The item that was still active went with the dimension: a newer server version (deleted)
+    // than the one renamed here, so a conflict for the user rather than a rename sent unseen.
+    expect(outbox.list(profileId).find((item) => item.operationId === renamed.operationId)).toMatchObject({
+      status: 'conflict',
+      server: { status: 'DELETED' },
+    });
+    outbox.discard(profileId, renamed.operationId);
     // The new item and the revived one are refused, with the server's reason on their status;
     // the rename of an item is not a change of its status, and the server takes it.
     expect(outbox.list(profileId).map((item) => [item.recordId, item.status, item.error])).toEqual([
@@ -74,7 +89,7 @@ describe('deleted dimensions', () => {
         },
       ],
       [
-        inactive.id,
+        revived.id,
         'failed',
         {
           code: 'REMOTE_REJECTED',
@@ -84,7 +99,7 @@ describe('deleted dimensions', () => {
         },
       ],
     ]);
-    expect(sandbox.state.items.find((i) => i.id === active.id)?.name).toBe('Website relaunch 2');
+    expect(sandbox.state.items.find((i) => i.id === gone!.id)?.name).toBe('Website relaunch 2');
     // The dimension shows deleted at once, as the refusals say, not at the next sync.
     expect(row(setup.cache, 'dimensions', project.id)).toMatchObject({
       status: 'DELETED',
@@ -126,8 +141,8 @@ describe('deleted dimensions', () => {
     // Discarding them leaves the cache as the server has it.
     for (const item of outbox.list(profileId)) outbox.discard(profileId, item.operationId);
     expect(row(setup.cache, 'dimension_items', created.recordId)).toBeUndefined();
-    expect(row(setup.cache, 'dimension_items', inactive.id)).toMatchObject({
-      status: 'INACTIVE',
+    expect(row(setup.cache, 'dimension_items', revived.id)).toMatchObject({
+      status: 'DELETED',
       local_edit_pending: 0,
     });
   });

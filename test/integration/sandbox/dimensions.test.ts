@@ -168,6 +168,45 @@ describe('dimensions and items', () => {
     expect(deleted.deleteTime).not.toBeNull();
   });
 
+  test('deleting a dimension deletes its items with it; restoring it leaves them deleted', async () => {
+    const created = Dimension.parse(
+      (await api.call('POST', '/v1/dimensions', { body: { name: 'Cascade', code: 'CASCADE' } })).body,
+    );
+    const made = [];
+    for (const [code, status] of [
+      ['C1', 'ACTIVE'],
+      ['C2', 'INACTIVE'],
+      ['C3', 'DELETED'],
+    ] as const)
+      made.push(
+        DimensionItem.parse(
+          (await api.call('POST', items(created.id), { body: { name: `Item ${code}`, code, status } })).body,
+        ),
+      );
+    const deleted = Dimension.parse(
+      (await api.call('PATCH', `/v1/dimensions/${created.id}`, { body: { status: 'DELETED' } })).body,
+    );
+    const listed = DimensionItemPage.parse((await api.call('GET', items(created.id))).body).data;
+    expect(listed.map((i) => [i.code, i.status])).toEqual([
+      ['C1', 'DELETED'],
+      ['C2', 'DELETED'],
+      ['C3', 'DELETED'],
+    ]);
+    // Deleted with the dimension: its deleteTime, and a new updateTime a re-read sees. The one
+    // deleted before keeps its own.
+    for (const item of listed.slice(0, 2))
+      expect(item).toMatchObject({ deleteTime: deleted.deleteTime, updateTime: deleted.updateTime });
+    expect(listed[2]).toMatchObject({ deleteTime: made[2]!.deleteTime, updateTime: made[2]!.updateTime });
+
+    await api.call('PATCH', `/v1/dimensions/${created.id}`, { body: { status: 'ACTIVE' } });
+    const after = DimensionItemPage.parse((await api.call('GET', items(created.id))).body).data;
+    expect(after.map((i) => i.status)).toEqual(['DELETED', 'DELETED', 'DELETED']);
+    const revived = await api.call('PATCH', `${items(created.id)}/${made[0]!.id}`, {
+      body: { status: 'ACTIVE' },
+    });
+    expect(revived.status).toBe(200);
+  });
+
   test('PATCH to a taken code is DUPLICATE_CODE; item codes are unique within their dimension only', async () => {
     const [first, second] = api.sandbox.state.dimensions.filter(
       (d) => d.status !== 'DELETED' && !/^0{8}/.test(d.id),

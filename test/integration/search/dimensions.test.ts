@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { COST_CENTER_DIMENSION_ID } from '../../../src-shared/api';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { connectedCore } from '../../helpers/sync-fixture';
+import { sandboxToken } from '../../helpers/sandbox-token';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The Dimensions screen's two queries over a cache synced from the sandbox, edits not yet
@@ -39,6 +40,7 @@ interface Row {
   status: string;
   system?: boolean;
   itemCount?: number;
+  dimensionId?: string;
   editPending: boolean;
 }
 
@@ -157,6 +159,46 @@ describe('dimensions in the offline copy', () => {
       search: { dimensionId: created.recordId, includeDeleted: true },
     });
     expect(withDeleted.rows.map((row) => row.status)).toEqual(['DELETED']);
+  });
+
+  it('offers no item of a deleted dimension, deleted on the server or here', async () => {
+    const { sandbox, call } = await synced();
+    const token = await sandboxToken(sandbox, 'read write');
+    const [project, region] = sandbox.state.dimensions.filter((d) => d.code === 'PROJ' || d.code === 'REG');
+    const liveItems = async (dimensionId?: string) =>
+      (
+        await call<{ rows: Row[] }>('dimensionItems.search', {
+          search: dimensionId === undefined ? { pagination: { page: 1, pageSize: 100 } } : { dimensionId },
+        })
+      ).rows;
+    expect(await liveItems(project!.id)).not.toEqual([]);
+    expect(await liveItems(region!.id)).not.toEqual([]);
+
+    // A colleague deletes Project on the server: after the sync its items are deleted too.
+    const deleted = await fetch(`${sandbox.url}/v1/dimensions/${project!.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'DELETED' }),
+    });
+    expect(deleted.status).toBe(200);
+    expect(await call('sync.start', {})).toMatchObject({ outcome: 'succeeded' });
+    expect(await liveItems(project!.id)).toEqual([]);
+
+    // Region deleted here, not yet sent: its items are still active in the cache, and are not
+    // offered, counted or found in the search over all items either.
+    await call('dimensions.update', { id: region!.id, input: { status: 'DELETED' } });
+    expect(await liveItems(region!.id)).toEqual([]);
+    const everywhere = await liveItems();
+    expect(everywhere.filter((row) => [project!.id, region!.id].includes(row.dimensionId ?? ''))).toEqual([]);
+    const { dimensions } = await call<{ dimensions: Row[] }>('dimensions.list', {
+      search: { includeDeleted: true },
+    });
+    expect(dimensions.find((d) => d.id === region!.id)).toMatchObject({ status: 'DELETED', itemCount: 0 });
+    // Asked for, they are there, as they stand in the cache.
+    const all = await call<{ rows: Row[] }>('dimensionItems.search', {
+      search: { dimensionId: region!.id, includeDeleted: true },
+    });
+    expect(all.rows.length).toBe(sandbox.state.items.filter((i) => i.dimensionId === region!.id).length);
   });
 
   it('finds the expenses booked on an item and names where each line is booked', async () => {
