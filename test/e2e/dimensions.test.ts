@@ -388,6 +388,57 @@ describe('dimensions', () => {
     }
   }, 180_000);
 
+  it("names the field of a Retry refused here, as the server's refusal names it", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 200, control: true });
+    const project = sandbox.state.dimensions.find((d) => d.name === 'Project')!;
+    // An item a colleague deleted before the last sync, revived offline here.
+    const retired = sandbox.state.items.find((i) => i.dimensionId === project.id && i.status === 'ACTIVE')!;
+    Object.assign(retired, { status: 'DELETED', deleteTime: project.updateTime });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    let app: Awaited<ReturnType<typeof openApp>> | undefined;
+    try {
+      const profile = await connectSandbox(core, sandbox);
+      core.outbox.createDimensionItem(profile.id, project.id, { name: 'Trade fair Paris', code: 'PROJ-NEW' });
+      core.outbox.updateDimensionItem(profile.id, project.id, retired.id, { status: 'ACTIVE' });
+      // A colleague deletes Project before the push: both edits come back refused on status.
+      const token = await sandboxToken(sandbox, 'write');
+      const answer = await fetch(`${sandbox.url}/v1/dimensions/${project.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'DELETED' }),
+      });
+      expect(answer.status).toBe(200);
+      expect(await core.outbox.push(profile.id)).toMatchObject({ sent: 0, failed: 2 });
+
+      app = await openApp(core);
+      const { page } = app;
+      page.setDefaultTimeout(20_000);
+      await page.keyboard.press('Control+8');
+      await page.getByRole('heading', { level: 1, name: 'Dimensions' }).waitFor();
+      const edits = page.getByTestId('edits');
+      const created = edits.getByRole('listitem', { name: 'Create dimension item Trade fair Paris' });
+      const revived = edits.getByRole('listitem', { name: `Update dimension item ${retired.name}` });
+      await created.getByText('Status: Project is deleted; items cannot be added.').waitFor();
+      await revived.getByText('Status: Project is deleted; its items stay deleted.').waitFor();
+
+      // Retry checks each again here, against the dimension the refusal showed deleted, and
+      // says the refusal on its field by the field's label, as the server's is said.
+      await revived.getByRole('button', { name: 'Retry' }).click();
+      await expect
+        .poll(() => revived.getByRole('alert').innerText())
+        .toBe('Status: The dimension is deleted; its items stay deleted.');
+      await created.getByRole('button', { name: 'Retry' }).click();
+      await expect
+        .poll(() => created.getByRole('alert').innerText())
+        .toBe('Dimension: The dimension is deleted; items cannot be added to it.');
+      expect(core.outbox.list(profile.id).map((item) => item.status)).toEqual(['failed', 'failed']);
+    } finally {
+      await app?.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
   it('keeps the focus with Send now while the edits go out, and on the list once all are sent', async () => {
     const { sandbox, page, close } = await setUp();
     try {

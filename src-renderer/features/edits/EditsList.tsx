@@ -24,10 +24,22 @@ const show = (value: unknown) =>
       ? JSON.stringify(value)
       : String(value);
 
+/** Fields a refusal may name that no form shows: the place of the record, not a value of it. */
+const PLACE_LABELS: Record<string, string> = { dimensionId: 'Dimension' };
+
 /** A field of an edit by the label its form gives it ("Supplier number", not `code`). */
 function labelOf(item: OutboxItem, field: string): string {
   const spec = formOf(item.resource, item.operation === 'create').fields.find((f) => f.key === field);
-  return spec?.label ?? field;
+  return spec?.label ?? PLACE_LABELS[field] ?? field;
+}
+
+/**
+ * A refusal as the list says it: on its field by the field's label ("Status: …"), whether the
+ * server refused the edit or Retry was refused here (checked again, the same rules).
+ */
+function refusalText(item: OutboxItem, error: { message: string; field?: string | undefined }): string {
+  const field = error.field?.split('.').at(-1);
+  return `${field ? `${labelOf(item, field)}: ` : ''}${error.message}`;
 }
 
 /** A field's value as its form says it: a status by its label ("Deleted", not `DELETED`). */
@@ -235,10 +247,7 @@ function EditItem({
             {stopped.text}
           </p>
         ) : (
-          <p className="field-error">
-            {item.error.field ? `${labelOf(item, item.error.field.split('.').at(-1) ?? '')}: ` : ''}
-            {item.error.message}
-          </p>
+          <p className="field-error">{refusalText(item, item.error)}</p>
         ))
       )}
       {mode === 'edit' && (
@@ -311,7 +320,7 @@ function EditItem({
       )}
       {error && (
         <p className="form-error" role="alert">
-          {error.message}
+          {refusalText(item, error)}
         </p>
       )}
     </li>
