@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { AppError, type AppErrorShape } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
 import type { CacheDb } from '../store';
 import { hasMorePages, listEnvelope } from '../sync/wire';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { outbox } from '../store';
+import { processAlive } from '../sync/lease';
 import type { Tx } from '../sync/types';
 import {
   clearedError,
@@ -35,6 +38,16 @@ import { isLocalId, sameVersion, specs, type Payload, type Raw, type ResourceSpe
  * - A 400 (or 404) leaves the edit `failed` with the API's message and field; later edits of
  *   the same record wait behind it. Losing the network, the credentials or the server ends the
  *   push; everything not sent stays in the outbox.
+ *
+ * Claims: the sync lease keeps a second process from pushing at all, but the outbox does not
+ * lean on it. An edit is marked `sending` by one conditional UPDATE that names the pusher
+ * (`claimed_by`) and holds only if the row is still as this pusher read it, so of two pushers
+ * only one wins, and the other leaves the edit (and the later edits of its record) alone while
+ * the winner's request is on its way. Settling the answer clears the claim; an edit left
+ * `sending` with no claim, or claimed by a process that is gone (killed, crashed), or claimed
+ * longer ago than any request lasts, is "maybe sent" and recovered as ever: looked up, then
+ * claimed and sent. A verdict reached without a claim (found on the server, a conflict) is
+ * written only if the row is still as read, in the same statement's transaction.
  */
 
 export interface PushSummary {
@@ -65,6 +78,48 @@ export interface PushOptions {
   now?: () => Date;
   onProgress?: (progress: PushProgress) => void;
 }
+
+/** Who claims an edit: one per push, so two pushes of one process are told apart too. */
+interface Claimant {
+  id: string;
+  pid: number;
+  host: string;
+}
+
+/**
+ * The claims of pushes running in this process: a claim of this process not among them was
+ * left by a push that ended without settling it (a write refused then), and is free.
+ */
+const runningClaims = new Set<string>();
+
+/**
+ * Longer than any request of an edit lasts (a POST has one attempt of 30 s; a PATCH, safe to
+ * repeat, may wait for the write bucket and retry): past it, a claim whose process cannot be
+ * asked (another host sharing the folder, a process id reused) is free.
+ */
+export const CLAIM_EXPIRY_MS = 10 * 60_000;
+
+/** Whether another pusher's request of the edit may be on its way now. */
+function claimedElsewhere(item: OutboxRow, me: Claimant, nowMs: number): boolean {
+  if (item.status !== 'sending' || item.claimedBy === null) return false;
+  let claim: Partial<Claimant>;
+  try {
+    claim = JSON.parse(item.claimedBy) as Partial<Claimant>;
+  } catch {
+    return false;
+  }
+  if (claim.id === me.id) return false;
+  if (claim.host === me.host && typeof claim.pid === 'number') {
+    if (!processAlive(claim.pid)) return false;
+    if (claim.pid === me.pid && typeof claim.id === 'string' && !runningClaims.has(claim.id)) return false;
+  }
+  const since = Date.parse(item.sentAt ?? '');
+  return Number.isNaN(since) || nowMs - since < CLAIM_EXPIRY_MS;
+}
+
+/** `column IS value`: equal, both null included. */
+const same = <T extends string | number>(column: Parameters<typeof eq>[0], value: T | null): SQL =>
+  value === null ? isNull(column) : eq(column, value);
 
 /** The page size of the lookup of a create that may have reached the server. */
 const LOOKUP_PAGE_SIZE = 100;
@@ -118,6 +173,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   const signal = options.signal ?? new AbortController().signal;
   const summary: PushSummary = { sent: 0, failed: 0, conflicts: 0, remaining: 0 };
   const tried = new Set<number>();
+  const me: Claimant = { id: randomUUID(), pid: process.pid, host: hostname() };
+  const claimText = JSON.stringify(me);
 
   const transaction = <T>(run: Parameters<typeof cache.db.transaction<T>>[0]): T => cache.db.transaction(run);
 
@@ -128,7 +185,13 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
    */
   function unchanged(tx: Tx | CacheDb['db'], item: OutboxRow): boolean {
     const now = tx
-      .select({ status: outbox.status, payload: outbox.payload, basedOn: outbox.basedOn })
+      .select({
+        status: outbox.status,
+        payload: outbox.payload,
+        basedOn: outbox.basedOn,
+        attempts: outbox.attempts,
+        claimedBy: outbox.claimedBy,
+      })
       .from(outbox)
       .where(eq(outbox.seq, item.seq))
       .get();
@@ -136,24 +199,72 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       now !== undefined &&
       now.status === item.status &&
       now.payload === item.payload &&
-      now.basedOn === item.basedOn
+      now.basedOn === item.basedOn &&
+      now.attempts === item.attempts &&
+      now.claimedBy === item.claimedBy
     );
+  }
+
+  /**
+   * Writes `changes` to the edit only if its row is still as this pusher read it (another
+   * pusher's claim changes `attempts` and `claimed_by`; the user's change the payload, a
+   * discard the row), in one statement: whether it changed a row is the verdict, with no
+   * window between a check and the write for another process to slip into.
+   */
+  function writeIfAsRead(tx: Tx | CacheDb['db'], item: OutboxRow, changes: Partial<OutboxRow>): boolean {
+    const result = tx
+      .update(outbox)
+      .set({ ...changes, updatedAt: new Date().toISOString() })
+      .where(
+        and(
+          eq(outbox.seq, item.seq),
+          eq(outbox.status, item.status),
+          eq(outbox.attempts, item.attempts),
+          eq(outbox.payload, item.payload),
+          same(outbox.basedOn, item.basedOn),
+          same(outbox.claimedBy, item.claimedBy),
+        ),
+      )
+      .run();
+    return result.changes === 1;
+  }
+
+  /**
+   * Claims the edit for a request about to leave: `sending`, one attempt more, this pusher's
+   * name. Null when another pusher claimed it first, or the user changed or discarded it.
+   */
+  function claim(tx: Tx | CacheDb['db'], item: OutboxRow): OutboxRow | null {
+    const changes = {
+      status: 'sending' as const,
+      attempts: item.attempts + 1,
+      sentAt: now().toISOString(),
+      claimedBy: claimText,
+    };
+    return writeIfAsRead(tx, item, changes) ? { ...item, ...changes } : null;
   }
 
   /**
    * Writes the server's answer with the edit's `done`. `sent`: whether the edit was sent (on
    * its `based_on` version), or found already on the server (`record` holds its values).
    */
-  function succeed(item: OutboxRow, spec: ResourceSpec, record: Raw & { id: string }, sent: boolean): 'sent' {
-    transaction((tx) => {
+  function succeed(
+    item: OutboxRow,
+    spec: ResourceSpec,
+    record: Raw & { id: string },
+    sent: boolean,
+  ): 'sent' | 'again' {
+    const done = { status: 'done' as const, serverRecord: null, claimedBy: null, ...clearedError };
+    return transaction((tx) => {
       const realId = record.id;
+      if (sent && item.claimedBy === claimText) {
+        // Our own request's answer: the edit is ours to settle.
+        setItem(tx, item.seq, { ...done, recordId: realId });
+      } else if (!writeIfAsRead(tx, item, { ...done, recordId: realId })) {
+        // Found on the server without a claim: another pusher settled it (or the user changed
+        // it) since it was read. Its row says how; nothing is written here.
+        return 'again';
+      }
       if (item.recordId !== realId) mapLocalId(tx, spec.resource, item.recordId, realId);
-      setItem(tx, item.seq, {
-        status: 'done',
-        recordId: realId,
-        serverRecord: null,
-        ...clearedError,
-      });
       // Later edits of this record were made on top of this one: they build on the answer,
       // unless one was made on another version and a colleague has changed its fields since.
       // Sent (or found on the version it was based on), the edit went onto that version, as
@@ -173,20 +284,25 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
           : { version, record, mine: JSON.parse(item.payload) as Payload },
       );
       rebuildRow(tx, spec.resource, realId, record);
+      return 'sent';
     });
-    return 'sent';
   }
 
+  /**
+   * Records why the edit was not settled, and gives its claim back. An edit this pusher did
+   * not claim is written only as it was read: another pusher may have claimed it meanwhile.
+   */
   function fail(item: OutboxRow, error: AppError, status: 'failed' | 'pending' | 'sending'): void {
-    transaction((tx) =>
-      setItem(tx, item.seq, {
-        status,
-        errorCode: error.code,
-        errorMessage: error.message,
-        errorField: error.field ?? null,
-        errorRemoteCode: error.remoteCode ?? null,
-      }),
-    );
+    const changes = {
+      status,
+      errorCode: error.code,
+      errorMessage: error.message,
+      errorField: error.field ?? null,
+      errorRemoteCode: error.remoteCode ?? null,
+      claimedBy: null,
+    };
+    if (item.claimedBy === claimText) transaction((tx) => setItem(tx, item.seq, changes));
+    else writeIfAsRead(cache.db, item, changes);
   }
 
   function settle(item: OutboxRow, error: unknown, maybeSent: boolean): Step {
@@ -245,6 +361,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     // "Maybe sent" from the moment the request leaves: a push stopped while it waits for the
     // rate limit leaves the edit plainly waiting, with no lookup needed before it is sent.
     let sent = false;
+    let mine = item;
     try {
       const record = await client.request({
         method: 'POST',
@@ -254,52 +371,43 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         signal,
         idempotent: false,
         beforeSend: () => {
-          transaction((tx) => {
-            if (!unchanged(tx, item)) throw new EditChanged();
-            setItem(tx, item.seq, {
-              status: 'sending',
-              attempts: item.attempts + 1,
-              sentAt: now().toISOString(),
-            });
-          });
+          const claimed = claim(cache.db, item);
+          if (!claimed) throw new EditChanged();
+          mine = claimed;
           sent = true;
         },
       });
-      return succeed(item, spec, record, true);
+      return succeed(mine, spec, record, true);
     } catch (error) {
       if (error instanceof EditChanged) return 'again';
       // A 400 is a verdict; anything else may have happened after the server created it.
-      return settle(item, error, sent);
+      return settle(mine, error, sent);
     }
   }
 
   async function sendUpdate(item: OutboxRow, spec: ResourceSpec, payload: Payload): Promise<Step> {
     const path = spec.recordPath(item.recordId, item.parentId);
+    let mine = item;
     try {
       const current = await client.request({ method: 'GET', path, schema: spec.wire, signal });
       // From here to the PATCH leaving, nothing awaits: the edit read now is the one sent.
       if (!unchanged(cache.db, item)) return 'again';
       if (spec.holds(current, payload)) return succeed(item, spec, current, false);
       if (item.basedOn !== null && !sameVersion(current.updateTime, item.basedOn)) {
-        transaction((tx) =>
-          setItem(tx, item.seq, {
-            status: 'conflict',
-            serverRecord: JSON.stringify(current),
-            errorCode: 'CONFLICT',
-            errorMessage: conflictMessage(spec.label, current.updateTime),
-            errorField: null,
-            errorRemoteCode: null,
-          }),
-        );
-        return 'conflict';
+        const marked = writeIfAsRead(cache.db, item, {
+          status: 'conflict',
+          serverRecord: JSON.stringify(current),
+          errorCode: 'CONFLICT',
+          errorMessage: conflictMessage(spec.label, current.updateTime),
+          errorField: null,
+          errorRemoteCode: null,
+          claimedBy: null,
+        });
+        return marked ? 'conflict' : 'again';
       }
-      transaction((tx) =>
-        setItem(tx, item.seq, {
-          status: 'sending',
-          attempts: item.attempts + 1,
-          sentAt: now().toISOString(),
-        }),
-      );
+      const claimed = claim(cache.db, item);
+      if (!claimed) return 'again';
+      mine = claimed;
       const record = await client.request({
         method: 'PATCH',
         path,
@@ -307,10 +415,10 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         schema: spec.wire,
         signal,
       });
-      return succeed(item, spec, record, true);
+      return succeed(mine, spec, record, true);
     } catch (error) {
       // PATCH is safe to repeat: the next push reads the record and sees whether it landed.
-      return settle(item, error, false);
+      return settle(mine, error, false);
     }
   }
 
@@ -363,6 +471,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       const item = nextItem(openItems(cache.db), tried);
       if (!item) return;
       tried.add(item.seq);
+      // On its way with another pusher: left to it, and the record's later edits wait too.
+      if (claimedElsewhere(item, me, Date.now())) continue;
       const spec = specs[item.resource];
       const payload = JSON.parse(item.payload) as Payload;
       const step =
@@ -387,9 +497,11 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   }
 
   report(true);
+  runningClaims.add(me.id);
   try {
     await sendEach();
   } finally {
+    runningClaims.delete(me.id);
     report(false);
   }
   summary.remaining = openItems(cache.db).filter(

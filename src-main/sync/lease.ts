@@ -56,7 +56,7 @@ interface LeaseRow {
 }
 
 /** Whether a process of this machine is still there (EPERM: it is, but not ours to signal). */
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

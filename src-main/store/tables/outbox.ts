@@ -20,7 +20,7 @@ import { integerCheck, jsonCheck, nowIso } from './columns';
  *   set against a newer server version, it tells which fields a colleague changed (a conflict
  *   settled with "take theirs" rebases later edits of the record that touch none of them).
  * - `status`: pending → sending (a create on its way: after a crash it is looked up before
- *   being sent again) → done; or failed (the API refused it, `error_*` say why and on which
+ *   being sent again; `claimed_by` names the pusher it is on its way with) → done; or failed (the API refused it, `error_*` say why and on which
  *   field) or conflict (`server_record` holds the newer server version).
  */
 export const outbox = sqliteTable(
@@ -50,6 +50,12 @@ export const outbox = sqliteTable(
     updatedAt: text('updated_at').notNull().default(nowIso),
     /** When the last attempt to send began. */
     sentAt: text('sent_at'),
+    /**
+     * The pusher whose request of this edit is on its way (JSON: its id, process id and host),
+     * set with `sending` by one conditional UPDATE and cleared when the answer is settled; a
+     * claim of a process gone, or from before `sent_at` long ago, is free (outbox/push.ts).
+     */
+    claimedBy: text('claimed_by'),
   },
   (t) => [
     check('outbox_resource', sql`"resource" in ('supplier', 'dimension', 'dimensionItem')`),

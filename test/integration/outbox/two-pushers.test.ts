@@ -1,6 +1,8 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOutbox } from '../../../src-main/outbox';
+import { pushOutbox } from '../../../src-main/outbox/push';
 import { defaultMigrationsDir, openCache } from '../../../src-main/store';
 import { BUSY_MESSAGE } from '../../../src-main/sync/lease';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -49,5 +51,71 @@ describe('two pushers of one organisation', () => {
       stoppedBy: { code: 'BUSY', message: BUSY_MESSAGE },
     });
     expect(setup.outbox.list(profileId)).toEqual([]);
+  });
+
+  // The lease aside: pushOutbox is the pusher under the lease, so two of them on two
+  // connections to one file are two processes' pushers with the lease held by neither. Each
+  // edit must still leave once: its claim decides, not the lease.
+  function twoPushers(dir: string, setup: OutboxSetup) {
+    const otherCache = openCache(path.join(dir, 'cache.sqlite'), { migrationsDir: defaultMigrationsDir() });
+    closers.push(() => otherCache.close());
+    return {
+      first: () => pushOutbox({ cache: setup.cache, client: setup.client }),
+      second: () => pushOutbox({ cache: otherCache, client: setup.client }),
+    };
+  }
+
+  it('sends a queued create once without the lease: the second pusher leaves the one on its way', async () => {
+    const dir = tempDir();
+    const setup = await syncedOutbox(dir, setups);
+    const { profileId } = setup;
+    const control = setup.sandbox.control!;
+    const pushers = twoPushers(dir, setup);
+    setup.outbox.createSupplier(profileId, { name: 'Ohne Lease GmbH', code: 'NOLEASE-1' });
+    const later = setup.outbox.createSupplier(profileId, { name: 'Danach GmbH', code: 'NOLEASE-2' });
+    const held = control.addFault({ match: 'createSupplier', latencyMs: 2_000, times: 1 });
+    const first = pushers.first();
+    await expect.poll(() => control.faultFired(held), { timeout: 10_000 }).toBe(1);
+    // The first create is on its way with the first pusher: the second leaves it, and may
+    // send the other one (a record of its own).
+    const second = await pushers.second();
+    const firstSummary = await first;
+    // Which of the two sends the second create is theirs to settle; each create went once.
+    expect(firstSummary.sent + second.sent).toBe(2);
+    expect([firstSummary.failed, second.failed]).toEqual([0, 0]);
+
+    expect(setup.sandbox.state.suppliers.filter((s) => s.number === 'NOLEASE-1')).toHaveLength(1);
+    expect(setup.sandbox.state.suppliers.filter((s) => s.number === 'NOLEASE-2')).toHaveLength(1);
+    expect(control.requests('createSupplier')).toHaveLength(2);
+    expect(setup.outbox.list(profileId)).toEqual([]);
+    expect(later.recordId).toMatch(/^local-/);
+  });
+
+  it('sends a queued update once without the lease, and a claim of a process gone is free', async () => {
+    const dir = tempDir();
+    const setup = await syncedOutbox(dir, setups);
+    const { profileId, sandbox } = setup;
+    const control = sandbox.control!;
+    const pushers = twoPushers(dir, setup);
+    const supplier = sandbox.state.suppliers[7]!;
+    setup.outbox.updateSupplier(profileId, supplier.id, { name: 'Einmal Geändert' });
+    const held = control.addFault({ match: 'updateSupplier', latencyMs: 2_000, times: 1 });
+    const first = pushers.first();
+    await expect.poll(() => control.faultFired(held), { timeout: 10_000 }).toBe(1);
+    expect(await pushers.second()).toMatchObject({ sent: 0, failed: 0, remaining: 1 });
+    expect(await first).toMatchObject({ sent: 1, remaining: 0 });
+    expect(control.requests('updateSupplier')).toHaveLength(1);
+
+    // A create left on its way by a process that is gone (its claim names a process id that
+    // is no more): maybe sent, looked up and sent by the next push as ever.
+    const created = setup.outbox.createSupplier(profileId, { name: 'Verwaist GmbH', code: 'ORPHAN-1' });
+    const gone = { id: 'gone', pid: 2 ** 22 + 17, host: hostname() };
+    setup.cache.sqlite
+      .prepare(
+        `UPDATE outbox SET status = 'sending', attempts = 1, sent_at = ?, claimed_by = ? WHERE operation_id = ?`,
+      )
+      .run(new Date().toISOString(), JSON.stringify(gone), created.operationId);
+    expect(await pushers.second()).toMatchObject({ sent: 1, remaining: 0 });
+    expect(sandbox.state.suppliers.filter((s) => s.number === 'ORPHAN-1')).toHaveLength(1);
   });
 });
