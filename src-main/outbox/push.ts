@@ -1,13 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { AppError, type AppErrorShape } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
 import type { CacheDb } from '../store';
 import { hasMorePages, listEnvelope } from '../sync/wire';
-import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { outbox } from '../store';
-import { processAlive } from '../sync/lease';
 import type { Tx } from '../sync/types';
 import {
   clearedError,
@@ -20,6 +17,7 @@ import {
   setItem,
   type OutboxRow,
 } from './queue';
+import { claimEdit, claimedElsewhere, claiming, newClaimant, writeIfAsRead } from './claims';
 import { isLocalId, sameVersion, specs, type Payload, type Raw, type ResourceSpec } from './records';
 
 /**
@@ -38,16 +36,11 @@ import { isLocalId, sameVersion, specs, type Payload, type Raw, type ResourceSpe
  * - A 400 (or 404) leaves the edit `failed` with the API's message and field; later edits of
  *   the same record wait behind it. Losing the network, the credentials or the server ends the
  *   push; everything not sent stays in the outbox.
- *
- * Claims: the sync lease keeps a second process from pushing at all, but the outbox does not
- * lean on it. An edit is marked `sending` by one conditional UPDATE that names the pusher
- * (`claimed_by`) and holds only if the row is still as this pusher read it, so of two pushers
- * only one wins, and the other leaves the edit (and the later edits of its record) alone while
- * the winner's request is on its way. Settling the answer clears the claim; an edit left
- * `sending` with no claim, or claimed by a process that is gone (killed, crashed), or claimed
- * longer ago than any request lasts, is "maybe sent" and recovered as ever: looked up, then
- * claimed and sent. A verdict reached without a claim (found on the server, a conflict) is
- * written only if the row is still as read, in the same statement's transaction.
+ * - One pusher per edit (claims.ts): an edit is marked `sending` by a conditional UPDATE that
+ *   names the pusher and holds only if the row is as read; the loser leaves it (and the later
+ *   edits of its record) to the winner. A verdict reached without a claim (found on the
+ *   server, a conflict) is written only onto the row as read. Settling clears the claim; a
+ *   `sending` edit whose claim is free (none, its process gone, expired) is recovered as ever.
  */
 
 export interface PushSummary {
@@ -78,48 +71,6 @@ export interface PushOptions {
   now?: () => Date;
   onProgress?: (progress: PushProgress) => void;
 }
-
-/** Who claims an edit: one per push, so two pushes of one process are told apart too. */
-interface Claimant {
-  id: string;
-  pid: number;
-  host: string;
-}
-
-/**
- * The claims of pushes running in this process: a claim of this process not among them was
- * left by a push that ended without settling it (a write refused then), and is free.
- */
-const runningClaims = new Set<string>();
-
-/**
- * Longer than any request of an edit lasts (a POST has one attempt of 30 s; a PATCH, safe to
- * repeat, may wait for the write bucket and retry): past it, a claim whose process cannot be
- * asked (another host sharing the folder, a process id reused) is free.
- */
-export const CLAIM_EXPIRY_MS = 10 * 60_000;
-
-/** Whether another pusher's request of the edit may be on its way now. */
-function claimedElsewhere(item: OutboxRow, me: Claimant, nowMs: number): boolean {
-  if (item.status !== 'sending' || item.claimedBy === null) return false;
-  let claim: Partial<Claimant>;
-  try {
-    claim = JSON.parse(item.claimedBy) as Partial<Claimant>;
-  } catch {
-    return false;
-  }
-  if (claim.id === me.id) return false;
-  if (claim.host === me.host && typeof claim.pid === 'number') {
-    if (!processAlive(claim.pid)) return false;
-    if (claim.pid === me.pid && typeof claim.id === 'string' && !runningClaims.has(claim.id)) return false;
-  }
-  const since = Date.parse(item.sentAt ?? '');
-  return Number.isNaN(since) || nowMs - since < CLAIM_EXPIRY_MS;
-}
-
-/** `column IS value`: equal, both null included. */
-const same = <T extends string | number>(column: Parameters<typeof eq>[0], value: T | null): SQL =>
-  value === null ? isNull(column) : eq(column, value);
 
 /** The page size of the lookup of a create that may have reached the server. */
 const LOOKUP_PAGE_SIZE = 100;
@@ -173,8 +124,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   const signal = options.signal ?? new AbortController().signal;
   const summary: PushSummary = { sent: 0, failed: 0, conflicts: 0, remaining: 0 };
   const tried = new Set<number>();
-  const me: Claimant = { id: randomUUID(), pid: process.pid, host: hostname() };
-  const claimText = JSON.stringify(me);
+  const claimant = newClaimant();
+  const claimText = claimant.text;
 
   const transaction = <T>(run: Parameters<typeof cache.db.transaction<T>>[0]): T => cache.db.transaction(run);
 
@@ -205,43 +156,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     );
   }
 
-  /**
-   * Writes `changes` to the edit only if its row is still as this pusher read it (another
-   * pusher's claim changes `attempts` and `claimed_by`; the user's change the payload, a
-   * discard the row), in one statement: whether it changed a row is the verdict, with no
-   * window between a check and the write for another process to slip into.
-   */
-  function writeIfAsRead(tx: Tx | CacheDb['db'], item: OutboxRow, changes: Partial<OutboxRow>): boolean {
-    const result = tx
-      .update(outbox)
-      .set({ ...changes, updatedAt: new Date().toISOString() })
-      .where(
-        and(
-          eq(outbox.seq, item.seq),
-          eq(outbox.status, item.status),
-          eq(outbox.attempts, item.attempts),
-          eq(outbox.payload, item.payload),
-          same(outbox.basedOn, item.basedOn),
-          same(outbox.claimedBy, item.claimedBy),
-        ),
-      )
-      .run();
-    return result.changes === 1;
-  }
-
-  /**
-   * Claims the edit for a request about to leave: `sending`, one attempt more, this pusher's
-   * name. Null when another pusher claimed it first, or the user changed or discarded it.
-   */
-  function claim(tx: Tx | CacheDb['db'], item: OutboxRow): OutboxRow | null {
-    const changes = {
-      status: 'sending' as const,
-      attempts: item.attempts + 1,
-      sentAt: now().toISOString(),
-      claimedBy: claimText,
-    };
-    return writeIfAsRead(tx, item, changes) ? { ...item, ...changes } : null;
-  }
+  const claim = (tx: Tx | CacheDb['db'], item: OutboxRow) =>
+    claimEdit(tx, item, claimant, now().toISOString());
 
   /**
    * Writes the server's answer with the edit's `done`. `sent`: whether the edit was sent (on
@@ -472,7 +388,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       if (!item) return;
       tried.add(item.seq);
       // On its way with another pusher: left to it, and the record's later edits wait too.
-      if (claimedElsewhere(item, me, Date.now())) continue;
+      if (claimedElsewhere(item, claimant, Date.now())) continue;
       const spec = specs[item.resource];
       const payload = JSON.parse(item.payload) as Payload;
       const step =
@@ -497,11 +413,11 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   }
 
   report(true);
-  runningClaims.add(me.id);
+  const stopClaiming = claiming(claimant);
   try {
     await sendEach();
   } finally {
-    runningClaims.delete(me.id);
+    stopClaiming();
     report(false);
   }
   summary.remaining = openItems(cache.db).filter(
