@@ -15,7 +15,7 @@ import {
 } from '../src-shared/api';
 import { MoneyError, parseAmount } from '../src-shared/money';
 import { TYPES } from './data/columns';
-import type { State } from './data/state';
+import type { FileReplacement, State } from './data/state';
 import { dayFromIso, isoFromSeconds } from './data/time';
 import type { Auth } from './http/auth';
 import { Corruption, type Corruptions } from './http/corruptions';
@@ -63,6 +63,12 @@ export const ExpenseChange = z.strictObject({
   lines: z.array(z.strictObject({ id: Id, description: z.string() })).optional(),
 });
 
+export const FileChange = z.strictObject({
+  contentBase64: z.base64(),
+  name: z.string().min(1).max(255).optional(),
+  mimeType: z.string().min(1).max(255).optional(),
+});
+
 export interface Control {
   addTransaction(input: NewTransaction): BankTransaction;
   deleteTransaction(id: string): void;
@@ -80,6 +86,12 @@ export interface Control {
   corruptRecord(corruption: Corruption): void;
   clearCorruptions(): void;
   setErpSupplierNumbers(on: boolean): void;
+  /**
+   * Serves the expense file with these bytes (and name and type, when given) from now on, its
+   * size and sha256 following: receipts that are not what they claim to be. Seeded before a
+   * sync, the client's record agrees with the bytes, as when such a file was uploaded.
+   */
+  replaceFile(id: string, replacement: FileReplacement): void;
   /**
    * Every API request that passed authentication, the rate limit and the scope check, oldest
    * first (the last 200,000), optionally only those of one operation.
@@ -250,6 +262,10 @@ export function createControl(
     setErpSupplierNumbers: (on) => {
       state.options.erpSupplierNumbers = on;
     },
+    replaceFile(id, replacement) {
+      if (!state.files.some((file) => file.id === id.toLowerCase())) throw notFound('File');
+      state.replaceFile(id, replacement);
+    },
     requests: (operationId) =>
       operationId
         ? parts.requestLog.entries().filter((entry) => entry.operationId === operationId)
@@ -306,6 +322,15 @@ export function registerControlRoutes(
       201,
     ],
     ['DELETE', '/__control/corruptions', () => control.clearCorruptions(), 204],
+    [
+      'PUT',
+      '/__control/files/:id',
+      (p, body) => {
+        const { contentBase64, ...rest } = parse(FileChange, body);
+        control.replaceFile(p.id ?? '', { ...rest, content: Buffer.from(contentBase64, 'base64') });
+      },
+      204,
+    ],
     ['DELETE', '/__control/faults', () => control.clearFaults(), 204],
     ['POST', '/__control/tokens/expire', () => control.expireTokens(), 204],
     [

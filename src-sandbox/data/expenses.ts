@@ -20,7 +20,8 @@ export interface FileSpec {
   expenseId: string;
   expenseLineId: string | null;
   name: string;
-  mimeType: 'image/png' | 'application/pdf';
+  /** `image/png` or `application/pdf` as generated; any type once a test replaces the file. */
+  mimeType: string;
   createTime: string;
   seed: number;
   text: string[];

@@ -42,6 +42,17 @@ export interface State {
   splitParents: Map<string, string>;
   fileRecord(spec: FileSpec): ExpenseFile;
   fileBytes(spec: FileSpec): Buffer;
+  /**
+   * The file's bytes (and name and type, if given) from now on, size and sha256 with them: a
+   * receipt that is not what it claims to be (cut short, empty, a zip called a PNG).
+   */
+  replaceFile(id: string, replacement: FileReplacement): void;
+}
+
+export interface FileReplacement {
+  content: Uint8Array;
+  name?: string;
+  mimeType?: string;
 }
 
 export const DEFAULT_DATA: DataOptions = {
@@ -114,6 +125,14 @@ export function createState(options: DataOptions): State {
     }
     return record;
   };
+  const replaceFile = (id: string, { content, name, mimeType }: FileReplacement): void => {
+    const spec = files.find((file) => file.id === id.toLowerCase());
+    if (!spec) throw new Error(`No file ${id}.`);
+    if (name !== undefined) spec.name = name;
+    if (mimeType !== undefined) spec.mimeType = mimeType;
+    bytes.set(spec.id, Buffer.from(content));
+    records.delete(spec.id);
+  };
   return {
     options,
     reference,
@@ -126,5 +145,6 @@ export function createState(options: DataOptions): State {
     splitParents,
     fileRecord,
     fileBytes,
+    replaceFile,
   };
 }

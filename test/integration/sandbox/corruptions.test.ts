@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { firstError, startApi, type Api } from './helpers';
 
@@ -87,5 +88,41 @@ describe('corrupted records', () => {
     });
     expect(invalid.status).toBe(400);
     expect(firstError(await invalid.json()).field).toBe('resource');
+  });
+});
+
+describe('replaced files', () => {
+  test('a file replaced over the control surface is listed and served as its new bytes and type', async () => {
+    const spec = api.sandbox.state.files.find((file) => file.mimeType === 'application/pdf')!;
+    const bytes = Buffer.from('PK\u0003\u0004 not really a zip', 'latin1');
+    const response = await control('PUT', `/files/${spec.id}`, {
+      contentBase64: bytes.toString('base64'),
+      name: 'statement.zip',
+      mimeType: 'application/zip',
+    });
+    expect(response.status).toBe(204);
+
+    const listed = await api.call('POST', '/v1/files/search-query', {
+      body: { expenseIds: [spec.expenseId] },
+    });
+    const record = listed.body.data.find((file: { id: string }) => file.id === spec.id);
+    expect(record).toMatchObject({
+      name: 'statement.zip',
+      mimeType: 'application/zip',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+    const content = await fetch(`${api.url}/v1/files/${spec.id}/content`, {
+      headers: { authorization: `Bearer ${await api.token()}` },
+    });
+    expect(content.headers.get('content-type')).toBe('application/zip');
+    expect(Buffer.from(await content.arrayBuffer())).toEqual(bytes);
+    // An empty file is a file too.
+    api.sandbox.control!.replaceFile(spec.id, { content: new Uint8Array(0) });
+    const empty = await api.call('POST', '/v1/files/search-query', {
+      body: { expenseIds: [spec.expenseId] },
+    });
+    expect(empty.body.data.find((file: { id: string }) => file.id === spec.id).size).toBe(0);
+    expect((await control('PUT', '/files/no-such-file', { contentBase64: '' })).status).toBe(404);
   });
 });
