@@ -317,7 +317,12 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       await (handle as FileHandle | null)?.close();
     }
     if (!memory) await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
-  } else await checkOrRemove(file, have, (hash ?? createHash('sha256')).digest('hex'), partPath);
+  } else {
+    await checkOrRemove(file, have, (hash ?? createHash('sha256')).digest('hex'), partPath);
+    // An empty file (size 0) has nothing to fetch, but is a file all the same: the .part it is
+    // renamed or placed from is made here, as no answer wrote it.
+    if (have === 0) await writeSmall(partPath, [], false, durable, options.io ?? pooledIo);
+  }
   if (options.place)
     return {
       bytes: received,

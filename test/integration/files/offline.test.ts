@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
-import { syncedCore } from '../../helpers/sync-fixture';
+import { connectedCore, syncedCore } from '../../helpers/sync-fixture';
 import { contentRequests, sandboxFile, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
 import { until } from '../../helpers/until';
@@ -287,5 +287,32 @@ describe('offline file cache', () => {
     expect(contentRequests(sandbox).get(file.id)).toBe(2);
     expect(existsSync(path.join(root, `${file.id}.bin`))).toBe(false);
     expect(sha256Of(path.join(root, `${file.id}.png`))).toBe(sandboxFile(sandbox, file.id).sha256);
+  });
+
+  it('keeps an empty receipt as an empty copy, for the preview and a bulk download alike', async () => {
+    const dir = tempDir();
+    const fixture = await connectedCore(dir, { transactions: 80, readLimit: 100_000 });
+    closers.push(() => fixture.close());
+    const { core, profile, sandbox } = fixture;
+    // Uploaded empty (a scan that failed): the record says 0 bytes, and the sha256 of nothing.
+    const file = sandbox.state.files.find((f) => f.mimeType === 'application/pdf')!;
+    sandbox.control?.replaceFile(file.id, { content: new Uint8Array(0) });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+
+    const cached = await core.files.fetch(profile.id, file.id);
+    const copy = path.join(core.files.filesRoot(profile.id), `${file.id}.pdf`);
+    expect(cached.url).toBe(`satchel-file://${profile.id}/${file.id}.pdf`);
+    expect(statSync(copy).size).toBe(0);
+
+    const destination = path.join(dir, 'audit');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: [file.id] },
+      destination,
+      layout: 'flat',
+    });
+    expect(await core.files.wait(profile.id, job.id)).toEqual({ status: 'completed' });
+    const written = readdirSync(destination).filter((name) => name.endsWith('.pdf'));
+    expect(written).toHaveLength(1);
+    expect(statSync(path.join(destination, written[0]!)).size).toBe(0);
   });
 });
