@@ -7,7 +7,8 @@ import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen, seriousViolations } from './axe';
-import { closeBrowser, openApp, testFileUrl, type AppPage } from './harness';
+import { closeBrowser, openApp, testFileUrl } from './harness';
+import { multiPagePdf, openTransaction, pdfFile, type Target } from './receipts';
 import { connectSandbox } from './steps';
 
 // Receipts previewed in the app, in Chromium against a real core and the real sandbox: a PDF
@@ -20,63 +21,6 @@ afterAll(closeBrowser);
 afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
-
-interface Target {
-  id: string;
-  fileId: string;
-  fileName: string;
-}
-
-async function openTransaction(app: AppPage, id: string) {
-  const { page } = app;
-  const search = page.getByRole('search', { name: 'Filter transactions' }).getByRole('searchbox');
-  // The previous transaction's search also counted 1: the whole list comes in between, so the
-  // count of 1 waited for below is this search's, not the last one's still on screen.
-  const totals = page.getByTestId('totals');
-  await search.fill('');
-  await expect.poll(async () => (await totals.innerText()).split(/\s/)[0]).not.toBe('1');
-  await search.fill(id);
-  await totals.getByText('1', { exact: true }).waitFor();
-  const grid = page.getByRole('grid', { name: 'Transactions' });
-  await grid.focus();
-  await page.keyboard.press('Enter');
-  const pane = page.getByTestId('transaction-pane');
-  await pane.getByRole('heading', { name: 'Expense and receipts' }).waitFor();
-  return pane;
-}
-
-/** A PDF of `objects` (object 1 the catalog), with its cross-reference table. */
-function pdfFile(objects: string[]): Buffer {
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-/** A PDF of several A6 pages, one line of text each (the sandbox's receipts have one page). */
-function multiPagePdf(lines: string[]): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', ''];
-  const kids: string[] = [];
-  for (const line of lines) {
-    const page = objects.length + 1;
-    const content = `BT /F1 18 Tf 24 360 Td (${line}) Tj ET`;
-    kids.push(`${page} 0 R`);
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Contents ${page + 1} 0 R /Resources << /Font << /F1 ${3 + lines.length * 2} 0 R >> >> >>`,
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    );
-  }
-  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${lines.length} >>`;
-  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  return pdfFile(objects);
-}
 
 /**
  * A one-page receipt in Japanese as many are made: a font it does not embed, its text coded
@@ -431,7 +375,7 @@ describe('receipt preview', () => {
       pane = await openTransaction(app, xml.id);
       await pane.getByRole('button', { name: 'Show preview of invoice.xml' }).click();
       await pane.getByText('No preview for this type of file (application/xml)', { exact: false }).waitFor();
-      await pane.getByText('Download it to a folder from Files', { exact: false }).waitFor();
+      await pane.getByRole('button', { name: 'Save a copy of invoice.xml…' }).waitFor();
       expect(sandbox.control?.requests('getFileContent').map((entry) => entry.path)).toEqual([
         `/v1/files/${generic.fileId}/content`,
       ]);

@@ -2,7 +2,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import { cacheExtension } from '../../../src-shared/file-template';
+import { useModifierShortcut } from '../../lib/platform';
 import { call } from '../../lib/satchel';
+import { DownloadDialog } from '../files/DownloadDialog';
+import { ImageView } from './ImageView';
+import type { PdfProblem } from './PdfView';
 import './preview.css';
 
 // pdf.js (and its worker) is fetched the first time a PDF is shown, not with the first screen.
@@ -14,6 +18,70 @@ export interface PreviewFile {
   mimeType: string | null;
   /** Whether a checked copy is on disk already (no network needed). */
   downloaded: boolean;
+  /** Bytes, as the record says; null when unknown. */
+  size?: number | null;
+}
+
+/** What the file turned out to be when it was opened: not what its type promised. */
+type Problem = PdfProblem | { kind: 'image' };
+
+function problemText(problem: Problem, file: PreviewFile): string {
+  switch (problem.kind) {
+    case 'password':
+      return 'This PDF is locked with a password, so Satchel cannot show it.';
+    case 'damaged':
+      return 'This file is not a readable PDF: it is damaged, cut short, or not a PDF at all.';
+    case 'image':
+      return `This file is not a readable image (it came as ${file.mimeType ?? 'an image'}): it is damaged, or a file of another kind.`;
+    case 'failed':
+      return `The PDF could not be shown (${problem.detail}).`;
+  }
+}
+
+/**
+ * "Save a copy…": the download dialog for this one file, which puts it in a folder of the
+ * user's choice (from there it opens in whatever app the system has for it). The dialog's keys
+ * stay in it: its Esc closes the dialog, not the pane around it.
+ */
+function SaveCopy({ profileId, file, label }: { profileId: string; file: PreviewFile; label: string }) {
+  const [open, setOpen] = useState(false);
+  const [started, setStarted] = useState<string | null>(null);
+  const shortcut = useModifierShortcut();
+  return (
+    <>
+      <button type="button" aria-label={`Save a copy of ${label}…`} onClick={() => setOpen(true)}>
+        Save a copy…
+      </button>
+      {started && (
+        <span className="muted" role="status">
+          {started}
+        </span>
+      )}
+      {open && (
+        <div className="preview-dialog-host" onKeyDown={(event) => event.stopPropagation()}>
+          <DownloadDialog
+            profileId={profileId}
+            choices={[
+              {
+                id: 'file',
+                label: `This file (${label})`,
+                scope: { by: 'ids', kind: 'file', ids: [file.id] },
+              },
+            ]}
+            initialChoice="file"
+            onClose={() => setOpen(false)}
+            onStarted={(_job, _resumed, waitingForNetwork) =>
+              setStarted(
+                waitingForNetwork
+                  ? `The copy waits for the network and is saved by itself when it is back; follow it in Files (${shortcut('4')}).`
+                  : `Saving the copy; follow it in Files (${shortcut('4')}).`,
+              )
+            }
+          />
+        </div>
+      )}
+    </>
+  );
 }
 
 type Kind = 'image' | 'pdf' | 'other';
@@ -31,11 +99,31 @@ function kindOf(file: PreviewFile): Kind {
   return IMAGE_EXTENSIONS.has(extension) ? 'image' : 'other';
 }
 
+/** The copy could not be fetched, and Satchel is offline: it is fetched once the network is back. */
+class NoNetwork extends AppError {}
+
+/**
+ * `files.fetch`. A fetch that got no answer is told apart from one that broke off midway (the
+ * API reached, the line cut): only the first is "offline", and only the app's own state says
+ * which, so it is asked then.
+ */
+async function fetchCopy(profileId: string, fileId: string) {
+  try {
+    return await call('files.fetch', { profileId, fileId });
+  } catch (error) {
+    if (!(error instanceof AppError) || (error.code !== 'OFFLINE' && error.code !== 'TIMEOUT')) throw error;
+    const state = await call('app.online', {}).catch(() => null);
+    throw state?.online === false ? new NoNetwork(error.code, error.message) : error;
+  }
+}
+
 /** What went wrong, said so that the accountant knows what to do. */
 function fetchProblem(error: Error, downloaded: boolean): string {
   const code = error instanceof AppError ? error.code : null;
-  if (!downloaded && (code === 'OFFLINE' || code === 'TIMEOUT'))
-    return 'Not downloaded yet and Satchel is offline. The receipt can be opened once the network is back.';
+  if (!downloaded && error instanceof NoNetwork)
+    return 'Not downloaded yet and Satchel is offline. The receipt opens by itself once the network is back.';
+  if (code === 'OFFLINE' || code === 'TIMEOUT')
+    return `The download of the receipt broke off: ${error.message} Try again when you like.`;
   if (code === 'AUTH_FAILED')
     return 'Not downloaded yet, and the organisation refused the credentials: re-enter them in Settings.';
   return `The receipt could not be opened: ${error.message}`;
@@ -48,11 +136,18 @@ function fetchProblem(error: Error, downloaded: boolean): string {
 export function FilePreview({ profileId, file }: { profileId: string; file: PreviewFile }) {
   const kind = kindOf(file);
   const label = file.name ?? file.id;
+  // An empty file is not fetched: there is nothing to show, whatever its type.
+  const empty = file.size === 0;
   const fetched = useQuery({
     queryKey: ['files.fetch', { profileId, fileId: file.id }],
-    queryFn: () => call('files.fetch', { profileId, fileId: file.id }),
-    enabled: kind !== 'other',
+    queryFn: () => fetchCopy(profileId, file.id),
+    enabled: kind !== 'other' && !empty,
   });
+  // What the copy turned out to be, for the copy it was found in: a new copy (the record
+  // changed, fetched again) gets a new look.
+  const [found, setFound] = useState<{ copy: number; problem: Problem } | null>(null);
+  const problem = found?.copy === fetched.dataUpdatedAt ? found.problem : null;
+  const setProblem = (seen: Problem) => setFound({ copy: fetched.dataUpdatedAt, problem: seen });
   // A file fetched now is kept offline from now on: the details that said otherwise are stale.
   const client = useQueryClient();
   // The copy went away after it was fetched (the offline budget evicted it): fetch it again.
@@ -73,11 +168,21 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
       void client.invalidateQueries({ queryKey: [name] });
   }, [justDownloaded, client]);
 
+  const saveCopy = <SaveCopy profileId={profileId} file={file} label={label} />;
   if (kind === 'other')
     return (
-      <p className="muted preview-note">
-        No preview for this type of file ({file.mimeType ?? 'unknown'}). Download it to a folder from Files to
-        open it in another app.
+      <div className="preview-problem preview-problem-quiet">
+        <p>
+          No preview for this type of file ({file.mimeType ?? 'unknown'}). Save a copy to a folder to open it
+          in another app.
+        </p>
+        {saveCopy}
+      </div>
+    );
+  if (empty)
+    return (
+      <p className="preview-problem" role="alert">
+        This file is empty (0 bytes): there is nothing to show. Ask for the receipt to be sent again.
       </p>
     );
   if (fetched.error)
@@ -127,14 +232,29 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
         </button>
       </div>
     );
+  if (problem)
+    return (
+      <div className="preview-problem" role="alert">
+        <p>{problemText(problem, file)} Save a copy to a folder to open it in another app.</p>
+        {saveCopy}
+      </div>
+    );
   const { url } = fetched.data;
   // A new answer of files.fetch (same URL, a fresh copy) loads the file again.
   const version = `${url}#${fetched.dataUpdatedAt}`;
   const lost = () => setUnreadable(true);
+  // An image that does not load is either gone from the cache (the route answers 404) or not
+  // an image at all: the route is asked which.
+  const imageFailed = () => {
+    fetch(url, { method: 'HEAD' }).then(
+      (response) => (response.status === 404 ? lost() : setProblem({ kind: 'image' })),
+      lost,
+    );
+  };
   return (
     <div className="preview" data-testid="file-preview" ref={wrapper} tabIndex={-1}>
       {kind === 'image' ? (
-        <img key={version} className="preview-image" src={url} alt={`Receipt ${label}`} onError={lost} />
+        <ImageView key={version} url={url} label={label} onError={imageFailed} />
       ) : (
         <Suspense
           fallback={
@@ -143,7 +263,7 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
             </p>
           }
         >
-          <PdfView key={version} url={url} label={label} onUnreadable={lost} />
+          <PdfView key={version} url={url} label={label} onUnreadable={lost} onProblem={setProblem} />
         </Suspense>
       )}
     </div>

@@ -1,4 +1,9 @@
-import { getDocument, GlobalWorkerOptions, type PDFDocumentProxy } from 'pdfjs-dist';
+import {
+  getDocument,
+  GlobalWorkerOptions,
+  type PDFDocumentLoadingTask,
+  type PDFDocumentProxy,
+} from 'pdfjs-dist';
 // The worker is a file of the app's own bundle (script-src and worker-src 'self'), never a blob
 // or a remote copy. This module is loaded on demand, so pdf.js costs nothing until a PDF opens.
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
@@ -54,14 +59,15 @@ export class BundledData {
   }
 }
 
-export type { PDFDocumentProxy };
+export type { PDFDocumentLoadingTask, PDFDocumentProxy };
 
 /**
  * Opens PDF bytes with pdf.js, locked down: no eval (the CSP allows none), no WebAssembly, no
  * scripting, nothing fetched by the worker. Fonts a receipt does not embed fall back to system
- * fonts; CMaps and the symbol fonts come from the bundle (BundledData).
+ * fonts; CMaps and the symbol fonts come from the bundle (BundledData). The task is what frees
+ * the document in the worker (`destroy()`), whether it opened, failed or is still opening.
  */
-export function openPdf(data: Uint8Array): Promise<PDFDocumentProxy> {
+export function openPdf(data: Uint8Array): PDFDocumentLoadingTask {
   return getDocument({
     data,
     isEvalSupported: false,
@@ -77,7 +83,7 @@ export function openPdf(data: Uint8Array): Promise<PDFDocumentProxy> {
     stopAtErrors: false,
     // A page image larger than this (pixels) is left out rather than exhausting memory.
     maxImageSize: 64 * 1024 * 1024,
-  }).promise;
+  });
 }
 
 /** The text of one page, lines kept: the canvas's text alternative. */
