@@ -30,7 +30,16 @@ export function invalidateOnEvents(client: QueryClient): () => void {
   const stops = [
     window.satchel.on('sync.finished', () => invalidate(CHANGED_BY_SYNC)),
     // Online again: the keep-offline usage may say the last fill stopped for want of a network.
-    window.satchel.on('app.online', () => invalidate(['edits.list', 'files.offlineScope.get'])),
+    window.satchel.on('app.online', (state) => {
+      invalidate(['edits.list', 'files.offlineScope.get']);
+      // A receipt on screen that could not be fetched for want of a network is fetched now.
+      if (state.online)
+        void client.refetchQueries({
+          queryKey: ['files.fetch'],
+          type: 'active',
+          predicate: (query) => query.state.status === 'error',
+        });
+    }),
     // Each edit a push settles (whoever started it) shows at once: its list, its record, the count.
     window.satchel.on('edits.progress', () => invalidate(CHANGED_BY_EDIT)),
     // The keep-offline fill a sync starts ends after that sync: the panes' "Kept offline" /

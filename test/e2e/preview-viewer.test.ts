@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { checkScreen } from './axe';
+import { closeBrowser, openApp, testFileUrl } from './harness';
+import { largePng, loneReceipts, multiPagePdf, openTransaction } from './receipts';
+import { connectSandbox } from './steps';
+
+// The preview as an accountant reads receipts with it: a statement of 200 pages turned and
+// zoomed from the keyboard (one page drawn at a time), a photo of 8000 × 6000 pixels fitted to
+// the pane and zoomed without breaking it, a receipt asked for offline that opens by itself when
+// the network is back, and one whose download broke off midway, tried again.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+describe('reading receipts in the preview', () => {
+  it('turns and zooms a long PDF, fits and zooms a large photo, opens a receipt when the network is back', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
+    const [statement, photo, offline, cut] = loneReceipts(sandbox, 4);
+    if (!statement || !photo || !offline || !cut) throw new Error('too few receipts');
+    const pages = Array.from({ length: 200 }, (_, i) => `Statement page ${i + 1}`);
+    sandbox.control?.replaceFile(statement.fileId, {
+      content: multiPagePdf(pages),
+      mimeType: 'application/pdf',
+      name: 'statement.pdf',
+    });
+    sandbox.control?.replaceFile(photo.fileId, {
+      content: largePng(8000, 6000),
+      mimeType: 'image/png',
+      name: 'photo.png',
+    });
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    /** Whether anything of the page is wider than the window (a broken layout). */
+    const overflows = () => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+
+      // 200 pages: the first is drawn, and only it.
+      let pane = await openTransaction(app, statement.id);
+      await pane.getByRole('button', { name: 'Show preview of statement.pdf' }).click();
+      const drawnPage = (n: number) =>
+        pane.getByRole('img', { name: `statement.pdf, page ${n} of 200` }).and(page.locator('[data-drawn]'));
+      await drawnPage(1).waitFor();
+      expect(await pane.locator('canvas').count()).toBe(1);
+      // The page itself takes the focus (Tab reaches it after the page and zoom buttons), and
+      // the keys turn and zoom it there.
+      const frame = pane.getByRole('group', { name: /^Page \d+ of 200 of statement\.pdf$/ });
+      await frame.focus();
+      await page.keyboard.press('End');
+      await drawnPage(200).waitFor();
+      await expect.poll(() => pane.getByTestId('pdf-text').textContent()).toBe('Statement page 200');
+      await page.keyboard.press('PageUp');
+      await drawnPage(199).waitFor();
+      const canvas = pane.locator('canvas');
+      const size = () =>
+        canvas.evaluate((element) => ({
+          width: parseFloat((element as HTMLCanvasElement).style.width),
+          height: parseFloat((element as HTMLCanvasElement).style.height),
+        }));
+      const fit = await size();
+      expect(fit.height).toBeGreaterThan(fit.width); // A6, upright
+      await page.keyboard.press('+');
+      await pane.getByText('125 %').waitFor();
+      await expect.poll(async () => Math.abs((await size()).width - fit.width * 1.25)).toBeLessThan(2);
+      await drawnPage(199).waitFor();
+      await page.keyboard.press('0');
+      await pane.getByRole('button', { name: 'Fit to the pane (0)', pressed: true }).waitFor();
+      await expect.poll(async () => (await size()).width).toBe(fit.width);
+      // The buttons do the same; at 400 % "Zoom in" says it can go no further and keeps the focus.
+      const zoomIn = pane.getByRole('button', { name: 'Zoom in (+)' });
+      for (let i = 0; i < 5; i++) await zoomIn.click();
+      await pane.getByText('400 %').waitFor();
+      expect(await zoomIn.getAttribute('aria-disabled')).toBe('true');
+      await expect.poll(async () => Math.abs((await size()).width - fit.width * 4)).toBeLessThan(5);
+      // Zoomed past the pane, the page scrolls inside its frame; the window does not widen.
+      expect(await frame.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+      expect(await overflows()).toBe(false);
+      await drawnPage(199).waitFor();
+      await checkScreen(app, 'preview-pdf-zoomed');
+      await pane.getByRole('button', { name: 'Fit to the pane (0)' }).click();
+      // A quarter turn: the page lies on its side, as wide as the pane.
+      await frame.focus();
+      await page.keyboard.press('r');
+      await expect.poll(async () => (await size()).height < (await size()).width).toBe(true);
+      await drawnPage(199).waitFor();
+      await pane.getByRole('button', { name: 'Rotate a quarter turn (R)' }).click();
+      await expect.poll(async () => (await size()).height > (await size()).width).toBe(true);
+      // None of these keys reached the pane (it is still open, nothing was reviewed).
+      expect(await pane.isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // 8000 × 6000 pixels: fitted to the pane at first, larger when zoomed, the layout intact.
+      pane = await openTransaction(app, photo.id);
+      await pane.getByRole('button', { name: 'Show preview of photo.png' }).click();
+      const image = pane.getByRole('img', { name: 'Receipt photo.png' });
+      const zoomOfPhoto = pane.getByRole('group', { name: 'Zoom of photo.png' });
+      await zoomOfPhoto.waitFor({ timeout: 60_000 });
+      const photoFrame = pane.getByRole('group', { name: 'Receipt view of photo.png' });
+      const widths = async () => ({
+        image: await image.evaluate((element) => element.getBoundingClientRect().width),
+        frame: await photoFrame.evaluate((element) => element.clientWidth),
+      });
+      const fitted = await widths();
+      expect(fitted.image).toBeGreaterThan(100);
+      expect(fitted.image).toBeLessThanOrEqual(fitted.frame);
+      expect(await overflows()).toBe(false);
+      await photoFrame.focus();
+      await page.keyboard.press('+');
+      await page.keyboard.press('+');
+      await zoomOfPhoto.getByText('150 %').waitFor();
+      await expect.poll(async () => Math.abs((await widths()).image - fitted.image * 1.5)).toBeLessThan(2);
+      expect(await photoFrame.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+      expect(await overflows()).toBe(false);
+      await checkScreen(app, 'preview-large-image');
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // Asked for while the system has no network: it says so, and opens by itself once the
+      // network is back, with no click.
+      core.connectivity.setNetwork(false);
+      pane = await openTransaction(app, offline.id);
+      await pane.getByRole('button', { name: `Show preview of ${offline.fileName}` }).click();
+      await pane
+        .getByRole('alert')
+        .getByText('The receipt opens by itself once the network is back.', { exact: false })
+        .waitFor();
+      core.connectivity.setNetwork(true);
+      await pane
+        .getByRole('img', { name: `${offline.fileName}, page 1 of 1` })
+        .and(page.locator('[data-drawn]'))
+        .waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // The download breaks off midway, every time: a message and "Try again", which opens it
+      // once the line holds.
+      sandbox.control?.addFault({ match: `/v1/files/${cut.fileId}/content`, truncateBodyAt: 100 });
+      pane = await openTransaction(app, cut.id);
+      await pane.getByRole('button', { name: `Show preview of ${cut.fileName}` }).click();
+      const problem = pane.getByRole('alert');
+      await problem.getByText('The download of the receipt broke off', { exact: false }).waitFor();
+      expect(await problem.getByText('offline', { exact: false }).count()).toBe(0);
+      sandbox.control?.clearFaults();
+      await problem.getByRole('button', { name: 'Try again' }).click();
+      // Shown (a PDF drawn or an image decoded): its zoom buttons come with it.
+      await pane.getByRole('group', { name: `Zoom of ${cut.fileName}` }).waitFor();
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 300_000);
+});
