@@ -12,7 +12,8 @@ import { connectSandbox } from './steps';
 // The preview as an accountant reads receipts with it: a statement of 200 pages turned and
 // zoomed from the keyboard (one page drawn at a time), a photo of 8000 × 6000 pixels fitted to
 // the pane and zoomed without breaking it, a receipt asked for offline that opens by itself when
-// the network is back, and one whose download broke off midway, tried again.
+// the network is back, one whose download broke off midway, tried again, and a slow receipt
+// left for the next before it arrived, which does not take the next one's place.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -23,8 +24,8 @@ afterEach(async () => {
 describe('reading receipts in the preview', () => {
   it('turns and zooms a long PDF, fits and zooms a large photo, opens a receipt when the network is back', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
-    const [statement, photo, offline, cut] = loneReceipts(sandbox, 4);
-    if (!statement || !photo || !offline || !cut) throw new Error('too few receipts');
+    const [statement, photo, offline, cut, slow, quick] = loneReceipts(sandbox, 6);
+    if (!statement || !photo || !offline || !cut || !slow || !quick) throw new Error('too few receipts');
     const pages = Array.from({ length: 200 }, (_, i) => `Statement page ${i + 1}`);
     sandbox.control?.replaceFile(statement.fileId, {
       content: multiPagePdf(pages),
@@ -37,7 +38,7 @@ describe('reading receipts in the preview', () => {
       name: 'photo.png',
     });
     const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    await connectSandbox(core, sandbox);
+    const profile = await connectSandbox(core, sandbox);
     const app = await openApp(core, { serveFiles: true });
     const { page } = app;
     page.setDefaultTimeout(20_000);
@@ -156,6 +157,38 @@ describe('reading receipts in the preview', () => {
       await problem.getByRole('button', { name: 'Try again' }).click();
       // Shown (a PDF drawn or an image decoded): its zoom buttons come with it.
       await pane.getByRole('group', { name: `Zoom of ${cut.fileName}` }).waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // Moving on before a slow receipt arrives: the next one shows, alone, and stays when the
+      // slow answer comes in after it.
+      const slowFault = sandbox.control?.addFault({
+        match: `/v1/files/${slow.fileId}/content`,
+        latencyMs: 3000,
+      });
+      pane = await openTransaction(app, slow.id);
+      await pane.getByRole('button', { name: `Show preview of ${slow.fileName}` }).click();
+      await pane.getByText('Downloading the receipt…').waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      pane = await openTransaction(app, quick.id);
+      await pane.getByRole('button', { name: `Show preview of ${quick.fileName}` }).click();
+      await pane.getByRole('group', { name: `Zoom of ${quick.fileName}` }).waitFor();
+      await expect.poll(() => sandbox.control?.faultFired(slowFault ?? '')).toBe(1);
+      // The slow copy is in place now (kept offline), and the pane still shows only this one.
+      await expect
+        .poll(
+          () =>
+            core
+              .cacheOf(profile.id)
+              .sqlite.prepare('SELECT downloaded_at FROM expense_files WHERE id = ?')
+              .pluck()
+              .get(slow.fileId),
+          { timeout: 10_000 },
+        )
+        .not.toBeNull();
+      expect(await pane.getByRole('group', { name: /^Zoom of / }).count()).toBe(1);
+      expect(await pane.getByText(slow.fileName).count()).toBe(0);
     } finally {
       await app.close();
       await core.close();
