@@ -60,6 +60,16 @@ describe('receipts that are not what they claim', () => {
         saves: true,
       },
       {
+        // The start of a GIF (its size), and nothing drawable after it.
+        replacement: {
+          content: Buffer.from('GIF89a, or so it says'),
+          mimeType: 'image/gif',
+          name: 'slip.gif',
+        },
+        says: 'This file is not a readable image (it came as image/gif)',
+        saves: true,
+      },
+      {
         replacement: {
           content: Buffer.from('%PDF-1.4, saved as a photo'),
           mimeType: 'image/png',

@@ -36,19 +36,14 @@ export function ImageView({ url, label, onError }: { url: string; label: string;
           src={url}
           alt={`Receipt ${label}`}
           style={zoomed ? { width: `${Math.round(fitWidth * viewer.zoom)}px` } : undefined}
-          // A header that passes for an image's "loads" with nothing drawable behind it: only a
-          // decoded image counts as shown.
+          // A header that passes for an image's "loads" (and `decode()`s) with nothing drawable
+          // behind it: only an image whose pixels could be read counts as shown.
           onLoad={(event) => {
             const image = event.currentTarget;
-            image
-              .decode()
-              .then(
-                () =>
-                  image.naturalWidth > 0
-                    ? setFitWidth(Math.min(image.naturalWidth, frame.current?.clientWidth || image.width))
-                    : onError(),
-                onError,
-              );
+            createImageBitmap(image).then((bitmap) => {
+              bitmap.close();
+              setFitWidth(Math.min(image.naturalWidth, frame.current?.clientWidth || image.width));
+            }, onError);
           }}
           onError={onError}
         />
