@@ -7,6 +7,7 @@ import { createConnectivity, observeFetch, observeRawFetch, type Connectivity } 
 import {
   createFileChooser,
   createFolderChooser,
+  systemReason,
   type FilePicker,
   type FolderOpener,
   type FolderPicker,
@@ -21,7 +22,8 @@ import { createProfileStore, type Profile, type ProfileStore } from './profiles'
 import type { ExpenseFilters, ReviewTarget, SearchTotals, TransactionFilters } from '../src-shared/search';
 import { createBackgroundTotals, type BackgroundTotals } from './search/background-totals';
 import { answerAsk } from './search/thread-asks';
-import { openCache, type CacheDb } from './store';
+import { CacheOpenError, openCache, type CacheDb, type CacheOpenFailure } from './store';
+import { readableWork, rescueWork, setAsideCache, type ReadableWork, type RescuedWork } from './cache-rescue';
 import type { SandboxOptions } from '../src-sandbox';
 import { createDemo, type DemoService } from './demo';
 import { createFileService, type FileService } from './files/service';
@@ -119,6 +121,17 @@ export interface Core {
    * be checked by the next sync (`checked` false). The next request signs in with it.
    */
   reauthenticateProfile(profileId: string, auth: ProfileAuth): Promise<Profile & { checked: boolean }>;
+  /**
+   * Why the organisation's offline copy cannot be opened (damaged, from a newer version), with
+   * what of the user's own work can still be read from it; null when it opens.
+   */
+  cacheProblem(profileId: string): CacheProblem | null;
+  /**
+   * Sets a damaged offline copy aside (renamed beside it, never deleted), makes a fresh one and
+   * copies into it what can still be read of the unsent edits, review marks, tags and settings;
+   * the next sync fills the rest. Refused when the copy opens.
+   */
+  rebuildCache(profileId: string): Promise<{ setAside: string; kept: RescuedWork }>;
   /** The unsent edits and review marks that only the connection's offline copy holds. */
   localWork(profileId: string): { edits: number; marks: number };
   /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
@@ -130,6 +143,13 @@ export interface Core {
    * what is written is whole), stops the demo sandbox and closes every cache.
    */
   close(): Promise<void>;
+}
+
+export interface CacheProblem {
+  reason: CacheOpenFailure;
+  message: string;
+  /** The unsent edits and review marks still readable in the file; null when none can be read. */
+  readable: ReadableWork | null;
 }
 
 /** Whether the API refused a connection's credentials (not: did not answer). */
@@ -182,7 +202,17 @@ export function createCore(options: CoreOptions): Core {
     if (!cache) {
       const file = profiles.cacheFile(profile.id);
       mkdirSync(path.dirname(file), { recursive: true });
-      cache = openCache(file, { migrationsDir });
+      try {
+        cache = openCache(file, { migrationsDir });
+      } catch (error) {
+        // The file is named by its id: the message names the organisation the user knows.
+        if (!(error instanceof CacheOpenError)) throw error;
+        throw new CacheOpenError(
+          error.reason,
+          `The offline copy of "${profile.name}" cannot be opened. ${error.message}`,
+          { cause: error },
+        );
+      }
       caches.set(profile.id, cache);
     }
     return cache;
@@ -289,6 +319,46 @@ export function createCore(options: CoreOptions): Core {
     });
   }
 
+  function cacheProblem(profileId: string): CacheProblem | null {
+    const { id } = profiles.get(profileId);
+    try {
+      cacheOf(id);
+      return null;
+    } catch (error) {
+      if (!(error instanceof CacheOpenError)) throw error;
+      const readable = error.reason === 'NO_MIGRATIONS' ? null : readableWork(profiles.cacheFile(id));
+      return { reason: error.reason, message: error.message, readable };
+    }
+  }
+
+  async function rebuildCache(profileId: string): Promise<{ setAside: string; kept: RescuedWork }> {
+    const profile = profiles.get(profileId);
+    const problem = cacheProblem(profile.id);
+    // Nothing to set aside: a copy that opens is the user's, whole. Without migrations no copy opens.
+    if (!problem || problem.reason === 'NO_MIGRATIONS') {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        problem?.message ?? `The offline copy of "${profile.name}" opens; there is nothing to rebuild.`,
+      );
+    }
+    await sync.stop(profile.id);
+    await closeTotals(profile.id);
+    sync.forget(profile.id);
+    const file = profiles.cacheFile(profile.id);
+    let setAside: string;
+    try {
+      setAside = setAsideCache(file, clock());
+    } catch (error) {
+      throw new AppError(
+        'INTERNAL',
+        `Could not set the offline copy of "${profile.name}" aside: ${systemReason(error as NodeJS.ErrnoException)}. Nothing was changed.`,
+      );
+    }
+    const kept = rescueWork(setAside, cacheOf(profile.id));
+    log.warn(`set the damaged offline copy of ${profile.id} aside as ${setAside}; kept`, kept);
+    return { setAside, kept };
+  }
+
   return {
     events,
     secrets,
@@ -309,6 +379,8 @@ export function createCore(options: CoreOptions): Core {
     expenseCount: (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
     reviewRows: (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
     removeProfile,
+    cacheProblem,
+    rebuildCache,
     localWork(profileId) {
       const { id } = profiles.get(profileId);
       const marks = cacheOf(id).sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;

@@ -80,6 +80,8 @@ export function createHandlers(core: Core): HandlerTable {
     'profiles.add': (input) => core.addProfile(input),
     'profiles.rename': ({ id, name }) => core.profiles.rename(id, name),
     'profiles.localWork': ({ id }) => core.localWork(id),
+    'profiles.cacheStatus': ({ id }) => ({ problem: core.cacheProblem(id) }),
+    'profiles.rebuildCache': ({ id }) => core.rebuildCache(id),
     'profiles.remove': async ({ id }) => {
       await core.removeProfile(id);
       return { removed: true as const };

@@ -174,6 +174,47 @@ export const commands = {
     input: ProfileId,
     output: z.object({ edits: z.number().int().nonnegative(), marks: z.number().int().nonnegative() }),
   },
+  /**
+   * Whether the connection's offline copy opens. When it does not (damaged, or written by a
+   * newer version), why, in words, and what of the user's own work can still be read from it
+   * (null: nothing). The window shows it in place of the areas (docs/screens.md).
+   */
+  'profiles.cacheStatus': {
+    input: ProfileId,
+    output: z.object({
+      problem: z
+        .object({
+          reason: z.enum([
+            'NOT_A_DATABASE',
+            'NEWER_SCHEMA',
+            'CANNOT_OPEN',
+            'MIGRATION_FAILED',
+            'NO_MIGRATIONS',
+          ]),
+          message: z.string(),
+          readable: z
+            .object({ edits: z.number().int().nonnegative(), marks: z.number().int().nonnegative() })
+            .nullable(),
+        })
+        .nullable(),
+    }),
+  },
+  /**
+   * Sets a damaged offline copy aside (renamed beside it, never deleted), makes a fresh one with
+   * the unsent edits, review marks and tags that could still be read, and says where the old one
+   * went and what was kept. The next sync fills the rest (docs/store.md).
+   */
+  'profiles.rebuildCache': {
+    input: ProfileId,
+    output: z.object({
+      setAside: z.string(),
+      kept: z.object({
+        edits: z.number().int().nonnegative(),
+        marks: z.number().int().nonnegative(),
+        tags: z.number().int().nonnegative(),
+      }),
+    }),
+  },
   /** Removes the connection, its cache and its keychain entry. */
   'profiles.remove': { input: ProfileId, output: z.object({ removed: z.literal(true) }) },
   /** Starts the demo organisation inside the app and returns its connection (docs/shell.md). */

@@ -36,6 +36,8 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'profiles.rename': { id: uuid, name: 'Acme 2' },
   'profiles.reauthenticate': { id: uuid, auth: { kind: 'token', accessToken: 'tok' } },
   'profiles.localWork': { id: uuid },
+  'profiles.cacheStatus': { id: uuid },
+  'profiles.rebuildCache': { id: uuid },
   'profiles.remove': { id: uuid },
   'demo.open': {},
   'sync.start': { profileId: uuid, full: false },

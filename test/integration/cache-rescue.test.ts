@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
+import { applyReview } from '../../src-main/review';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// A damaged offline copy of one organisation: said for that organisation, set aside (never
+// deleted) on request, and rebuilt with the unsent edits and review marks that can still be
+// read; the other organisations go on working. Real SQLite files, the real sandbox, the real
+// keychain.
+
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-rescue-${randomUUID()}` });
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const now = () => new Date('2026-11-20T08:00:00Z');
+
+/** Two organisations synced; in the first a transaction reviewed with a note, a supplier edited unsent. */
+async function twoOrganisations() {
+  const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 120 });
+  const dataDir = tempDir();
+  const core = createCore({ dataDir, secrets, clock: now });
+  const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+  const damaged = await core.addProfile({ name: 'Damaged AG', baseUrl: sandbox.url, auth });
+  const healthy = await core.addProfile({ name: 'Healthy GmbH', baseUrl: sandbox.url, auth });
+  for (const profile of [damaged, healthy])
+    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+  const cache = core.cacheOf(damaged.id);
+  const transactionId = cache.sqlite
+    .prepare('SELECT id FROM bank_transactions LIMIT 1')
+    .pluck()
+    .get() as string;
+  const target = { by: 'ids' as const, kind: 'transaction' as const, ids: [transactionId] };
+  applyReview(cache, target, { action: 'setReviewed' });
+  applyReview(cache, target, { action: 'setNote', note: 'Asked for the hotel invoice.' });
+  const supplierId = cache.sqlite
+    .prepare('SELECT id FROM suppliers ORDER BY id LIMIT 1')
+    .pluck()
+    .get() as string;
+  core.outbox.updateSupplier(damaged.id, supplierId, { name: 'Renamed Offline KG' });
+  await core.close();
+  return { sandbox, dataDir, damaged, healthy, transactionId, supplierId };
+}
+
+function cacheFiles(dataDir: string): string[] {
+  return readdirSync(path.join(dataDir, 'caches')).sort();
+}
+
+async function closeAll(core: Core, sandbox: { stop(): Promise<void> }) {
+  await core.close();
+  await sandbox.stop();
+}
+
+describe('a damaged offline copy', () => {
+  it('says a file of garbage is damaged, sets it aside untouched and syncs a fresh one', async () => {
+    const { sandbox, dataDir, damaged, healthy } = await twoOrganisations();
+    let core = createCore({ dataDir, secrets, clock: now });
+    const file = core.profiles.cacheFile(damaged.id);
+    const garbage = Buffer.alloc(8192, 0x41);
+    writeFileSync(file, garbage);
+    core = createCore({ dataDir, secrets, clock: now });
+    const handlers = createHandlers(core);
+    try {
+      const status = await dispatch(handlers, 'profiles.cacheStatus', { id: damaged.id });
+      expect(status).toMatchObject({
+        ok: true,
+        value: { problem: { reason: 'NOT_A_DATABASE', readable: null } },
+      });
+      // Said for the organisation the user knows, not its file's id.
+      expect(core.cacheProblem(damaged.id)?.message).toMatch(
+        /^The offline copy of "Damaged AG" cannot be opened\./,
+      );
+      // The other organisation is not held up by it.
+      expect(core.cacheProblem(healthy.id)).toBeNull();
+      expect(await dispatch(handlers, 'profiles.cacheStatus', { id: healthy.id })).toEqual({
+        ok: true,
+        value: { problem: null },
+      });
+
+      const rebuilt = await dispatch(handlers, 'profiles.rebuildCache', { id: damaged.id });
+      expect(rebuilt).toMatchObject({ ok: true, value: { kept: { edits: 0, marks: 0, tags: 0 } } });
+      if (!rebuilt.ok) return;
+      const aside = (rebuilt.value as { setAside: string }).setAside;
+      expect(path.basename(aside)).toBe(`${damaged.id}.damaged-2026-11-20T08-00-00-000Z.sqlite`);
+      expect(readFileSync(aside)).toEqual(garbage);
+      expect(core.cacheProblem(damaged.id)).toBeNull();
+      expect((await core.sync.sync(damaged.id, { full: false })).outcome).toBe('succeeded');
+      // Nothing to rebuild any more: a copy that opens is never set aside.
+      expect(await dispatch(handlers, 'profiles.rebuildCache', { id: damaged.id })).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION_ERROR' },
+      });
+      expect(cacheFiles(dataDir).filter((name) => name.includes('.damaged-'))).toEqual([
+        path.basename(aside),
+      ]);
+    } finally {
+      await closeAll(core, sandbox);
+    }
+  });
+
+  it('keeps the unsent edit and the review marks of a copy from a newer version when rebuilding', async () => {
+    const { sandbox, dataDir, damaged, transactionId, supplierId } = await twoOrganisations();
+    let core = createCore({ dataDir, secrets, clock: now });
+    const file = core.profiles.cacheFile(damaged.id);
+    // A later version of Satchel migrated the file further.
+    const sqlite = new Database(file);
+    sqlite
+      .prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)')
+      .run('from-the-future', 4_102_444_800_000);
+    sqlite.close();
+    core = createCore({ dataDir, secrets, clock: now });
+    try {
+      const problem = core.cacheProblem(damaged.id);
+      expect(problem).toMatchObject({ reason: 'NEWER_SCHEMA', readable: { edits: 1, marks: 1 } });
+      expect(problem?.message).toMatch(/newer version of Satchel/);
+
+      const { kept, setAside } = await core.rebuildCache(damaged.id);
+      expect(kept).toEqual({ edits: 1, marks: 1, tags: 0 });
+      expect(existsSync(setAside)).toBe(true);
+      const cache = core.cacheOf(damaged.id);
+      const mark = () =>
+        cache.sqlite
+          .prepare('SELECT reviewed_at IS NOT NULL AS reviewed, note FROM review_marks WHERE record_id = ?')
+          .get(transactionId);
+      const supplier = () =>
+        cache.sqlite
+          .prepare('SELECT name, local_edit_pending AS pending FROM suppliers WHERE id = ?')
+          .get(supplierId);
+      expect(mark()).toEqual({ reviewed: 1, note: 'Asked for the hotel invoice.' });
+      expect(supplier()).toEqual({ name: 'Renamed Offline KG', pending: 1 });
+      expect(core.outbox.list(damaged.id)).toHaveLength(1);
+
+      // The sync that fills the fresh copy sends the edit first and keeps the marks.
+      expect((await core.sync.sync(damaged.id, { full: false })).outcome).toBe('succeeded');
+      expect(core.outbox.list(damaged.id)).toHaveLength(0);
+      expect(supplier()).toEqual({ name: 'Renamed Offline KG', pending: 0 });
+      expect(sandbox.state.suppliers.find((s) => s.id === supplierId)?.name).toBe('Renamed Offline KG');
+      expect(mark()).toEqual({ reviewed: 1, note: 'Asked for the hotel invoice.' });
+    } finally {
+      await closeAll(core, sandbox);
+    }
+  });
+});
