@@ -67,7 +67,7 @@ export function createProfileStore(options: {
     if (!parsed.success) {
       throw new AppError(
         'INTERNAL',
-        `The list of organisations (${file}) is damaged. Restore it from a backup or remove it and connect again.`,
+        `The list of organisations (${file}) is damaged. Satchel changed nothing: the offline copies and the keys in the system keychain are kept. Restore the file from a backup; or move it away and connect again (the old connections' keys then stay in the keychain, under "Satchel").`,
       );
     }
     return parsed.data.profiles;

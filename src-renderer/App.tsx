@@ -8,6 +8,8 @@ import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { StatusBar } from './components/StatusBar';
 import { AreaView } from './features/AreaView';
 import type { Opening } from './features/attention/groups';
+import { DamagedCache } from './features/connect/DamagedCache';
+import { DamagedList } from './features/connect/DamagedList';
 import { FirstRun } from './features/connect/FirstRun';
 import { OrganisationSwitcher } from './components/OrganisationSwitcher';
 import { chooseProfile, readChosenProfile, storeChosenProfile } from './lib/profile-choice';
@@ -64,6 +66,16 @@ export function App() {
     setLandings((count) => count + 1);
   };
   const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0 && area !== 'settings';
+  // A list that cannot be read is said as such, never as "nothing connected" (docs/screens.md).
+  const listProblem = profiles.error ? profiles.error.message : null;
+  // An organisation whose offline copy cannot be opened shows why in place of its areas; Settings
+  // (to remove it, or change its key) and the other organisations stay open.
+  const cacheStatus = useCommand(
+    'profiles.cacheStatus',
+    { id: profile?.id ?? '' },
+    { enabled: profile !== null && profile !== undefined },
+  );
+  const cacheProblem = profile ? (cacheStatus.data?.problem ?? null) : null;
   // The first connection (the demo, or Connect on the first screen) takes the welcome screen
   // away with the button pressed: the focus goes to the area shown instead of the page.
   const connected = profiles.data !== undefined && profiles.data.profiles.length > 0;
@@ -153,11 +165,31 @@ export function App() {
         <Sidebar
           current={area}
           onSelect={go}
-          profileId={firstRun ? undefined : profile?.id}
+          profileId={firstRun || cacheProblem ? undefined : profile?.id}
           header={<OrganisationSwitcher profiles={profileList} current={profile} onChoose={choose} />}
         />
         <main className="content" id="content" aria-labelledby="area-title">
-          {firstRun ? (
+          {listProblem !== null ? (
+            <DamagedList message={listProblem} onRetry={() => void profiles.refetch()} />
+          ) : cacheProblem && profile && area !== 'settings' ? (
+            <DamagedCache
+              profile={profile}
+              problem={cacheProblem}
+              onSettings={() => go('settings')}
+              onRebuilt={({ setAside, kept }) => {
+                const keptText =
+                  kept.edits + kept.marks === 0
+                    ? 'no unsent edits or review marks could be kept'
+                    : `kept ${kept.edits} unsent edit${kept.edits === 1 ? '' : 's'} and ${kept.marks} review mark${kept.marks === 1 ? '' : 's'}`;
+                setNotice({
+                  level: 'info',
+                  message: `The damaged offline copy of ${profile.name} is set aside as ${setAside.split(/[\\/]/).pop() ?? setAside}; ${keptText}. Syncing again.`,
+                  at: new Date().toISOString(),
+                });
+                setLandings((count) => count + 1);
+              }}
+            />
+          ) : firstRun ? (
             <FirstRun
               onConnected={({ checked }) => {
                 // The first screen goes with the connection; the status bar says it is unchecked.
@@ -180,7 +212,7 @@ export function App() {
             />
           )}
         </main>
-        <StatusBar info={info} notice={notice} online={online} profile={profile} />
+        <StatusBar info={info} notice={notice} online={online} profile={cacheProblem ? null : profile} />
         {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
       </div>
     </PlatformContext.Provider>

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { applyReview } from '../../src-main/review';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { checkScreen } from './axe';
+import { closeBrowser, openApp } from './harness';
+
+// What the window says when the local state it starts from is damaged or missing: one
+// organisation's offline copy that cannot be opened, a list of organisations that cannot be
+// read, and a first run with nothing at all, by keyboard.
+
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const focusedText = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    return element ? `${element.tagName} ${element.getAttribute('aria-label') ?? element.textContent}` : '';
+  });
+
+describe('damaged local state in the window', () => {
+  it('says which organisation’s copy cannot be opened, and rebuilds it keeping the unsent work', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 120 });
+    const dataDir = tempDir();
+    let core = createCore({ dataDir, secrets });
+    const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+    const damaged = await core.addProfile({ name: 'Damaged AG', baseUrl: sandbox.url, auth });
+    const healthy = await core.addProfile({ name: 'Healthy GmbH', baseUrl: sandbox.url, auth });
+    for (const profile of [damaged, healthy])
+      expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    const cache = core.cacheOf(damaged.id);
+    const transactionId = cache.sqlite
+      .prepare('SELECT id FROM bank_transactions ORDER BY booking_date DESC, id DESC LIMIT 1')
+      .pluck()
+      .get() as string;
+    applyReview(cache, { by: 'ids', kind: 'transaction', ids: [transactionId] }, { action: 'setReviewed' });
+    const supplierId = cache.sqlite
+      .prepare('SELECT id FROM suppliers ORDER BY id LIMIT 1')
+      .pluck()
+      .get() as string;
+    core.outbox.updateSupplier(damaged.id, supplierId, { name: 'Renamed Offline KG' });
+    await core.close();
+    // A later version of Satchel migrated the copy further.
+    const file = core.profiles.cacheFile(damaged.id);
+    const sqlite = new Database(file);
+    sqlite
+      .prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)')
+      .run('from-the-future', 4_102_444_800_000);
+    sqlite.close();
+
+    core = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      // The first organisation connected is shown first.
+      await page
+        .getByRole('heading', { level: 1, name: 'The offline copy of Damaged AG is from a newer Satchel' })
+        .waitFor();
+      await page
+        .getByTestId('cache-problem')
+        .getByText('newer version of Satchel', { exact: false })
+        .waitFor();
+      await page
+        .getByTestId('cache-readable')
+        .getByText('Satchel can still read 1 unsent edit and 1 review mark in it; a rebuild keeps them.')
+        .waitFor();
+      await checkScreen(app, 'startup-damaged-cache');
+
+      // The other organisation works as before.
+      await page.getByLabel('Organisation').selectOption({ label: 'Healthy GmbH' });
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      await page.getByLabel('Organisation').selectOption({ label: 'Damaged AG' });
+      const rebuild = page.getByRole('button', { name: 'Set aside and rebuild' });
+      await rebuild.waitFor();
+      // Nothing was set aside just by looking.
+      expect(core.cacheProblem(damaged.id)?.reason).toBe('NEWER_SCHEMA');
+
+      await rebuild.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+      await page
+        .getByTestId('notice')
+        .getByText('kept 1 unsent edit and 1 review mark. Syncing again.', { exact: false })
+        .waitFor();
+      // The focus goes on in the area shown, and the copy fills from the server.
+      await expect.poll(() => focusedText(page)).toContain('Transactions');
+      await grid.getByText('✓ Reviewed').first().waitFor({ timeout: 30_000 });
+      await expect
+        .poll(() => sandbox.state.suppliers.find((s) => s.id === supplierId)?.name, { timeout: 30_000 })
+        .toBe('Renamed Offline KG');
+      await app.screenshot('startup-damaged-cache-rebuilt');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
+  it('says the list of organisations cannot be read, and writes nothing over it', async () => {
+    const dataDir = tempDir();
+    const id = randomUUID();
+    await secrets.set(`profile:${id}`, 'sk_kept');
+    const list = path.join(dataDir, 'profiles.json');
+    const damaged = `{"version":1,"profiles":[{"id":"${id}","name":"Cut sh`;
+    writeFileSync(list, damaged);
+    const core = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page
+        .getByRole('heading', { level: 1, name: 'The list of organisations cannot be read' })
+        .waitFor();
+      await page.getByTestId('list-problem').getByText(list, { exact: false }).waitFor();
+      await page
+        .getByTestId('list-problem')
+        .getByText('keys in the system keychain are kept', { exact: false })
+        .waitFor();
+      // Not mistaken for a first run: nothing offers to connect, which would write a new list.
+      expect(await page.getByText('Welcome to Satchel').count()).toBe(0);
+      expect(await page.getByText('No organisation is connected yet.').count()).toBe(0);
+      await page.keyboard.press('Control+6');
+      await page
+        .getByRole('heading', { level: 1, name: 'The list of organisations cannot be read' })
+        .waitFor();
+      await checkScreen(app, 'startup-damaged-list');
+      expect(readFileSync(list, 'utf8')).toBe(damaged);
+      expect(await secrets.get(`profile:${id}`)).toBe('sk_kept');
+
+      // Restored from a backup, the list is read again.
+      writeFileSync(
+        list,
+        JSON.stringify({
+          version: 1,
+          profiles: [
+            {
+              id,
+              name: 'Restored KG',
+              baseUrl: 'http://127.0.0.1:9',
+              authKind: 'token',
+              demo: false,
+              createdAt: '2026-01-05T10:00:00.000Z',
+            },
+          ],
+        }),
+      );
+      await page.getByRole('button', { name: 'Check again' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByLabel('Organisation').getByText('Restored KG').waitFor({ state: 'attached' });
+    } finally {
+      await app.close();
+      await core.close();
+    }
+  });
+
+  it('offers the demo and a real connection on a first run, by keyboard alone', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page.getByRole('heading', { level: 1, name: 'Welcome to Satchel' }).waitFor();
+      await page.getByRole('button', { name: 'Try the demo organisation' }).waitFor();
+      // From the top of the page, Tab reaches the demo and then the form, in that order.
+      const reached: string[] = [];
+      for (let step = 0; step < 30 && !reached.includes('INPUT Name'); step += 1) {
+        await page.keyboard.press('Tab');
+        const now = await page.evaluate(() => {
+          const element = document.activeElement as HTMLInputElement | null;
+          if (!element) return '';
+          const label = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null;
+          return `${element.tagName} ${label ?? element.textContent ?? ''}`;
+        });
+        reached.push(now);
+      }
+      const demoAt = reached.indexOf('BUTTON Try the demo organisation');
+      expect(demoAt).toBeGreaterThanOrEqual(0);
+      expect(reached.indexOf('INPUT Name')).toBeGreaterThan(demoAt);
+      await page.keyboard.type('Sandbox GmbH');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(sandbox.url);
+      // The kind of sign-in: API key is chosen; Tab moves past the radio group.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(sandbox.clientId);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(sandbox.clientSecret);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor({ timeout: 30_000 });
+      await expect.poll(() => focusedText(page)).toContain('Transactions');
+      expect(core.profiles.list()).toMatchObject([{ name: 'Sandbox GmbH', baseUrl: sandbox.url }]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+});
