@@ -212,7 +212,7 @@ export function createProfileStore(options: {
       if (secret === null) {
         throw new AppError(
           'AUTH_FAILED',
-          `The keychain has no credentials for "${profile.name}". Enter the API key again in Settings.`,
+          `The keychain has no credentials for "${profile.name}". Enter the API key again in Settings (New key…); the offline copy stays readable meanwhile.`,
         );
       }
       return profile.authKind === 'client'

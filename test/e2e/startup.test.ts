@@ -165,6 +165,53 @@ describe('damaged local state in the window', () => {
     }
   });
 
+  it('opens and reviews offline without the keychain entry, and says how to give the key again', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60 });
+    const dataDir = tempDir();
+    let core = createCore({ dataDir, secrets });
+    const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+    const profile = await core.addProfile({ name: 'Keyless KG', baseUrl: sandbox.url, auth });
+    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    await core.close();
+    // Lost from the keychain (a new login keyring, a cleaned-up keychain).
+    await secrets.delete(`profile:${profile.id}`);
+
+    core = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      await grid.focus();
+      await page.keyboard.press(' ');
+      await grid.getByText('✓ Reviewed').waitFor();
+
+      await page.keyboard.press('Control+5');
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      const failure = page.getByTestId('sync-failure');
+      await failure.getByText('The keychain has no credentials for "Keyless KG"', { exact: false }).waitFor();
+      await failure.getByText('New key…', { exact: false }).waitFor();
+      await app.screenshot('startup-keychain-entry-missing');
+
+      // The way on it names: Settings, New key….
+      await page.keyboard.press('Control+6');
+      const connection = page.getByRole('listitem', { name: 'Keyless KG' });
+      await connection.getByRole('button', { name: 'New key…' }).click();
+      const form = page.getByRole('form', { name: 'New key for Keyless KG' });
+      await form.getByLabel('API key id').fill(sandbox.clientId);
+      await form.getByLabel('API key secret').fill(sandbox.clientSecret);
+      await form.getByRole('button', { name: 'Save' }).click();
+      await connection.getByText('New key saved; the next sync signs in with it.').waitFor();
+      expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
   it('offers the demo and a real connection on a first run, by keyboard alone', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60 });
     const core = createCore({ dataDir: tempDir(), secrets });
