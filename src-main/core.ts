@@ -22,7 +22,7 @@ import { createProfileStore, type Profile, type ProfileStore } from './profiles'
 import type { ExpenseFilters, ReviewTarget, SearchTotals, TransactionFilters } from '../src-shared/search';
 import { createBackgroundTotals, type BackgroundTotals } from './search/background-totals';
 import { answerAsk } from './search/thread-asks';
-import { CacheOpenError, openCache, type CacheDb, type CacheOpenFailure } from './store';
+import { CacheOpenError, isCorruption, openCache, type CacheDb, type CacheOpenFailure } from './store';
 import { readableWork, rescueWork, setAsideCache, type ReadableWork, type RescuedWork } from './cache-rescue';
 import type { SandboxOptions } from '../src-sandbox';
 import { createDemo, type DemoService } from './demo';
@@ -132,6 +132,13 @@ export interface Core {
    * the next sync fills the rest. Refused when the copy opens.
    */
   rebuildCache(profileId: string): Promise<{ setAside: string; kept: RescuedWork }>;
+  /**
+   * Notes an error a command or a sync met in the organisation's cache. SQLite's word that the
+   * file is damaged (a malformed page, in a copy that opened) makes the copy a problem from now
+   * on, as if it had not opened: the returned error says so, and `cache.damaged` tells the window.
+   * Any other error gives null.
+   */
+  noteCacheError(profileId: string, error: unknown): CacheOpenError | null;
   /** The unsent edits and review marks that only the connection's offline copy holds. */
   localWork(profileId: string): { edits: number; marks: number };
   /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
@@ -195,9 +202,13 @@ export function createCore(options: CoreOptions): Core {
   const profiles = createProfileStore({ dataDir, secrets, now: clock });
   const grants = createGrants({ dataDir });
   const caches = new Map<string, CacheDb>();
+  // Copies that opened but that SQLite found damaged since: refused like one that does not open.
+  const damaged = new Map<string, CacheOpenError>();
 
   function cacheOf(profileId: string): CacheDb {
     const profile = profiles.get(profileId);
+    const damage = damaged.get(profile.id);
+    if (damage) throw damage;
     let cache = caches.get(profile.id);
     if (!cache) {
       const file = profiles.cacheFile(profile.id);
@@ -257,6 +268,7 @@ export function createCore(options: CoreOptions): Core {
     cacheOf,
     now: clock,
     networkDown,
+    onCacheError: (profileId, error) => void noteCacheError(profileId, error),
     beforePull: async (profileId, signal) => {
       await outbox.push(profileId, signal);
     },
@@ -319,6 +331,24 @@ export function createCore(options: CoreOptions): Core {
     });
   }
 
+  function noteCacheError(profileId: string, error: unknown): CacheOpenError | null {
+    if (!isCorruption(error)) return null;
+    const profile = profiles.list().find((candidate) => candidate.id === profileId);
+    if (!profile) return null;
+    let damage = damaged.get(profile.id);
+    if (!damage) {
+      log.warn(`SQLite found the offline copy of ${profile.id} damaged:`, error);
+      damage = new CacheOpenError(
+        'NOT_A_DATABASE',
+        `The offline copy of "${profile.name}" is damaged (${error instanceof Error ? error.message : String(error)}). Set it aside and rebuild it, which keeps the unsent edits and review marks it can still read; or restore ${profiles.cacheFile(profile.id)} from a backup.`,
+        { cause: error },
+      );
+      damaged.set(profile.id, damage);
+      events.emit('cache.damaged', { profileId: profile.id });
+    }
+    return damage;
+  }
+
   function cacheProblem(profileId: string): CacheProblem | null {
     const { id } = profiles.get(profileId);
     try {
@@ -344,6 +374,9 @@ export function createCore(options: CoreOptions): Core {
     await sync.stop(profile.id);
     await closeTotals(profile.id);
     sync.forget(profile.id);
+    // A copy found damaged after it opened is still open: closed before it is moved.
+    caches.get(profile.id)?.close();
+    caches.delete(profile.id);
     const file = profiles.cacheFile(profile.id);
     let setAside: string;
     try {
@@ -354,6 +387,7 @@ export function createCore(options: CoreOptions): Core {
         `Could not set the offline copy of "${profile.name}" aside: ${systemReason(error as NodeJS.ErrnoException)}. Nothing was changed.`,
       );
     }
+    damaged.delete(profile.id);
     const kept = rescueWork(setAside, cacheOf(profile.id));
     log.warn(`set the damaged offline copy of ${profile.id} aside as ${setAside}; kept`, kept);
     return { setAside, kept };
@@ -375,12 +409,16 @@ export function createCore(options: CoreOptions): Core {
     }),
     pickFile: createFileChooser(options.pickFile, grants.grantFile),
     cacheOf,
-    transactionTotals: (profileId, filters) => totalsThreadOf(profileId).totals(filters),
-    expenseCount: (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
-    reviewRows: (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
+    // Async, so that a cache that does not open is a rejected promise, never a throw: "Needs
+    // attention" asks four counts at once, and a throw in the second left the first's
+    // rejection unhandled.
+    transactionTotals: async (profileId, filters) => totalsThreadOf(profileId).totals(filters),
+    expenseCount: async (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
+    reviewRows: async (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
     removeProfile,
     cacheProblem,
     rebuildCache,
+    noteCacheError,
     localWork(profileId) {
       const { id } = profiles.get(profileId);
       const marks = cacheOf(id).sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;

@@ -66,9 +66,34 @@ async function withExportProgress<T>(
   }
 }
 
+/**
+ * Each command of an organisation (its input names a `profileId`) hands an error SQLite raised
+ * to the core, which notes a damaged copy (`noteCacheError`); the user then reads that the
+ * organisation's copy is damaged and what to do, not that a search failed.
+ */
+function noticingDamage(core: Core, table: HandlerTable): HandlerTable {
+  const guarded: Record<string, (input: unknown) => unknown> = {};
+  for (const [name, handler] of Object.entries(table) as Array<[string, (input: unknown) => unknown]>) {
+    guarded[name] = (input) => {
+      const profileId = (input as { profileId?: unknown } | null)?.profileId;
+      if (typeof profileId !== 'string') return handler(input);
+      const damage = (error: unknown): never => {
+        throw core.noteCacheError(profileId, error) ?? error;
+      };
+      try {
+        const answer = handler(input);
+        return answer instanceof Promise ? answer.catch(damage) : answer;
+      } catch (error) {
+        return damage(error);
+      }
+    };
+  }
+  return guarded as HandlerTable;
+}
+
 export function createHandlers(core: Core): HandlerTable {
   const runningExports = new Set<string>();
-  return {
+  return noticingDamage(core, {
     'app.info': () => core.info(),
     'app.online': () => core.connectivity.state(),
     'dialog.pickFolder': async ({ title }) => ({ folder: await core.pickFolder(title) }),
@@ -240,7 +265,7 @@ export function createHandlers(core: Core): HandlerTable {
       })),
       lastSucceededAt: core.sync.lastSucceededAt(profileId),
     }),
-  };
+  });
 }
 
 /**

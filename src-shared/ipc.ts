@@ -464,6 +464,11 @@ export const events = {
     total: z.number().int(),
     done: z.boolean(),
   }),
+  /**
+   * SQLite found the organisation's offline copy damaged after it had opened (a malformed page
+   * met by a search or a sync): `profiles.cacheStatus` says so from now on.
+   */
+  'cache.damaged': z.object({ profileId: z.uuid() }),
   /** A review change of a whole search result: records done of the result fixed at its start. */
   'review.progress': z.object({
     profileId: z.uuid(),

@@ -29,6 +29,11 @@ export function isSqliteError(error: unknown): error is Error & { code: string }
   );
 }
 
+/** Whether SQLite found the file damaged (a malformed page, not a database at all). */
+export function isCorruption(error: unknown): boolean {
+  return isSqliteError(error) && /^SQLITE_(CORRUPT|NOTADB)/.test(error.code);
+}
+
 /**
  * Why SQLite refused a write to a cache, said so that a person can act on it: a full disk, a
  * file that cannot be written, another program holding it. Anything else is SQLite's own words
@@ -37,6 +42,8 @@ export function isSqliteError(error: unknown): error is Error & { code: string }
 export function cacheWriteProblem(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   if (code === 'SQLITE_FULL') return 'the disk is full; free some space';
+  if (isCorruption(error))
+    return 'the offline copy is damaged; set it aside and rebuild it, which keeps the unsent edits and review marks it can still read';
   if (code.startsWith('SQLITE_READONLY'))
     return 'the cache file cannot be written; check that it and its folder are writable';
   if (code.startsWith('SQLITE_IOERR')) return 'the disk reported an error while writing; check it';

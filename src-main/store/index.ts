@@ -9,7 +9,13 @@ export {
   shippedSchemaVersion,
 } from './database';
 export type { CacheDb, CacheDrizzle, CacheSchema, OpenCacheOptions } from './database';
-export { CacheOpenError, cacheWriteProblem, isSqliteError, type CacheOpenFailure } from './errors';
+export {
+  CacheOpenError,
+  cacheWriteProblem,
+  isCorruption,
+  isSqliteError,
+  type CacheOpenFailure,
+} from './errors';
 export {
   EXPENSE_FTS_TABLE,
   EXPENSE_TEXT_TABLE,

@@ -43,6 +43,8 @@ export interface SyncOptions {
    * history refuses it twice.
    */
   unrecordedEnds?: RunEnd[];
+  /** Told of every error SQLite raised while the run wrote (the core notes a damaged copy). */
+  onCacheError?: (error: unknown) => void;
 }
 
 /** How a run ended, as its row in the history keeps it. */
@@ -237,6 +239,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
           break;
         }
         if (!appError) log.error(`sync of ${resource} failed:`, error);
+        if (isSqliteError(error)) options.onCacheError?.(error);
         reportError({
           code: appError?.code ?? 'INTERNAL',
           message:
@@ -265,6 +268,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     // The history refused the run's end (a full disk, a read-only cache file): the run ends all
     // the same, failed and saying why, so that nothing waits for it. The pages it committed stay.
     log.error('the sync could not record how it ended:', error);
+    options.onCacheError?.(error);
     outcome = 'failed';
     errors.push({
       resource: '',

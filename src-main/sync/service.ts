@@ -42,6 +42,8 @@ export interface SyncServiceOptions {
   networkDown?: (profileId: string) => boolean;
   /** The organisation's lease against other processes (lease.ts), shared with the outbox. */
   leases?: Leases;
+  /** Told of every error SQLite raised in a run of the organisation (the core notes a damaged copy). */
+  onCacheError?: (profileId: string, error: unknown) => void;
 }
 
 export interface SyncService {
@@ -194,6 +196,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         now: options.now,
         ...(options.trailingDays ? { trailingDays: options.trailingDays } : {}),
         unrecordedEnds: (ends = unrecordedOf(profileId, cache)),
+        onCacheError: (error) => options.onCacheError?.(profileId, error),
         onProgress: (progress) => {
           runId = progress.runId;
           counts[progress.resource] = progress.records;
@@ -206,6 +209,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       // A bug is logged with its stack; a cache that refused a write (a full disk) is no bug,
       // and the run's message already says what happened and what to do.
       if (!(error instanceof AppError) && !isSqliteError(error)) log.error('sync failed:', error);
+      if (isSqliteError(error)) options.onCacheError?.(profileId, error);
       const cancelled = error instanceof AppError && error.code === 'CANCELLED';
       // Refused because another process syncs: that run is the history's, not this refusal, and
       // nothing failed here. `busy` lets the window tell it from a failure and stay quiet.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
@@ -102,6 +102,56 @@ describe('damaged local state in the window', () => {
         .poll(() => sandbox.state.suppliers.find((s) => s.id === supplierId)?.name, { timeout: 30_000 })
         .toBe('Renamed Offline KG');
       await app.screenshot('startup-damaged-cache-rebuilt');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
+  it('shows a copy SQLite finds damaged after it opened as damaged, not as an empty list', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60 });
+    const dataDir = tempDir();
+    let core = createCore({ dataDir, secrets });
+    const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+    const profile = await core.addProfile({ name: 'Damaged AG', baseUrl: sandbox.url, auth });
+    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    await core.close();
+    // The suppliers' table loses its root page; the file still opens, and the transactions read.
+    const file = core.profiles.cacheFile(profile.id);
+    const sqlite = new Database(file, { readonly: true });
+    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+    const root = sqlite
+      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'suppliers'")
+      .pluck()
+      .get() as number;
+    sqlite.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
+    closeSync(fd);
+
+    core = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      // The suppliers' search meets the damage: the window says so for the organisation.
+      await page.keyboard.press('Control+3');
+      await page
+        .getByRole('heading', { level: 1, name: 'The offline copy of Damaged AG is damaged' })
+        .waitFor();
+      await page
+        .getByTestId('cache-problem')
+        .getByText('database disk image is malformed', { exact: false })
+        .waitFor();
+      await page.getByRole('button', { name: 'Set aside and rebuild' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      await page
+        .getByRole('grid', { name: 'Suppliers' })
+        .getByRole('row')
+        .nth(1)
+        .waitFor({ timeout: 30_000 });
     } finally {
       await app.close();
       await core.close();

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +86,11 @@ describe('a damaged offline copy', () => {
       expect(core.cacheProblem(damaged.id)?.message).toMatch(
         /^The offline copy of "Damaged AG" cannot be opened\./,
       );
+      // Needs attention's four counts at once are refused with the same words, none left unhandled.
+      expect(await dispatch(handlers, 'review.attention', { profileId: damaged.id })).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/^The offline copy of "Damaged AG" cannot be opened/) },
+      });
       // The other organisation is not held up by it.
       expect(core.cacheProblem(healthy.id)).toBeNull();
       expect(await dispatch(handlers, 'profiles.cacheStatus', { id: healthy.id })).toEqual({
@@ -144,6 +157,88 @@ describe('a damaged offline copy', () => {
       expect(supplier()).toEqual({ name: 'Renamed Offline KG', pending: 0 });
       expect(sandbox.state.suppliers.find((s) => s.id === supplierId)?.name).toBe('Renamed Offline KG');
       expect(mark()).toEqual({ reviewed: 1, note: 'Asked for the hotel invoice.' });
+    } finally {
+      await closeAll(core, sandbox);
+    }
+  });
+
+  it('notes a copy that opened but that SQLite finds damaged, and rebuilds it with the marks', async () => {
+    const { sandbox, dataDir, damaged, healthy, transactionId } = await twoOrganisations();
+    let core = createCore({ dataDir, secrets, clock: now });
+    const file = core.profiles.cacheFile(damaged.id);
+    // The bank transactions' table loses its root page; the file still opens.
+    const sqlite = new Database(file, { readonly: true });
+    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+    const root = sqlite
+      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'bank_transactions'")
+      .pluck()
+      .get() as number;
+    sqlite.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
+    closeSync(fd);
+
+    core = createCore({ dataDir, secrets, clock: now });
+    const handlers = createHandlers(core);
+    const told: unknown[] = [];
+    core.events.subscribe((event, payload) => {
+      if (event === 'cache.damaged') told.push(payload);
+    });
+    try {
+      expect(core.cacheProblem(damaged.id)).toBeNull();
+      const search = await dispatch(handlers, 'transactions.search', {
+        profileId: damaged.id,
+        search: { filters: {} },
+      });
+      expect(search).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+      expect(JSON.stringify(search)).toMatch(/The offline copy of \\"Damaged AG\\" is damaged/);
+      expect(told).toEqual([{ profileId: damaged.id }]);
+      expect(core.cacheProblem(damaged.id)).toMatchObject({
+        reason: 'NOT_A_DATABASE',
+        readable: { edits: 1, marks: 1 },
+      });
+      // From now on every command of the organisation says so, and the other one works.
+      expect(await dispatch(handlers, 'review.attention', { profileId: damaged.id })).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/is damaged/) },
+      });
+      expect(core.cacheProblem(healthy.id)).toBeNull();
+
+      const { kept } = await core.rebuildCache(damaged.id);
+      expect(kept).toEqual({ edits: 1, marks: 1, tags: 0 });
+      expect(core.cacheProblem(damaged.id)).toBeNull();
+      expect((await core.sync.sync(damaged.id, { full: false })).outcome).toBe('succeeded');
+      expect(
+        core
+          .cacheOf(damaged.id)
+          .sqlite.prepare('SELECT note FROM review_marks WHERE record_id = ?')
+          .pluck()
+          .get(transactionId),
+      ).toBe('Asked for the hotel invoice.');
+    } finally {
+      await closeAll(core, sandbox);
+    }
+  });
+
+  it('notes a damaged copy that a sync meets', async () => {
+    const { sandbox, dataDir, damaged } = await twoOrganisations();
+    let core = createCore({ dataDir, secrets, clock: now });
+    const file = core.profiles.cacheFile(damaged.id);
+    const sqlite = new Database(file, { readonly: true });
+    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+    const root = sqlite
+      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'suppliers'")
+      .pluck()
+      .get() as number;
+    sqlite.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
+    closeSync(fd);
+    core = createCore({ dataDir, secrets, clock: now });
+    try {
+      const run = await core.sync.sync(damaged.id, { full: false }).catch((error: unknown) => error);
+      expect(JSON.stringify(run)).toMatch(/the offline copy is damaged; set it aside and rebuild it/);
+      expect(core.cacheProblem(damaged.id)).toMatchObject({ reason: 'NOT_A_DATABASE' });
     } finally {
       await closeAll(core, sandbox);
     }

@@ -59,7 +59,9 @@ export function DamagedCache({
       <h1 id="area-title" tabIndex={-1}>
         {newer
           ? `The offline copy of ${profile.name} is from a newer Satchel`
-          : `The offline copy of ${profile.name} cannot be opened`}
+          : problem.reason === 'NOT_A_DATABASE'
+            ? `The offline copy of ${profile.name} is damaged`
+            : `The offline copy of ${profile.name} cannot be opened`}
       </h1>
       <p role="alert" data-testid="cache-problem">
         {problem.message}
