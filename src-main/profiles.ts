@@ -39,6 +39,13 @@ export interface ProfileStore {
 
 const secretAccount = (id: string) => `profile:${id}`;
 
+function readReason(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EACCES' || error.code === 'EPERM')
+    return 'Satchel may not read it; check its permissions';
+  if (error.code === 'EISDIR') return 'it is a folder, not a file';
+  return error.message;
+}
+
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -55,7 +62,16 @@ export function createProfileStore(options: {
 
   function read(): Profile[] {
     if (!existsSync(file)) return [];
-    const text = readFileSync(file, 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      // Not readable (its permissions, a folder in its place): said, never taken for no list.
+      throw new AppError(
+        'INTERNAL',
+        `Satchel cannot read the list of organisations (${file}): ${readReason(error as NodeJS.ErrnoException)}. Satchel changed nothing: the offline copies and the keys in the system keychain are kept. Fix that and try again.`,
+      );
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -105,6 +105,25 @@ describe('connections (profiles)', () => {
     expect(await secrets.list()).toEqual([]);
   });
 
+  it('says the list cannot be read when profiles.json is not a file, and writes nothing', async () => {
+    const { dataDir, profiles } = store();
+    const file = path.join(dataDir, 'profiles.json');
+    // A folder where the list should be: reading it fails as a file the user may not read would.
+    mkdirSync(file);
+    expect(() => profiles.list()).toThrow(
+      expect.objectContaining({
+        code: 'INTERNAL',
+        message: expect.stringMatching(
+          /^Satchel cannot read the list of organisations \(.*profiles\.json\): /,
+        ),
+      }),
+    );
+    await expect(
+      profiles.add({ name: 'A', baseUrl: 'https://x.test', auth: { kind: 'token', accessToken: 't' } }),
+    ).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/cannot read the list/) });
+    expect(await secrets.list()).toEqual([]);
+  });
+
   it('refuses a second connection with the same name', async () => {
     const { profiles } = store();
     await profiles.add({
