@@ -11,6 +11,7 @@ import {
 import type { Core } from './core';
 import { exportExpenses, exportReviewFile, exportTransactions, importReviewFile } from './export';
 import { log } from './log';
+import { cacheWriteProblem, isSqliteError } from './store';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
 import { afterReviewChanges, applyReviewInSlices, countAttention } from './review';
 import {
@@ -67,6 +68,21 @@ async function withExportProgress<T>(
 }
 
 /**
+ * SQLite's refusal of the organisation's copy in words a person can act on (a read-only file, a
+ * full disk); null for anything else, which the door below answers as it always has. The review
+ * marks and other writes of a command met these as "Satchel could not complete …".
+ */
+function cacheTrouble(core: Core, profileId: string, error: unknown): AppError | null {
+  // Only the refusals of the disk and the file: another SQLite error is a bug, answered below.
+  if (!isSqliteError(error) || !/^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|CANTOPEN)/.test(error.code))
+    return null;
+  const profile = core.profiles.list().find((candidate) => candidate.id === profileId);
+  const whose = profile ? `the offline copy of "${profile.name}"` : "the organisation's offline copy";
+  log.warn(`SQLite refused ${whose}:`, error);
+  return new AppError('INTERNAL', `Satchel could not use ${whose}: ${cacheWriteProblem(error)}.`);
+}
+
+/**
  * Each command of an organisation (its input names a `profileId`) hands an error SQLite raised
  * to the core, which notes a damaged copy (`noteCacheError`); the user then reads that the
  * organisation's copy is damaged and what to do, not that a search failed.
@@ -78,7 +94,7 @@ function noticingDamage(core: Core, table: HandlerTable): HandlerTable {
       const profileId = (input as { profileId?: unknown } | null)?.profileId;
       if (typeof profileId !== 'string') return handler(input);
       const damage = (error: unknown): never => {
-        throw core.noteCacheError(profileId, error) ?? error;
+        throw core.noteCacheError(profileId, error) ?? cacheTrouble(core, profileId, error) ?? error;
       };
       try {
         const answer = handler(input);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   closeSync,
   existsSync,
   openSync,
@@ -241,6 +243,54 @@ describe('a damaged offline copy', () => {
       expect(core.cacheProblem(damaged.id)).toMatchObject({ reason: 'NOT_A_DATABASE' });
     } finally {
       await closeAll(core, sandbox);
+    }
+  });
+
+  it('reads a copy it may not write, and says why a review mark is refused', async (context) => {
+    const { sandbox, dataDir, damaged, transactionId } = await twoOrganisations();
+    let core = createCore({ dataDir, secrets, clock: now });
+    const file = core.profiles.cacheFile(damaged.id);
+    chmodSync(file, 0o444);
+    // Permissions do not stop root: the file is made immutable instead, where the system allows.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      try {
+        execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
+      } catch {
+        chmodSync(file, 0o644);
+        await sandbox.stop();
+        context.skip();
+      }
+    }
+    core = createCore({ dataDir, secrets, clock: now });
+    const handlers = createHandlers(core);
+    try {
+      expect(core.cacheProblem(damaged.id)).toBeNull();
+      const search = await dispatch(handlers, 'transactions.search', {
+        profileId: damaged.id,
+        search: { filters: {} },
+      });
+      expect(search).toMatchObject({ ok: true });
+      const review = await dispatch(handlers, 'review.apply', {
+        profileId: damaged.id,
+        target: { by: 'ids', kind: 'transaction', ids: [transactionId] },
+        change: { action: 'setNote', note: 'Cannot be kept' },
+      });
+      expect(review).toEqual({
+        ok: false,
+        error: {
+          code: 'INTERNAL',
+          message:
+            'Satchel could not use the offline copy of "Damaged AG": the cache file cannot be written; check that it and its folder are writable.',
+        },
+      });
+      // Not taken for damage: nothing offers to set it aside.
+      expect(core.cacheProblem(damaged.id)).toBeNull();
+    } finally {
+      await core.close();
+      if (asRoot) execFileSync('chattr', ['-i', file], { stdio: 'ignore' });
+      chmodSync(file, 0o644);
+      await sandbox.stop();
     }
   });
 });
