@@ -179,7 +179,15 @@ function answeredButNotTheApi(error: AppError): boolean {
 
 export function createCore(options: CoreOptions): Core {
   const dataDir = path.resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    // A file in its place, no permission: said, so the shell can show it instead of no window.
+    throw new AppError(
+      'INTERNAL',
+      `Satchel cannot use its data folder (${dataDir}): ${systemReason(error as NodeJS.ErrnoException)}. Fix that and start Satchel again.`,
+    );
+  }
   const clock = options.clock ?? (() => new Date());
   const migrationsDir = options.migrationsDir ?? defaultMigrationsDir();
   const schemaVersion = shippedSchemaVersion(migrationsDir);

@@ -99,43 +99,51 @@ void app.whenReady().then(() => {
     });
   });
 
-  const core = createCore({
-    dataDir: app.getPath('userData'),
-    totalsThread,
-    migrationsDir: app.isPackaged
-      ? path.join(process.resourcesPath, 'migrations', 'cache')
-      : path.join(app.getAppPath(), 'resources', 'migrations', 'cache'),
-    async pickFolder({ title, defaultPath }) {
-      const options = {
-        title,
-        ...(defaultPath ? { defaultPath } : {}),
-        properties: ['openDirectory' as const, 'createDirectory' as const],
-      };
-      const result = mainWindow
-        ? await dialog.showOpenDialog(mainWindow, options)
-        : await dialog.showOpenDialog(options);
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-    // The core names only a download's own destination, checked to be a folder.
-    openFolder: (folder) => shell.openPath(folder),
-    async pickFile({ mode, title, extension, kind, defaultPath }) {
-      const filters = [{ name: kind, extensions: [extension] }];
-      const common = { title, filters, ...(defaultPath ? { defaultPath } : {}) };
-      if (mode === 'save') {
-        // The system asks before replacing a file (Linux only when told to).
-        const options = { ...common, properties: ['showOverwriteConfirmation' as const] };
+  let core: ReturnType<typeof createCore>;
+  try {
+    core = createCore({
+      dataDir: app.getPath('userData'),
+      totalsThread,
+      migrationsDir: app.isPackaged
+        ? path.join(process.resourcesPath, 'migrations', 'cache')
+        : path.join(app.getAppPath(), 'resources', 'migrations', 'cache'),
+      async pickFolder({ title, defaultPath }) {
+        const options = {
+          title,
+          ...(defaultPath ? { defaultPath } : {}),
+          properties: ['openDirectory' as const, 'createDirectory' as const],
+        };
         const result = mainWindow
-          ? await dialog.showSaveDialog(mainWindow, options)
-          : await dialog.showSaveDialog(options);
-        return result.canceled || !result.filePath ? null : result.filePath;
-      }
-      const options = { ...common, properties: ['openFile' as const] };
-      const result = mainWindow
-        ? await dialog.showOpenDialog(mainWindow, options)
-        : await dialog.showOpenDialog(options);
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-  });
+          ? await dialog.showOpenDialog(mainWindow, options)
+          : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      // The core names only a download's own destination, checked to be a folder.
+      openFolder: (folder) => shell.openPath(folder),
+      async pickFile({ mode, title, extension, kind, defaultPath }) {
+        const filters = [{ name: kind, extensions: [extension] }];
+        const common = { title, filters, ...(defaultPath ? { defaultPath } : {}) };
+        if (mode === 'save') {
+          // The system asks before replacing a file (Linux only when told to).
+          const options = { ...common, properties: ['showOverwriteConfirmation' as const] };
+          const result = mainWindow
+            ? await dialog.showSaveDialog(mainWindow, options)
+            : await dialog.showSaveDialog(options);
+          return result.canceled || !result.filePath ? null : result.filePath;
+        }
+        const options = { ...common, properties: ['openFile' as const] };
+        const result = mainWindow
+          ? await dialog.showOpenDialog(mainWindow, options)
+          : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+    });
+  } catch (error) {
+    // No core, no window worth opening (a data folder that cannot be made): said, then quit.
+    dialog.showErrorBox('Satchel cannot start', error instanceof Error ? error.message : String(error));
+    app.quit();
+    return;
+  }
   const handlers = createHandlers(core);
 
   const appOrigin = appOriginOf(appUrl);

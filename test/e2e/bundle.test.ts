@@ -66,6 +66,7 @@ describe('the built app', () => {
       'showMessageBox', // the confirmation before a link opens in the browser, the About box
       'openExternal',
       'showOpenDialog', // the folder picker handed to the core
+      'showErrorBox', // a core that cannot start (its data folder) is said, not a missing window
       'setApplicationMenu',
       'isOnline',
       'will-quit',

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSatchelApi, unwrap } from '../../src-shared/bridge';
@@ -35,6 +35,17 @@ describe('core and handler table', () => {
     expect(info.schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
     expect(info.schemaVersion).toBeGreaterThan(0);
     expect(existsSync(dataDir)).toBe(true);
+  });
+
+  it('says why it cannot start when its data folder cannot be made', () => {
+    const inTheWay = path.join(tempDir(), 'Satchel');
+    writeFileSync(inTheWay, 'not a folder');
+    expect(() => createCore({ dataDir: inTheWay })).toThrow(
+      expect.objectContaining({
+        code: 'INTERNAL',
+        message: `Satchel cannot use its data folder (${inTheWay}): a file of that name is in the way. Fix that and start Satchel again.`,
+      }),
+    );
   });
 
   it('refuses input that does not match the command schema and names the field', async () => {
