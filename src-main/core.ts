@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import packageJson from '../package.json';
 import { API_VERSION, type AppInfo, type Notice } from '../src-shared/ipc';
@@ -139,9 +139,15 @@ export interface Core {
    * Any other error gives null.
    */
   noteCacheError(profileId: string, error: unknown): CacheOpenError | null;
-  /** The unsent edits and review marks that only the connection's offline copy holds. */
-  localWork(profileId: string): { edits: number; marks: number };
-  /** Removes a connection: stops its sync, closes and deletes its cache, drops its secret. */
+  /**
+   * The unsent edits and review marks that only the connection's offline copy holds; of a copy
+   * that cannot be opened (`damaged`), those it still gives up.
+   */
+  localWork(profileId: string): { edits: number; marks: number; damaged?: boolean };
+  /**
+   * Removes a connection: stops its sync, closes and deletes its cache (one that cannot be
+   * opened is set aside instead, as `rebuildCache` does), drops its secret.
+   */
   removeProfile(profileId: string): Promise<void>;
   info(): AppInfo;
   notify(level: Notice['level'], message: string): void;
@@ -327,6 +333,8 @@ export function createCore(options: CoreOptions): Core {
 
   async function removeProfile(profileId: string): Promise<void> {
     const profile = profiles.get(profileId);
+    // A copy that cannot be opened may still hold the user's work: set aside, not deleted.
+    const damagedCopy = cacheProblem(profile.id) !== null && existsSync(profiles.cacheFile(profile.id));
     await sync.stop(profile.id);
     // The keychain entry goes first (in `profiles.remove`): a locked or absent keychain used to
     // fail after the offline files were deleted, leaving the connection listed without them.
@@ -336,6 +344,8 @@ export function createCore(options: CoreOptions): Core {
       caches.get(profile.id)?.close();
       caches.delete(profile.id);
       sync.forget(profile.id);
+      damaged.delete(profile.id);
+      if (damagedCopy) setAsideCache(profiles.cacheFile(profile.id), clock());
     });
   }
 
@@ -429,6 +439,9 @@ export function createCore(options: CoreOptions): Core {
     noteCacheError,
     localWork(profileId) {
       const { id } = profiles.get(profileId);
+      // What a damaged copy still gives up; it is set aside, not deleted, when removed.
+      const problem = cacheProblem(id);
+      if (problem) return { ...(problem.readable ?? { edits: 0, marks: 0 }), damaged: true };
       const marks = cacheOf(id).sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;
       return { edits: outbox.list(id).length, marks };
     },

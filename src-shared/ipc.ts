@@ -172,7 +172,12 @@ export const commands = {
    */
   'profiles.localWork': {
     input: ProfileId,
-    output: z.object({ edits: z.number().int().nonnegative(), marks: z.number().int().nonnegative() }),
+    output: z.object({
+      edits: z.number().int().nonnegative(),
+      marks: z.number().int().nonnegative(),
+      /** The copy cannot be opened: the counts are what it still gives up, and removing sets it aside. */
+      damaged: z.boolean().optional(),
+    }),
   },
   /**
    * Whether the connection's offline copy opens. When it does not (damaged, or written by a

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
@@ -152,6 +152,50 @@ describe('damaged local state in the window', () => {
         .getByRole('row')
         .nth(1)
         .waitFor({ timeout: 30_000 });
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
+  it('removes an organisation whose copy cannot be opened from Settings, the copy set aside', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40 });
+    const dataDir = tempDir();
+    let core = createCore({ dataDir, secrets });
+    const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+    const profile = await core.addProfile({ name: 'Damaged AG', baseUrl: sandbox.url, auth });
+    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+    await core.close();
+    const file = core.profiles.cacheFile(profile.id);
+    writeFileSync(file, Buffer.alloc(4096, 0x41));
+
+    core = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    try {
+      await page
+        .getByRole('heading', { level: 1, name: 'The offline copy of Damaged AG is damaged' })
+        .waitFor();
+      await page
+        .getByTestId('cache-readable')
+        .getByText('Satchel cannot read any unsent edits or review marks from it.', { exact: false })
+        .waitFor();
+      await page.getByRole('button', { name: 'Open Settings' }).click();
+      const connection = page.getByRole('listitem', { name: 'Damaged AG' });
+      await connection.getByRole('button', { name: 'Remove…' }).click();
+      await page
+        .getByTestId('removal-loses')
+        .getByText(
+          'Its offline copy cannot be opened. Removing sets the file aside beside the others, renamed, not deleted.',
+        )
+        .waitFor();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Add an organisation…' }).waitFor();
+      expect(core.profiles.list()).toEqual([]);
+      expect(
+        readdirSync(path.dirname(file)).filter((name) => name.startsWith(`${profile.id}.damaged-`)),
+      ).toHaveLength(1);
     } finally {
       await app.close();
       await core.close();

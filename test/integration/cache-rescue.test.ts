@@ -293,4 +293,32 @@ describe('a damaged offline copy', () => {
       await sandbox.stop();
     }
   });
+
+  it('removes an organisation whose copy cannot be opened, setting the copy aside', async () => {
+    const { sandbox, dataDir, damaged, healthy } = await twoOrganisations();
+    let core = createCore({ dataDir, secrets, clock: now });
+    const file = core.profiles.cacheFile(damaged.id);
+    const garbage = Buffer.alloc(4096, 0x41);
+    writeFileSync(file, garbage);
+    core = createCore({ dataDir, secrets, clock: now });
+    const handlers = createHandlers(core);
+    try {
+      // Counted, so the prompt can say so; the count used to fail and Remove waited for ever.
+      expect(await dispatch(handlers, 'profiles.localWork', { id: damaged.id })).toEqual({
+        ok: true,
+        value: { edits: 0, marks: 0, damaged: true },
+      });
+      expect(await dispatch(handlers, 'profiles.remove', { id: damaged.id })).toEqual({
+        ok: true,
+        value: { removed: true },
+      });
+      expect(core.profiles.list().map((p) => p.name)).toEqual(['Healthy GmbH']);
+      expect(await secrets.list()).toEqual([`profile:${healthy.id}`]);
+      expect(existsSync(file)).toBe(false);
+      const aside = path.join(dataDir, 'caches', `${damaged.id}.damaged-2026-11-20T08-00-00-000Z.sqlite`);
+      expect(readFileSync(aside)).toEqual(garbage);
+    } finally {
+      await closeAll(core, sandbox);
+    }
+  });
 });

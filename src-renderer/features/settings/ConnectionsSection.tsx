@@ -114,7 +114,7 @@ function RemovePrompt({
   const [work, setWork] = useState<
     | { status: 'reading' }
     // `current`: false from an event that may change the counts until they are read again.
-    | { status: 'read'; edits: number; marks: number; current: boolean }
+    | { status: 'read'; edits: number; marks: number; damaged?: boolean; current: boolean }
     | { status: 'failed'; message: string }
   >({ status: 'reading' });
   const [attempt, setAttempt] = useState(0);
@@ -186,7 +186,14 @@ function RemovePrompt({
           Remove waits: {work.message}
         </span>
       )}
-      {lost.length > 0 && (
+      {work.status === 'read' && work.damaged === true && (
+        <span id={`${id}-lost`} data-testid="removal-loses">
+          Its offline copy cannot be opened
+          {lost.length > 0 ? `, though Satchel can still read its ${lost.join(' and ')}` : ''}. Removing sets
+          the file aside beside the others, renamed, not deleted.
+        </span>
+      )}
+      {lost.length > 0 && work.status === 'read' && work.damaged !== true && (
         <span id={`${id}-lost`} data-testid="removal-loses">
           Only this computer has its {lost.join(' and ')}; removing the organisation loses {them}. To keep{' '}
           {them}, {keepBy.join(' and ')} first.
@@ -199,7 +206,7 @@ function RemovePrompt({
         aria-disabled={!ready || undefined}
         aria-describedby={
           [
-            ...(work.status !== 'read' || lost.length > 0 ? [`${id}-lost`] : []),
+            ...(work.status !== 'read' || lost.length > 0 || work.damaged === true ? [`${id}-lost`] : []),
             ...(counted && !ready ? [`${id}-recount`] : []),
           ].join(' ') || undefined
         }
