@@ -322,7 +322,7 @@ describe("a connection's key", () => {
       core.sync.forget(profile.id);
       const failed = await core.sync.sync(profile.id);
       expect(failed.outcome).toBe('failed');
-      expect(JSON.stringify(failed.errors)).toContain('Enter the API key again in Settings.');
+      expect(JSON.stringify(failed.errors)).toContain('Enter the API key again in Settings (New key…)');
 
       await page.keyboard.press('Control+6');
       const connection = page.getByRole('listitem', { name: 'Sandbox GmbH' });
