@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -146,6 +147,9 @@ function parseArgsMessage(code: string, message: string): string {
 /** The core on a data folder, or a failure that says why the folder cannot be used. */
 function openDataFolder(dataDir: string): Core {
   try {
+    // Made here first: the system's reason then reaches the messages below, which name
+    // --data-dir; the core's own says only what the window can say.
+    mkdirSync(dataDir, { recursive: true });
     return createCore({ dataDir });
   } catch (error) {
     const { code, syscall } = error as NodeJS.ErrnoException;
