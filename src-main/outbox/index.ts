@@ -5,6 +5,7 @@ import { NO_NETWORK_MESSAGE } from '../connectivity';
 import { createLeases, type Leases } from '../sync/lease';
 import { dimensionItems, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
+import { claimedElsewhere, newClaimant } from './claims';
 import { pushOutbox, type PushProgress, type PushSummary } from './push';
 import {
   chainBase,
@@ -106,7 +107,10 @@ export interface Outbox {
   retry(profileId: string, operationId: string): OutboxItem;
   /** Replaces the payload of a pending, failed or conflicting edit (checked like a new edit). */
   edit(profileId: string, operationId: string, input: unknown): OutboxItem;
-  /** Drops an edit and restores the row without it (a create's record and its items go). */
+  /**
+   * Drops an edit and restores the row without it (a create's record and its items go). Refused
+   * while a live push has it on its way (claims.ts); one a gone process left `sending` may go.
+   */
   discard(profileId: string, operationId: string): void;
   /** Settles a conflict: send mine on the new version, take theirs, or send a merged payload. */
   resolve(profileId: string, operationId: string, resolution: Resolution): OutboxItem | null;
@@ -303,7 +307,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     discard(profileId, operationId) {
       const cache = options.cacheOf(profileId);
-      cache.db.transaction((tx) => discardIn(tx, open(tx, operationId)));
+      cache.db.transaction((tx) => {
+        const row = open(tx, operationId);
+        // Its request has left with a live push (a create reaches the server whatever the
+        // outbox says then); one left `sending` by a process that is gone is free to discard.
+        if (claimedElsewhere(row, newClaimant(), Date.now()))
+          throw refuse(
+            'This edit is being sent; wait for the push to finish, then discard it if it is still listed.',
+          );
+        discardIn(tx, row);
+      });
     },
     resolve(profileId, operationId, resolution) {
       const cache = options.cacheOf(profileId);
