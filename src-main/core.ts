@@ -389,7 +389,17 @@ export function createCore(options: CoreOptions): Core {
         problem?.message ?? `The offline copy of "${profile.name}" opens; there is nothing to rebuild.`,
       );
     }
+    // Everything that writes to this copy stops first and is waited for, as when closing: a
+    // sync, an edit push started outside one (Send now: at the edit it is on, which settles as
+    // sent or "maybe sent"), the offline-file fill and the downloads. Nothing new starts meanwhile:
+    // the copy is refused (`cacheOf`) until it is rebuilt. Else a late write failed on the
+    // closed copy halfway through an edit's answer, or a fill's landed in the fresh one.
     await sync.stop(profile.id);
+    if (outbox.isPushing(profile.id)) {
+      edits.cancelPush(profile.id);
+      await outbox.push(profile.id).catch(() => undefined);
+    }
+    await files.stop(profile.id, new AppError('CANCELLED', 'The offline copy is being rebuilt.'));
     await closeTotals(profile.id);
     sync.forget(profile.id);
     // A copy found damaged after it opened is still open: closed before it is moved.

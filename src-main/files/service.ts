@@ -114,9 +114,10 @@ export interface FileService {
   filesRoot(profileId: string): string;
   /**
    * Stops the organisation's jobs and fills (interrupted, not cancelled) and its preview
-   * fetches, waits for them, and forgets them.
+   * fetches, waits for them, and forgets them. `reason` is what they stop with (by default that
+   * Satchel is closing).
    */
-  stop(profileId: string): Promise<void>;
+  stop(profileId: string, reason?: AppError): Promise<void>;
   /**
    * Removes the organisation's cached files (the organisation is being removed), once its
    * downloads, fills and preview fetches stopped; a preview asked for meanwhile is refused.
@@ -612,7 +613,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     },
     fillOffline: (profileId) => fills.fill(profileId),
     filesRoot,
-    stop: (profileId) => halt(profileId, new AppError('CANCELLED', 'Satchel is closing.')),
+    stop: (profileId, reason) => halt(profileId, reason ?? new AppError('CANCELLED', 'Satchel is closing.')),
     async removeCache(profileId) {
       // Every preview fetch and fill stops (and is waited for) before the folder goes: one
       // still writing would fail on the missing folder, or make it again.

@@ -19,6 +19,7 @@ import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
+import { until } from '../helpers/until';
 
 // A damaged offline copy of one organisation: said for that organisation, set aside (never
 // deleted) on request, and rebuilt with the unsent edits and review marks that can still be
@@ -34,8 +35,8 @@ afterEach(async () => {
 const now = () => new Date('2026-11-20T08:00:00Z');
 
 /** Two organisations synced; in the first a transaction reviewed with a note, a supplier edited unsent. */
-async function twoOrganisations() {
-  const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 120 });
+async function twoOrganisations(sandboxOptions: { control?: boolean } = {}) {
+  const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 120, ...sandboxOptions });
   const dataDir = tempDir();
   const core = createCore({ dataDir, secrets, clock: now });
   const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
@@ -58,6 +59,20 @@ async function twoOrganisations() {
   core.outbox.updateSupplier(damaged.id, supplierId, { name: 'Renamed Offline KG' });
   await core.close();
   return { sandbox, dataDir, damaged, healthy, transactionId, supplierId };
+}
+
+/** Overwrites the root page of `table` in a closed cache file: the file still opens. */
+function damageTable(file: string, table: string): void {
+  const sqlite = new Database(file, { readonly: true });
+  const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+  const root = sqlite
+    .prepare('SELECT rootpage FROM sqlite_master WHERE name = ?')
+    .pluck()
+    .get(table) as number;
+  sqlite.close();
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
+  closeSync(fd);
 }
 
 function cacheFiles(dataDir: string): string[] {
@@ -217,6 +232,82 @@ describe('a damaged offline copy', () => {
           .pluck()
           .get(transactionId),
       ).toBe('Asked for the hotel invoice.');
+    } finally {
+      await closeAll(core, sandbox);
+    }
+  });
+
+  it('stops and waits for an edit push on its way before setting the copy aside', async () => {
+    const { sandbox, dataDir, damaged, supplierId } = await twoOrganisations({ control: true });
+    let core = createCore({ dataDir, secrets, clock: now });
+    damageTable(core.profiles.cacheFile(damaged.id), 'bank_transactions');
+    core = createCore({ dataDir, secrets, clock: now });
+    const handlers = createHandlers(core);
+    try {
+      core.outbox.createSupplier(damaged.id, { name: 'Unterwegs AG', code: 'REBUILD-1' });
+      // The queued rename goes at once; the create is held at the server, its request on its way.
+      const held = sandbox.control!.addFault({ match: 'createSupplier', latencyMs: 3_000, times: 1 });
+      const ended: string[] = [];
+      const pushing = core.outbox.push(damaged.id).then(
+        (summary) => (ended.push('push'), summary),
+        (error: unknown) => (ended.push('push'), error),
+      );
+      await until(() => sandbox.control!.faultFired(held) > 0, 'the create to reach the server');
+      const search = await dispatch(handlers, 'transactions.search', {
+        profileId: damaged.id,
+        search: { filters: {} },
+      });
+      expect(JSON.stringify(search)).toMatch(/is damaged/);
+
+      const { kept } = await core.rebuildCache(damaged.id);
+      ended.push('rebuild');
+      // The push stopped at the create and settled it in the old copy before that was moved.
+      expect(ended).toEqual(['push', 'rebuild']);
+      expect(await pushing).toMatchObject({ sent: 1, stoppedBy: { code: 'CANCELLED' } });
+      expect(kept).toEqual({ edits: 1, marks: 1, tags: 0 });
+      expect(core.outbox.list(damaged.id).map((item) => [item.name, item.status])).toEqual([
+        ['Unterwegs AG', 'sending'],
+      ]);
+
+      // The sync that fills the fresh copy sends it once: looked up first, as any "maybe sent".
+      expect((await core.sync.sync(damaged.id, { full: false })).outcome).toBe('succeeded');
+      expect(core.outbox.list(damaged.id)).toEqual([]);
+      expect(sandbox.state.suppliers.filter((s) => s.number === 'REBUILD-1').map((s) => s.name)).toEqual([
+        'Unterwegs AG',
+      ]);
+      expect(sandbox.state.suppliers.find((s) => s.id === supplierId)?.name).toBe('Renamed Offline KG');
+    } finally {
+      await closeAll(core, sandbox);
+    }
+  });
+
+  it('stops and waits for the offline-file fill before setting the copy aside', async () => {
+    const { sandbox, dataDir, damaged } = await twoOrganisations({ control: true });
+    let core = createCore({ dataDir, secrets, clock: now });
+    core.files.setOfflineScope(damaged.id, { mode: 'all', budgetBytes: 2 ** 30 });
+    await core.close();
+    // A table the fill does not read: it runs on until the rebuild stops it.
+    damageTable(core.profiles.cacheFile(damaged.id), 'dimensions');
+    core = createCore({ dataDir, secrets, clock: now });
+    const handlers = createHandlers(core);
+    try {
+      const held = sandbox.control!.addFault({ match: 'getFileContent', latencyMs: 3_000, times: 2 });
+      const ended: string[] = [];
+      const filling = core.files.fillOffline(damaged.id).then(
+        (result) => (ended.push('fill'), result),
+        (error: unknown) => (ended.push('fill'), error),
+      );
+      await until(() => sandbox.control!.faultFired(held) > 0, 'a file request to reach the server');
+      const search = await dispatch(handlers, 'dimensions.list', { profileId: damaged.id, search: {} });
+      expect(JSON.stringify(search)).toMatch(/is damaged/);
+
+      await core.rebuildCache(damaged.id);
+      ended.push('rebuild');
+      expect(ended).toEqual(['fill', 'rebuild']);
+      // Stopped, not failed file by file on a closed copy.
+      expect(await filling).toEqual({ fetched: 0, evicted: 0, failed: 0 });
+      // The scope was kept; the sync and the fill after it bring the files into the fresh copy.
+      expect(core.files.offlineScope(damaged.id)).toMatchObject({ scope: { mode: 'all' } });
     } finally {
       await closeAll(core, sandbox);
     }
