@@ -78,7 +78,15 @@ Options:
   --token-stdin          read a bearer token from standard input instead of a key
   --demo                 the sandbox's demo organisation (its demo key unless one is given)
   --json                 list as JSON (list)
-  --force                remove even with unsent edits or review marks (remove)`,
+  --force                remove even with unsent edits or review marks (remove)
+  --profile NAME_OR_ID   the organisation whose damaged offline copy to rebuild; needed only
+                         when several are connected (rebuild)
+
+"profile rebuild" does what the window's "Set aside and rebuild" does for an offline copy that
+cannot be opened or that SQLite found damaged: the file is renamed beside itself (never
+deleted; the new name is said), a fresh copy is made, and the unsent edits, review marks, tags
+and settings that can still be read are kept in it. "satchel sync" then fills it. A copy that
+opens is refused (exit 1) and left as it is.`,
   sync: `${syncUsage}
 
 Sends the waiting offline edits, then brings every connected organisation (or the one named) up

@@ -165,9 +165,22 @@ export function promptHidden(io: CliIo, prompt: string): Promise<string> {
   });
 }
 
-/** A message of the core as the command line says it: the app's Settings are a command here. */
-export function cliMessage(message: string): string {
-  return message.replace('in Settings.', 'with "satchel profile set-key".');
+/** A word for the shell: quoted unless it is plain (`Acme`, `'Acme GmbH'`, `'O'\''Neil'`). */
+export function shellWord(word: string): string {
+  return /^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * A message of the core as the command line says it: the app's Settings are a command here, and
+ * so is the window's "Set aside and rebuild" of a damaged offline copy, named with the
+ * organisation (`profile`, else the one the message names) when it is known.
+ */
+export function cliMessage(message: string, profile?: string): string {
+  const name = profile ?? /offline copy of "([^"]+)"/.exec(message)?.[1];
+  const rebuild = `satchel profile rebuild${name === undefined ? '' : ` --profile ${shellWord(name)}`}`;
+  return message
+    .replace('in Settings.', 'with "satchel profile set-key".')
+    .replace(/\b([Ss]et (?:it|the copy) aside and rebuild it)\b/, `$1 with "${rebuild}"`);
 }
 
 /** Says the error on stderr and gives the exit status; `command` is the one run, once known. */

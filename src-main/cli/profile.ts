@@ -4,7 +4,8 @@ import { UNCHECKED_CONNECTION, UNCHECKED_KEY } from '../../src-shared/profiles';
 import { AppError } from '../../src-shared/errors';
 import { BaseUrl, ProfileName } from '../../src-shared/profiles';
 import type { Core } from '../core';
-import { namingOption, promptHidden, readAll, table, typedAt, UsageError, type CliIo } from './io';
+import { chooseProfile } from './filters';
+import { namingOption, promptHidden, shellWord, readAll, table, typedAt, UsageError, type CliIo } from './io';
 
 /** The option of each profile field the core may refuse. */
 const OPTIONS = { name: 'name', baseUrl: 'url', profile: null };
@@ -32,7 +33,8 @@ satchel profile list [--json]
 satchel profile rename NAME_OR_ID --name NEW
 satchel profile set-url NAME_OR_ID --url URL
 satchel profile set-key NAME_OR_ID --client-id ID [--client-secret-stdin] | --token-stdin
-satchel profile remove NAME_OR_ID [--force]`;
+satchel profile remove NAME_OR_ID [--force]
+satchel profile rebuild [--profile NAME_OR_ID]`;
 
 /**
  * The secret, never from an argument (shell history, the process list): typed at a hidden
@@ -84,6 +86,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       demo: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
+      profile: { type: 'string' },
     },
   });
   switch (action) {
@@ -202,7 +205,33 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       io.stderr.write(`Removed "${profile.name}", its cache and its keychain entry.\n`);
       return;
     }
+    case 'rebuild': {
+      if (positionals.length > 0)
+        throw new UsageError('profile rebuild takes the organisation as --profile NAME_OR_ID');
+      const profile = chooseProfile(core, values.profile);
+      // Refused (exit 1, the core's words) for a copy that opens: there is nothing to rebuild.
+      const { setAside, kept } = await core.rebuildCache(profile.id);
+      io.stderr.write(
+        `Set the offline copy of "${profile.name}" aside as ${setAside} (nothing was deleted) and started a fresh one, ${keptText(kept)}.\n` +
+          `Run "satchel sync --profile ${shellWord(profile.name)}" to fill it.\n`,
+      );
+      return;
+    }
     default:
       throw new UsageError(`unknown profile action "${action ?? ''}"`);
   }
+}
+
+/** What a rebuild kept of the user's own work, said for a person. */
+function keptText(kept: { edits: number; marks: number; tags: number }): string {
+  const parts = [
+    [kept.edits, 'unsent edit', 'unsent edits'],
+    [kept.marks, 'review mark', 'review marks'],
+    [kept.tags, 'tag', 'tags'],
+  ] as const;
+  const said = parts
+    .filter(([count]) => count > 0)
+    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
+  if (said.length === 0) return 'keeping nothing: no unsent edit, review mark or tag could be read from it';
+  return `keeping ${said.length === 1 ? said[0] : `${said.slice(0, -1).join(', ')} and ${said.at(-1)}`} it still held`;
 }

@@ -69,7 +69,7 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
       const errors = summary.errors;
       for (const error of errors.slice(0, 20)) {
         const where = [error.resource, error.recordId, error.field].filter(Boolean).join(' / ');
-        io.stderr.write(`  ${where ? `${where}: ` : ''}${cliMessage(error.message)}\n`);
+        io.stderr.write(`  ${where ? `${where}: ` : ''}${cliMessage(error.message, profile.name)}\n`);
       }
       if (errors.length > 20) io.stderr.write(`  … and ${errors.length - 20} more\n`);
       if (summary.outcome !== 'succeeded') failures.push(`${profile.name}: ${summary.outcome}`);

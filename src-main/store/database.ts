@@ -82,7 +82,7 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
     if (isNewerThanShipped(before, journal)) {
       throw new CacheOpenError(
         'NEWER_SCHEMA',
-        `The offline copy at ${resolved} was written by a newer version of Satchel. Update the app, or set the copy aside and sync again (Satchel keeps the unsent edits and review marks it can read).`,
+        `The offline copy at ${resolved} was written by a newer version of Satchel. Update the app, or set the copy aside and rebuild it (Satchel keeps the unsent edits and review marks it can read).`,
       );
     }
     configure(sqlite, resolved);
@@ -138,7 +138,7 @@ function refuseNonSqlite(file: string): void {
 function notADatabase(file: string, cause?: unknown): CacheOpenError {
   return new CacheOpenError(
     'NOT_A_DATABASE',
-    `${file} is not a Satchel offline copy (it is not an SQLite database, or it is damaged). Satchel left it untouched; set it aside and sync again (Satchel keeps the unsent edits and review marks it can still read), or restore the file from a backup.`,
+    `${file} is not a Satchel offline copy (it is not an SQLite database, or it is damaged). Satchel left it untouched; set it aside and rebuild it (Satchel keeps the unsent edits and review marks it can still read), or restore the file from a backup.`,
     cause === undefined ? undefined : { cause },
   );
 }
@@ -208,7 +208,7 @@ function runMigrations(
     if (appliedMigrations(sqlite).count === shipped) return;
     throw new CacheOpenError(
       'MIGRATION_FAILED',
-      `Satchel could not update the offline copy at ${file} (${messageOf(error)}). Nothing was changed; try again, and if it persists set the copy aside and sync again.`,
+      `Satchel could not update the offline copy at ${file} (${messageOf(error)}). Nothing was changed; try again, and if it persists set the copy aside and rebuild it.`,
       { cause: error },
     );
   }

@@ -524,7 +524,7 @@ describe('openCache', () => {
     const error = openError(file, olderApp);
     expect(error.reason).toBe('NEWER_SCHEMA');
     expect(error.message).toMatch(/newer version of Satchel/);
-    expect(error.message).toMatch(/update the app, or set the copy aside and sync again/i);
+    expect(error.message).toMatch(/update the app, or set the copy aside and rebuild it/i);
     expect(sha(file)).toBe(before);
     expect(caches.open(file).schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
   });
@@ -546,7 +546,7 @@ describe('openCache', () => {
     const error = openError(file);
     expect(error.reason).toBe('NOT_A_DATABASE');
     expect(error.message).toMatch(/not a Satchel offline copy/);
-    expect(error.message).toMatch(/set it aside and sync again/);
+    expect(error.message).toMatch(/set it aside and rebuild it/);
     expect(sha(file)).toBe(before);
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
