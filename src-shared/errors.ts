@@ -20,6 +20,12 @@ export const ErrorCode = z.enum([
   'REMOTE_REJECTED',
   /** No answer from the API (no network, DNS, refused connection) after retries. */
   'OFFLINE',
+  /**
+   * A file's download broke off midway (the connection reset, the body cut short): the API
+   * was reached, so this is no sign of being offline. What arrived is kept and the download
+   * continues where it stopped when it is retried.
+   */
+  'BROKEN_OFF',
   'TIMEOUT',
   /** The API kept failing with 5xx after retries. */
   'SERVER_ERROR',

@@ -59,12 +59,15 @@ export interface FetchFileResult {
   placed: Promise<void>;
 }
 
-/** The connection broke while the body arrived: continue with a Range request. */
+/**
+ * The connection broke while the body arrived: continue with a Range request. Not `OFFLINE`:
+ * the API answered, and the network may well be up (a reset, a proxy cutting the body).
+ */
 export class TransferError extends AppError {
   /** What happened, without what happens next (the file's reason once it is given up on). */
   readonly problem: string;
   constructor(problem: string) {
-    super('OFFLINE', `${problem}; it will continue where it stopped.`);
+    super('BROKEN_OFF', `${problem}; it is retried from where it stopped.`);
     this.problem = problem;
   }
 }
@@ -305,7 +308,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
         // Cut off mid-body: what arrived is kept in the .part file for a Range request.
         await spill();
         throw new TransferError(
-          `The connection broke while file ${file.id} was arriving (${error instanceof Error ? error.message : String(error)})`,
+          `The download of file ${file.id} broke off (${error instanceof Error ? error.message : String(error)})`,
         );
       }
       if (memory) {

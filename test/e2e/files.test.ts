@@ -408,7 +408,7 @@ describe('files area', () => {
       await usage.getByText(`${rest} of ${count} files on this computer`).waitFor({ timeout: 60_000 });
       await usage
         .getByText(
-          '1 file could not be fetched (damaged or refused by the server); the next sync tries again.',
+          '1 file could not be fetched (the download broke off, the file came damaged, or the server refused it); the next sync tries again.',
         )
         .waitFor();
       // Fetched by a later fill once it arrives whole.

@@ -193,6 +193,6 @@ function fillState(usage: OfflineUsage): string {
   const last = usage.lastFill;
   if (last?.problem) return `The last fill stopped: ${last.problem} The rest comes with the next sync.`;
   if (last && last.failed > 0)
-    return `${formatCount(last.failed)} ${last.failed === 1 ? 'file' : 'files'} could not be fetched (damaged or refused by the server); the next sync tries again.`;
+    return `${formatCount(last.failed)} ${last.failed === 1 ? 'file' : 'files'} could not be fetched (the download broke off, the file came damaged, or the server refused it); the next sync tries again.`;
   return 'The rest comes with the next sync.';
 }

@@ -103,9 +103,9 @@ function kindOf(file: PreviewFile): Kind {
 class NoNetwork extends AppError {}
 
 /**
- * `files.fetch`. A fetch that got no answer is told apart from one that broke off midway (the
- * API reached, the line cut): only the first is "offline", and only the app's own state says
- * which, so it is asked then.
+ * `files.fetch`. A fetch that got no answer is "offline" only when the app's own state says so
+ * (asked then); one that broke off midway (the API reached, the line cut) has its own code,
+ * `BROKEN_OFF`, and is never called offline.
  */
 async function fetchCopy(profileId: string, fileId: string) {
   try {
@@ -122,8 +122,10 @@ function fetchProblem(error: Error, downloaded: boolean): string {
   const code = error instanceof AppError ? error.code : null;
   if (!downloaded && error instanceof NoNetwork)
     return 'Not downloaded yet and Satchel is offline. The receipt opens by itself once the network is back.';
+  if (code === 'BROKEN_OFF')
+    return 'The download of the receipt broke off; what arrived is kept, and Try again continues it.';
   if (code === 'OFFLINE' || code === 'TIMEOUT')
-    return `The download of the receipt broke off: ${error.message} Try again when you like.`;
+    return `The receipt could not be fetched: ${error.message} Try again when you like.`;
   if (code === 'AUTH_FAILED')
     return 'Not downloaded yet, and the organisation refused the credentials: re-enter them in Settings.';
   return `The receipt could not be opened: ${error.message}`;

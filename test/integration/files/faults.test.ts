@@ -211,9 +211,10 @@ describe('damaged downloads', () => {
     const partPath = `${finalPath}.part`;
     const file = { id, size: record.size, sha256: record.sha256 };
     const started = Date.now();
-    await expect(fetchFile({ client, file, partPath, finalPath })).rejects.toThrow(
-      /connection broke while file .* was arriving \(No data arrived/,
-    );
+    await expect(fetchFile({ client, file, partPath, finalPath })).rejects.toMatchObject({
+      code: 'BROKEN_OFF',
+      message: expect.stringMatching(/download of file .* broke off \(No data arrived/),
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     const piece = Math.ceil(record.size / 10);
     const result = await fetchFile({ client, file, partPath, finalPath });
@@ -221,6 +222,43 @@ describe('damaged downloads', () => {
     expect(sha256Of(finalPath)).toBe(record.sha256);
     const log = sandbox.control?.requests('getFileContent') ?? [];
     expect(log.map((entry) => entry.range)).toEqual([undefined, `bytes=${piece}-`]);
+  });
+
+  it('says a download that keeps breaking off broke off, never that it is offline', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const [cut, kept] = sandbox.state.files.slice(25, 27).map((file) => file.id);
+    // Every answer for the file stops after 10 bytes while the API keeps answering the rest.
+    sandbox.control?.addFault({ match: `/v1/files/${cut}/content`, truncateBodyAt: 10 });
+    const destination = path.join(dir, 'out');
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: [cut!, kept!] },
+      destination,
+    });
+    const result = await core.files.wait(profile.id, job.id);
+    expect(result).toEqual({ status: 'completed' }); // not stopped as if the network were gone
+    const status = core.files.status(profile.id, job.id);
+    expect(status.files).toMatchObject({ total: 2, done: 1, failed: 1 });
+    expect(status.errors).toEqual([
+      expect.objectContaining({
+        fileId: cut,
+        attempts: 3,
+        error: expect.stringMatching(
+          /^The download of file \S+ broke off \(.*\) \(gave up after 3 attempts\)\.$/,
+        ),
+      }),
+    ]);
+    expect(status.errors[0]?.error).not.toMatch(/offline|network/i);
+    // Each attempt continued where the last one stopped.
+    const ranges = (sandbox.control?.requests('getFileContent') ?? [])
+      .filter((entry) => entry.path.includes(cut!))
+      .map((entry) => entry.range);
+    expect(ranges).toEqual([undefined, 'bytes=10-', 'bytes=20-']);
+
+    // The preview's fetch of it: its own code, and a message that says it is retried.
+    await expect(core.files.fetch(profile.id, cut!)).rejects.toMatchObject({
+      code: 'BROKEN_OFF',
+      message: expect.stringMatching(/broke off .*; it is retried from where it stopped\.$/),
+    });
   });
 
   it('marks a file that keeps arriving damaged as failed, then retries it on request', async () => {
