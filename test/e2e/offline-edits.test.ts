@@ -177,6 +177,10 @@ describe('offline supplier edits in the app', () => {
       await page.getByTestId('push-result').getByText('0 sent · 1 failed').waitFor();
       const refused = edits.getByRole('listitem', { name: `Update supplier ${d.name}` });
       await refused.getByText('Supplier number: Another supplier already has code TAKEN-1.').waitFor();
+      // The API's own code, quietly beside it, for the user to quote to support: selectable.
+      const serverCode = refused.getByText('Server code: DUPLICATE_CODE', { exact: true });
+      await serverCode.waitFor();
+      expect(await serverCode.evaluate((element) => getComputedStyle(element).userSelect)).not.toBe('none');
       await waiting.getByText('1 edit waiting, 1 needs you', { exact: true }).waitFor();
       // The cache shows D with the number it was given here.
       await find('TAKEN-1');

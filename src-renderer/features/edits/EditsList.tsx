@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { AppError } from '../../../src-shared/errors';
 import type { EventPayload } from '../../../src-shared/ipc';
 import type { z } from 'zod';
 import type { OutboxItemShape } from '../../../src-shared/edits';
@@ -37,6 +38,19 @@ function labelOf(item: OutboxItem, field: string): string {
  * A refusal as the list says it: on its field by the field's label ("Status: …"), whether the
  * server refused the edit or Retry was refused here (checked again, the same rules).
  */
+/**
+ * The API's own code of a refusal (`DUPLICATE_CODE`), quietly beside the message: what a user
+ * quotes to support, so it can be selected and copied; the CLI shows it as `[DUPLICATE_CODE]`.
+ */
+function ServerCode({ code }: { code: string | undefined }) {
+  if (!code) return null;
+  return (
+    <small className="server-code">
+      Server code: <code>{code}</code>
+    </small>
+  );
+}
+
 function refusalText(item: OutboxItem, error: { message: string; field?: string | undefined }): string {
   const field = error.field?.split('.').at(-1);
   return `${field ? `${labelOf(item, field)}: ` : ''}${error.message}`;
@@ -247,7 +261,10 @@ function EditItem({
             {stopped.text}
           </p>
         ) : (
-          <p className="field-error">{refusalText(item, item.error)}</p>
+          <p className="field-error">
+            {refusalText(item, item.error)}
+            <ServerCode code={item.error.remoteCode} />
+          </p>
         ))
       )}
       {mode === 'edit' && (
@@ -321,6 +338,7 @@ function EditItem({
       {error && (
         <p className="form-error" role="alert">
           {refusalText(item, error)}
+          <ServerCode code={error instanceof AppError ? error.remoteCode : undefined} />
         </p>
       )}
     </li>
