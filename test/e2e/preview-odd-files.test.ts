@@ -175,12 +175,24 @@ describe('receipts that are not what they claim', () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect(await pane.isVisible()).toBe(true);
+      const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+      await expect.poll(focusedLabel).toBe('Save a copy of bad.pdf…');
       await save.click();
       dialog = page.getByRole('dialog', { name: 'Download files' });
       await dialog.getByRole('button', { name: 'Choose…' }).click();
       await expect.poll(() => dialog.getByLabel('Destination folder').inputValue()).toBe(folders[0]);
       await dialog.getByRole('button', { name: 'Start download' }).click();
-      await pane.getByText('Saving the copy; follow it in Files', { exact: false }).waitFor();
+      // The note follows the copy to its end, says where it went in the dialog's words, and
+      // stays until dismissed; the focus is back on the button the whole time.
+      await pane
+        .getByRole('status')
+        .getByText(`Saved the copy in the destination folder ${folders[0]}.`, { exact: true })
+        .waitFor();
+      expect(await focusedLabel()).toBe('Save a copy of bad.pdf…');
+      expect(await pane.getByText('Saving the copy', { exact: false }).count()).toBe(0);
+      await pane.getByRole('button', { name: 'Dismiss the note on the copy' }).click();
+      await pane.getByText('Saved the copy', { exact: false }).waitFor({ state: 'detached' });
+      expect(await focusedLabel()).toBe('Save a copy of bad.pdf…');
       await expect
         .poll(() => readdirSync(folders[0]!).filter((name) => name.endsWith('bad.pdf')).length, {
           timeout: 20_000,
@@ -188,6 +200,24 @@ describe('receipts that are not what they claim', () => {
         .toBe(1);
       const saved = readdirSync(folders[0]!).find((name) => name.endsWith('bad.pdf'))!;
       expect(readFileSync(path.join(folders[0]!, saved)).toString()).toBe('<html>not a pdf</html>');
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+
+      // A copy that cannot be saved (it arrives damaged every time) says why, not "Saving".
+      const zip = odd.findIndex(({ replacement }) => replacement.name === 'receipts.zip');
+      sandbox.control?.addFault({ match: `/v1/files/${targets[zip]!.fileId}/content`, corruptBody: true });
+      const zipPane = await openTransaction(app, targets[zip]!.id);
+      await zipPane.getByRole('button', { name: 'Show preview of receipts.zip' }).click();
+      await zipPane.getByRole('button', { name: 'Save a copy of receipts.zip…' }).click();
+      dialog = page.getByRole('dialog', { name: 'Download files' });
+      await dialog.getByRole('button', { name: 'Choose…' }).click();
+      await expect.poll(() => dialog.getByLabel('Destination folder').inputValue()).toBe(folders[1]);
+      await dialog.getByRole('button', { name: 'Start download' }).click();
+      await zipPane
+        .getByRole('status')
+        .getByText(/^The copy could not be saved: .*sha256 does not match.*gave up after 3 attempts/)
+        .waitFor();
+      expect(await focusedLabel()).toBe('Save a copy of receipts.zip…');
     } finally {
       await app.close();
       await core.close();

@@ -5,6 +5,7 @@ import { cacheExtension } from '../../../src-shared/file-template';
 import { useModifierShortcut } from '../../lib/platform';
 import { call } from '../../lib/satchel';
 import { DownloadDialog } from '../files/DownloadDialog';
+import { useDownloads } from '../files/useDownloads';
 import { ImageView } from './ImageView';
 import type { PdfProblem } from './PdfView';
 import './preview.css';
@@ -38,23 +39,79 @@ function problemText(problem: Problem, file: PreviewFile): string {
   }
 }
 
+/** A save started from the preview: its job, followed until it ends. */
+interface Saving {
+  jobId: string;
+  waitingForNetwork: boolean;
+}
+
+/**
+ * What became of the copy, in the download dialog's words: saved in the destination folder
+ * (named), or why not. Read from the job as the Files area reads it (`useDownloads`).
+ */
+function SaveOutcome({ profileId, saving }: { profileId: string; saving: Saving }) {
+  const shortcut = useModifierShortcut();
+  const job = useDownloads(profileId).jobs.find((candidate) => candidate.id === saving.jobId);
+  if (job?.status === 'completed' && job.files.failed === 0)
+    return <>Saved the copy in the destination folder {job.destination}.</>;
+  if (job?.status === 'completed')
+    return <>The copy could not be saved: {job.errors[0]?.error ?? 'the file failed.'}</>;
+  if (job?.status === 'cancelled') return <>The copy was cancelled; nothing was saved.</>;
+  if (job?.status === 'paused')
+    return (
+      <>
+        The copy is paused{job.problem ? `: ${job.problem}` : '.'} Resume it in Files ({shortcut('4')}).
+      </>
+    );
+  return saving.waitingForNetwork ? (
+    <>
+      The copy waits for the network and is saved by itself when it is back; follow it in Files (
+      {shortcut('4')}).
+    </>
+  ) : (
+    <>Saving the copy; follow it in Files ({shortcut('4')}).</>
+  );
+}
+
 /**
  * "Save a copy…": the download dialog for this one file, which puts it in a folder of the
  * user's choice (from there it opens in whatever app the system has for it). The dialog's keys
- * stay in it: its Esc closes the dialog, not the pane around it.
+ * stay in it: its Esc closes the dialog, not the pane around it. The note beside the button
+ * follows the copy to its end and stays until dismissed or another copy is asked for; the
+ * focus comes back to the button when the dialog or the note goes.
  */
 function SaveCopy({ profileId, file, label }: { profileId: string; file: PreviewFile; label: string }) {
   const [open, setOpen] = useState(false);
-  const [started, setStarted] = useState<string | null>(null);
-  const shortcut = useModifierShortcut();
+  const [saving, setSaving] = useState<Saving | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
   return (
     <>
-      <button type="button" aria-label={`Save a copy of ${label}…`} onClick={() => setOpen(true)}>
+      <button
+        ref={button}
+        type="button"
+        aria-label={`Save a copy of ${label}…`}
+        onClick={() => {
+          setSaving(null);
+          setOpen(true);
+        }}
+      >
         Save a copy…
       </button>
-      {started && (
-        <span className="muted" role="status">
-          {started}
+      {saving && (
+        <span className="preview-save-note">
+          <span className="muted" role="status">
+            <SaveOutcome profileId={profileId} saving={saving} />
+          </span>{' '}
+          <button
+            type="button"
+            aria-label="Dismiss the note on the copy"
+            onClick={() => {
+              setSaving(null);
+              button.current?.focus();
+            }}
+          >
+            Dismiss
+          </button>
         </span>
       )}
       {open && (
@@ -69,14 +126,11 @@ function SaveCopy({ profileId, file, label }: { profileId: string; file: Preview
               },
             ]}
             initialChoice="file"
-            onClose={() => setOpen(false)}
-            onStarted={(_job, _resumed, waitingForNetwork) =>
-              setStarted(
-                waitingForNetwork
-                  ? `The copy waits for the network and is saved by itself when it is back; follow it in Files (${shortcut('4')}).`
-                  : `Saving the copy; follow it in Files (${shortcut('4')}).`,
-              )
-            }
+            onClose={() => {
+              setOpen(false);
+              button.current?.focus();
+            }}
+            onStarted={(job, _resumed, waitingForNetwork) => setSaving({ jobId: job.id, waitingForNetwork })}
           />
         </div>
       )}
