@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, validationError } from '../../src-shared/errors';
-import { cacheWriteProblem, isSqliteError } from '../store/errors';
+import { cacheWriteProblem, isCorruption, isSqliteError } from '../store/errors';
 
 export interface CliIo {
   /**
@@ -200,6 +200,13 @@ export function printError(io: CliIo, error: unknown, command?: string): number 
   if (error instanceof AppError) {
     io.stderr.write(
       `satchel: ${cliMessage(error.message)}${error.field ? ` (field: ${error.field})` : ''}\n`,
+    );
+    return EXIT.failure;
+  }
+  // A copy SQLite found damaged while reading or writing it: not a failed write.
+  if (isSqliteError(error) && isCorruption(error)) {
+    io.stderr.write(
+      `satchel: The offline copy of this organisation is damaged (${error.message}). Set it aside and rebuild it with "satchel profile rebuild --profile NAME", which keeps the unsent edits and review marks it can still read.\n`,
     );
     return EXIT.failure;
   }

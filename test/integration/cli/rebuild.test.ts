@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -99,4 +99,27 @@ describe('satchel profile rebuild', () => {
     const wrong = await runCli(['profile', 'rebuild', 'Garbage'], { env });
     expect(wrong.code).toBe(2);
   }, 90_000);
+
+  it('says a copy damaged past its opening is damaged, not that it could not be written', async () => {
+    const { dataDir, core, profile, cacheFile } = await connect('Damaged AG', { transactions: 50 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    // The transactions' root page overwritten: the file opens, the first search meets it.
+    const sqlite = new Database(cacheFile, { readonly: true });
+    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+    const root = sqlite
+      .prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'bank_transactions'`)
+      .pluck()
+      .get() as number;
+    sqlite.close();
+    const fd = openSync(cacheFile, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
+    closeSync(fd);
+
+    const search = await runCli(['search'], { env: { SATCHEL_DATA_DIR: dataDir } });
+    expect(search.code).toBe(1);
+    expect(search.stderr).not.toContain('could not write');
+    expect(search.stderr).toContain('damaged');
+    expect(search.stderr).toContain('satchel profile rebuild');
+  });
 });
