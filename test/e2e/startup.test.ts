@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
@@ -8,6 +8,7 @@ import { createCore } from '../../src-main/core';
 import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
+import { damageTable } from '../helpers/damage';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
@@ -28,6 +29,18 @@ const focusedText = (page: Page) =>
     const element = document.activeElement;
     return element ? `${element.tagName} ${element.getAttribute('aria-label') ?? element.textContent}` : '';
   });
+
+/** An organisation connected to a sandbox of its own and synced once, its core closed. */
+async function syncedOrganisation(name: string, seeded: { seed: number; transactions: number }) {
+  const sandbox = await startSandbox({ port: 0, ...seeded });
+  const dataDir = tempDir();
+  const core = createCore({ dataDir, secrets });
+  const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+  const profile = await core.addProfile({ name, baseUrl: sandbox.url, auth });
+  expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
+  await core.close();
+  return { sandbox, dataDir, profile, file: core.profiles.cacheFile(profile.id) };
+}
 
 describe('damaged local state in the window', () => {
   it('says which organisation’s copy cannot be opened, and rebuilds it keeping the unsent work', async () => {
@@ -110,27 +123,11 @@ describe('damaged local state in the window', () => {
   });
 
   it('shows a copy SQLite finds damaged after it opened as damaged, not as an empty list', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60 });
-    const dataDir = tempDir();
-    let core = createCore({ dataDir, secrets });
-    const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
-    const profile = await core.addProfile({ name: 'Damaged AG', baseUrl: sandbox.url, auth });
-    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
-    await core.close();
+    const { sandbox, dataDir, file } = await syncedOrganisation('Damaged AG', { seed: 7, transactions: 60 });
     // The suppliers' table loses its root page; the file still opens, and the transactions read.
-    const file = core.profiles.cacheFile(profile.id);
-    const sqlite = new Database(file, { readonly: true });
-    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
-    const root = sqlite
-      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'suppliers'")
-      .pluck()
-      .get() as number;
-    sqlite.close();
-    const fd = openSync(file, 'r+');
-    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
-    closeSync(fd);
+    damageTable(file, 'suppliers');
 
-    core = createCore({ dataDir, secrets });
+    const core = createCore({ dataDir, secrets });
     const app = await openApp(core);
     const { page } = app;
     try {
@@ -160,17 +157,13 @@ describe('damaged local state in the window', () => {
   });
 
   it('removes an organisation whose copy cannot be opened from Settings, the copy set aside', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40 });
-    const dataDir = tempDir();
-    let core = createCore({ dataDir, secrets });
-    const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
-    const profile = await core.addProfile({ name: 'Damaged AG', baseUrl: sandbox.url, auth });
-    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
-    await core.close();
-    const file = core.profiles.cacheFile(profile.id);
+    const { sandbox, dataDir, profile, file } = await syncedOrganisation('Damaged AG', {
+      seed: 7,
+      transactions: 40,
+    });
     writeFileSync(file, Buffer.alloc(4096, 0x41));
 
-    core = createCore({ dataDir, secrets });
+    const core = createCore({ dataDir, secrets });
     const app = await openApp(core);
     const { page } = app;
     try {
@@ -261,17 +254,14 @@ describe('damaged local state in the window', () => {
   });
 
   it('opens and reviews offline without the keychain entry, and says how to give the key again', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60 });
-    const dataDir = tempDir();
-    let core = createCore({ dataDir, secrets });
-    const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
-    const profile = await core.addProfile({ name: 'Keyless KG', baseUrl: sandbox.url, auth });
-    expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
-    await core.close();
+    const { sandbox, dataDir, profile } = await syncedOrganisation('Keyless KG', {
+      seed: 3,
+      transactions: 60,
+    });
     // Lost from the keychain (a new login keyring, a cleaned-up keychain).
     await secrets.delete(`profile:${profile.id}`);
 
-    core = createCore({ dataDir, secrets });
+    const core = createCore({ dataDir, secrets });
     const app = await openApp(core);
     const { page } = app;
     page.setDefaultTimeout(20_000);

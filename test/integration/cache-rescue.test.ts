@@ -18,6 +18,7 @@ import { createHandlers, dispatch } from '../../src-main/handlers';
 import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
+import { damageTable } from '../helpers/damage';
 import { useTempDirs } from '../helpers/temp-dir';
 import { until } from '../helpers/until';
 
@@ -59,20 +60,6 @@ async function twoOrganisations(sandboxOptions: { control?: boolean } = {}) {
   core.outbox.updateSupplier(damaged.id, supplierId, { name: 'Renamed Offline KG' });
   await core.close();
   return { sandbox, dataDir, damaged, healthy, transactionId, supplierId };
-}
-
-/** Overwrites the root page of `table` in a closed cache file: the file still opens. */
-function damageTable(file: string, table: string): void {
-  const sqlite = new Database(file, { readonly: true });
-  const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
-  const root = sqlite
-    .prepare('SELECT rootpage FROM sqlite_master WHERE name = ?')
-    .pluck()
-    .get(table) as number;
-  sqlite.close();
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
-  closeSync(fd);
 }
 
 function cacheFiles(dataDir: string): string[] {

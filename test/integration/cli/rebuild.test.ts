@@ -1,9 +1,10 @@
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { applyReview } from '../../../src-main/review';
 import { runCli } from '../../helpers/cli';
+import { damageTable } from '../../helpers/damage';
 import { useCliProfiles } from '../../helpers/cli-profile';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -105,16 +106,7 @@ describe('satchel profile rebuild', () => {
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
     await core.close();
     // The transactions' root page overwritten: the file opens, the first search meets it.
-    const sqlite = new Database(cacheFile, { readonly: true });
-    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
-    const root = sqlite
-      .prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'bank_transactions'`)
-      .pluck()
-      .get() as number;
-    sqlite.close();
-    const fd = openSync(cacheFile, 'r+');
-    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
-    closeSync(fd);
+    damageTable(cacheFile, 'bank_transactions');
 
     const search = await runCli(['search'], { env: { SATCHEL_DATA_DIR: dataDir } });
     expect(search.code).toBe(1);
