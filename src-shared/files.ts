@@ -168,6 +168,11 @@ export const DownloadJobShape = z
     status: DownloadJobStatus,
     /** Whether a runner is working on it in this process (a `pending` job without one waits). */
     active: z.boolean(),
+    /**
+     * Whether another process (a Satchel window or command) runs it now: its controls are that
+     * process's, and this one neither resumes nor pauses it.
+     */
+    elsewhere: z.boolean(),
     files: DownloadCounts,
     bytes: z.object({ total: Count, done: Count }).strict(),
     /** Relative to the destination. */

@@ -215,6 +215,8 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     for (const error of job.errors.slice(0, 20)) io.stderr.write(`  ${error.relativePath}: ${error.error}\n`);
     if (counts.failed > 20) io.stderr.write(`  … and ${counts.failed - 20} more\n`);
     // What stopped it (no network, the keychain, refused credentials), and that it can go on.
+    // Run by another window or command (job-lease.ts): it goes on there, not by running this again.
+    if (result.error?.code === 'BUSY') throw result.error;
     if (result.error && job.status !== 'completed')
       throw new AppError(
         result.error.code,

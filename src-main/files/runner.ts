@@ -35,7 +35,8 @@ import type { ReadShare } from './share';
  * number of requests in flight follows the rate limit rather than a fixed number alone.
  */
 
-export type StopReason = 'pause' | 'cancel' | 'close';
+/** `lost`: another process took the job's run over (job-lease.ts); its state is that run's now. */
+export type StopReason = 'pause' | 'cancel' | 'close' | 'lost';
 
 export interface RunJobOptions {
   cache: CacheDb;
@@ -360,6 +361,9 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
 
     let status: DownloadJobStatus;
     const reason = signal.aborted ? options.stopReason() : null;
+    // Taken over: what this run finished is recorded above; the job's status, manifest and
+    // `.part` files are the other run's to write.
+    if (reason === 'lost') return { status: jobRow(cache, jobId)?.status ?? 'running' };
     if (reason === 'cancel') status = 'cancelled';
     else if (reason === 'pause') status = 'paused';
     // Closing, or the network gone (no answer, timed out), leaves the job waiting (`pending`): it

@@ -18,6 +18,7 @@ import { checkWritableFolder, createFolder, type FolderOpener } from '../folders
 import { log } from '../log';
 import type { CacheDb } from '../store';
 import { createFills } from './fills';
+import { createJobLeases, RUNNING_ELSEWHERE_MESSAGE, type JobLeases } from './job-lease';
 import { partialFolder, recheckDone } from './folder';
 import { writeManifest } from './manifest';
 import { createJob } from './new-job';
@@ -67,6 +68,8 @@ export interface FileServiceOptions {
   networkDown?: (profileId: string) => boolean;
   /** The system's file manager (CoreOptions.openFolder); absent in the CLI. */
   openFolder?: FolderOpener;
+  /** Who runs each job across processes (job-lease.ts); its own by default. */
+  jobLeases?: JobLeases;
 }
 
 export interface FileService {
@@ -156,6 +159,12 @@ export function createFileService(options: FileServiceOptions): FileService {
   const problems = new Map<string, string>();
   const nowIso = () => options.now().toISOString();
   const key = (profileId: string, jobId: string) => `${profileId}/${jobId}`;
+  const leases = options.jobLeases ?? createJobLeases();
+  /** Throws when another process runs the job: what this one would do to it is that run's. */
+  function refuseElsewhere(profileId: string, jobId: string): void {
+    if (!running.has(key(profileId, jobId)) && leases.elsewhere(cacheOf(profileId), jobId))
+      throw new AppError('BUSY', RUNNING_ELSEWHERE_MESSAGE);
+  }
 
   const filesRoot = (profileId: string) => path.join(filesDir, profileId);
 
@@ -222,6 +231,10 @@ export function createFileService(options: FileServiceOptions): FileService {
       layout: row.layout,
       status: row.status,
       active: running.has(key(profileId, row.id)),
+      elsewhere:
+        (row.status === 'running' || row.status === 'pending') &&
+        !running.has(key(profileId, row.id)) &&
+        leases.elsewhere(cache, row.id),
       files: counts.files,
       bytes: counts.bytes,
       manifest: row.manifest,
@@ -253,8 +266,23 @@ export function createFileService(options: FileServiceOptions): FileService {
           if (status === 'cancelled') await closeCancelled(profileId, jobId);
           return { status };
         }
-        return runJob({
-          cache: cacheOf(profileId),
+        const cache = cacheOf(profileId);
+        let release: () => void;
+        let lostError: AppError | undefined;
+        try {
+          release = leases.take(cache, jobId, (error) => {
+            lostError = error;
+            entry.reason = 'lost';
+            entry.controller.abort(error);
+          });
+        } catch (error) {
+          // Another process runs it (the app and a command asked for it at once): its status
+          // is that run's to write, and this process leaves it alone.
+          if (!(error instanceof AppError && error.code === 'BUSY')) throw error;
+          return { status: job(profileId, jobId).status, error };
+        }
+        const result = await runJob({
+          cache,
           client: options.clientOf(profileId),
           share: shareOf(profileId),
           profileId,
@@ -271,7 +299,20 @@ export function createFileService(options: FileServiceOptions): FileService {
             if (progress.status !== 'running' && running.get(id) === entry) running.delete(id);
             options.events.emit('downloads.progress', progress);
           },
+        }).finally(release);
+        if (!lostError) return result;
+        // The lists read it again (a progress event that is not `running` does that): it shows
+        // as running elsewhere now.
+        options.events.emit('downloads.progress', {
+          ...jobCounts(cache, jobId),
+          profileId,
+          jobId,
+          status: 'pending',
+          bytesPerSecond: 0,
+          etaSeconds: null,
+          waitingUntil: null,
         });
+        return { ...result, error: lostError };
       })
       .catch((error: unknown) => {
         log.error(`download ${jobId} failed:`, error);
@@ -424,6 +465,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         scope: JSON.stringify(normalized.scope),
       });
       // Everything that can be refused is refused before a folder is made or a job written.
+      if (unfinished) refuseElsewhere(profileId, unfinished.id);
       const files = unfinished ? [] : scopedFiles(cache, normalized.scope);
       if (!unfinished && files.length === 0)
         throw new AppError('VALIDATION_ERROR', 'There are no files to download in this selection.', 'scope');
@@ -441,6 +483,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     },
     pause(profileId, jobId) {
       const row = job(profileId, jobId);
+      refuseElsewhere(profileId, jobId);
       if (row.status === 'completed' || row.status === 'cancelled')
         throw new AppError('VALIDATION_ERROR', `This download is already ${row.status}.`);
       // A job waiting behind another is marked paused now, so that a quit before its turn
@@ -451,6 +494,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     },
     resume(profileId, jobId) {
       const row = job(profileId, jobId);
+      refuseElsewhere(profileId, jobId);
       if (row.status === 'completed' || row.status === 'cancelled')
         throw new AppError(
           'VALIDATION_ERROR',
@@ -474,6 +518,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     async cancel(profileId, jobId) {
       const row = job(profileId, jobId);
       if (row.status === 'completed' || row.status === 'cancelled') return shape(profileId, row);
+      refuseElsewhere(profileId, jobId);
       const entry = stopJob(profileId, jobId, 'cancel');
       if (entry) await entry.done;
       else {
@@ -486,6 +531,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       const row = job(profileId, jobId);
       if (row.status === 'cancelled')
         throw new AppError('VALIDATION_ERROR', 'This download was cancelled; start a new one.');
+      refuseElsewhere(profileId, jobId);
       const reset = resetFailed(cacheOf(profileId), jobId, fileIds);
       const current = running.get(key(profileId, jobId));
       // Nothing failed (any more): said, rather than an answer that changes nothing. A paused or
@@ -556,7 +602,10 @@ export function createFileService(options: FileServiceOptions): FileService {
     },
     resumeInterrupted(profileId) {
       const cache = cacheOf(profileId);
-      const interrupted = unfinishedJobRows(cache).filter((row) => !running.has(key(profileId, row.id)));
+      // Not those another process runs now (the command line, say): they are not interrupted.
+      const interrupted = unfinishedJobRows(cache).filter(
+        (row) => !running.has(key(profileId, row.id)) && !leases.elsewhere(cache, row.id),
+      );
       // Oldest first, so they run in the order they were asked for.
       for (const row of interrupted.reverse()) {
         if (row.status === 'running') setJobStatus(cache, row.id, 'pending', nowIso());

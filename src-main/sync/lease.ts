@@ -28,8 +28,8 @@ export const BUSY_MESSAGE =
 export const LEASE_LOST_MESSAGE =
   'Another Satchel window or command took over syncing this organisation while this one was silent for two minutes, so this one stopped. What it stored is kept; sync again when the other ends.';
 
-const HEARTBEAT_MS = 15_000;
-const EXPIRY_MS = 2 * 60_000;
+export const HEARTBEAT_MS = 15_000;
+export const EXPIRY_MS = 2 * 60_000;
 
 export interface LeaseOptions {
   /** Between two renewals of a held lease; 15 s by default. */
@@ -65,6 +65,22 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether a lease's holder no longer holds it: a process of this machine that is gone, or a
+ * heartbeat older than `expiryMs` (a process id reused by another program, a holder on another
+ * machine sharing the folder). Shared with the download runs' leases (files/job-lease.ts).
+ */
+export function holderGone(
+  row: { pid: number; host: string; heartbeat_at: string },
+  host: string,
+  now: number,
+  expiryMs: number,
+): boolean {
+  if (row.host === host && !processAlive(row.pid)) return true;
+  const beat = Date.parse(row.heartbeat_at);
+  return Number.isNaN(beat) || now - beat >= expiryMs;
+}
+
 interface Held {
   count: number;
   cache: CacheDb;
@@ -80,11 +96,7 @@ export function createLeases(options: LeaseOptions = {}): Leases {
   const host = hostname();
   const held = new Map<string, Held>();
 
-  function stale(row: LeaseRow, now: number): boolean {
-    if (row.host === host && !processAlive(row.pid)) return true;
-    const beat = Date.parse(row.heartbeat_at);
-    return Number.isNaN(beat) || now - beat >= expiryMs;
-  }
+  const stale = (row: LeaseRow, now: number) => holderGone(row, host, now, expiryMs);
 
   function take(cache: CacheDb): void {
     const { sqlite } = cache;

@@ -21,13 +21,28 @@ export function useCommand<C extends CommandName>(
   input: CommandInput<C>,
   {
     keepPrevious = false,
+    refetchInterval,
     ...options
-  }: { enabled?: boolean; refetchInterval?: number; keepPrevious?: boolean } = {},
+  }: {
+    enabled?: boolean;
+    /** Milliseconds between reads, or (from the last answer) whether to read again and when. */
+    refetchInterval?: number | ((data: CommandOutput<C> | undefined) => number | false);
+    keepPrevious?: boolean;
+  } = {},
 ) {
   return useQuery({
     queryKey: [command, input],
     queryFn: () => call(command, input),
     ...(keepPrevious ? { placeholderData: keepPreviousData } : {}),
+    ...(refetchInterval === undefined
+      ? {}
+      : {
+          refetchInterval:
+            typeof refetchInterval === 'function'
+              ? (query: { state: { data: CommandOutput<C> | undefined } }) =>
+                  refetchInterval(query.state.data)
+              : refetchInterval,
+        }),
     ...options,
   });
 }

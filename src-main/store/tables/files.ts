@@ -91,3 +91,21 @@ export const downloadItems = sqliteTable(
     uniqueIndex('download_items_path_unique').on(t.jobId, sql`"relative_path" COLLATE NOCASE`),
   ],
 );
+
+/**
+ * Which process runs a download job now (src-main/files/job-lease.ts, docs/files.md, "One run
+ * of a job at a time"): the app and the command line are separate processes on one cache, and
+ * two runs of one job would fetch every file twice and write the same `.part` files. A row is
+ * taken in a `BEGIN IMMEDIATE` transaction before a run starts and removed when it ends; one
+ * whose process is gone, or whose heartbeat is older than the expiry, is taken over.
+ */
+export const downloadRuns = sqliteTable('download_runs', {
+  jobId: text('job_id')
+    .primaryKey()
+    .references(() => downloadJobs.id, { onDelete: 'cascade' }),
+  owner: text('owner').notNull(),
+  pid: integer('pid').notNull(),
+  host: text('host').notNull(),
+  takenAt: text('taken_at').notNull(),
+  heartbeatAt: text('heartbeat_at').notNull(),
+});

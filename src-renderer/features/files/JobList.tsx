@@ -82,13 +82,13 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const finished = job.status === 'completed' || job.status === 'cancelled';
   // A job left running or pending by a closed app or a lost network has no runner: it goes on by
   // itself when Satchel starts online or comes back online, or now with Resume.
-  const interrupted = !job.active && (job.status === 'running' || job.status === 'pending');
-  const running = job.status === 'running' && !interrupted;
+  const interrupted = !job.active && !job.elsewhere && (job.status === 'running' || job.status === 'pending');
+  const running = job.status === 'running' && !interrupted && !job.elsewhere;
   const settled = files.done + files.failed;
   // The failed files listed are the stored state's; the count is the newest (a retry started
   // elsewhere may have fetched them since): with none failed, there is nothing to retry, and
   // a finished job's missing files are Check folder's.
-  const retryable = files.failed > 0 && job.status !== 'cancelled';
+  const retryable = files.failed > 0 && job.status !== 'cancelled' && !job.elsewhere;
   const rate = job.live ? shownRate(job.live.bytesPerSecond) : null;
 
   const run = async (command: JobCommand, fileIds?: string[]) => {
@@ -138,8 +138,10 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         <h3 id={`${id}-title`} ref={title} className="mono" tabIndex={-1}>
           {job.destination}
         </h3>
-        <span className={`badge badge-job-${interrupted ? 'interrupted' : job.status}`}>
-          {interrupted ? 'Interrupted' : statusWord(job.status)}
+        <span
+          className={`badge badge-job-${job.elsewhere ? 'running' : interrupted ? 'interrupted' : job.status}`}
+        >
+          {job.elsewhere ? 'Running elsewhere' : interrupted ? 'Interrupted' : statusWord(job.status)}
         </span>
       </div>
       <p className="muted job-meta">
@@ -165,6 +167,11 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
       {job.problem && (job.status === 'paused' || interrupted) && (
         <p className="job-problem" data-testid="job-problem">
           Stopped: {job.problem}
+        </p>
+      )}
+      {job.elsewhere && (
+        <p className="muted" data-testid="job-elsewhere">
+          Running in another Satchel window or command: pause or cancel it there. This list follows its count.
         </p>
       )}
       {interrupted && (
@@ -281,6 +288,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
           </button>
         )}
         {!finished &&
+          !job.elsewhere &&
           (confirmCancel ? (
             <span className="confirm" role="group" aria-label="Confirm cancelling the download">
               Cancel this download? Files already downloaded stay.

@@ -9,6 +9,8 @@ export interface LiveJob extends DownloadJobShape {
   live: Pick<DownloadProgress, 'bytesPerSecond' | 'etaSeconds' | 'waitingUntil'> | null;
 }
 
+const ELSEWHERE_REFRESH_MS = 3000;
+
 interface Received {
   progress: DownloadProgress;
   at: number;
@@ -22,7 +24,13 @@ interface Received {
  */
 export function useDownloads(profileId: string) {
   const client = useQueryClient();
-  const status = useCommand('downloads.status', { profileId });
+  // A job another Satchel window or command runs sends no events here: read again every few
+  // seconds while there is one, so that its count moves and its end shows.
+  const status = useCommand(
+    'downloads.status',
+    { profileId },
+    { refetchInterval: (data) => (data?.jobs.some((job) => job.elsewhere) ? ELSEWHERE_REFRESH_MS : false) },
+  );
   const [received, setReceived] = useState<Map<string, Received>>(() => new Map());
 
   useEffect(() => {
