@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AppError } from '../src-shared/errors';
 import { createCore, type Core } from './core';
 import { defaultDataDir } from './data-dir';
+import { setLogSink, type LogSink } from './log';
 import { EXIT, interruptHandled, printError, UsageError, type CliIo } from './cli/io';
 import { commandHelp } from './cli/help';
 import { accountCommand, accountUsage } from './cli/account';
@@ -67,8 +68,26 @@ const commands: Record<string, Command> = {
   edits: editsCommand,
 };
 
+/**
+ * The core's log, for support, is not the command's to show: standard error is where the
+ * command says what it did, and a line such as the rebuild's record beside its own message
+ * says it twice. It goes to the file SATCHEL_LOG names, appended; without one, nowhere.
+ */
+function cliLogSink(env: NodeJS.ProcessEnv): LogSink {
+  const file = env['SATCHEL_LOG'];
+  return (_level, line) => {
+    if (!file) return;
+    try {
+      appendFileSync(file, `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // A log that cannot be written does not stop the command.
+    }
+  };
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let core: Core | undefined;
+  const appLog = setLogSink(cliLogSink(io.env));
   // Once known, a mistake points at this command's own help.
   let known: string | undefined;
   try {
@@ -127,6 +146,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return io.signal?.aborted ? EXIT.interrupted : code;
   } finally {
     await core?.close();
+    setLogSink(appLog);
   }
 }
 

@@ -48,11 +48,32 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** Where the log's lines go: the process's standard error by default (the app's stream). */
+export type LogSink = (level: 'error' | 'warn', line: string) => void;
+
+const toConsole: LogSink = (level, line) => (level === 'error' ? console.error(line) : console.warn(line));
+let sink: LogSink = toConsole;
+
+/**
+ * Sends the log elsewhere, or back to the console with no argument; returns the sink before.
+ * The command line does: its standard error is the user's, where a command says what it did,
+ * and the core's lines for support would stand beside its own message there.
+ */
+export function setLogSink(next?: LogSink): LogSink {
+  const before = sink;
+  sink = next ?? toConsole;
+  return before;
+}
+
+function line(message: string, detail: unknown): string {
+  return redact(`[satchel] ${message}${detail === undefined ? '' : ` ${describe(detail)}`}`);
+}
+
 export const log = {
   error(message: string, detail?: unknown): void {
-    console.error(redact(`[satchel] ${message}${detail === undefined ? '' : ` ${describe(detail)}`}`));
+    sink('error', line(message, detail));
   },
   warn(message: string, detail?: unknown): void {
-    console.warn(redact(`[satchel] ${message}${detail === undefined ? '' : ` ${describe(detail)}`}`));
+    sink('warn', line(message, detail));
   },
 };

@@ -49,7 +49,8 @@ describe('satchel profile rebuild', () => {
     const aside = /^Set the offline copy of .* aside as (\S+\.sqlite) /m.exec(rebuilt.stderr)?.[1];
     expect(aside).toBeDefined();
     expect(path.dirname(aside!)).toBe(path.dirname(cacheFile));
-    expect(rebuilt.stderr).toContain(
+    // Exactly its own message: the core's record of the rebuild goes to the log, not beside it.
+    expect(rebuilt.stderr).toBe(
       `Set the offline copy of "Damaged AG" aside as ${aside} (nothing was deleted) and started a fresh one, keeping 1 unsent edit and 1 review mark it still held.\n` +
         `Run "satchel sync --profile 'Damaged AG'" to fill it.\n`,
     );
@@ -82,14 +83,20 @@ describe('satchel profile rebuild', () => {
       'set it aside and rebuild it with "satchel profile rebuild --profile Garbage"',
     );
 
-    // The only organisation: no --profile needed.
-    const rebuilt = await runCli(['profile', 'rebuild'], { env });
+    // The only organisation: no --profile needed. Nothing of the file could be read, and the
+    // core's warnings about each table it tried go to the log SATCHEL_LOG names, not to stderr.
+    const logFile = path.join(tempDir(), 'satchel.log');
+    const rebuilt = await runCli(['profile', 'rebuild'], { env: { ...env, SATCHEL_LOG: logFile } });
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.stderr).toContain(
-      'started a fresh one, keeping nothing: no unsent edit, review mark or tag could be read from it.',
-    );
     const aside = /^Set the offline copy of .* aside as (\S+\.sqlite) /m.exec(rebuilt.stderr)?.[1];
+    expect(rebuilt.stderr).toBe(
+      `Set the offline copy of "Garbage" aside as ${aside} (nothing was deleted) and started a fresh one, keeping nothing: no unsent edit, review mark or tag could be read from it.\n` +
+        'Run "satchel sync --profile Garbage" to fill it.\n',
+    );
     expect(readFileSync(aside!)).toEqual(garbage);
+    const logged = readFileSync(logFile, 'utf8');
+    expect(logged).toContain(`[satchel] set the damaged offline copy of ${profile.id} aside as ${aside}`);
+    expect(logged).toContain('reading review_marks of a damaged offline copy stopped');
 
     const again = await runCli(['profile', 'rebuild', '--profile', 'Garbage'], { env });
     expect(again).toMatchObject({
