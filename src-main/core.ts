@@ -14,7 +14,7 @@ import {
 } from './folders';
 import { createGrants, type Grants } from './grants';
 import { AppError } from '../src-shared/errors';
-import type { ProfileAuth } from '../src-shared/profiles';
+import type { ProfileAuth, RecoveryPlan, RecoveryResult } from '../src-shared/profiles';
 import type { FilePurpose } from '../src-shared/export';
 import { createApiClient } from './api/client';
 import { createHttpFetch, fromFetch } from './api/http-fetch';
@@ -24,6 +24,7 @@ import { createBackgroundTotals, type BackgroundTotals } from './search/backgrou
 import { answerAsk } from './search/thread-asks';
 import { CacheOpenError, isCorruption, openCache, type CacheDb, type CacheOpenFailure } from './store';
 import { readableWork, rescueWork, setAsideCache, type ReadableWork, type RescuedWork } from './cache-rescue';
+import { listedProfile, planRecovery, recordConnection } from './profiles-recover';
 import type { SandboxOptions } from '../src-sandbox';
 import { createDemo, type DemoService } from './demo';
 import { createFileService, type FileService } from './files/service';
@@ -149,6 +150,18 @@ export interface Core {
    * opened is set aside instead, as `rebuildCache` does), drops its secret.
    */
   removeProfile(profileId: string): Promise<void>;
+  /**
+   * What "Recover organisations" would do with a list of organisations that cannot be read: the
+   * offline copies that record their connection, whether the keychain holds each one's key, and
+   * the files that cannot be tied to one. Refused when the list reads.
+   */
+  recoveryPlan(): Promise<RecoveryPlan>;
+  /**
+   * Sets the damaged list aside (renamed beside itself, never deleted) and writes a new one with
+   * every organisation its offline copy can be tied to, under its old id: its copy, unsent
+   * edits, review marks and keychain entry are found where they were. Nothing else is moved.
+   */
+  recoverProfiles(): Promise<RecoveryResult>;
   info(): AppInfo;
   notify(level: Notice['level'], message: string): void;
   /**
@@ -218,6 +231,8 @@ export function createCore(options: CoreOptions): Core {
   const caches = new Map<string, CacheDb>();
   // Copies that opened but that SQLite found damaged since: refused like one that does not open.
   const damaged = new Map<string, CacheOpenError>();
+  // What each open copy records of its connection, so that it is written only when it changes.
+  const recordedConnections = new WeakMap<CacheDb, string>();
 
   function cacheOf(profileId: string): CacheDb {
     const profile = profiles.get(profileId);
@@ -239,6 +254,18 @@ export function createCore(options: CoreOptions): Core {
         );
       }
       caches.set(profile.id, cache);
+    }
+    // The copy records its connection (nothing secret): a list of organisations lost or damaged
+    // can be rebuilt from the copies (`recoverProfiles`). Renamed or moved: written again.
+    const connection = JSON.stringify(profile);
+    if (recordedConnections.get(cache) !== connection) {
+      try {
+        recordConnection(cache.sqlite, profile, clock());
+        recordedConnections.set(cache, connection);
+      } catch (error) {
+        // Busy or read-only now: the copy still reads, and the next use tries again.
+        log.warn(`could not record the connection of ${profile.id} in its offline copy:`, error);
+      }
     }
     return cache;
   }
@@ -421,6 +448,27 @@ export function createCore(options: CoreOptions): Core {
     return { setAside, kept };
   }
 
+  async function recoveryPlan(): Promise<RecoveryPlan> {
+    try {
+      profiles.list();
+    } catch {
+      return planRecovery({ dataDir, listFile: profiles.file, secrets });
+    }
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `The list of organisations (${profiles.file}) can be read; there is nothing to recover.`,
+    );
+  }
+
+  async function recoverProfiles(): Promise<RecoveryResult> {
+    const plan = await recoveryPlan();
+    const setAside = profiles.replaceDamaged(plan.organisations.map(listedProfile));
+    log.warn(
+      `set the damaged list of organisations aside as ${setAside}; listed ${plan.organisations.length} again from their offline copies, left ${plan.untied.length} files untied`,
+    );
+    return { ...plan, setAside };
+  }
+
   return {
     events,
     secrets,
@@ -444,6 +492,8 @@ export function createCore(options: CoreOptions): Core {
     expenseCount: async (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
     reviewRows: async (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
     removeProfile,
+    recoveryPlan,
+    recoverProfiles,
     cacheProblem,
     rebuildCache,
     noteCacheError,

@@ -123,6 +123,8 @@ export function createHandlers(core: Core): HandlerTable {
     'profiles.localWork': ({ id }) => core.localWork(id),
     'profiles.cacheStatus': ({ id }) => ({ problem: core.cacheProblem(id) }),
     'profiles.rebuildCache': ({ id }) => core.rebuildCache(id),
+    'profiles.recoveryPlan': () => core.recoveryPlan(),
+    'profiles.recover': () => core.recoverProfiles(),
     'profiles.remove': async ({ id }) => {
       await core.removeProfile(id);
       return { removed: true as const };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../src-shared/errors';
@@ -35,6 +35,15 @@ export interface ProfileStore {
   remove(id: string, release?: () => Promise<void>): Promise<void>;
   credentials(id: string): Promise<Credentials>;
   cacheFile(id: string): string;
+  /** The list's file: profiles.json in the data folder. */
+  readonly file: string;
+  /**
+   * Sets a list that cannot be read aside, renamed beside itself (never deleted, never over an
+   * earlier one), and writes `profiles` as the new list; returns the old list's new path. A list
+   * that reads (or none at all) is refused, and so is nothing changed when the new one cannot be
+   * written: the old one goes back.
+   */
+  replaceDamaged(profiles: Profile[]): string;
 }
 
 const secretAccount = (id: string) => `profile:${id}`;
@@ -44,6 +53,15 @@ function readReason(error: NodeJS.ErrnoException): string {
     return 'Satchel may not read it; check its permissions';
   if (error.code === 'EISDIR') return 'it is a folder, not a file';
   return error.message;
+}
+
+/** `profiles.damaged-<UTC time>.json` beside `file`, never the name of an earlier one. */
+function setAsideName(file: string, now: Date): string {
+  const stem = file.replace(/\.json$/, '');
+  const when = now.toISOString().replace(/[:.]/g, '-');
+  let target = `${stem}.damaged-${when}.json`;
+  for (let n = 2; existsSync(target); n += 1) target = `${stem}.damaged-${when}-${n}.json`;
+  return target;
 }
 
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
@@ -236,5 +254,35 @@ export function createProfileStore(options: {
         : { kind: 'token', accessToken: secret };
     },
     cacheFile,
+    file,
+    replaceDamaged(profiles) {
+      let readable = true;
+      try {
+        read();
+      } catch {
+        readable = false;
+      }
+      if (readable)
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `The list of organisations (${file}) can be read; there is nothing to recover.`,
+        );
+      const aside = setAsideName(file, now());
+      try {
+        renameSync(file, aside);
+      } catch (error) {
+        throw new AppError(
+          'INTERNAL',
+          `Could not set the list of organisations (${file}) aside: ${systemReason(error as NodeJS.ErrnoException)}. Nothing was changed.`,
+        );
+      }
+      try {
+        write(profiles);
+      } catch (error) {
+        renameSync(aside, file);
+        throw error;
+      }
+      return aside;
+    },
   };
 }

@@ -18,7 +18,7 @@ import {
   OfflineScope,
   OfflineUsage,
 } from './files';
-import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl } from './profiles';
+import { ProfileAuth, ProfileName, ProfileSummary, BaseUrl, RecoveryPlan, RecoveryResult } from './profiles';
 import {
   DimensionItemSearch,
   DimensionItemSearchResult,
@@ -220,6 +220,17 @@ export const commands = {
       }),
     }),
   },
+  /**
+   * What "Recover organisations" would do with a list of organisations that cannot be read: the
+   * organisations whose offline copies record their connection, whether the keychain holds each
+   * one's key, and the files that cannot be tied to one. Refused when the list reads.
+   */
+  'profiles.recoveryPlan': { input: NoInput, output: RecoveryPlan },
+  /**
+   * Sets the damaged list aside (renamed beside itself, never deleted) and writes a new one with
+   * the organisations of the plan; says where the old one went (docs/screens.md).
+   */
+  'profiles.recover': { input: NoInput, output: RecoveryResult },
   /** Removes the connection, its cache and its keychain entry. */
   'profiles.remove': { input: ProfileId, output: z.object({ removed: z.literal(true) }) },
   /** Starts the demo organisation inside the app and returns its connection (docs/shell.md). */

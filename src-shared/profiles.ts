@@ -50,3 +50,38 @@ export const UNCHECKED_KEY =
   'Saved. It could not be checked now (no connection); the next sync will check it.';
 export const UNCHECKED_CONNECTION =
   'Added. It could not be checked now (no connection); the first sync will check it.';
+
+/**
+ * An organisation "Recover organisations" can list again from its offline copy, which records
+ * its connection (nothing secret): the keychain entry under its id is reused when there is one
+ * (`keyFound`; null when no keychain answered), and the unsent edits and review marks the copy
+ * holds stay in it.
+ */
+export const RecoverableOrganisation = ProfileSummary.extend({
+  /** The offline copy's file name in the caches folder. */
+  file: z.string(),
+  keyFound: z.boolean().nullable(),
+  edits: z.number().int().nonnegative(),
+  marks: z.number().int().nonnegative(),
+});
+export type RecoverableOrganisation = z.infer<typeof RecoverableOrganisation>;
+
+/** What recovering a damaged list of organisations would do (docs/screens.md). */
+export const RecoveryPlan = z.object({
+  /** The damaged list, set aside beside itself under a new name. */
+  listFile: z.string(),
+  /** The folder of the offline copies, which stay where they are. */
+  cachesFolder: z.string(),
+  organisations: z.array(RecoverableOrganisation),
+  /** Files of the caches folder that cannot be tied to a connection: listed, left as they are. */
+  untied: z.array(z.string()),
+  /** Why the keychain could not be asked whose keys it holds; null when it answered. */
+  keychainProblem: z.string().nullable(),
+});
+export type RecoveryPlan = z.infer<typeof RecoveryPlan>;
+
+export const RecoveryResult = RecoveryPlan.extend({
+  /** Where the damaged list went: its full path. */
+  setAside: z.string(),
+});
+export type RecoveryResult = z.infer<typeof RecoveryResult>;

@@ -81,12 +81,22 @@ Options:
   --force                remove even with unsent edits or review marks (remove)
   --profile NAME_OR_ID   the organisation whose damaged offline copy to rebuild; needed only
                          when several are connected (rebuild)
+  --yes                  do the recovery, not only say what it would do (recover)
 
 "profile rebuild" does what the window's "Set aside and rebuild" does for an offline copy that
 cannot be opened or that SQLite found damaged: the file is renamed beside itself (never
 deleted; the new name is said), a fresh copy is made, and the unsent edits, review marks, tags
 and settings that can still be read are kept in it. "satchel sync" then fills it. A copy that
-opens is refused (exit 1) and left as it is.`,
+opens is refused (exit 1) and left as it is.
+
+"profile recover" does what the window's "Recover organisations" does when the list of
+organisations (profiles.json) cannot be read: without --yes it says what it would do and
+changes nothing. With --yes the damaged list is renamed beside itself (never deleted; the new
+name is said) and a new list written with every organisation whose offline copy records its
+connection, under its old id: its copy, unsent edits, review marks and keychain key are used
+as they are (one whose key the keychain lacks is said: enter it again with "profile set-key").
+Files of the caches folder that cannot be tied to an organisation are named and left as they
+are. A list that reads is refused (exit 1).`,
   sync: `${syncUsage}
 
 Sends the waiting offline edits, then brings every connected organisation (or the one named) up

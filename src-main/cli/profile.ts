@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
 import { UNCHECKED_CONNECTION, UNCHECKED_KEY } from '../../src-shared/profiles';
+import { organisationLine, planSummary, resultSummary, untiedLine } from '../../src-shared/recovery-text';
 import { AppError } from '../../src-shared/errors';
 import { BaseUrl, ProfileName } from '../../src-shared/profiles';
 import type { Core } from '../core';
@@ -34,7 +35,8 @@ satchel profile rename NAME_OR_ID --name NEW
 satchel profile set-url NAME_OR_ID --url URL
 satchel profile set-key NAME_OR_ID --client-id ID [--client-secret-stdin] | --token-stdin
 satchel profile remove NAME_OR_ID [--force]
-satchel profile rebuild [--profile NAME_OR_ID]`;
+satchel profile rebuild [--profile NAME_OR_ID]
+satchel profile recover [--yes]`;
 
 /**
  * The secret, never from an argument (shell history, the process list): typed at a hidden
@@ -86,6 +88,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       demo: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
+      yes: { type: 'boolean', default: false },
       profile: { type: 'string' },
     },
   });
@@ -217,10 +220,42 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       );
       return;
     }
+    case 'recover': {
+      if (positionals.length > 0) throw new UsageError('profile recover takes no organisation');
+      // Refused (exit 1, the core's words) when the list reads: there is nothing to recover.
+      if (!values.yes) {
+        const plan = await core.recoveryPlan();
+        io.stderr.write(
+          [
+            planSummary(plan),
+            ...plan.organisations.map(
+              (organisation) => `  ${organisationLine(organisation, setKey(organisation.name))}`,
+            ),
+            ...[untiedLine(plan)].filter((line) => line !== null),
+            'Nothing was changed. Run "satchel profile recover --yes" to do it.',
+          ].join('\n') + '\n',
+        );
+        return;
+      }
+      const result = await core.recoverProfiles();
+      io.stderr.write(
+        [
+          resultSummary(result),
+          ...result.organisations.map(
+            (organisation) => `  ${organisationLine(organisation, setKey(organisation.name))}`,
+          ),
+          ...[untiedLine(result)].filter((line) => line !== null),
+        ].join('\n') + '\n',
+      );
+      return;
+    }
     default:
       throw new UsageError(`unknown profile action "${action ?? ''}"`);
   }
 }
+
+/** Where the command line enters a key again. */
+const setKey = (name: string) => `with "satchel profile set-key ${shellWord(name)} --client-id ID"`;
 
 /** What a rebuild kept of the user's own work, said for a person. */
 function keptText(kept: { edits: number; marks: number; tags: number }): string {

@@ -38,6 +38,8 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'profiles.localWork': { id: uuid },
   'profiles.cacheStatus': { id: uuid },
   'profiles.rebuildCache': { id: uuid },
+  'profiles.recoveryPlan': {},
+  'profiles.recover': {},
   'profiles.remove': { id: uuid },
   'demo.open': {},
   'sync.start': { profileId: uuid, full: false },
