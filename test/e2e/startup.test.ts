@@ -253,6 +253,76 @@ describe('damaged local state in the window', () => {
     }
   });
 
+  it('recovers the organisations from their offline copies, by keyboard, after saying what it will do', async () => {
+    const { sandbox, dataDir, profile } = await syncedOrganisation('Recovered KG', {
+      seed: 5,
+      transactions: 60,
+    });
+    let core = createCore({ dataDir, secrets });
+    const supplierId = sandbox.state.suppliers[0]!.id;
+    core.outbox.updateSupplier(profile.id, supplierId, { name: 'Kept Offline KG' });
+    await core.close();
+    const list = path.join(dataDir, 'profiles.json');
+    writeFileSync(list, '{"version":1,"profiles":[{"id":"');
+    writeFileSync(path.join(dataDir, 'caches', 'stray.sqlite'), 'not a copy');
+
+    core = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page
+        .getByRole('heading', { level: 1, name: 'The list of organisations cannot be read' })
+        .waitFor();
+      // Check again is focused; Tab reaches Recover organisations.
+      expect(await focusedText(page)).toBe('BUTTON Check again');
+      await page.keyboard.press('Tab');
+      expect(await focusedText(page)).toBe('BUTTON Recover organisations…');
+      await page.keyboard.press('Enter');
+      // The confirmation says what will happen, and nothing is changed yet.
+      const plan = page.getByTestId('recovery-plan');
+      await plan
+        .getByText(`The damaged list ${list} will be renamed beside itself`, { exact: false })
+        .waitFor();
+      await page
+        .getByTestId('recovery-organisations')
+        .getByText(`Recovered KG (${sandbox.url}), offline copy ${profile.id}.sqlite with 1 unsent edit`, {
+          exact: false,
+        })
+        .waitFor();
+      await page.getByTestId('recovery-untied').getByText('stray.sqlite', { exact: false }).waitFor();
+      expect(await focusedText(page)).toBe('BUTTON Recover');
+      await checkScreen(app, 'startup-recover-confirm');
+      // Escape takes the question back; asked again, Enter recovers.
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Recover organisations…' }).waitFor();
+      expect(readFileSync(list, 'utf8')).toBe('{"version":1,"profiles":[{"id":"');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Recover', exact: true }).waitFor();
+      await page.keyboard.press('Enter');
+
+      await page.getByRole('heading', { level: 1, name: 'Organisations recovered' }).waitFor();
+      const result = page.getByTestId('recovery-result');
+      await result.getByText('Set the damaged list of organisations aside as', { exact: false }).waitFor();
+      const aside = readdirSync(dataDir).filter((name) => name.startsWith('profiles.damaged-'));
+      expect(aside).toHaveLength(1);
+      await result.getByText(path.join(dataDir, aside[0]!), { exact: false }).waitFor();
+      expect(readFileSync(path.join(dataDir, aside[0]!), 'utf8')).toBe('{"version":1,"profiles":[{"id":"');
+      expect(await focusedText(page)).toBe('BUTTON Continue');
+      await checkScreen(app, 'startup-recover-result');
+      await page.keyboard.press('Enter');
+      // The organisation is back, its copy read as it was.
+      await page.getByLabel('Organisation').getByText('Recovered KG').waitFor({ state: 'attached' });
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      expect(core.localWork(profile.id)).toEqual({ edits: 1, marks: 0 });
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  });
+
   it('opens and reviews offline without the keychain entry, and says how to give the key again', async () => {
     const { sandbox, dataDir, profile } = await syncedOrganisation('Keyless KG', {
       seed: 3,
