@@ -8,7 +8,7 @@ import { log } from '../log';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { FILE_SCHEME } from '../shell/file-route';
-import { fetchFile, stopsEveryFile } from './fetch';
+import { fetchFile, hashFile, stopsEveryFile } from './fetch';
 import { FILE_DATE_SQL, SCOPED_FILES_FROM } from './scope';
 import type { ReadShare } from './share';
 import { cacheExtension } from './template';
@@ -297,6 +297,47 @@ async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
   }
 }
 
+/**
+ * Takes the copies in the folder that no row records but whose size and sha256 are their
+ * record's as that record's copy, instead of fetching them again: after "Set aside and rebuild"
+ * the fresh cache records none of the files its folder still holds. A copy that differs is
+ * never taken (the sweep then removes it); one with no record yet is left for the sweep too.
+ */
+async function adoptUnrecorded(deps: OfflineDeps): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(deps.root);
+  } catch {
+    return 0; // no folder yet
+  }
+  const recorded = new Set(cachedRows(deps.cache).map((row) => row.localPath));
+  let adopted = 0;
+  for (const name of names) {
+    const dot = name.indexOf('.');
+    const id = dot < 0 ? name : name.slice(0, dot);
+    if (recorded.has(name) || name === `${id}.part` || !FILE_ID.test(id)) continue;
+    if (deps.inflight?.has(path.join(deps.root, id))) continue;
+    const record = fileRecord(deps.cache, id);
+    if (!record || record.localPath || !record.sha256 || record.size === null) continue;
+    const full = path.join(deps.root, name);
+    try {
+      const found = statSync(full);
+      if (!found.isFile() || found.size !== record.size) continue;
+      if ((await hashFile(full, found.size)).sha256 !== record.sha256) continue;
+      const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
+      if (name !== localName) await rename(full, path.join(deps.root, localName));
+      prepared(
+        deps.cache.sqlite,
+        `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
+      ).run({ id: record.id, localName, sha: record.sha256, now: deps.now().toISOString() });
+      adopted += 1;
+    } catch (error) {
+      log.warn(`a copy of file ${record.id} already in the folder could not be taken:`, error);
+    }
+  }
+  return adopted;
+}
+
 export function offlineUsage(
   deps: Pick<OfflineDeps, 'cache' | 'now'>,
   filling: boolean,
@@ -339,6 +380,7 @@ export async function fillOffline(
   // budget count only real copies.
   for (const row of cachedRows(deps.cache))
     if (!onDisk(deps.root, row.localPath, row.size)) await evict(deps, row);
+  await adoptUnrecorded(deps);
   const scope = readOfflineScope(deps.cache);
   const wanted = wantedFiles(deps.cache, scope, deps.now().toISOString().slice(0, 10));
   const wantedIds = new Set(wanted.map((row) => row.id));

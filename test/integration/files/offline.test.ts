@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/core';
 import { AppError } from '../../../src-shared/errors';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
 import { connectedCore, syncedCore } from '../../helpers/sync-fixture';
@@ -110,6 +112,41 @@ describe('offline file cache', () => {
     await core.files.fillOffline(profile.id);
     expect(readdirSync(root).sort()).toEqual(kept);
     expect(contentRequests(sandbox).size).toBe(0);
+  });
+
+  it('takes the files its folder holds after a rebuild instead of fetching them again', async () => {
+    const { core, profile, sandbox, secrets, dir } = await synced();
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 20_000 });
+    await core.files.fillOffline(profile.id);
+    const root = core.files.filesRoot(profile.id);
+    const kept = readdirSync(root).sort();
+    expect(kept.length).toBeGreaterThan(5);
+    // One copy whose bytes are not the record's (a disk fault): never taken as the file.
+    const [wrong] = kept;
+    const wrongBytes = Buffer.alloc(statSync(path.join(root, wrong!)).size, 0x41);
+    writeFileSync(path.join(root, wrong!), wrongBytes);
+    await core.close();
+    // A later version of Satchel migrated the copy further: set aside and rebuilt.
+    const file = core.profiles.cacheFile(profile.id);
+    const sqlite = new Database(file);
+    sqlite
+      .prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)')
+      .run('from-the-future', 4_102_444_800_000);
+    sqlite.close();
+    const fresh = createCore({ dataDir: path.join(dir, 'data'), secrets });
+    closers.push(() => fresh.close());
+    await fresh.rebuildCache(profile.id);
+    sandbox.control?.clearRequests();
+
+    expect((await fresh.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await fresh.files.fillOffline(profile.id);
+    // Only the copy that differed is fetched; the others are the fresh copy's, in place.
+    expect([...contentRequests(sandbox).keys()]).toEqual([wrong!.split('.')[0]]);
+    expect(readdirSync(root).sort()).toEqual(kept);
+    for (const name of kept)
+      expect(sha256Of(path.join(root, name))).toBe(sandboxFile(sandbox, name.split('.')[0]!).sha256);
+    const usage = fresh.files.offlineScope(profile.id);
+    expect(usage).toMatchObject({ cachedFiles: kept.length, wantedCached: usage.wantedFiles });
   });
 
   it('fetches a file once when it is asked for twice at the same time', async () => {
