@@ -347,6 +347,7 @@ export function createCore(options: CoreOptions): Core {
     cacheOf,
     clientOf: sync.clientOf,
     now: clock,
+    organisationName: (profileId) => profiles.get(profileId).name,
     // Every push, whoever started it (Send now, a sync, a reconnect), shows how it comes on.
     onPushProgress: (profileId, progress) => events.emit('edits.progress', { profileId, ...progress }),
     networkDown,

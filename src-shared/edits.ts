@@ -49,7 +49,11 @@ export const OutboxItemShape = z.object({
   name: z.string().nullable(),
   payload: z.record(z.string(), z.unknown()),
   basedOn: z.string().nullable(),
-  status: z.enum(['pending', 'sending', 'failed', 'conflict']),
+  /**
+   * `sending`: on its way with a live push; `interrupted`: left on its way by a push that is no
+   * more, so it may or may not have reached the server (the next push or sync finds out).
+   */
+  status: z.enum(['pending', 'sending', 'interrupted', 'failed', 'conflict']),
   attempts: z.number().int(),
   /** `remoteCode`: the API's own code, when the API refused the edit (AppErrorShape). */
   error: z

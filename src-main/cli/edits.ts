@@ -49,7 +49,7 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
             item.operationId,
             // Named as the user knows the record; the id tells two of the same name apart.
             `${item.operation} ${specs[item.resource].label} ${item.name ? `"${item.name}" ` : ''}(${item.recordId})`,
-            item.status === 'sending' ? 'maybe sent (checked before sending again)' : item.status,
+            statusText(item),
             problem(item),
           ]),
         ]),
@@ -98,6 +98,18 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
       return;
     }
   }
+}
+
+/**
+ * An edit's status in the list's words: one a live push has on its way is "sending"; one left
+ * on its way by a push that is no more (a process killed, an answer that never came) is
+ * "interrupted", and may or may not have reached the server.
+ */
+function statusText(item: OutboxItem): string {
+  if (item.status !== 'interrupted') return item.status;
+  return item.operation === 'create'
+    ? 'interrupted (maybe sent; looked up before sending again; sync to find out)'
+    : 'interrupted (maybe sent; checked before sending again)';
 }
 
 /** Why an edit waits: the server's reason, or for a conflict when the server's version is from. */

@@ -69,6 +69,16 @@ export function claimedElsewhere(item: OutboxRow, me: Claimant, nowMs: number): 
   return Number.isNaN(since) || nowMs - since < CLAIM_EXPIRY_MS;
 }
 
+/**
+ * Whether a `sending` edit was interrupted: the push that sent it is no more (its process was
+ * killed or crashed, or its answer never came), so nobody has its request on its way now,
+ * and it may or may not have reached the server; the next push finds out (docs/offline-edits.md,
+ * "Interrupted edits"). False for an edit a live push has on its way, by the rules above.
+ */
+export function interrupted(item: OutboxRow, nowMs: number): boolean {
+  return item.status === 'sending' && !claimedElsewhere(item, newClaimant(), nowMs);
+}
+
 /** `column IS value`: equal, both null included. */
 const same = <T extends string | number>(column: Parameters<typeof eq>[0], value: T | null): SQL =>
   value === null ? isNull(column) : eq(column, value);

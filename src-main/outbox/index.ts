@@ -5,7 +5,7 @@ import { NO_NETWORK_MESSAGE } from '../connectivity';
 import { createLeases, type Leases } from '../sync/lease';
 import { dimensionItems, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
-import { claimedElsewhere, newClaimant } from './claims';
+import { claimedElsewhere, interrupted, newClaimant, writeIfAsRead } from './claims';
 import { pushOutbox, type PushProgress, type PushSummary } from './push';
 import {
   chainBase,
@@ -52,7 +52,12 @@ export interface OutboxItem {
   payload: Payload;
   /** The record's `updateTime` the edit was based on (null for a create). */
   basedOn: string | null;
-  status: Exclude<OutboxStatus, 'done'>;
+  /**
+   * `sending`: a live push has its request on its way now; `interrupted`: left `sending` by a
+   * push that is no more (a process killed, an answer that never came), so it may or may not
+   * have reached the server, and the next push finds out (claims.ts).
+   */
+  status: Exclude<OutboxStatus, 'done'> | 'interrupted';
   attempts: number;
   /** `remoteCode`: the API's own code, when the API refused the edit (`DIMENSION_DELETED`). */
   error: { code: string; message: string; field?: string; remoteCode?: string } | null;
@@ -77,6 +82,8 @@ export interface OutboxOptions {
   cacheOf(profileId: string): CacheDb;
   clientOf(profileId: string): ApiClient;
   now?: () => Date;
+  /** The organisation's name, as a refusal names it ("… reached Nordwind GmbH"). */
+  organisationName?: (profileId: string) => string;
   /** Told how a push of the organisation's edits comes on (the app passes it on as an event). */
   onPushProgress?: (profileId: string, progress: PushProgress) => void;
   /**
@@ -105,7 +112,12 @@ export interface Outbox {
    * edit against what the cache knows now; refused, it stays failed.
    */
   retry(profileId: string, operationId: string): OutboxItem;
-  /** Replaces the payload of a pending, failed or conflicting edit (checked like a new edit). */
+  /**
+   * Replaces the payload of a pending, failed or conflicting edit (checked like a new edit), or
+   * of an interrupted update (pending again: the new value supersedes the one that may have
+   * been sent). Refused for an edit a live push has on its way, and for an interrupted create,
+   * which may have made the record already.
+   */
   edit(profileId: string, operationId: string, input: unknown): OutboxItem;
   /**
    * Drops an edit and restores the row without it (a create's record and its items go). Refused
@@ -140,7 +152,7 @@ function toItem(db: CacheDb['db'] | Tx, row: OutboxRow): OutboxItem {
     name: record?.name ?? null,
     payload: JSON.parse(row.payload) as Payload,
     basedOn: row.basedOn,
-    status: row.status as OutboxItem['status'],
+    status: interrupted(row, Date.now()) ? 'interrupted' : (row.status as OutboxItem['status']),
     attempts: row.attempts,
     error:
       row.errorCode === null
@@ -159,6 +171,9 @@ function toItem(db: CacheDb['db'] | Tx, row: OutboxRow): OutboxItem {
 }
 
 const refuse = (message: string) => new AppError('VALIDATION_ERROR', message);
+
+/** Why Edit… and Discard leave an edit a live push has on its way. */
+const BEING_SENT = 'This edit is being sent; wait for the push to finish';
 
 /** The record an open edit changes, as `validateEdit` checks it. */
 const targetOf = (row: OutboxRow): EditTarget => ({
@@ -254,6 +269,34 @@ export function createOutbox(options: OutboxOptions): Outbox {
     rebuildRow(tx, row.resource, row.recordId, base);
   }
 
+  /**
+   * Edit… of a `sending` edit. On its way with a live push: refused, its request has left. Left
+   * by a push that is no more (interrupted): an update is safe to send again, so the new value
+   * supersedes the one that may have been sent (the push reads the record before sending, as
+   * for any update); a create may have made the record already, and the push finds it by the
+   * values it was sent with, so it is refused until a sync has settled it.
+   */
+  function editInterrupted(profileId: string, tx: Tx, row: OutboxRow, input: unknown): OutboxItem {
+    if (!interrupted(row, Date.now())) throw refuse(`${BEING_SENT}.`);
+    if (row.operation === 'create') {
+      const org = options.organisationName?.(profileId) ?? 'the server';
+      throw refuse(
+        `Satchel does not know yet whether this new ${specs[row.resource].label} reached ${org}: sending it was interrupted. Sync to find out, then edit it.`,
+      );
+    }
+    const payload = validateEdit(tx, targetOf(row), input);
+    // Written only onto the row as read, as a claim is: a pusher that has claimed it since wins.
+    const pending = writeIfAsRead(tx, row, {
+      payload: JSON.stringify(payload),
+      status: 'pending',
+      claimedBy: null,
+      ...clearedError,
+    });
+    if (!pending) throw refuse(`${BEING_SENT}.`);
+    rebuildRow(tx, row.resource, row.recordId, chainBase(tx, row.recordId));
+    return toItem(tx, itemById(tx, row.operationId));
+  }
+
   return {
     createSupplier: (profileId, input) =>
       edit(profileId, { resource: 'supplier', operation: 'create' }, input),
@@ -295,7 +338,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const cache = options.cacheOf(profileId);
       return cache.db.transaction((tx) => {
         const row = open(tx, operationId);
-        if (row.status === 'sending') throw refuse('This edit is being sent; wait for the push to finish.');
+        if (row.status === 'sending') return editInterrupted(profileId, tx, row, input);
         const payload = validateEdit(tx, targetOf(row), input);
         setItem(tx, row.seq, {
           payload: JSON.stringify(payload),
@@ -312,9 +355,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         // Its request has left with a live push (a create reaches the server whatever the
         // outbox says then); one left `sending` by a process that is gone is free to discard.
         if (claimedElsewhere(row, newClaimant(), Date.now()))
-          throw refuse(
-            'This edit is being sent; wait for the push to finish, then discard it if it is still listed.',
-          );
+          throw refuse(`${BEING_SENT}, then discard it if it is still listed.`);
         discardIn(tx, row);
       });
     },

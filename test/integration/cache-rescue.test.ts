@@ -253,7 +253,7 @@ describe('a damaged offline copy', () => {
       expect(await pushing).toMatchObject({ sent: 1, stoppedBy: { code: 'CANCELLED' } });
       expect(kept).toEqual({ edits: 1, marks: 1, tags: 0 });
       expect(core.outbox.list(damaged.id).map((item) => [item.name, item.status])).toEqual([
-        ['Unterwegs AG', 'sending'],
+        ['Unterwegs AG', 'interrupted'],
       ]);
 
       // The sync that fills the fresh copy sends it once: looked up first, as any "maybe sent".

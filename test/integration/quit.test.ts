@@ -78,7 +78,7 @@ describe('closing the core while it works', () => {
     const again = createCore({ dataDir: `${dir}/data`, secrets });
     cleanups.unshift(() => again.close());
     const open = again.outbox.list(profile.id);
-    expect(open.every((item) => item.status === 'pending' || item.status === 'sending')).toBe(true);
+    expect(open.every((item) => item.status === 'pending' || item.status === 'interrupted')).toBe(true);
     const pushed = await again.outbox.push(profile.id);
     expect(pushed).toMatchObject({ failed: 0, conflicts: 0, remaining: 0 });
     expect(again.outbox.list(profile.id)).toEqual([]);

@@ -199,9 +199,19 @@ function EditItem({
   const discard = useCommandMutation('edits.discard', CHANGED_BY_EDIT);
   const edit = useCommandMutation('edits.edit', CHANGED_BY_EDIT);
   const resolve = useCommandMutation('edits.resolve', CHANGED_BY_EDIT);
+  // An interrupted edit is settled by the next push: a sync pushes first, then reads the server.
+  const sync = useCommandMutation('sync.start', [...CHANGED_BY_EDIT, 'sync.history']);
   const operation = { profileId, operationId: item.operationId };
   const name = show(item.name ?? item.payload['name'] ?? item.server?.['name'] ?? item.recordId);
+  const syncFailure =
+    sync.data?.outcome === 'failed'
+      ? (sync.data.errors.at(-1)?.message ?? 'The sync failed.')
+      : (sync.error?.message ?? null);
   const error = retry.error ?? discard.error ?? resolve.error;
+  // An interrupted create may have made the record already, and is found by the values it
+  // was sent with: it is changed after a sync has settled it. An interrupted update may be.
+  const editable =
+    item.status !== 'sending' && !(item.status === 'interrupted' && item.operation === 'create');
   const queued = queuedEditForm(item);
   const stopped = stoppedPushText(item);
   // The button pressed goes away with the view it was in: the focus stays on this edit.
@@ -253,19 +263,19 @@ function EditItem({
           </p>
           {mode !== 'merge' && <BothSides item={item} />}
         </>
+      ) : stopped ? (
+        // A push stopped on it, or was interrupted: whether the user must act first, or the next
+        // push sends it (after finding out whether it reached the server).
+        <p className={stopped.needsYou ? 'field-error' : 'notice-warning'} data-testid="edit-stopped">
+          {stopped.text}
+        </p>
       ) : (
-        item.error &&
-        (stopped ? (
-          // A push stopped on it: whether the user must act first, or the next push sends it.
-          <p className={stopped.needsYou ? 'field-error' : 'notice-warning'} data-testid="edit-stopped">
-            {stopped.text}
-          </p>
-        ) : (
+        item.error && (
           <p className="field-error">
             {refusalText(item, item.error)}
             <ServerCode code={item.error.remoteCode} />
           </p>
-        ))
+        )
       )}
       {mode === 'edit' && (
         <div onKeyDown={escapeBack}>
@@ -319,7 +329,22 @@ function EditItem({
               </button>
             )
           )}
-          {item.status !== 'sending' && (
+          {item.status === 'interrupted' && (
+            <button
+              type="button"
+              onClick={() => {
+                if (sync.isPending) return;
+                // Settled by the sync, the edit leaves the list: the focus goes to its heading.
+                sync.mutate(
+                  { profileId, full: false },
+                  { onSuccess: () => (self.current?.isConnected ? self.current.focus() : onLeft()) },
+                );
+              }}
+            >
+              {sync.isPending ? 'Syncing…' : 'Sync now'}
+            </button>
+          )}
+          {editable && (
             <button
               type="button"
               onClick={() => {
@@ -334,6 +359,11 @@ function EditItem({
             Discard
           </button>
         </div>
+      )}
+      {syncFailure && mode === 'view' && (
+        <p className="form-error" role="alert">
+          {syncFailure}
+        </p>
       )}
       {error && (
         <p className="form-error" role="alert">
@@ -421,7 +451,9 @@ export function EditsList({ profileId }: { profileId: string }) {
         <p role="status" className="muted" data-testid="push-progress">
           Sending: {formatCount(progress.sent)} sent · {formatCount(progress.failed)} failed ·{' '}
           {formatCount(progress.conflicts)} {progress.conflicts === 1 ? 'conflict' : 'conflicts'} so far,{' '}
-          {formatCount(items.filter((item) => item.status === 'pending' || item.status === 'sending').length)}{' '}
+          {formatCount(
+            items.filter((item) => ['pending', 'sending', 'interrupted'].includes(item.status)).length,
+          )}{' '}
           to go
         </p>
       ) : (

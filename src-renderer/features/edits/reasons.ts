@@ -18,24 +18,39 @@ const USER_MUST_ACT = new Set<ErrorCode>([
 
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
+/** What an interrupted edit is, when no push said why it stopped: its process stopped. */
+const CUT_OFF = 'Sending it was interrupted: Satchel stopped before the server answered.';
+
 /**
  * What an edit still waiting says about the push that stopped on it: that it was not sent (or
- * may have been, for a create whose answer never came), why, and whether the user must do
- * something first or the next Send now or sync sends it by itself. Null for an edit no push
- * stopped on, and for failed and conflicting edits, which say their own problem.
+ * may have been, for an interrupted edit: a create whose answer never came, an edit whose
+ * process stopped), why, and whether the user must do something first or the next Send now or
+ * sync sends it by itself. Null for an edit no push stopped on, and for failed and conflicting
+ * edits, which say their own problem.
  */
 export function stoppedPushText(item: OutboxItem): { text: string; needsYou: boolean } | null {
-  if ((item.status !== 'pending' && item.status !== 'sending') || !item.error) return null;
-  const code = item.error.code as ErrorCode;
+  if (item.status === 'interrupted') return interruptedText(item);
+  if (item.status !== 'pending' || !item.error) return null;
   const reason = sentence(item.error.message);
-  const needsYou = USER_MUST_ACT.has(code);
+  const needsYou = USER_MUST_ACT.has(item.error.code as ErrorCode);
   const next = needsYou
     ? 'The edit waits: once that is done, it is sent with the next Send now or sync.'
     : 'It will be sent with the next Send now or sync.';
-  if (item.status === 'sending')
-    return {
-      text: `Maybe sent: ${reason} Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice.${needsYou ? ' Do what is asked first.' : ''}`,
-      needsYou,
-    };
   return { text: `Not sent: ${reason} ${next}`, needsYou };
+}
+
+/**
+ * An interrupted edit (its answer never came, or its process stopped): it may or may not have
+ * reached the server, and the next Send now or sync finds out. A create is looked up before it
+ * is sent again, so it cannot be changed until then (the lookup goes by the values it was sent
+ * with); an update is checked against the server's record, and Edit… sends a new value instead.
+ */
+function interruptedText(item: OutboxItem): { text: string; needsYou: boolean } {
+  const needsYou = item.error !== null && USER_MUST_ACT.has(item.error.code as ErrorCode);
+  const reason = item.error ? sentence(item.error.message) : CUT_OFF;
+  const then =
+    item.operation === 'create'
+      ? 'Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice. To change the edit, sync first.'
+      : 'The next Send now or sync reads the record on the server first and sends the change only if it is not there yet; Edit… sends a new value instead.';
+  return { text: `Maybe sent: ${reason} ${then}${needsYou ? ' Do what is asked first.' : ''}`, needsYou };
 }

@@ -55,9 +55,12 @@ function savedStatus(saved: Saved, waiting: WaitingEdit[]): { text: string; prob
   return { text: `${saved.verb} ${saved.name}; it will be sent with the next push.`, problem: false };
 }
 
-/** Per record, the state of its waiting edits that most needs the user: conflict, failed, waiting. */
+/**
+ * Per record, the state of its waiting edits that most needs the user: conflict, failed,
+ * interrupted (the next sync finds out whether it reached the server), waiting.
+ */
 function recordStates(waiting: WaitingEdit[]): Map<string, WaitingEdit['status']> {
-  const rank = { pending: 0, sending: 0, failed: 1, conflict: 2 } as const;
+  const rank = { pending: 0, sending: 0, interrupted: 1, failed: 2, conflict: 3 } as const;
   const states = new Map<string, WaitingEdit['status']>();
   for (const item of waiting) {
     const known = states.get(item.recordId);
@@ -79,6 +82,15 @@ function RowBadge({ status }: { status: WaitingEdit['status'] | undefined }) {
     return (
       <Badge kind="failed" title="Refused by the server: see why in Waiting to be sent.">
         Failed
+      </Badge>
+    );
+  if (status === 'interrupted')
+    return (
+      <Badge
+        kind="interrupted"
+        title="Sending it was interrupted: the next sync finds out whether it reached the server."
+      >
+        Interrupted
       </Badge>
     );
   return <Badge kind="pending">Not sent yet</Badge>;

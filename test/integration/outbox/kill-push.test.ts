@@ -72,6 +72,12 @@ describe('an edit push killed mid-request', () => {
       const created = () => sandbox.state.suppliers.filter((supplier) => supplier.number === 'KILL-1');
       await until(() => created().length === 1, 'the server to store the supplier');
       expect(status()).toBe('sending'); // "maybe sent", kept across the kill
+      // Nobody is sending it now: the list says it was interrupted, not that it is being sent.
+      const listed = await runCli(['edits', 'list'], { env });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(
+        /create supplier "Killed Once GmbH" \(local-[^)]+\)\s+interrupted \(maybe sent; looked up before sending again; sync to find out\)/,
+      );
 
       // A second POST would now fail the push: the pusher has to look the supplier up.
       sandbox.control!.clearFaults();

@@ -6,7 +6,7 @@ import {
   openEditsByArea,
 } from '../../../src-renderer/features/edits/counts';
 
-type Status = 'pending' | 'sending' | 'failed' | 'conflict';
+type Status = 'pending' | 'sending' | 'interrupted' | 'failed' | 'conflict';
 
 const edit = (
   resource: 'supplier' | 'dimension' | 'dimensionItem',
@@ -32,7 +32,7 @@ describe('which open edits need the user', () => {
     expect(editNeedsYou(edit('dimension', 'pending', { code: 'KEYCHAIN_LOCKED', message: 'Locked.' }))).toBe(
       true,
     );
-    expect(editNeedsYou(edit('supplier', 'sending', refusedCredentials))).toBe(true);
+    expect(editNeedsYou(edit('supplier', 'interrupted', refusedCredentials))).toBe(true);
   });
 
   it('leaves out edits that wait for nothing but the next push', () => {
@@ -40,7 +40,12 @@ describe('which open edits need the user', () => {
     expect(editNeedsYou(edit('supplier', 'pending', { code: 'OFFLINE', message: 'No network.' }))).toBe(
       false,
     );
-    expect(editNeedsYou(edit('supplier', 'sending', { code: 'TIMEOUT', message: 'No answer.' }))).toBe(false);
+    expect(editNeedsYou(edit('supplier', 'interrupted', { code: 'TIMEOUT', message: 'No answer.' }))).toBe(
+      false,
+    );
+    // Left by a process that stopped: the next push finds out; a live push's edit waits for it.
+    expect(editNeedsYou(edit('supplier', 'interrupted'))).toBe(false);
+    expect(editNeedsYou(edit('supplier', 'sending'))).toBe(false);
   });
 
   it('gives the status bar and the sidebar the same count', () => {

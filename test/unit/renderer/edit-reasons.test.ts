@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { stoppedPushText } from '../../../src-renderer/features/edits/reasons';
 
 const edit = (
-  status: 'pending' | 'sending' | 'failed' | 'conflict',
+  status: 'pending' | 'sending' | 'interrupted' | 'failed' | 'conflict',
   error: { code: string; message: string; field?: string } | null,
-) => ({ operation: 'create' as const, status, error });
+  operation: 'create' | 'update' = 'create',
+) => ({ operation, status, error });
 
 describe('what an edit a push stopped on says', () => {
   it('asks the user to act when the credentials were refused, and says the edit waits', () => {
@@ -36,10 +37,23 @@ describe('what an edit a push stopped on says', () => {
   });
 
   it('says a create whose answer never came may have been sent, and is looked up before it goes again', () => {
-    expect(stoppedPushText(edit('sending', { code: 'TIMEOUT', message: 'No answer in 30 s.' }))).toEqual({
-      text: 'Maybe sent: No answer in 30 s. Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice.',
+    expect(stoppedPushText(edit('interrupted', { code: 'TIMEOUT', message: 'No answer in 30 s.' }))).toEqual({
+      text: 'Maybe sent: No answer in 30 s. Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice. To change the edit, sync first.',
       needsYou: false,
     });
+  });
+
+  it('says an edit whose process stopped while it was on its way may have been sent, and what Edit… does', () => {
+    expect(stoppedPushText(edit('interrupted', null))).toEqual({
+      text: 'Maybe sent: Sending it was interrupted: Satchel stopped before the server answered. Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice. To change the edit, sync first.',
+      needsYou: false,
+    });
+    expect(stoppedPushText(edit('interrupted', null, 'update'))).toEqual({
+      text: 'Maybe sent: Sending it was interrupted: Satchel stopped before the server answered. The next Send now or sync reads the record on the server first and sends the change only if it is not there yet; Edit… sends a new value instead.',
+      needsYou: false,
+    });
+    // On its way with a live push: nothing to say until it settles.
+    expect(stoppedPushText(edit('sending', null))).toBe(null);
   });
 
   it('leaves refused and conflicting edits, and edits no push stopped on, to their own words', () => {
