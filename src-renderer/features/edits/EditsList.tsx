@@ -187,11 +187,17 @@ function EditItem({
   profileId,
   item,
   onLeft,
+  onSyncing,
 }: {
   profileId: string;
   item: OutboxItem;
   /** Called when an action takes the edit off the list (discarded, theirs taken). */
   onLeft(): void;
+  /**
+   * Sync now was pressed here (`true`), or its sync ended with the edit still listed (`false`):
+   * a sync that settles the edit takes it off the list, and the list then keeps the focus.
+   */
+  onSyncing(syncing: boolean): void;
 }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'merge'>('view');
   const self = useRef<HTMLLIElement>(null);
@@ -334,11 +340,10 @@ function EditItem({
               type="button"
               onClick={() => {
                 if (sync.isPending) return;
-                // Settled by the sync, the edit leaves the list: the focus goes to its heading.
-                sync.mutate(
-                  { profileId, full: false },
-                  { onSuccess: () => (self.current?.isConnected ? self.current.focus() : onLeft()) },
-                );
+                onSyncing(true);
+                // Told only while this edit is listed: settled, it has left, and the list moves
+                // the focus to its heading.
+                sync.mutate({ profileId, full: false }, { onSettled: () => onSyncing(false) });
               }}
             >
               {sync.isPending ? 'Syncing…' : 'Sync now'}
@@ -391,6 +396,16 @@ export function EditsList({ profileId }: { profileId: string }) {
     [profileId],
   );
   const sending = push.isPending || progress !== null;
+  // Sync now pressed on an edit: if the sync takes the edit off the list, the focus it had goes
+  // to the heading rather than to the page, where no key acts.
+  const syncing = useRef(false);
+  useEffect(() => {
+    if (!syncing.current) return;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body) return;
+    syncing.current = false;
+    heading.current?.focus();
+  });
   const cancel = useCommandMutation('edits.cancel');
   // Send now is disabled while its push goes on, and for good once every edit is sent: each
   // would drop the focus on the page. Cancel holds it while the push goes on; Send now takes it
@@ -486,6 +501,7 @@ export function EditsList({ profileId }: { profileId: string }) {
               item={item}
               // The heading keeps the focus when the edit that had it leaves the list.
               onLeft={() => heading.current?.focus()}
+              onSyncing={(on) => (syncing.current = on)}
             />
           ))}
         </ul>

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { checkScreen } from './axe';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// Edits a push left on their way when its process was killed: the window says they were
+// interrupted (not "sending"), lets the accountant change the update and sync the rest at once,
+// by keyboard.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+/** Where the keyboard focus is: a short description of the element. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    return element ? `${element.tagName} ${element.getAttribute('aria-label') ?? element.textContent}` : '';
+  });
+
+describe('interrupted edits in the app', () => {
+  it('shows them as interrupted, changes the update, and settles both with Sync now', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
+    const control = sandbox.control!;
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const supplier = sandbox.state.suppliers.find((s) => s.status === 'ACTIVE')!;
+    const update = core.outbox.updateSupplier(profile.id, supplier.id, { name: 'Halted Here' });
+    const create = core.outbox.createSupplier(profile.id, { name: 'Halted New', code: 'HALT-1' });
+    // Both left on their way by a push whose process is gone (a process id no process has).
+    const claim = JSON.stringify({ id: 'killed', pid: 2 ** 22 + 17, host: hostname() });
+    for (const { operationId } of [update, create])
+      core
+        .cacheOf(profile.id)
+        .sqlite.prepare(
+          `UPDATE outbox SET status = 'sending', attempts = 1, sent_at = ?, claimed_by = ? WHERE operation_id = ?`,
+        )
+        .run(new Date().toISOString(), claim, operationId);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      const edits = page.getByTestId('edits');
+      const changed = edits.getByRole('listitem', { name: 'Update supplier Halted Here' });
+      const created = edits.getByRole('listitem', { name: 'Create supplier Halted New' });
+      await changed.getByText('Interrupted', { exact: true }).waitFor();
+      await created.getByText('Interrupted', { exact: true }).waitFor();
+      expect(await changed.getByTestId('edit-stopped').innerText()).toBe(
+        'Maybe sent: Sending it was interrupted: Satchel stopped before the server answered. The next Send now or sync reads the record on the server first and sends the change only if it is not there yet; Edit… sends a new value instead.',
+      );
+      expect(await created.getByTestId('edit-stopped').innerText()).toContain(
+        'To change the edit, sync first.',
+      );
+      // The create cannot be changed until a sync finds out whether it made the supplier.
+      expect(await created.getByRole('button').allInnerTexts()).toEqual(['Sync now', 'Discard']);
+      expect(await changed.getByRole('button').allInnerTexts()).toEqual(['Sync now', 'Edit…', 'Discard']);
+      await checkScreen(app, 'interrupted-edits');
+
+      // By keyboard: from the update, past Sync now to Edit…, a new name, saved.
+      await changed.focus();
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('BUTTON Sync now');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('BUTTON Edit…');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type('Halted Again');
+      await page.keyboard.press('Enter');
+      const pending = edits.getByRole('listitem', { name: 'Update supplier Halted Again' });
+      await pending.getByText('Pending', { exact: true }).waitFor();
+      expect(await pending.getByTestId('edit-stopped').count()).toBe(0);
+
+      // Sync now on the create: the sync pushes both, and the list's heading takes the focus.
+      control.clearRequests();
+      await created.focus();
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('BUTTON Sync now');
+      await page.keyboard.press('Enter');
+      await edits.getByText('Every edit has been sent.').waitFor();
+      await expect.poll(() => focused(page)).toBe('H2 Waiting to be sent (0)');
+      expect(sandbox.state.suppliers.filter((s) => s.number === 'HALT-1').map((s) => s.name)).toEqual([
+        'Halted New',
+      ]);
+      expect(sandbox.state.suppliers.find((s) => s.id === supplier.id)?.name).toBe('Halted Again');
+      expect(control.requests('updateSupplier')).toHaveLength(1);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
