@@ -117,8 +117,11 @@ export function claimEdit(
   item: OutboxRow,
   claimant: Claimant,
   at: string,
+  /** Written with the claim: an update moved onto the server's version its earlier request made. */
+  also: Partial<OutboxRow> = {},
 ): OutboxRow | null {
   const changes = {
+    ...also,
     status: 'sending' as const,
     attempts: item.attempts + 1,
     sentAt: at,

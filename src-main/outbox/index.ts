@@ -286,8 +286,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
     }
     const payload = validateEdit(tx, targetOf(row), input);
     // Written only onto the row as read, as a claim is: a pusher that has claimed it since wins.
+    // The payload it may have been sent with is kept: the push takes the server holding it for
+    // this edit's own earlier request, and sends the new value on top, rather than a conflict.
     const pending = writeIfAsRead(tx, row, {
       payload: JSON.stringify(payload),
+      sentPayload: row.payload,
       status: 'pending',
       claimedBy: null,
       ...clearedError,
@@ -388,6 +391,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         setItem(tx, row.seq, {
           status: 'pending',
           serverRecord: null,
+          sentPayload: null,
           basedOn: version,
           basedOnRecord: JSON.stringify(server),
           ...clearedError,

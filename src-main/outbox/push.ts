@@ -18,7 +18,15 @@ import {
   type OutboxRow,
 } from './queue';
 import { claimEdit, claimedElsewhere, claiming, newClaimant, writeIfAsRead } from './claims';
-import { isLocalId, sameVersion, specs, type Payload, type Raw, type ResourceSpec } from './records';
+import {
+  isLocalId,
+  sameJson,
+  sameVersion,
+  specs,
+  type Payload,
+  type Raw,
+  type ResourceSpec,
+} from './records';
 
 /**
  * The pusher: sends open edits in the order they were made, one request at a time through the
@@ -156,8 +164,46 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     );
   }
 
-  const claim = (tx: Tx | CacheDb['db'], item: OutboxRow) =>
-    claimEdit(tx, item, claimant, now().toISOString());
+  const claim = (tx: Tx | CacheDb['db'], item: OutboxRow, also: Partial<OutboxRow> = {}) =>
+    claimEdit(tx, item, claimant, now().toISOString(), also);
+
+  /**
+   * Whether the server's newer version is this update's own earlier request, one that may have
+   * landed before its push was interrupted (`sent_payload`, kept when Edit… changed it): the
+   * server holds what was sent then, and no field of the edit beyond it was changed by a
+   * colleague since the version the edit was made on.
+   */
+  function ownEarlierRequest(item: OutboxRow, spec: ResourceSpec, current: Raw, payload: Payload): boolean {
+    if (item.sentPayload === null || item.basedOnRecord === null) return false;
+    const sent = JSON.parse(item.sentPayload) as Payload;
+    if (!spec.holds(current, sent)) return false;
+    const made = JSON.parse(item.basedOnRecord) as Raw;
+    return Object.keys(payload).every(
+      (field) => field in sent || sameJson(spec.fieldValue(made, field), spec.fieldValue(current, field)),
+    );
+  }
+
+  /**
+   * Claims an update whose earlier request landed: it is moved onto the server's version that
+   * request made, and so are the record's later edits, the values sent then counting as the
+   * user's own (`mine`), as for an edit found on the server.
+   */
+  const claimOnto = (item: OutboxRow, current: Raw) =>
+    transaction((tx) => {
+      const version = typeof current.updateTime === 'string' ? current.updateTime : null;
+      const claimed = claim(tx, item, {
+        basedOn: version,
+        basedOnRecord: JSON.stringify(current),
+        sentPayload: null,
+      });
+      if (claimed)
+        rebaseLaterEdits(tx, item, current, {
+          version,
+          record: current,
+          mine: JSON.parse(item.sentPayload ?? '{}') as Payload,
+        });
+      return claimed;
+    });
 
   /**
    * Writes the server's answer with the edit's `done`. `sent`: whether the edit was sent (on
@@ -309,7 +355,11 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       // From here to the PATCH leaving, nothing awaits: the edit read now is the one sent.
       if (!unchanged(cache.db, item)) return 'again';
       if (spec.holds(current, payload)) return succeed(item, spec, current, false);
-      if (item.basedOn !== null && !sameVersion(current.updateTime, item.basedOn)) {
+      const landed =
+        item.basedOn !== null &&
+        !sameVersion(current.updateTime, item.basedOn) &&
+        ownEarlierRequest(item, spec, current, payload);
+      if (!landed && item.basedOn !== null && !sameVersion(current.updateTime, item.basedOn)) {
         const marked = writeIfAsRead(cache.db, item, {
           status: 'conflict',
           serverRecord: JSON.stringify(current),
@@ -321,7 +371,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         });
         return marked ? 'conflict' : 'again';
       }
-      const claimed = claim(cache.db, item);
+      const claimed = landed ? claimOnto(item, current) : claim(cache.db, item, { sentPayload: null });
       if (!claimed) return 'again';
       mine = claimed;
       const record = await client.request({

@@ -56,6 +56,12 @@ export const outbox = sqliteTable(
      * claim of a process gone, or from before `sent_at` long ago, is free (outbox/push.ts).
      */
     claimedBy: text('claimed_by'),
+    /**
+     * The payload of an earlier request of this update that may have reached the server, kept
+     * when Edit… replaced the payload of an interrupted update: a server record holding it is
+     * the edit's own landing, not a colleague's change (outbox/push.ts). Cleared when claimed.
+     */
+    sentPayload: text('sent_payload'),
   },
   (t) => [
     check('outbox_resource', sql`"resource" in ('supplier', 'dimension', 'dimensionItem')`),

@@ -57,6 +57,42 @@ describe('an edit interrupted on its way', () => {
     expect(outbox.list(profileId)).toEqual([]);
   });
 
+  it("sends the new value on top of the earlier request that did land, and meets a colleague's change as a conflict", async () => {
+    const setup = await syncedOutbox(tempDir(), setups);
+    const { outbox, profileId, sandbox } = setup;
+    const control = sandbox.control!;
+    const [landed, renamed] = [sandbox.state.suppliers[9]!, sandbox.state.suppliers[10]!];
+    const first = outbox.updateSupplier(profileId, landed.id, { name: 'Angekommen GmbH' });
+    // A later edit of another field of the record, made before the push.
+    outbox.updateSupplier(profileId, landed.id, { vatIdNo: 'DE999999999' });
+    const second = outbox.updateSupplier(profileId, renamed.id, { name: 'Auch Angekommen GmbH' });
+    // Each PATCH reached the server before the process died; a colleague then renamed the second.
+    for (const [id, name] of [
+      [landed.id, 'Angekommen GmbH'],
+      [renamed.id, 'Auch Angekommen GmbH'],
+    ] as const)
+      expect((await setup.api('PATCH', `/v1/suppliers/${id}`, { name })).status).toBe(200);
+    control.updateSupplier(renamed.id, { name: 'Kollegin GmbH' });
+    claimFor(setup, first.operationId, GONE);
+    claimFor(setup, second.operationId, GONE);
+    outbox.edit(profileId, first.operationId, { name: 'Endgültig GmbH' });
+    outbox.edit(profileId, second.operationId, { name: 'Auch Endgültig GmbH' });
+
+    control.clearRequests();
+    expect(await outbox.push(profileId)).toMatchObject({ sent: 2, conflicts: 1, remaining: 0 });
+    // Its own earlier request is no colleague's change: the new name goes on top, and the later
+    // edit after it.
+    expect(control.requests('updateSupplier')).toHaveLength(2);
+    expect(sandbox.state.suppliers.find((s) => s.id === landed.id)).toMatchObject({
+      name: 'Endgültig GmbH',
+      vatIdNo: 'DE999999999',
+    });
+    // A colleague's rename since is met as a conflict, as any.
+    expect(outbox.list(profileId)).toMatchObject([
+      { operationId: second.operationId, status: 'conflict', server: { name: 'Kollegin GmbH' } },
+    ]);
+  });
+
   it('refuses Edit… of an interrupted create, saying why, and the next push settles it once', async () => {
     const setup = await syncedOutbox(tempDir(), setups);
     const { profileId, sandbox } = setup;
