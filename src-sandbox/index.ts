@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { OperationId } from '../src-shared/api';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../src-shared/demo';
 import { createControl, createRequestLog, registerControlRoutes, type Control } from './control';
@@ -51,6 +52,13 @@ export interface Sandbox {
   control?: Control;
   /** The generated data, for tests that compare answers with it. */
   state: State;
+  /**
+   * In-process only. False closes the port, cutting the connections that are open: every
+   * request is refused (`ECONNREFUSED`), as by an API that no longer answers at all (the
+   * `drop` fault, by contrast, accepts the connection and then breaks it). True opens the same
+   * address again, with the same data.
+   */
+  setReachable(reachable: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -102,7 +110,43 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(control ? { onRequest: (entry) => requestLog.add(entry) } : {}),
     ...(control ? { extraRoutes: (server) => registerControlRoutes(server, control, faults) } : {}),
   });
-  const address = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const host = options.host ?? '127.0.0.1';
+  const address = await app.listen({ port: options.port ?? 0, host });
   const url = address.replace('[::1]', 'localhost');
-  return { url, clientId, clientSecret, state, ...(control ? { control } : {}), stop: () => app.close() };
+  const port = Number(new URL(url).port);
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  let reachable = true;
+  async function setReachable(wanted: boolean): Promise<void> {
+    if (wanted === reachable) return;
+    reachable = wanted;
+    if (!wanted) {
+      const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      return closed;
+    }
+    await new Promise<void>((resolve, reject) => {
+      app.server.once('error', reject);
+      app.server.listen(port, host, () => {
+        app.server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+  return {
+    url,
+    clientId,
+    clientSecret,
+    state,
+    ...(control ? { control } : {}),
+    setReachable,
+    stop: async () => {
+      // Fastify closes a listening server: one taken off the network is opened to be closed.
+      await setReachable(true);
+      await app.close();
+    },
+  };
 }

@@ -225,7 +225,7 @@ describe('files area', () => {
       const cutFolder = path.join(destinations[1] ?? '', 'cut');
       const cut = await core.files.start(profile.id, { scope: { by: 'all' }, destination: cutFolder });
       await expect.poll(() => core.files.status(profile.id, cut.job.id).files.done).toBeGreaterThan(0);
-      sandbox.control?.addFault({ match: 'getFileContent', drop: true });
+      await sandbox.setReachable(false);
       expect((await core.files.wait(profile.id, cut.job.id)).error?.code).toBe('OFFLINE');
       const cutCard = page.getByTestId('download-job').filter({ hasText: cutFolder });
       await cutCard.getByText('Interrupted').waitFor();
@@ -233,6 +233,7 @@ describe('files area', () => {
         .getByTestId('job-problem')
         .getByText(/^Stopped: Could not reach /)
         .waitFor();
+      await sandbox.setReachable(true);
       sandbox.control?.clearFaults();
       await cutCard.getByRole('button', { name: 'Resume' }).click();
       await cutCard.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 60_000 });

@@ -77,7 +77,7 @@ describe('offline supplier edits in the app', () => {
     };
     try {
       await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
-      control.addFault({ match: '*', drop: true });
+      await sandbox.setReachable(false); // offline: every connection refused
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       let { grid, edits, waiting, find, editRow } = ui();
@@ -118,7 +118,7 @@ describe('offline supplier edits in the app', () => {
       await editRow(['Bravo Mine']);
       const bName = b.name; // the sandbox's record changes in place
       control.updateSupplier(b.id, { name: 'Bravo Theirs' });
-      control.clearFaults();
+      await sandbox.setReachable(true);
       // The push shows how it comes on: the server holds the second PATCH for a while.
       control.addFault({ match: 'updateSupplier', skip: 1, times: 1, latencyMs: 8_000 });
       await edits.getByRole('button', { name: 'Send now' }).click();
@@ -219,7 +219,7 @@ describe('offline supplier edits in the app', () => {
       expect(await grid.locator('tbody tr').locator('.badge').count()).toBe(0);
 
       // Offline again, an edit left unsent when the app closes.
-      control.addFault({ match: '*', drop: true });
+      await sandbox.setReachable(false);
       await find(e.number);
       await editRow(['Echo Unsent']);
       await app.close();
@@ -236,7 +236,7 @@ describe('offline supplier edits in the app', () => {
       await find(e.number);
       await grid.locator('tbody tr').getByText('Not sent yet').waitFor();
       await edits.getByRole('listitem', { name: 'Update supplier Echo Unsent' }).waitFor();
-      control.clearFaults();
+      await sandbox.setReachable(true);
       await edits.getByRole('button', { name: 'Send now' }).click();
       await edits.getByText('Every edit has been sent.').waitFor();
       expect(server(e.id).name).toBe('Echo Unsent');

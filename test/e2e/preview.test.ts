@@ -261,7 +261,7 @@ describe('receipt preview', () => {
       await page.getByRole('grid', { name: 'Transactions' }).waitFor();
 
       // Not downloaded and the API unreachable: the pane says what is going on.
-      sandbox.control?.addFault({ match: '*', drop: true });
+      await sandbox.setReachable(false);
       pane = await openTransaction(app, unreachable.id);
       await pane.getByRole('button', { name: `Show preview of ${unreachable.fileName}` }).click();
       await pane
@@ -270,7 +270,7 @@ describe('receipt preview', () => {
         .waitFor({ timeout: 60_000 });
       await checkScreen(app, 'preview-offline');
       // Back online, "Try again" opens it, and the focus stays in the pane (Esc closes it).
-      sandbox.control?.clearFaults();
+      await sandbox.setReachable(true);
       await pane.getByRole('button', { name: 'Try again' }).click();
       await pane
         .getByRole('img', { name: `${unreachable.fileName}, page 1 of 1` })

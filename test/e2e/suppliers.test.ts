@@ -37,8 +37,8 @@ describe('suppliers offline', () => {
       await grid.locator('tbody tr').filter({ hasText: supplier.name }).first().waitFor();
       await checkScreen(app, 'suppliers');
 
-      // The network is gone: every request to the sandbox is dropped.
-      sandbox.control?.addFault({ match: '*', drop: true });
+      // The network is gone: every connection to the sandbox is refused.
+      await sandbox.setReachable(false);
       await grid.getByRole('button', { name: `Edit ${supplier.name}` }).click();
       const editor = page.getByRole('form', { name: `Edit ${supplier.name}` });
       await editor.getByLabel('Name').fill('');
@@ -55,7 +55,7 @@ describe('suppliers offline', () => {
       await checkScreen(app, 'suppliers-pending');
 
       // Back online: the edit goes out and the list empties.
-      sandbox.control?.clearFaults();
+      await sandbox.setReachable(true);
       await edits.getByRole('button', { name: 'Send now' }).click();
       await edits.getByText('Every edit has been sent.').waitFor({ timeout: 60_000 });
       await page.getByTestId('pending-edits').getByText('No edits waiting').waitFor();

@@ -134,7 +134,7 @@ describe('background sync and online state', () => {
     background.start();
     await background.idle();
 
-    sandbox.control!.addFault({ match: '*', drop: true }); // every connection cut, no answer
+    await sandbox.setReachable(false); // every connection refused
     clock.advance(INTERVAL);
     await until(() => !core.connectivity.state().online, 'the failed requests to take the app offline');
     expect(core.connectivity.state()).toMatchObject({ online: false, reason: 'unreachable' });
@@ -142,7 +142,7 @@ describe('background sync and online state', () => {
     expect(runs(core, profile.id)[0]?.outcome).toBe('failed');
     expect(clock.pending()).toEqual([RETRY]); // a check now and then, not a full sync
 
-    sandbox.control!.clearFaults();
+    await sandbox.setReachable(true);
     clock.advance(RETRY);
     await until(() => core.connectivity.state().online, 'the check to find the API again');
     await background.idle();
@@ -262,13 +262,14 @@ describe('background sync and online state', () => {
       destination: path.join(tempDir(), 'receipts'),
     });
     await until(() => core.files.status(profile.id, job.id).files.done >= 20, 'the first files');
-    sandbox.control!.addFault({ match: '*', drop: true }); // the API stops answering
+    await sandbox.setReachable(false); // the API stops answering
     const stopped = await core.files.wait(profile.id, job.id);
     expect(stopped).toMatchObject({ status: 'pending', error: { code: 'OFFLINE' } });
     expect(core.files.status(profile.id, job.id)).toMatchObject({ status: 'pending', active: false });
     await until(() => !core.connectivity.state().online, 'the app to see it is offline');
 
     sandbox.control!.clearFaults();
+    await sandbox.setReachable(true);
     clock.advance(RETRY); // the check finds the API; the reconnect round resumes the download
     await until(() => core.connectivity.state().online, 'the check to find the API again');
     await until(() => core.files.status(profile.id, job.id).status === 'completed', 'the download', 60_000);

@@ -21,7 +21,7 @@ describe('offline edits over IPC', () => {
     const supplier = setup.sandbox.state.suppliers[7];
     if (!supplier) throw new Error('the demo data has too few suppliers');
 
-    setup.sandbox.control?.addFault({ match: '*', drop: true }); // the network is gone
+    await setup.sandbox.setReachable(false); // the network is gone: every connection refused
     const edited = await dispatch(handlers, 'suppliers.update', {
       profileId,
       id: supplier.id,
@@ -45,7 +45,7 @@ describe('offline edits over IPC', () => {
       value: { items: [{ recordId: supplier.id, status: 'pending', operation: 'update' }] },
     });
 
-    setup.sandbox.control?.clearFaults(); // back online
+    await setup.sandbox.setReachable(true); // back online
     const online = await dispatch(handlers, 'sync.start', { profileId });
     expect(online).toMatchObject({ ok: true, value: { outcome: 'succeeded' } });
     expect(await dispatch(handlers, 'edits.list', { profileId })).toEqual({ ok: true, value: { items: [] } });
