@@ -1,11 +1,12 @@
 import type { RawFetch } from './api/http-fetch';
+import { transportFailure } from './api/transport-failure';
 import type { OnlineState } from '../src-shared/ipc';
 
 /**
  * Whether Satchel is online, from two sources: the operating system's network signal (fed by
  * the Electron shell from `net.isOnline()`) and what actually happens to requests (every
  * request of the API client goes through `observeFetch`). Offline when the system says so, or
- * when every API the app talked to lately failed to answer at all. One API server being down
+ * when no API the app talked to lately could be connected to at all. One API server being down
  * while another answers is that server's problem, shown in its sync history, not "offline".
  */
 
@@ -20,9 +21,9 @@ export interface Connectivity {
   state(): OnlineState;
   /** The operating system's view: false means no network at all. */
   setNetwork(online: boolean): void;
-  /** A request to this origin got an answer (of any status). */
+  /** A request to this origin got an answer (of any status), or a connection that was then reset. */
   reached(origin: string): void;
-  /** A request to this origin failed without an answer: refused, reset, no route, DNS. */
+  /** A request to this origin failed without a connection: refused, no route, DNS. */
   unreachable(origin: string): void;
   subscribe(listener: (state: OnlineState, previous: OnlineState) => void): () => void;
 }
@@ -79,8 +80,10 @@ function originOf(input: Parameters<typeof fetch>[0]): string {
 }
 
 /**
- * A fetch that reports to `connectivity`: an answer means reachable, a failure without one
- * means unreachable. A request aborted on purpose (cancelled, timed out) says nothing.
+ * A fetch that reports to `connectivity`: an answer means reachable, and so does a connection
+ * that was made and then reset before the answer (the server or a proxy in front of it broke
+ * it: the network works); a failure to connect at all means unreachable. A request aborted on
+ * purpose (cancelled, timed out) says nothing.
  */
 export function observeFetch(fetchImpl: typeof fetch, connectivity: Connectivity): typeof fetch {
   return (input, init) => observed(connectivity, originOf(input), init?.signal, () => fetchImpl(input, init));
@@ -102,7 +105,9 @@ async function observed<T>(
     connectivity.reached(origin);
     return response;
   } catch (error) {
-    if (!signal?.aborted) connectivity.unreachable(origin);
+    if (signal?.aborted) throw error;
+    if (transportFailure(error) === 'reset') connectivity.reached(origin);
+    else connectivity.unreachable(origin);
     throw error;
   }
 }

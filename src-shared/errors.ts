@@ -26,6 +26,12 @@ export const ErrorCode = z.enum([
    * continues where it stopped when it is retried.
    */
   'BROKEN_OFF',
+  /**
+   * A connection to the API was made and then broken before any answer (reset by the server or
+   * a proxy in front of it, closed by the other side) after retries: the network works, so
+   * this is no sign of being offline either.
+   */
+  'CONNECTION_RESET',
   'TIMEOUT',
   /** The API kept failing with 5xx after retries. */
   'SERVER_ERROR',

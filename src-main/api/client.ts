@@ -18,6 +18,7 @@ import {
 } from './http-fetch';
 import { redact } from '../log';
 import { backoffMs, RETRYABLE_STATUS, retryAfterMs } from './retry';
+import { transportFailure } from './transport-failure';
 
 /**
  * HTTP client of the spend API. Gets and refreshes tokens, paces every request through the
@@ -83,6 +84,12 @@ export interface ApiClient {
        * included): a download keeps the reserve it leaves for sync (files/share.ts).
        */
       holdBack?: HoldBack;
+      /**
+       * False: a connection reset before the answer is thrown at once (`ConnectionResetError`),
+       * for a caller that retries the file itself and counts its attempts (a bulk download,
+       * the keep-offline fill). Retried like any failure without an answer by default.
+       */
+      retryResets?: boolean;
     },
   ): Promise<RawResponse>;
   readonly governor: RateGovernor;
@@ -101,6 +108,21 @@ export interface ApiClient {
 export class RangeNotSatisfiableError extends AppError {
   constructor(message: string, field?: string) {
     super('REMOTE_REJECTED', message, field);
+  }
+}
+
+/**
+ * A connection to the API was made and then broken before an answer came (reset by the server
+ * or a proxy in front of it, closed by the other side), after the retries the request allows.
+ * Not `OFFLINE`: the network works.
+ */
+export class ConnectionResetError extends AppError {
+  /** What happened, without what to do (a file's reason once it is given up on). */
+  readonly problem: string;
+  constructor(host: string) {
+    const problem = `The connection to ${host} was reset before the server answered`;
+    super('CONNECTION_RESET', `${problem}. Try again later.`);
+    this.problem = problem;
   }
 }
 
@@ -235,6 +257,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     beforeSend?: (() => void) | undefined;
     /** Asked before each attempt's permit, the first and every retry (RateGovernor.acquire). */
     holdBack?: HoldBack | undefined;
+    /** False: a connection reset before the answer is not retried here (fetchRaw's `retryResets`). */
+    retryResets?: boolean | undefined;
     /**
      * Sends one attempt. `signal` is the caller's; `timeoutMs` is the transport's to keep: the
      * JSON transport as a deadline for the whole request, the file transport as the longest
@@ -295,16 +319,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         permit.settle(null);
         if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
         const timedOut = error instanceof RequestTimeoutError;
-        if (!init.idempotent || failures >= maxRetries) {
-          throw timedOut
-            ? new AppError(
-                'TIMEOUT',
-                `The API did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
-              )
-            : new AppError(
-                'OFFLINE',
-                `Could not reach ${new URL(url).host}: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}. Check the network; Satchel keeps working offline.`,
-              );
+        // A connection made and then broken is the server's (or its proxy's) doing, not the
+        // network's: said as such, never as offline (transport-failure.ts).
+        const reset = !timedOut && transportFailure(error) === 'reset';
+        if (!init.idempotent || failures >= maxRetries || (reset && init.retryResets === false)) {
+          if (timedOut)
+            throw new AppError(
+              'TIMEOUT',
+              `The API did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
+            );
+          if (reset) throw new ConnectionResetError(new URL(url).host);
+          throw new AppError(
+            'OFFLINE',
+            `Could not reach ${new URL(url).host}: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}. Check the network; Satchel keeps working offline.`,
+          );
         }
         await sleep(backoffMs(failures, options.random), init.signal);
         failures += 1;
@@ -441,6 +469,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         idempotent: true,
         authenticated: true,
         holdBack: init.holdBack,
+        retryResets: init.retryResets,
       });
       if (!response.ok && response.status !== 206) throw await failure(response);
       return response;

@@ -104,7 +104,15 @@ class EditChanged extends Error {}
 
 const CANCELLED_MESSAGE = 'Sending offline edits was cancelled.';
 
-const STOPPING = new Set(['OFFLINE', 'TIMEOUT', 'SERVER_ERROR', 'AUTH_FAILED', 'FORBIDDEN', 'CANCELLED']);
+const STOPPING = new Set([
+  'OFFLINE',
+  'CONNECTION_RESET',
+  'TIMEOUT',
+  'SERVER_ERROR',
+  'AUTH_FAILED',
+  'FORBIDDEN',
+  'CANCELLED',
+]);
 
 /** The next edit that may be sent: edits of a record (or of its dimension) go in order. */
 function nextItem(items: OutboxRow[], tried: Set<number>): OutboxRow | undefined {

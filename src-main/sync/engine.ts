@@ -75,8 +75,12 @@ function recordEarlierEnds(cache: CacheDb, ends: RunEnd[]): void {
   }
 }
 
-/** Errors after which no other resource can succeed either (the keychain's: no credentials). */
-const FATAL = new Set<string>(['OFFLINE', 'TIMEOUT', 'AUTH_FAILED', ...KEYCHAIN_CODES]);
+/**
+ * Errors after which no other resource can succeed either (the keychain's: no credentials). A
+ * connection reset to the end of the client's retries says the server (or its proxy) breaks
+ * every connection now: the next resource would only wait through the same retries.
+ */
+const FATAL = new Set<string>(['OFFLINE', 'CONNECTION_RESET', 'TIMEOUT', 'AUTH_FAILED', ...KEYCHAIN_CODES]);
 
 function readCheckpoint(cache: CacheDb, resource: string): CheckpointState | null {
   const row = cache.db.select().from(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).get();

@@ -151,6 +151,35 @@ describe('background sync and online state', () => {
     expect(states.map((state) => state.reason)).toEqual(['unreachable', null]);
   }, 60_000);
 
+  it('stays online when the API resets every connection: a failed sync, and the interval as before', async () => {
+    const { core, profile, sandbox, clock, background, of } = await setup();
+    background.start();
+    await background.idle();
+
+    sandbox.control!.addFault({ match: '*', drop: true }); // connected, then cut before an answer
+    clock.advance(INTERVAL);
+    await background.idle(); // the sync gives up after its retries
+    expect(runs(core, profile.id)[0]?.outcome).toBe('failed');
+    const host = new URL(sandbox.url).host;
+    expect(of('sync.finished').at(-1)).toMatchObject({
+      outcome: 'failed',
+      errors: [
+        {
+          code: 'CONNECTION_RESET',
+          message: `The connection to ${host} was reset before the server answered. Try again later.`,
+        },
+      ],
+    });
+    expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
+    expect(of('app.online')).toEqual([]);
+    expect(clock.pending()).toEqual([INTERVAL]); // the next sync as ever, no checks for a way back
+
+    sandbox.control!.clearFaults();
+    clock.advance(INTERVAL);
+    await background.idle();
+    expect(runs(core, profile.id)[0]?.outcome).toBe('succeeded');
+  }, 60_000);
+
   it('never runs two syncs of one organisation at once, whoever asks', async () => {
     const { core, profile, sandbox, clock, background } = await setup();
     sandbox.control!.addFault({ match: '*', latencyMs: 15 });

@@ -159,7 +159,8 @@ class NoNetwork extends AppError {}
 /**
  * `files.fetch`. A fetch that got no answer is "offline" only when the app's own state says so
  * (asked then); one that broke off midway (the API reached, the line cut) has its own code,
- * `BROKEN_OFF`, and is never called offline.
+ * `BROKEN_OFF`, and so has a connection reset before the server answered, `CONNECTION_RESET`:
+ * neither is ever called offline.
  */
 async function fetchCopy(profileId: string, fileId: string) {
   try {
@@ -178,6 +179,8 @@ function fetchProblem(error: Error, downloaded: boolean): string {
     return 'Not downloaded yet and Satchel is offline. The receipt opens by itself once the network is back.';
   if (code === 'BROKEN_OFF')
     return 'The download of the receipt broke off; what arrived is kept, and Try again continues it.';
+  if (code === 'CONNECTION_RESET')
+    return 'The connection was reset before the server sent the receipt. Try again asks for it again.';
   if (code === 'OFFLINE' || code === 'TIMEOUT')
     return `The receipt could not be fetched: ${error.message} Try again when you like.`;
   if (code === 'AUTH_FAILED')

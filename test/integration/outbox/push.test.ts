@@ -491,7 +491,7 @@ describe('offline edits', () => {
     control.addFault({ match: 'createSupplier', dropAfterHandling: true, times: 1 });
 
     const lost = await setup.outbox.push(setup.profileId);
-    expect(lost.stoppedBy?.code).toBe('OFFLINE');
+    expect(lost.stoppedBy?.code).toBe('CONNECTION_RESET'); // connected, the answer lost
     expect(setup.sandbox.state.suppliers.filter((s) => s.number === 'ONCE-1')).toHaveLength(1);
     // Maybe sent, with nobody sending it: interrupted, and looked up before it goes again.
     expect(setup.outbox.list(setup.profileId)[0]).toMatchObject({ status: 'interrupted', attempts: 1 });
@@ -521,7 +521,7 @@ describe('offline edits', () => {
     setup.outbox.createSupplier(setup.profileId, { name: 'Past Page One AG', code: 'PAGE-2' });
     control.addFault({ match: 'createSupplier', dropAfterHandling: true, times: 1 });
     const lost = await setup.outbox.push(setup.profileId);
-    expect(lost.stoppedBy?.code).toBe('OFFLINE');
+    expect(lost.stoppedBy?.code).toBe('CONNECTION_RESET'); // connected, the answer lost
     expect(setup.outbox.list(setup.profileId)[0]).toMatchObject({ status: 'interrupted' });
 
     // A server that leaves `meta` out of its lists: a full page is not the last one. A second
