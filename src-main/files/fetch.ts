@@ -46,6 +46,11 @@ export interface FetchFileOptions {
   place?: (partPath: string, finalPath: string, bytes: number) => Promise<void>;
   /** Where a small body is written (inline-io.ts); the thread pool when left out. */
   io?: InlineIo;
+  /**
+   * False: a connection reset before the answer is thrown at once rather than retried by the
+   * client, for a caller that makes its own attempts at the file (attempts.ts).
+   */
+  retryResets?: boolean;
 }
 
 /** Bodies up to this size are checked in memory before they are written. */
@@ -216,11 +221,13 @@ async function writeSmall(
 }
 
 /** The whole file's content, with no Range: the one request after a 416 (see fetchFile). */
-function wholeFile({ client, file, signal, delayBeforeRequest }: FetchFileOptions): Promise<RawResponse> {
+function wholeFile(options: FetchFileOptions): Promise<RawResponse> {
+  const { client, file, signal, delayBeforeRequest, retryResets } = options;
   return client.fetchRaw(`/v1/files/${encodeURIComponent(file.id)}/content`, {
     headers: { accept: '*/*' },
     ...(signal ? { signal } : {}),
     ...(delayBeforeRequest ? { holdBack: delayBeforeRequest } : {}),
+    ...(retryResets === undefined ? {} : { retryResets }),
   });
 }
 
@@ -257,6 +264,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
         headers,
         ...(signal ? { signal } : {}),
         ...(options.delayBeforeRequest ? { holdBack: options.delayBeforeRequest } : {}),
+        ...(options.retryResets === undefined ? {} : { retryResets: options.retryResets }),
       });
     } catch (error) {
       if (have === 0 || !(error instanceof RangeNotSatisfiableError)) throw error;

@@ -6,12 +6,12 @@ import { AppError } from '../../src-shared/errors';
 import type { DownloadJobStatus, DownloadProgress } from '../../src-shared/files';
 import type { ApiClient } from '../api/client';
 import { abortableSleep } from '../api/rate-governor';
-import { backoffMs } from '../api/retry';
 import type { CacheDb } from '../store';
 import { createCommitter } from './commit';
 import { createInlineIo } from './inline-io';
 import { createRateMeter, createWindowMeter, estimateSeconds } from './eta';
-import { copyVerified, fetchFile, IntegrityError, matches, stopsEveryFile, TransferError } from './fetch';
+import { FILE_ATTEMPTS, fileRetryDelayMs, givenUpReason, retriesFile } from './attempts';
+import { copyVerified, fetchFile, matches, stopsEveryFile } from './fetch';
 import { existingFiles, inside, partialFolder, recheckDone } from './folder';
 import { writeManifest } from './manifest';
 import {
@@ -66,7 +66,10 @@ export interface RunJobResult {
   error?: AppError;
 }
 
-/** No answer from the API: the job waits for the network rather than for the user. */
+/**
+ * No answer from the API: the job waits for the network rather than for the user. (A connection
+ * reset before the answer is not this: it is one file's failure, retried (attempts.ts).)
+ */
 function isNetworkError(error: AppError): boolean {
   return error.code === 'OFFLINE' || error.code === 'TIMEOUT';
 }
@@ -77,7 +80,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   if (!job) throw new AppError('NOT_FOUND', 'This download no longer exists.');
   if (job.status === 'completed' || job.status === 'cancelled') return { status: job.status };
   const nowIso = () => options.now().toISOString();
-  const maxAttempts = options.maxAttempts ?? 3;
+  const maxAttempts = options.maxAttempts ?? FILE_ATTEMPTS;
   setJobStatus(cache, jobId, 'running', nowIso());
 
   const partial = partialFolder(job.destination, jobId);
@@ -226,6 +229,8 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
           place: committer.place,
           io,
           noPartFile,
+          // Resets are retried here, each one an attempt at the file, not in the client.
+          retryResets: false,
           delayBeforeRequest: () => {
             const delay = share.delayMs();
             if (delay > 0) {
@@ -285,19 +290,12 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
         }
         attempts += 1;
         const message = error instanceof Error ? error.message : String(error);
-        const retryable =
-          error instanceof IntegrityError ||
-          error instanceof TransferError ||
-          (error instanceof AppError && error.code === 'SERVER_ERROR');
-        if (!retryable || attempts >= maxAttempts) {
-          // The reason kept with a failed file says what went wrong, not that it will be retried.
-          const problem =
-            error instanceof IntegrityError || error instanceof TransferError ? error.problem : message;
-          failed(item, attempts > 1 ? `${problem} (gave up after ${attempts} attempts).` : problem, attempts);
+        if (!retriesFile(error) || attempts >= maxAttempts) {
+          failed(item, givenUpReason(error, attempts), attempts);
           return;
         }
         recordAttempt(cache, jobId, item.fileId, message);
-        await abortableSleep(backoffMs(attempts - 1, Math.random, 200, 5000), stop).catch(() => undefined);
+        await abortableSleep(fileRetryDelayMs(attempts), stop).catch(() => undefined);
         if (stop.aborted) return;
       } finally {
         inFlight -= 1;

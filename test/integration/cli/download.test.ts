@@ -101,3 +101,33 @@ describe('satchel download on a pipe', () => {
     );
   });
 });
+
+describe('satchel sync and download when the server resets the connection', () => {
+  it('say the connection was reset, not that the network is gone', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Audit', { transactions: 40 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const host = new URL(sandbox.url).host;
+    const reset = `The connection to ${host} was reset before the server answered`;
+
+    // Connected, then cut before the headers: one file, every time.
+    const dropped = sandbox.state.files[2]!.id;
+    sandbox.control?.addFault({ match: `/v1/files/${dropped}/content`, drop: true });
+    const download = await runCli(['download', '--to', path.join(tempDir(), 'out')], { env });
+    expect(download.code).toBe(1);
+    expect(download.stderr).toMatch(
+      new RegExp(`\\n {2}\\S.*: ${reset} \\(gave up after 3 attempts\\)\\.\\n`),
+    );
+    expect(download.stderr).toContain('satchel: 1 file could not be downloaded; run the same command again');
+    expect(download.stderr).not.toMatch(/Could not reach|offline/);
+
+    // Every connection of the sync: it fails, and says why.
+    sandbox.control?.clearFaults();
+    sandbox.control?.addFault({ match: '*', drop: true });
+    const sync = await runCli(['sync'], { env });
+    expect(sync.code).toBe(1);
+    expect(sync.stderr).toContain(`${reset}. Try again later.\n`);
+    expect(sync.stderr).not.toMatch(/Could not reach|offline/);
+  }, 120_000);
+});

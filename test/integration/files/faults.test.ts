@@ -261,6 +261,36 @@ describe('damaged downloads', () => {
     });
   });
 
+  it('fails a file whose connection is reset before any answer after three attempts, and completes the rest', async () => {
+    const { core, profile, sandbox, dir } = await synced();
+    const files = sandbox.state.files.slice(30, 36).map((file) => file.id);
+    const dropped = [files[1]!, files[4]!];
+    // Connected, then cut before the headers, every time: the network itself works.
+    for (const id of dropped) sandbox.control?.addFault({ match: `/v1/files/${id}/content`, drop: true });
+    const { job } = await core.files.start(profile.id, {
+      scope: { by: 'ids', kind: 'file', ids: files },
+      destination: path.join(dir, 'out'),
+    });
+    const result = await core.files.wait(profile.id, job.id);
+    expect(result).toEqual({ status: 'completed' }); // not left waiting for the network
+    const status = core.files.status(profile.id, job.id);
+    expect(status.files).toMatchObject({ total: 6, done: 4, failed: 2 });
+    const host = new URL(sandbox.url).host;
+    const byFile = (a: { fileId: string }, b: { fileId: string }) => a.fileId.localeCompare(b.fileId);
+    expect([...status.errors].sort(byFile)).toEqual(
+      [...dropped].sort().map((fileId) =>
+        expect.objectContaining({
+          fileId,
+          attempts: 3,
+          error: `The connection to ${host} was reset before the server answered (gave up after 3 attempts).`,
+        }),
+      ),
+    );
+    const requests = contentRequests(sandbox);
+    for (const id of dropped) expect(requests.get(id)).toBe(3);
+    expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
+  });
+
   it('marks a file that keeps arriving damaged as failed, then retries it on request', async () => {
     const { core, profile, sandbox, dir } = await synced();
     const files = sandbox.state.files.slice(20, 25).map((file) => file.id);
