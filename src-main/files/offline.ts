@@ -4,10 +4,12 @@ import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import { OfflineScope, type CachedFile, type LastFill, type OfflineUsage } from '../../src-shared/files';
 import type { ApiClient } from '../api/client';
+import { abortableSleep } from '../api/rate-governor';
 import { log } from '../log';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { FILE_SCHEME } from '../shell/file-route';
+import { FILE_ATTEMPTS, fileRetryDelayMs, givenUpReason, retriesFile } from './attempts';
 import { fetchFile, hashFile, stopsEveryFile } from './fetch';
 import { FILE_DATE_SQL, SCOPED_FILES_FROM } from './scope';
 import type { ReadShare } from './share';
@@ -132,6 +134,14 @@ function unlessAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T>
 }
 
 /**
+ * How the fill asks for a file: through the read share, and with the connection resets left to
+ * its own attempts at the file (attempts.ts) rather than retried by the client.
+ */
+interface FillFetch {
+  share: ReadShare;
+}
+
+/**
  * A file on disk for preview: the cached copy, or fetched now (the user is waiting: no share).
  * A copy already being made for another caller is waited for; if that caller stops it (the
  * fill was stopped or its scope changed), this one makes it itself.
@@ -140,10 +150,10 @@ export async function ensureCached(
   deps: OfflineDeps,
   fileId: string,
   signal?: AbortSignal,
-  share?: ReadShare,
+  fill?: FillFetch,
 ): Promise<CachedFile> {
   const { inflight } = deps;
-  if (!inflight) return cacheCopy(deps, fileId, signal, share);
+  if (!inflight) return cacheCopy(deps, fileId, signal, fill);
   const key = path.join(deps.root, fileId);
   const tried = new Set<Promise<CachedFile>>();
   for (let running = inflight.get(key); running && !tried.has(running); running = inflight.get(key)) {
@@ -154,7 +164,7 @@ export async function ensureCached(
       if (signal?.aborted || !(error instanceof AppError && error.code === 'CANCELLED')) throw error;
     }
   }
-  const mine = cacheCopy(deps, fileId, signal, share);
+  const mine = cacheCopy(deps, fileId, signal, fill);
   inflight.set(key, mine);
   try {
     return await mine;
@@ -167,7 +177,7 @@ async function cacheCopy(
   deps: OfflineDeps,
   fileId: string,
   signal?: AbortSignal,
-  share?: ReadShare,
+  fill?: FillFetch,
 ): Promise<CachedFile> {
   const record = fileRecord(deps.cache, fileId);
   if (!record) throw new AppError('NOT_FOUND', 'This file is not in the offline copy; sync first.');
@@ -198,7 +208,7 @@ async function cacheCopy(
       partPath: path.join(deps.root, `${record.id}.part`),
       finalPath,
       ...(signal ? { signal } : {}),
-      ...(share ? { delayBeforeRequest: () => share.delayMs() } : {}),
+      ...(fill ? { delayBeforeRequest: () => fill.share.delayMs(), retryResets: false } : {}),
     });
     prepared(
       deps.cache.sqlite,
@@ -366,8 +376,11 @@ export interface FillResult {
 /**
  * Brings the cache to the scope: files outside it go first when room is needed (oldest copies
  * first), then the wanted files that are missing are fetched, newest first, two at a time,
- * through the read share. A file that fails is skipped until the next fill. `onFetched` is told
- * of each file put in place.
+ * through the read share. A file whose trouble another attempt may cure (a body cut off, a
+ * connection reset, a server error) is tried again in the same fill, as a bulk download does
+ * (attempts.ts: a cut body continues from its `.part` file); one that still fails, or fails
+ * otherwise, is counted in `failed` and skipped until the next fill. `onFetched` is told of
+ * each file put in place.
  */
 export async function fillOffline(
   deps: OfflineDeps,
@@ -403,17 +416,24 @@ export async function fillOffline(
       const row = missing[next];
       next += 1;
       if (!row) return;
-      try {
-        await ensureCached(deps, row.id, signal, share);
-        result.fetched += 1;
-        onFetched?.();
-      } catch (error) {
-        if (signal.aborted) return;
-        if (stopsEveryFile(error)) throw error;
-        result.failed += 1;
-        log.warn(
-          `offline copy of file ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+      for (let attempts = 1; ; attempts += 1) {
+        try {
+          await ensureCached(deps, row.id, signal, { share });
+          result.fetched += 1;
+          onFetched?.();
+          break;
+        } catch (error) {
+          if (signal.aborted) return;
+          if (stopsEveryFile(error)) throw error;
+          if (retriesFile(error) && attempts < FILE_ATTEMPTS) {
+            await abortableSleep(fileRetryDelayMs(attempts), signal).catch(() => undefined);
+            if (signal.aborted) return;
+            continue;
+          }
+          result.failed += 1;
+          log.warn(`offline copy of file ${row.id} failed: ${givenUpReason(error, attempts)}`);
+          break;
+        }
       }
     }
   };

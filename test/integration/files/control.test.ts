@@ -270,12 +270,18 @@ describe('download control', () => {
 
   it('fills the offline cache past a file whose body was cut, and tries it again next time', async () => {
     const { core, profile, sandbox } = await synced();
-    // The third file's body stops after 10 bytes: that file fails, the others are kept.
-    sandbox.control?.addFault({ match: 'getFileContent', truncateBodyAt: 10, skip: 2, times: 1 });
     core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 30_000 });
+    expect((await core.files.fillOffline(profile.id)).fetched).toBeGreaterThan(20);
+    const [cut] = core
+      .cacheOf(profile.id)
+      .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
+      .all() as Array<{ id: string; localPath: string }>;
+    rmSync(path.join(core.files.filesRoot(profile.id), cut!.localPath));
+    // Its body stops after 10 bytes at each of the fill's three attempts: that file fails, the
+    // others stay kept.
+    sandbox.control?.addFault({ match: `/v1/files/${cut!.id}/content`, truncateBodyAt: 10, times: 3 });
     const first = await core.files.fillOffline(profile.id);
-    expect(first.failed).toBe(1);
-    expect(first.fetched).toBeGreaterThan(20);
+    expect(first).toMatchObject({ fetched: 0, failed: 1 });
     const usage = core.files.offlineScope(profile.id);
     expect(usage.wantedCached).toBe(usage.wantedFiles - 1);
     const again = await core.files.fillOffline(profile.id);

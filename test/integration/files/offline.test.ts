@@ -290,13 +290,25 @@ describe('offline file cache', () => {
 
   it('tells how the last fill ended: the files it could not fetch, then what stopped it', async () => {
     const { core, profile, sandbox } = await synced();
-    // One body arrives damaged: that file is left out, the others are kept.
-    sandbox.control?.addFault({ match: 'getFileContent', corruptBody: true, times: 1 });
     core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
+    expect(await core.files.fillOffline(profile.id)).toMatchObject({ failed: 0 });
+    const [damaged, gone] = core
+      .cacheOf(profile.id)
+      .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
+      .all() as Array<{ id: string; localPath: string }>;
+    const root = core.files.filesRoot(profile.id);
+    rmSync(path.join(root, damaged!.localPath));
+    rmSync(path.join(root, gone!.localPath));
+    sandbox.control?.clearRequests();
+    // One body arrives damaged at every attempt: after the fill's three, that file is left out;
+    // the other is kept.
+    sandbox.control?.addFault({ match: `/v1/files/${damaged!.id}/content`, corruptBody: true });
     const first = await core.files.fillOffline(profile.id);
+    expect(first).toMatchObject({ fetched: 1, failed: 1 });
+    expect(contentRequests(sandbox).get(damaged!.id)).toBe(3);
     const usage = core.files.offlineScope(profile.id);
     expect(usage.wantedCached).toBe(usage.wantedFiles - 1);
-    expect(usage.lastFill).toMatchObject({ fetched: first.fetched, failed: 1, problem: null });
+    expect(usage.lastFill).toMatchObject({ fetched: 1, failed: 1, problem: null });
     // The next fill, with the system off the network, stops at once and says why.
     core.connectivity.setNetwork(false);
     await expect(core.files.fillOffline(profile.id)).rejects.toMatchObject({ code: 'OFFLINE' });
@@ -304,6 +316,54 @@ describe('offline file cache', () => {
       filling: false,
       lastFill: { fetched: 0, failed: 0, problem: expect.stringMatching(/no network/) },
     });
+  });
+
+  it('fills a file whose body broke off once in the same fill, continuing where it stopped', async () => {
+    const { core, profile, sandbox } = await synced();
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
+    expect(await core.files.fillOffline(profile.id)).toMatchObject({ failed: 0 });
+    const [cut] = core
+      .cacheOf(profile.id)
+      .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
+      .all() as Array<{ id: string; localPath: string }>;
+    rmSync(path.join(core.files.filesRoot(profile.id), cut!.localPath));
+    sandbox.control?.clearRequests();
+    sandbox.control?.addFault({ match: `/v1/files/${cut!.id}/content`, truncateBodyAt: 10, times: 1 });
+
+    expect(await core.files.fillOffline(profile.id)).toMatchObject({ fetched: 1, failed: 0 });
+    const ranges = (sandbox.control?.requests('getFileContent') ?? []).map((entry) => entry.range);
+    expect(ranges).toEqual([undefined, 'bytes=10-']);
+    const usage = core.files.offlineScope(profile.id);
+    expect(usage.wantedCached).toBe(usage.wantedFiles);
+    expect(usage.lastFill).toMatchObject({ fetched: 1, failed: 0, problem: null });
+    expect(sha256Of(path.join(core.files.filesRoot(profile.id), cut!.localPath))).toBe(
+      sandboxFile(sandbox, cut!.id).sha256,
+    );
+  });
+
+  it('fails a file whose connection is reset before any answer after three attempts, not the fill', async () => {
+    const { core, profile, sandbox } = await synced();
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
+    expect(await core.files.fillOffline(profile.id)).toMatchObject({ failed: 0 });
+    const [dropped, other] = core
+      .cacheOf(profile.id)
+      .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
+      .all() as Array<{ id: string; localPath: string }>;
+    const root = core.files.filesRoot(profile.id);
+    rmSync(path.join(root, dropped!.localPath));
+    rmSync(path.join(root, other!.localPath));
+    sandbox.control?.clearRequests();
+    // Connected, then cut before the headers, every time: the network itself works.
+    sandbox.control?.addFault({ match: `/v1/files/${dropped!.id}/content`, drop: true });
+
+    expect(await core.files.fillOffline(profile.id)).toMatchObject({ fetched: 1, failed: 1 });
+    expect(contentRequests(sandbox).get(dropped!.id)).toBe(3);
+    expect(core.files.offlineScope(profile.id).lastFill).toMatchObject({
+      fetched: 1,
+      failed: 1,
+      problem: null,
+    });
+    expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
   });
 
   it('removes the stale copy of a file whose record changed type and bytes', async () => {
