@@ -31,6 +31,7 @@ import { createFileService, type FileService } from './files/service';
 import { log } from './log';
 import { createOutbox, type Outbox } from './outbox';
 import { createLeases, type LeaseOptions } from './sync/lease';
+import { createFillLeases, type FillLeaseOptions } from './files/fill-lease';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
 import { defaultMigrationsDir, shippedSchemaVersion } from './store/migrations';
@@ -69,6 +70,8 @@ export interface CoreOptions {
   totalsThread?: string;
   /** The sync lease's heartbeat and expiry (tests make them short; sync/lease.ts). */
   lease?: LeaseOptions;
+  /** The offline fill lease's heartbeat and expiry (files/fill-lease.ts); tests make them short. */
+  fillLease?: FillLeaseOptions;
 }
 
 export interface Core {
@@ -333,6 +336,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
+    fillLeases: createFillLeases(options.fillLease),
   });
   // After each sync, the offline file cache catches up with its scope (a no-op when it is none).
   events.subscribe((event, payload) => {

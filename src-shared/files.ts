@@ -228,6 +228,11 @@ export const OfflineUsage = z
     /** The fill running now, if any. */
     filling: z.boolean(),
     /**
+     * Another process (the command line, another window) fills the cache now: this one's fill
+     * does not run beside it, and is not a failure.
+     */
+    fillingElsewhere: z.boolean(),
+    /**
      * How the last fill of this session ended: the files it fetched and could not fetch, and
      * what stopped it before its end (no network, credentials refused), said as the error is.
      */
@@ -243,6 +248,9 @@ export const OfflineUsage = z
   })
   .strict();
 export type OfflineUsage = z.infer<typeof OfflineUsage>;
+
+/** The fill state while another process fills the cache (`fillingElsewhere`). */
+export const FILLING_ELSEWHERE_MESSAGE = 'Another Satchel window or command is filling the offline files.';
 export type LastFill = NonNullable<OfflineUsage['lastFill']>;
 
 /** A file on disk for preview, served through `url` (the satchel-file: route). */

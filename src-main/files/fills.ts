@@ -1,13 +1,19 @@
 import { AppError } from '../../src-shared/errors';
 import type { LastFill } from '../../src-shared/files';
 import type { EventBus } from '../events';
+import { log } from '../log';
+import type { FillLeases } from './fill-lease';
 import { fillOffline, type FillResult, type OfflineDeps } from './offline';
 import type { ReadShare } from './share';
 
 /**
  * Each organisation's fill of the offline file cache (offline.ts `fillOffline`): rounds until
  * one ends with nothing new asked of it, how the last one of the session ended, and the
- * `files.offline` events the Files area and the panes read the usage on.
+ * `files.offline` events the Files area and the panes read the usage on. Across processes a
+ * fill runs only while it holds the cache's fill lease (fill-lease.ts): one that finds another
+ * process filling does not run, and this process looks again every heartbeat until the lease is
+ * given back (the other may stop before it is done: `satchel sync` stops its fill as it exits),
+ * then fills, so a scope changed meanwhile is brought in here.
  */
 
 /** Files put in place by a fill are told to the renderer at most this often. */
@@ -19,6 +25,8 @@ interface Fill {
   /** Another round is to follow this one (new files, or a new scope). */
   again: boolean;
   stopped: boolean;
+  /** Another process took the fill lease over: this fill stops and leaves the cache to it. */
+  lost: boolean;
   done: Promise<FillResult>;
 }
 
@@ -27,16 +35,21 @@ export interface FillsOptions {
   nowIso: () => string;
   deps: (profileId: string) => OfflineDeps;
   share: (profileId: string) => ReadShare;
+  /** Who fills each cache across processes. */
+  leases: FillLeases;
 }
 
 export interface Fills {
   /** Whether the organisation's cache is being filled now. */
   filling(profileId: string): boolean;
+  /** Whether another process (the command line, another window) fills it now. */
+  fillingElsewhere(profileId: string): boolean;
   /** How its last fill of this session ended (shown with the usage). */
   last(profileId: string): LastFill | null;
   /**
    * Brings the cache to its scope: a fill asked for while one runs (a sync that brought new
    * files) is a round after the running one, and is answered when that fill's last round ends.
+   * While another process fills the cache it does not run (`elsewhere` in the answer).
    */
   fill(profileId: string): Promise<FillResult>;
   /** The scope changed: the running round stops (nothing more is fetched for it), another follows. */
@@ -45,13 +58,49 @@ export interface Fills {
   stop(profileId: string, reason: AppError): Promise<unknown> | undefined;
   /** Forgets how the organisation's last fill ended. */
   forget(profileId: string): void;
-  /** Organisations with a fill running. */
+  /** Organisations with a fill running, or waiting for another process's to end. */
   profiles(): Iterable<string>;
 }
 
 export function createFills(options: FillsOptions): Fills {
   const fills = new Map<string, Fill>();
   const lastFills = new Map<string, LastFill>();
+  /** Organisations whose fill found another process filling: looked at again each heartbeat. */
+  const waiting = new Map<string, ReturnType<typeof setInterval>>();
+  const { leases } = options;
+
+  function unwait(profileId: string): void {
+    clearInterval(waiting.get(profileId));
+    waiting.delete(profileId);
+  }
+
+  /** Fills once the other process has given the lease back (or is gone). */
+  function waitForOther(profileId: string): void {
+    if (waiting.has(profileId)) return;
+    const timer = setInterval(() => {
+      try {
+        if (leases.elsewhere(options.deps(profileId).cache)) return;
+      } catch (error) {
+        // The cache cannot be read now (closed, removed): nothing to fill.
+        log.warn('offline file cache: could not look whether another process fills it:', error);
+        unwait(profileId);
+        return;
+      }
+      unwait(profileId);
+      fillNow(profileId).catch((error: unknown) => log.warn('offline file cache:', error));
+    }, leases.heartbeatMs);
+    timer.unref();
+    waiting.set(profileId, timer);
+  }
+
+  function fillNow(profileId: string): Promise<FillResult> {
+    const current = fills.get(profileId);
+    if (current && !current.stopped) {
+      current.again = true;
+      return current.done;
+    }
+    return startFill(profileId);
+  }
 
   /**
    * The organisation's fill: rounds of `fillOffline` until one ends with nothing new asked of
@@ -59,13 +108,25 @@ export function createFills(options: FillsOptions): Fills {
    * running one; a new scope also stops the running round, so that no file is fetched for a
    * scope or a budget that no longer holds.
    */
-  function startFill(profileId: string): Fill {
+  function startFill(profileId: string): Promise<FillResult> {
     const fill: Fill = {
       controller: new AbortController(),
       again: false,
       stopped: false,
+      lost: false,
       done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
     };
+    const release = leases.take(options.deps(profileId).cache, (error) => {
+      fill.lost = true;
+      fill.controller.abort(error);
+    });
+    if (!release) {
+      // Not a failure: the other process brings the cache to its scope, and the usage says so.
+      waitForOther(profileId);
+      options.events.emit('files.offline', { profileId, fetched: 0, filling: false });
+      return Promise.resolve({ fetched: 0, evicted: 0, failed: 0, elsewhere: true });
+    }
+    unwait(profileId);
     const total: FillResult = { fetched: 0, evicted: 0, failed: 0 };
     // The renderer's panes say which files are on this computer: they hear of the files put in
     // place (a few times a second at most) and of the fill's end, which also evicted some.
@@ -88,6 +149,11 @@ export function createFills(options: FillsOptions): Fills {
           problem,
         });
     };
+    const tookOver = () => {
+      // Left to the process that took the lease over; this one fills again once it is free.
+      waitForOther(profileId);
+      return { ...total, elsewhere: true };
+    };
     fill.done = (async () => {
       for (;;) {
         try {
@@ -100,12 +166,14 @@ export function createFills(options: FillsOptions): Fills {
           total.evicted += round.evicted;
           total.failed += round.failed;
         } catch (error) {
+          if (fill.lost && !fill.stopped) return tookOver();
           // No network, say: a new scope still gets its round (what it evicts needs none).
           if (!fill.again || fill.stopped) {
             ended(error instanceof Error ? error.message : String(error));
             throw error;
           }
         }
+        if (fill.lost && !fill.stopped) return tookOver();
         if (!fill.again || fill.stopped) {
           ended(null);
           return total;
@@ -114,26 +182,21 @@ export function createFills(options: FillsOptions): Fills {
         fill.controller = new AbortController();
       }
     })().finally(() => {
+      release();
       if (fills.get(profileId) === fill) fills.delete(profileId);
       report(false);
     });
     fills.set(profileId, fill);
     // Its start too: the Files area reads the usage on these events, never on a timer.
     options.events.emit('files.offline', { profileId, fetched: 0, filling: true });
-    return fill;
+    return fill.done;
   }
 
   return {
     filling: (profileId) => fills.has(profileId),
+    fillingElsewhere: (profileId) => !fills.has(profileId) && leases.elsewhere(options.deps(profileId).cache),
     last: (profileId) => lastFills.get(profileId) ?? null,
-    fill(profileId) {
-      const current = fills.get(profileId);
-      if (current && !current.stopped) {
-        current.again = true;
-        return current.done;
-      }
-      return startFill(profileId).done;
-    },
+    fill: fillNow,
     rescope(profileId) {
       const fill = fills.get(profileId);
       if (fill && !fill.stopped) {
@@ -142,6 +205,7 @@ export function createFills(options: FillsOptions): Fills {
       }
     },
     stop(profileId, reason) {
+      unwait(profileId);
       const fill = fills.get(profileId);
       if (!fill) return undefined;
       fill.stopped = true;
@@ -151,6 +215,6 @@ export function createFills(options: FillsOptions): Fills {
     forget(profileId) {
       lastFills.delete(profileId);
     },
-    profiles: () => fills.keys(),
+    profiles: () => new Set([...fills.keys(), ...waiting.keys()]),
   };
 }

@@ -352,6 +352,7 @@ export function offlineUsage(
   deps: Pick<OfflineDeps, 'cache' | 'now'>,
   filling: boolean,
   lastFill: LastFill | null = null,
+  fillingElsewhere = false,
 ): OfflineUsage {
   const scope = readOfflineScope(deps.cache);
   const cached = cachedRows(deps.cache);
@@ -363,6 +364,7 @@ export function offlineUsage(
     wantedFiles: wanted.length,
     wantedCached: wanted.filter((row) => row.good).length,
     filling,
+    fillingElsewhere,
     lastFill,
   };
 }
@@ -371,6 +373,8 @@ export interface FillResult {
   fetched: number;
   evicted: number;
   failed: number;
+  /** The fill did not run here, or stopped: another process fills the cache (fill-lease.ts). */
+  elsewhere?: boolean;
 }
 
 /**

@@ -17,6 +17,7 @@ import { NO_NETWORK_DOWNLOAD_MESSAGE } from '../connectivity';
 import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
 import { log } from '../log';
 import type { CacheDb } from '../store';
+import { createFillLeases, type FillLeases } from './fill-lease';
 import { createFills } from './fills';
 import { createJobLeases, RUNNING_ELSEWHERE_MESSAGE, type JobLeases } from './job-lease';
 import { partialFolder, recheckDone } from './folder';
@@ -70,6 +71,8 @@ export interface FileServiceOptions {
   openFolder?: FolderOpener;
   /** Who runs each job across processes (job-lease.ts); its own by default. */
   jobLeases?: JobLeases;
+  /** Who fills each offline cache across processes (fill-lease.ts); its own by default. */
+  fillLeases?: FillLeases;
 }
 
 export interface FileService {
@@ -213,6 +216,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     nowIso,
     deps: offlineDeps,
     share: shareOf,
+    leases: options.fillLeases ?? createFillLeases(),
   });
 
   function job(profileId: string, jobId: string): JobRow {
@@ -653,6 +657,7 @@ export function createFileService(options: FileServiceOptions): FileService {
         { cache: cacheOf(profileId), now: options.now },
         fills.filling(profileId),
         fills.last(profileId),
+        fills.fillingElsewhere(profileId),
       ),
     setOfflineScope(profileId, input) {
       const scope = OfflineScope.parse(input);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
@@ -65,6 +66,51 @@ describe('kept offline', () => {
       const idle = commands.length;
       await pause(2_500);
       expect(commands.slice(idle)).toEqual([]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it('says another window or command is filling, then fills once that one is done', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
+    const core = createCore({ dataDir: tempDir(), secrets, fillLease: { heartbeatMs: 100 } });
+    const profile = await connectSandbox(core, sandbox);
+    await core.files.fillOffline(profile.id); // the first sync's, with nothing to keep
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const { sqlite } = core.cacheOf(profile.id);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+4');
+      const usage = page.getByTestId('offline-usage');
+      await usage.getByText('Up to date').waitFor();
+
+      // The command line fills this organisation's cache now (its lease, as its process writes
+      // it; the test runner's parent stands in for that live process).
+      const stamp = new Date().toISOString();
+      sqlite
+        .prepare(
+          `INSERT INTO offline_fill_lease (id, owner, pid, host, taken_at, heartbeat_at) VALUES (1, 'the command line', ?, ?, ?, ?)`,
+        )
+        .run(process.ppid, hostname(), stamp, stamp);
+      const offline = page.getByRole('form', { name: 'Kept offline' });
+      await offline.getByRole('radio', { name: 'Every file' }).check();
+      await offline.getByRole('button', { name: 'Save' }).click();
+      await offline.getByText('Saved.').waitFor();
+      await usage.getByText('Another Satchel window or command is filling the offline files.').waitFor();
+      expect(await usage.getByText(/stopped|could not be fetched/).count()).toBe(0);
+      expect(sandbox.control!.requests('getFileContent')).toEqual([]);
+
+      // It is done and gives the lease back: this window fills what the new setting asks.
+      sqlite.prepare('DELETE FROM offline_fill_lease').run();
+      await usage.getByText('Up to date').waitFor({ timeout: 60_000 });
+      expect(core.files.offlineScope(profile.id)).toMatchObject({ fillingElsewhere: false });
+      expect(sandbox.control!.requests('getFileContent').length).toBe(
+        core.files.offlineScope(profile.id).wantedFiles,
+      );
     } finally {
       await app.close();
       await core.close();

@@ -109,3 +109,24 @@ export const downloadRuns = sqliteTable('download_runs', {
   takenAt: text('taken_at').notNull(),
   heartbeatAt: text('heartbeat_at').notNull(),
 });
+
+/**
+ * Which process fills the organisation's offline file cache now (src-main/files/fill-lease.ts,
+ * docs/files.md, "Offline file cache"): the app and the command line both fill it after their
+ * syncs, and two fills at once would fetch the same files into the same `.part` files and sweep
+ * away what the other is writing. One row, taken in a `BEGIN IMMEDIATE` transaction before a
+ * fill and removed when it ends; one whose process is gone, or whose heartbeat is older than
+ * the expiry, is taken over.
+ */
+export const offlineFillLease = sqliteTable(
+  'offline_fill_lease',
+  {
+    id: integer('id').primaryKey(),
+    owner: text('owner').notNull(),
+    pid: integer('pid').notNull(),
+    host: text('host').notNull(),
+    takenAt: text('taken_at').notNull(),
+    heartbeatAt: text('heartbeat_at').notNull(),
+  },
+  () => [check('offline_fill_lease_one_row', sql`"id" = 1`)],
+);

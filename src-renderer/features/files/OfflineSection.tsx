@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { AppError } from '../../../src-shared/errors';
-import type { OfflineUsage } from '../../../src-shared/files';
+import { FILLING_ELSEWHERE_MESSAGE, type OfflineUsage } from '../../../src-shared/files';
 import { Field } from '../../components/fields';
 import { formatCount } from '../../lib/format';
 import { useCommand } from '../../lib/query';
@@ -189,6 +189,7 @@ function OfflineUsageFacts({ usage }: { usage: OfflineUsage }) {
 /** Where the filling stands; why the last fill left files out, when it did. */
 function fillState(usage: OfflineUsage): string {
   if (usage.filling) return 'Fetching the missing files…';
+  if (usage.fillingElsewhere) return FILLING_ELSEWHERE_MESSAGE;
   if (usage.wantedCached >= usage.wantedFiles) return 'Up to date';
   const last = usage.lastFill;
   if (last?.problem) return `The last fill stopped: ${last.problem} The rest comes with the next sync.`;
