@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -143,8 +144,10 @@ interface FillFetch {
 
 /**
  * A file on disk for preview: the cached copy, or fetched now (the user is waiting: no share).
- * A copy already being made for another caller is waited for; if that caller stops it (the
- * fill was stopped or its scope changed), this one makes it itself.
+ * A copy already being made for another caller of this process is waited for; if that caller
+ * stops it (the fill was stopped or its scope changed), this one makes it itself. A copy
+ * another process is making (its fill) is not waited for: the preview fetches the file itself,
+ * into a `.part` file of its own, so the two never write one file.
  */
 export async function ensureCached(
   deps: OfflineDeps,
@@ -202,14 +205,27 @@ async function cacheCopy(
       );
     await mkdir(deps.root, { recursive: true });
     const finalPath = path.join(deps.root, localName);
-    await fetchFile({
-      client: deps.client,
-      file: { id: record.id, size: record.size, sha256: record.sha256 },
-      partPath: path.join(deps.root, `${record.id}.part`),
-      finalPath,
-      ...(signal ? { signal } : {}),
-      ...(fill ? { delayBeforeRequest: () => fill.share.delayMs(), retryResets: false } : {}),
-    });
+    // The fill's `.part` file is continued by the next fill (one process fills at a time:
+    // fill-lease.ts). A preview writes a name of its own, never continued: the other process's
+    // fill may be writing the fill's name of this very file now.
+    const partPath = path.join(
+      deps.root,
+      fill ? `${record.id}.part` : `${record.id}.${process.pid}-${randomUUID().slice(0, 8)}.part`,
+    );
+    try {
+      await fetchFile({
+        client: deps.client,
+        file: { id: record.id, size: record.size, sha256: record.sha256 },
+        partPath,
+        finalPath,
+        ...(fill ? {} : { noPartFile: true }),
+        ...(signal ? { signal } : {}),
+        ...(fill ? { delayBeforeRequest: () => fill.share.delayMs(), retryResets: false } : {}),
+      });
+    } catch (error) {
+      if (!fill) await rm(partPath, { force: true });
+      throw error;
+    }
     prepared(
       deps.cache.sqlite,
       `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
@@ -325,7 +341,7 @@ async function adoptUnrecorded(deps: OfflineDeps): Promise<number> {
   for (const name of names) {
     const dot = name.indexOf('.');
     const id = dot < 0 ? name : name.slice(0, dot);
-    if (recorded.has(name) || name === `${id}.part` || !FILE_ID.test(id)) continue;
+    if (recorded.has(name) || name.endsWith('.part') || !FILE_ID.test(id)) continue;
     if (deps.inflight?.has(path.join(deps.root, id))) continue;
     const record = fileRecord(deps.cache, id);
     if (!record || record.localPath || !record.sha256 || record.size === null) continue;

@@ -162,4 +162,38 @@ describe('the offline file cache filled by two processes', () => {
       await core.close();
     }
   }, 240_000);
+
+  it('opens at once a receipt the other process is fetching for its fill, each writing its own file', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Preview beside a fill');
+    try {
+      const file = sandbox.state.files[0]!;
+      sandbox.control?.replaceFile(file.id, { content: new Uint8Array(3_000_000).fill(9) });
+      expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+      await core.files.fillOffline(profile.id);
+      core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 2_000_000_000 });
+      sandbox.control?.clearRequests();
+      // The receipt arrives slowly, to the other process's fill and to the preview alike.
+      sandbox.control?.addFault({ match: `/v1/files/${file.id}/content`, slowBodyMs: 6_000, times: 2 });
+      const other = spawnFill(dataDir, profile.id);
+      await until(
+        () => (contentRequests(sandbox).get(file.id) ?? 0) >= 1,
+        'the other to fetch the receipt',
+        60_000,
+      );
+
+      // Fetched here too rather than after the other's whole fill, into a `.part` of its own.
+      const opened = await core.files.fetch(profile.id, file.id);
+      expect(opened).toMatchObject({ fileId: file.id, size: 3_000_000 });
+      expect(await other.exited, other.output()).toBe(0);
+      expect(other.result()).toMatchObject({ failed: 0 });
+      expect(contentRequests(sandbox).get(file.id)).toBe(2);
+      const root = core.files.filesRoot(profile.id);
+      for (const name of readdirSync(root)) {
+        expect(name.endsWith('.part'), name).toBe(false);
+        expect(sha256Of(path.join(root, name)), name).toBe(sandboxFile(sandbox, name.split('.')[0]!).sha256);
+      }
+    } finally {
+      await core.close();
+    }
+  }, 240_000);
 });
