@@ -10,6 +10,7 @@ import { log } from '../log';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { FILE_SCHEME } from '../shell/file-route';
+import { EXPIRY_MS } from '../sync/lease';
 import { FILE_ATTEMPTS, fileRetryDelayMs, givenUpReason, retriesFile } from './attempts';
 import { fetchFile, hashFile, stopsEveryFile } from './fetch';
 import { FILE_DATE_SQL, SCOPED_FILES_FROM } from './scope';
@@ -27,6 +28,24 @@ import { cacheExtension } from './template';
 
 const SETTING_KEY = 'files.offlineScope';
 const FILE_ID = /^[0-9A-Za-z][0-9A-Za-z-]{0,99}$/;
+
+/**
+ * A file of the folder written to more recently than this may be another process's (a preview
+ * in the app while the command line fills, or the other way round): a `.part` file it is
+ * writing, or a copy it has just put in place and is about to record. The sweep leaves it; a
+ * live fetch writes its `.part` file at least every 30 s (the body's time-out) and a rename
+ * keeps the time of the last write. The fill lease's expiry, so that a `.part` file of a fill
+ * still deemed alive is never removed.
+ */
+const WRITING_MS = EXPIRY_MS;
+
+function recentlyWritten(file: string): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs < WRITING_MS;
+  } catch {
+    return true; // gone already: nothing to remove
+  }
+}
 
 export function fileUrl(profileId: string, localName: string): string {
   return `${FILE_SCHEME}://${profileId}/${localName}`;
@@ -305,6 +324,9 @@ async function evict(deps: OfflineDeps, row: { id: string; localPath: string }):
  * fetch that was stopped (a fill whose scope changed, a quit) for a file no longer wanted, a
  * copy whose row was cleared without it. They take room that neither the usage nor the budget
  * sees. The `.part` file of a wanted file still missing stays: its fetch continues from it.
+ * It runs only in a fill, so under the fill lease (no other process sweeps or fills meanwhile),
+ * but another process may still be fetching a preview into the folder: what was written in the
+ * last two minutes (`WRITING_MS`) stays until a later fill.
  */
 async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
   let entries;
@@ -319,7 +341,9 @@ async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
     if (!entry.isFile() || !FILE_ID.test(id) || recorded.has(entry.name)) continue;
     if (deps.inflight?.has(path.join(deps.root, id))) continue;
     if (entry.name === `${id}.part` && resumable.has(id)) continue;
-    await rm(path.join(deps.root, entry.name), { force: true });
+    const full = path.join(deps.root, entry.name);
+    if (recentlyWritten(full)) continue;
+    await rm(full, { force: true });
   }
 }
 

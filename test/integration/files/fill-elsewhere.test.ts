@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,8 @@ function spawnNode(dataDir: string, args: string[]) {
   return { child, exited, output: () => output, result };
 }
 
+const spawnCli = (dataDir: string, args: string[]) =>
+  spawnNode(dataDir, [path.join(repoRoot, 'src-main/cli.ts'), ...args]);
 const spawnFill = (dataDir: string, profileId: string) =>
   spawnNode(dataDir, [path.join(repoRoot, 'test/helpers/fill-process.ts'), dataDir, profileId]);
 
@@ -192,6 +194,38 @@ describe('the offline file cache filled by two processes', () => {
         expect(name.endsWith('.part'), name).toBe(false);
         expect(sha256Of(path.join(root, name)), name).toBe(sandboxFile(sandbox, name.split('.')[0]!).sha256);
       }
+    } finally {
+      await core.close();
+    }
+  }, 240_000);
+
+  it('keeps a preview the app is still writing while the command line syncs and sweeps the folder', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Preview beside a sync');
+    try {
+      // A receipt large enough to be written to its `.part` file as it arrives, arriving slowly.
+      const file = sandbox.state.files[0]!;
+      sandbox.control?.replaceFile(file.id, { content: new Uint8Array(3_000_000).fill(7) });
+      expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+      await core.files.fillOffline(profile.id);
+      sandbox.control?.clearRequests();
+      sandbox.control?.addFault({ match: 'getFileContent', slowBodyMs: 30_000, times: 1 });
+      const root = core.files.filesRoot(profile.id);
+      let settled = false;
+      const preview = core.files.fetch(profile.id, file.id).finally(() => (settled = true));
+      await until(
+        () => existsSync(root) && readdirSync(root).some((name) => name.endsWith('.part')),
+        'the preview to start writing',
+      );
+
+      // `satchel sync` fills after its sync: its sweep ran over the folder before it exited.
+      const cli = spawnCli(dataDir, ['sync']);
+      expect(await cli.exited, cli.output()).toBe(0);
+      expect(settled).toBe(false); // still arriving: the sweep had something to leave alone
+
+      await expect(preview).resolves.toMatchObject({ fileId: file.id, size: 3_000_000 });
+      expect(contentRequests(sandbox).get(file.id)).toBe(1);
+      expect(readdirSync(root)).toEqual([`${file.id}${path.extname(readdirSync(root)[0]!)}`]);
+      expect(sha256Of(path.join(root, readdirSync(root)[0]!))).toBe(sandboxFile(sandbox, file.id).sha256);
     } finally {
       await core.close();
     }

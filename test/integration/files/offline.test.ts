@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -106,12 +106,43 @@ describe('offline file cache', () => {
       .all() as string[];
     // A fetch stopped midway (a fill whose setting changed, a quit) and a copy whose row was
     // cleared without it, for files the setting does not keep: room the budget does not see.
-    writeFileSync(path.join(root, `${part}.part`), Buffer.alloc(50_000));
-    writeFileSync(path.join(root, `${lost}.pdf`), Buffer.alloc(50_000));
+    // Left long ago: a fill's sweep removes them.
+    const long = new Date('2020-01-01T00:00:00Z');
+    for (const name of [`${part}.part`, `${lost}.pdf`]) {
+      writeFileSync(path.join(root, name), Buffer.alloc(50_000));
+      utimesSync(path.join(root, name), long, long);
+    }
     sandbox.control?.clearRequests();
     await core.files.fillOffline(profile.id);
     expect(readdirSync(root).sort()).toEqual(kept);
     expect(contentRequests(sandbox).size).toBe(0);
+  });
+
+  it('leaves what was written in the last two minutes: another process may be writing or recording it', async () => {
+    const { core, profile } = await synced();
+    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
+    await core.files.fillOffline(profile.id);
+    const root = core.files.filesRoot(profile.id);
+    const { sqlite } = core.cacheOf(profile.id);
+    const [preview, placed, old] = sqlite
+      .prepare(`SELECT id FROM expense_files WHERE local_path IS NULL ORDER BY id LIMIT 3`)
+      .pluck()
+      .all() as string[];
+    // Another process's preview still arriving, and a copy it has put in place but not yet
+    // recorded; beside them a `.part` file of the same kind left long ago.
+    const writing = [`${preview}.4242-0a1b2c3d.part`, `${placed}.pdf`];
+    for (const name of writing) writeFileSync(path.join(root, name), Buffer.alloc(5_000));
+    const long = new Date('2020-01-01T00:00:00Z');
+    writeFileSync(path.join(root, `${old}.4242-0a1b2c3d.part`), Buffer.alloc(5_000));
+    utimesSync(path.join(root, `${old}.4242-0a1b2c3d.part`), long, long);
+    await core.files.fillOffline(profile.id);
+    const left = readdirSync(root);
+    for (const name of writing) expect(left).toContain(name);
+    expect(left).not.toContain(`${old}.4242-0a1b2c3d.part`);
+    // Nor is such a copy taken as the record's until it is done: a `.part` file never is.
+    expect(
+      sqlite.prepare(`SELECT local_path FROM expense_files WHERE id = ?`).pluck().get(preview),
+    ).toBeNull();
   });
 
   it('takes the files its folder holds after a rebuild instead of fetching them again', async () => {
