@@ -112,24 +112,44 @@ export class RangeNotSatisfiableError extends AppError {
 }
 
 /**
- * A connection to the API was made and then broken before an answer came (reset by the server
- * or a proxy in front of it, closed by the other side), after the retries the request allows.
- * Not `OFFLINE`: the network works.
+ * A connection to the API was made and then broken before an answer came, or before the whole
+ * of a JSON answer came (reset by the server or a proxy in front of it, closed by the other
+ * side), after the retries the request allows. Not `OFFLINE`: the network works; and not
+ * `BAD_RESPONSE`: a body cut off midway says nothing of the answer it would have been.
  */
 export class ConnectionResetError extends AppError {
   /** What happened, without what to do (a file's reason once it is given up on). */
   readonly problem: string;
-  constructor(host: string) {
-    const problem = `The connection to ${host} was reset before the server answered`;
+  /** `midAnswer`: the answer had begun (its headers came) when the connection broke. */
+  constructor(host: string, midAnswer = false) {
+    const problem = midAnswer
+      ? `The connection to ${host} was reset before the server's answer was complete`
+      : `The connection to ${host} was reset before the server answered`;
     super('CONNECTION_RESET', `${problem}. Try again later.`);
     this.problem = problem;
   }
+}
+
+/** A JSON answer as `read` leaves it: its body read whole when it is a success, else unread. */
+interface ReadAnswer {
+  response: Response;
+  /** The body of a 2xx answer; null for any other (the failure reads what it needs). */
+  text: string | null;
 }
 
 /** What `send` reads of an answer: a `Response`, or a `RawResponse` of the file transport. */
 type Answer = Pick<RawResponse, 'status' | 'statusText' | 'ok' | 'headers' | 'text'> & {
   readonly body: { cancel(): Promise<void> } | null;
 };
+
+/** `text` parsed as JSON; null when it is not JSON (or there is no text). */
+function jsonOrNull(text: string | null): unknown {
+  try {
+    return text === null ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
 
 function readRateHeaders(headers: Answer['headers']): RateLimitHeaders | null {
   const limit = Number(headers.get('x-ratelimit-limit'));
@@ -210,10 +230,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       client_secret: credentials.clientSecret,
       scope: options.scope ?? 'read write',
     });
-    const response = await send('POST /oauth2/token', `${base}/oauth2/token`, {
+    const { response, text } = await send('POST /oauth2/token', `${base}/oauth2/token`, {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       transport: (url, headers, attemptSignal) =>
         jsonAttempt(url, { method: 'POST', body: form.toString() }, headers, attemptSignal),
+      read: readJsonAnswer,
       signal,
       idempotent: true,
       authenticated: false,
@@ -235,7 +256,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response.status === 404 || response.status === 405 ? 'baseUrl' : undefined,
       );
     }
-    const parsed = TokenResponse.safeParse(await response.json().catch(() => null));
+    const parsed = TokenResponse.safeParse(jsonOrNull(text));
     if (!parsed.success)
       throw new AppError('BAD_RESPONSE', 'The sign-in answer did not match the published interface.');
     token = { value: parsed.data.access_token, expiresAtMs: now() + parsed.data.expires_in * 1000 };
@@ -249,7 +270,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return tokenRequest;
   }
 
-  interface SendInit<R extends Answer> {
+  interface SendInit<R extends Answer, T> {
     headers: Record<string, string>;
     signal?: AbortSignal | undefined;
     idempotent: boolean;
@@ -265,6 +286,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
      * silence. Throws an error named `TimeoutError` when the time ran out.
      */
     transport: (url: string, headers: Record<string, string>, signal: AbortSignal | undefined) => Promise<R>;
+    /**
+     * Reads the answer that ends the request, as part of its attempt: a body that breaks off
+     * midway is a failed attempt, classified and retried as one that got no answer. A file's
+     * caller reads its body itself (files/fetch.ts continues a cut one with a Range request).
+     */
+    read: (response: R) => Promise<T>;
+  }
+
+  /** A JSON answer's body read whole (a success's; a failure's is read by `failure`). */
+  async function readJsonAnswer(response: Response): Promise<ReadAnswer> {
+    return { response, text: response.ok ? await response.text() : null };
   }
 
   /** One JSON request through `fetch`, with a deadline for the whole request. */
@@ -289,12 +321,49 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  async function send<R extends Answer>(operation: string, url: string, init: SendInit<R>): Promise<R> {
+  async function send<R extends Answer, T>(operation: string, url: string, init: SendInit<R, T>): Promise<T> {
     let refreshed = false;
     // Failures (the network, 5xx) and 429s are counted apart: waiting out the rate limit a few
     // times must not use up the retries of a server error that comes after.
     let failures = 0;
     let limited = 0;
+    /**
+     * An attempt that ended without a whole answer: none came (`midAnswer` false), or its body
+     * broke off after the headers. Throws what the request ends in, or waits out the backoff
+     * before the next attempt.
+     */
+    const failed = async (error: unknown, midAnswer: boolean): Promise<void> => {
+      if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
+      // The JSON transport's deadline covers the body too: running out while it arrives
+      // rejects the read with the deadline's own TimeoutError.
+      const timedOut =
+        error instanceof RequestTimeoutError ||
+        (midAnswer && error instanceof Error && error.name === 'TimeoutError');
+      // A connection made and then broken is the server's (or its proxy's) doing, not the
+      // network's: said as such, never as offline (transport-failure.ts).
+      const reset = !timedOut && transportFailure(error) === 'reset';
+      // An answer that began and then failed in some other way (a body that cannot be
+      // decoded) was not lost on the way: it is a bad answer, and asking again will not help.
+      if (midAnswer && !timedOut && !reset)
+        throw new AppError(
+          'BAD_RESPONSE',
+          `${operation} answered with a body that could not be read: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}.`,
+        );
+      if (!init.idempotent || failures >= maxRetries || (reset && init.retryResets === false)) {
+        if (timedOut)
+          throw new AppError(
+            'TIMEOUT',
+            `The API did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
+          );
+        if (reset) throw new ConnectionResetError(new URL(url).host, midAnswer);
+        throw new AppError(
+          'OFFLINE',
+          `Could not reach ${new URL(url).host}: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}. Check the network; Satchel keeps working offline.`,
+        );
+      }
+      await sleep(backoffMs(failures, options.random), init.signal);
+      failures += 1;
+    };
     for (let attempt = 0; ; attempt += 1) {
       if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
       const permit = await governor.acquire(operation, init.signal, init.holdBack).catch((error: unknown) => {
@@ -317,25 +386,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response = await init.transport(url, headers, init.signal);
       } catch (error) {
         permit.settle(null);
-        if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
-        const timedOut = error instanceof RequestTimeoutError;
-        // A connection made and then broken is the server's (or its proxy's) doing, not the
-        // network's: said as such, never as offline (transport-failure.ts).
-        const reset = !timedOut && transportFailure(error) === 'reset';
-        if (!init.idempotent || failures >= maxRetries || (reset && init.retryResets === false)) {
-          if (timedOut)
-            throw new AppError(
-              'TIMEOUT',
-              `The API did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
-            );
-          if (reset) throw new ConnectionResetError(new URL(url).host);
-          throw new AppError(
-            'OFFLINE',
-            `Could not reach ${new URL(url).host}: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}. Check the network; Satchel keeps working offline.`,
-          );
-        }
-        await sleep(backoffMs(failures, options.random), init.signal);
-        failures += 1;
+        await failed(error, false);
         continue;
       }
       permit.settle(readRateHeaders(response.headers));
@@ -370,7 +421,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           continue;
         }
       }
-      return response;
+      try {
+        return await init.read(response);
+      } catch (error) {
+        await failed(error, true);
+      }
     }
   }
 
@@ -431,7 +486,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const text = body !== undefined ? JSON.stringify(body) : undefined;
-      const response = await send(operation, urlOf(path, query), {
+      const { response, text: answer } = await send(operation, urlOf(path, query), {
         headers,
         transport: (url, attemptHeaders, attemptSignal) =>
           jsonAttempt(
@@ -440,15 +495,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             attemptHeaders,
             attemptSignal,
           ),
+        read: readJsonAnswer,
         signal,
         idempotent: idempotent ?? (method !== 'POST' || path.endsWith('/search-query')),
         authenticated: true,
         beforeSend,
       });
       if (!response.ok) throw await failure(response);
-      const json: unknown = await response.json().catch(() => {
+      let json: unknown;
+      try {
+        json = JSON.parse(answer ?? '');
+      } catch {
         throw new AppError('BAD_RESPONSE', `${operation} answered with something that is not JSON.`);
-      });
+      }
       const parsed = schema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -470,6 +529,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         authenticated: true,
         holdBack: init.holdBack,
         retryResets: init.retryResets,
+        read: async (answer) => answer,
       });
       if (!response.ok && response.status !== 206) throw await failure(response);
       return response;

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * Faults injected per route for tests of a client's resilience: latency, 5xx answers,
- * dropped connections (before or after the operation ran), forced 429s, and file bodies cut
- * short or corrupted. A rule matches an operation id (`listSuppliers`), a
+ * dropped connections (before or after the operation ran), forced 429s, and bodies (files,
+ * JSON answers) cut short, corrupted or slow. A rule matches an operation id (`listSuppliers`), a
  * path prefix (`/v1/suppliers`) or `*`; it applies to the next `times` matching requests
  * (all of them when omitted), after skipping `skip`.
  */
@@ -28,16 +28,20 @@ export const FaultRule = z.strictObject({
    */
   dropAfterHandling: z.boolean().optional(),
   /**
-   * File content only: send the headers of the whole file (its full Content-Length), then
-   * this many bytes of the body, then destroy the connection — a download cut off midway.
+   * Send the headers of the whole answer (its full Content-Length), then this many bytes of
+   * the body, then destroy the connection — a download or a list page cut off midway. File
+   * content and JSON answers alike; an error answer is sent whole.
    */
   truncateBodyAt: z.number().int().min(0).optional(),
   /**
-   * File content only: the body in ten pieces, the first at once and then one every tenth of
-   * this many milliseconds — a slow line on which bytes keep arriving.
+   * The body in ten pieces, the first at once and then one every tenth of this many
+   * milliseconds — a slow line on which bytes keep arriving. File content and JSON answers.
    */
   slowBodyMs: z.number().int().min(1).max(600_000).optional(),
-  /** File content only: the whole body with one byte flipped (right length, wrong sha256). */
+  /**
+   * The whole body with one byte flipped (right length: a file's sha256 does not match, a JSON
+   * answer may not parse). File content and JSON answers.
+   */
   corruptBody: z.boolean().optional(),
   /**
    * Lists only: the answer's `data` without its `meta` (no page count, no `hasMore`), as a

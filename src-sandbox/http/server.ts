@@ -11,6 +11,7 @@ import {
 } from './errors';
 import type { Corruptions } from './corruptions';
 import type { Faults } from './faults';
+import { damaged } from './body-faults';
 import { accepts, mediaTypeOf } from './negotiate';
 import { rateHeaders, type RateDecision, type RateLimiter } from './rate-limit';
 
@@ -28,7 +29,7 @@ export interface HandlerInput {
   grant: Grant | null;
   request: FastifyRequest;
   reply: FastifyReply;
-  /** A fault rule's damage to a file body (truncated or corrupted); file content only. */
+  /** A fault rule's damage to a file body (truncated, corrupted, slow); JSON answers get it after the handler. */
   bodyFault?: BodyFault;
 }
 export interface BodyFault {
@@ -278,10 +279,12 @@ async function run(
     return reply;
   }
   const answer = parts.corruptions ? parts.corruptions.apply(id, result) : result;
-  return reply
-    .code(operation.status ?? 200)
-    .type(JSON_TYPE)
-    .send(omitListMeta ? withoutMeta(answer) : answer);
+  const shaped = omitListMeta ? withoutMeta(answer) : answer;
+  reply.code(operation.status ?? 200).type(JSON_TYPE);
+  if (!bodyFault) return reply.send(shaped);
+  // A JSON answer damaged as a file's body is: the whole length promised, then cut or slow.
+  const bytes = Buffer.from(JSON.stringify(shaped));
+  return reply.header('content-length', bytes.length).send(damaged(bytes, bodyFault));
 }
 
 /** A list answer without its `meta`; other answers as they are. */

@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
 import { DEFAULT_PAGE_SIZE, type FileSearchRequest } from '../../src-shared/api';
 import { failure, notFound } from '../http/errors';
 import { accepts } from '../http/negotiate';
-import type { BodyFault, Handler } from '../http/server';
+import { damaged } from '../http/body-faults';
+import type { Handler } from '../http/server';
 import { meta, type RouteContext } from './context';
 
 /**
@@ -83,68 +83,6 @@ function noneMatchHits(header: string | undefined, etag: string): boolean {
   if (header.trim() === '*') return true;
   const opaque = etag.replace(/^W\//, '');
   return [...header.matchAll(/(?:W\/)?("[^"]*")/g)].some((match) => match[1] === opaque);
-}
-
-/**
- * The body as a fault rule wants it: one byte flipped in the middle (same length), and/or cut
- * after `truncateAt` bytes — a stream that then fails, so the server destroys the connection
- * with the full Content-Length already promised — and/or sent slowly, in ten pieces spread
- * over `slowMs`.
- */
-function damaged(body: Buffer, fault: BodyFault | undefined): Buffer | Readable {
-  if (!fault) return body;
-  let bytes = body;
-  if (fault.corrupt && bytes.length > 0) {
-    bytes = Buffer.from(bytes);
-    const at = Math.floor(bytes.length / 2);
-    bytes[at] = (bytes[at] ?? 0) ^ 0xff;
-  }
-  if (fault.slowMs) return slowly(bytes, fault.slowMs, fault.truncateAt);
-  if (fault.truncateAt === undefined || fault.truncateAt >= bytes.length) return bytes;
-  const head = bytes.subarray(0, fault.truncateAt);
-  let sent = false;
-  return new Readable({
-    read() {
-      if (sent) return;
-      sent = true;
-      if (head.length > 0) this.push(head);
-      setTimeout(() => this.destroy(new Error('Injected fault: body cut short.')), 10);
-    },
-  });
-}
-
-/**
- * `bytes` in ten pieces: the first at once (the headers go with it), then one every tenth of
- * `ms`; cut (the stream fails) after `truncateAt`.
- */
-function slowly(bytes: Buffer, ms: number, truncateAt: number | undefined): Readable {
-  const end = truncateAt === undefined ? bytes.length : Math.min(truncateAt, bytes.length);
-  const piece = Math.max(1, Math.ceil(bytes.length / 10));
-  let at = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return new Readable({
-    read() {
-      if (timer) return;
-      timer = setTimeout(
-        () => {
-          timer = undefined;
-          if (at >= end) {
-            if (end < bytes.length) this.destroy(new Error('Injected fault: body cut short.'));
-            else this.push(null);
-            return;
-          }
-          const next = Math.min(end, at + piece);
-          this.push(bytes.subarray(at, next));
-          at = next;
-        },
-        at === 0 ? 0 : ms / 10,
-      );
-    },
-    destroy(error, callback) {
-      clearTimeout(timer);
-      callback(error);
-    },
-  });
 }
 
 /** One `bytes=` range as [start, end] inclusive; null means send everything. */

@@ -12,7 +12,10 @@ import { AppError } from '../../src-shared/errors';
 // real sockets on loopback: a server that accepts and closes, one that resets, a closed port.
 
 const servers: net.Server[] = [];
+/** Connections a server leaves open (an answer that stalls): closed before their server is. */
+const open: net.Socket[] = [];
 afterEach(async () => {
+  for (const socket of open.splice(0)) socket.destroy();
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
@@ -28,6 +31,31 @@ async function breaking(how: 'close' | 'reset'): Promise<{ url: string; connecti
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     connections: () => connections,
+  };
+}
+
+/**
+ * A TCP server that answers 200 with JSON headers promising 100 bytes, sends 10, and then breaks
+ * the connection (or, `stall`, sends nothing more); counts the requests it answered so.
+ */
+async function cutting(how: 'close' | 'reset' | 'stall'): Promise<{ url: string; requests: () => number }> {
+  let requests = 0;
+  const server = net.createServer((socket) => {
+    open.push(socket);
+    socket.once('data', () => {
+      requests += 1;
+      socket.write(
+        'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"data": [',
+      );
+      if (how === 'stall') return;
+      setTimeout(() => (how === 'reset' ? socket.resetAndDestroy() : socket.destroy()), 20);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
   };
 }
 
@@ -97,6 +125,39 @@ describe('a connection reset before the answer', () => {
     const refused = await failureOf(listAccounts(client(await closedPort())));
     expect(refused.code).toBe('OFFLINE');
     expect(refused.message).toMatch(/^Could not reach 127\.0\.0\.1:\d+: .*Satchel keeps working offline\.$/);
+  });
+
+  it('ends a JSON answer cut off after its headers in CONNECTION_RESET, retried as a GET', async () => {
+    for (const how of ['close', 'reset'] as const) {
+      const server = await cutting(how);
+      const host = new URL(server.url).host;
+      const error = await failureOf(listAccounts(client(server.url)));
+      expect(error).toMatchObject({
+        code: 'CONNECTION_RESET',
+        message: `The connection to ${host} was reset before the server's answer was complete. Try again later.`,
+      });
+      expect(server.requests()).toBe(3); // the first attempt and two retries
+    }
+    // A create is not sent again: it may have been made.
+    const server = await cutting('close');
+    const create = client(server.url).request({
+      method: 'POST',
+      path: '/v1/suppliers',
+      body: { name: 'x' },
+      schema: z.unknown(),
+    });
+    expect((await failureOf(create)).code).toBe('CONNECTION_RESET');
+    expect(server.requests()).toBe(1);
+  });
+
+  it('ends a JSON answer whose body stops coming in TIMEOUT, not a bad answer', async () => {
+    const server = await cutting('stall');
+    const error = await failureOf(listAccounts(client(server.url, { timeoutMs: 500, maxRetries: 1 })));
+    expect(error).toMatchObject({
+      code: 'TIMEOUT',
+      message: 'The API did not answer within 1 s. Try again later.',
+    });
+    expect(server.requests()).toBe(2);
   });
 
   it('is not retried by the client for a file whose caller makes its own attempts', async () => {

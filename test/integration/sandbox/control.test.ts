@@ -181,6 +181,21 @@ describe('control surface', () => {
     expect((await api.call('GET', '/v1/users')).status).toBe(200);
   });
 
+  test('fault: a JSON answer cut off after its headers promised the whole of it', async () => {
+    await control('POST', '/faults', { match: 'listUsers', truncateBodyAt: 40, times: 1 });
+    const response = await fetch(`${api.url}/v1/users`, {
+      headers: { authorization: `Bearer ${await api.token()}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Number(response.headers.get('content-length'))).toBeGreaterThan(40);
+    expect(response.headers.get('x-ratelimit-scope')).toBe('read');
+    await expect(response.text()).rejects.toThrow();
+    const whole = await api.call('GET', '/v1/users');
+    expect(whole.status).toBe(200);
+    expect(Number(whole.headers.get('content-length'))).toBe(Number(response.headers.get('content-length')));
+  });
+
   test('fault: forced 429 with Retry-After and Remaining 0', async () => {
     await control('POST', '/faults', { match: 'listPaymentTerms', rateLimit: true, times: 1 });
     const limited = await api.call('GET', '/v1/payment-terms');

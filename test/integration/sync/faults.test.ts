@@ -16,7 +16,10 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-async function setup(options: Parameters<typeof startSandbox>[0] = {}) {
+async function setup(
+  options: Parameters<typeof startSandbox>[0] = {},
+  clientOptions: Partial<Parameters<typeof createApiClient>[0]> = {},
+) {
   const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 800, control: true, ...options });
   stops.push(() => sandbox.stop());
   const cache = openCache(path.join(tempDir(), 'cache.sqlite'), { migrationsDir: defaultMigrationsDir() });
@@ -32,6 +35,7 @@ async function setup(options: Parameters<typeof startSandbox>[0] = {}) {
     onResponse: ({ status }) => statuses.push(status),
     random: () => 0, // the shortest backoff keeps the test quick; jitter is covered in unit tests
     timeoutMs: 2_000,
+    ...clientOptions,
   });
   return { sandbox, cache, client, statuses };
 }
@@ -143,6 +147,46 @@ describe('sync under faults', () => {
     expect(down.errors[0]?.message).toMatch(
       /^The API's sign-in failed \(503\): .*The credentials were not the problem; try again later\.$/,
     );
+  });
+
+  it('reads again a list page whose answer broke off after its headers', async () => {
+    const { sandbox, cache, client } = await setup({ readLimit: 1000 });
+    // The second page of suppliers arrives with its headers and 300 bytes of its JSON, then
+    // the connection is cut: a broken connection, not a malformed answer, so it is asked again.
+    const cut = sandbox.control!.addFault({ match: 'listSuppliers', truncateBodyAt: 300, skip: 1, times: 1 });
+    const summary = await runSync({ cache, client, resources: allResources });
+    expect(summary.errors).toEqual([]);
+    expect(summary.outcome).toBe('succeeded');
+    expect(sandbox.control!.faultFired(cut)).toBe(1);
+    await expectExact(sandbox, cache);
+  });
+
+  it('ends the run with the reset when a list page breaks off every time, storing none of it', async () => {
+    const { sandbox, cache, client } = await setup({ readLimit: 1000 }, { maxRetries: 2 });
+    const api = await readApi(sandbox.url, sandbox.clientId, sandbox.clientSecret);
+    expect(api['suppliers']!.length).toBeGreaterThan(100); // more than the first page of 100
+    const cut = sandbox.control!.addFault({ match: 'listSuppliers', truncateBodyAt: 300, skip: 1 });
+    const summary = await runSync({ cache, client, resources: allResources });
+    const host = new URL(sandbox.url).host;
+    expect(summary.outcome).toBe('failed');
+    expect(summary.errors).toEqual([
+      {
+        resource: 'suppliers',
+        code: 'CONNECTION_RESET',
+        message: `The connection to ${host} was reset before the server's answer was complete. Try again later.`,
+      },
+    ]);
+    expect(sandbox.control!.faultFired(cut)).toBe(3); // the first attempt and two retries
+    // The first page is stored with its checkpoint; nothing of the page that broke off is.
+    sandbox.control!.clearFaults();
+    const firstPage = await client.request({
+      method: 'GET',
+      path: '/v1/suppliers',
+      query: { page: 1, page_size: 100 },
+      schema: z.object({ data: z.array(z.object({ id: z.string() })) }),
+    });
+    const stored = cache.sqlite.prepare('SELECT id FROM suppliers ORDER BY id').all() as { id: string }[];
+    expect(stored.map((row) => row.id)).toEqual(firstPage.data.map((row) => row.id).sort());
   });
 
   it('reports an unreachable API as offline and keeps what was stored', async () => {
