@@ -6,7 +6,7 @@
  * - `unreachable`: no connection was made at all (refused, no route, no such host, the
  *   network down, the connect timed out): as far as Satchel can tell it is offline.
  * - `reset`: a connection was made and then broken before the answer came (reset by the peer,
- *   closed by the other side, a write into a closed socket). The network works; the server or
+ *   closed by the other side, a write into a closed socket, aborted by the system). The network works; the server or
  *   a proxy in front of it broke the connection.
  * - `unknown`: anything else, treated as before: as no answer (offline).
  */
@@ -30,6 +30,11 @@ const UNREACHABLE_CODES = new Set([
 const RESET_CODES = new Set([
   'ECONNRESET',
   'EPIPE',
+  // The system broke a connection that was made (Windows' WSAECONNABORTED above all: the
+  // local stack gave up on it). The connection was made, so it is not "unreachable"; if the
+  // network did go, the retry's connect says so (refused, no route) and the app goes offline
+  // then, while a network that works is not called offline for one broken connection.
+  'ECONNABORTED',
   // undici: "other side closed", the socket closed before the answer was complete.
   'UND_ERR_SOCKET',
 ]);

@@ -109,6 +109,9 @@ describe('a connection reset before the answer', () => {
       expect(transportFailure(await rejection(transport(`${refused}/x`)))).toBe('unreachable');
     }
     expect(transportFailure(new Error('something else'))).toBe('unknown');
+    // A connection the system aborted (ECONNABORTED), as undici reports it: made, then broken.
+    const aborted = Object.assign(new Error('read ECONNABORTED'), { code: 'ECONNABORTED' });
+    expect(transportFailure(new TypeError('fetch failed', { cause: aborted }))).toBe('reset');
   });
 
   it('ends a request in CONNECTION_RESET naming the host after the retries, never OFFLINE', async () => {
