@@ -85,11 +85,12 @@ export interface ApiClient {
        */
       holdBack?: HoldBack;
       /**
-       * False: a connection reset before the answer is thrown at once (`ConnectionResetError`),
-       * for a caller that retries the file itself and counts its attempts (a bulk download,
-       * the keep-offline fill). Retried like any failure without an answer by default.
+       * How many times a connection reset before the answer is retried here before it is thrown
+       * (`ConnectionResetError`): 0 for a caller that retries the file itself and counts its
+       * attempts (a bulk download, the keep-offline fill), 1 for a preview a person waits for.
+       * Left out: like any failure without an answer, up to `maxRetries`.
        */
-      retryResets?: boolean;
+      resetRetries?: number;
     },
   ): Promise<RawResponse>;
   readonly governor: RateGovernor;
@@ -278,8 +279,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     beforeSend?: (() => void) | undefined;
     /** Asked before each attempt's permit, the first and every retry (RateGovernor.acquire). */
     holdBack?: HoldBack | undefined;
-    /** False: a connection reset before the answer is not retried here (fetchRaw's `retryResets`). */
-    retryResets?: boolean | undefined;
+    /** How many resets are retried here (fetchRaw's `resetRetries`); `maxRetries` when left out. */
+    resetRetries?: number | undefined;
     /**
      * Sends one attempt. `signal` is the caller's; `timeoutMs` is the transport's to keep: the
      * JSON transport as a deadline for the whole request, the file transport as the longest
@@ -327,6 +328,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // times must not use up the retries of a server error that comes after.
     let failures = 0;
     let limited = 0;
+    let resets = 0;
     /**
      * An attempt that ended without a whole answer: none came (`midAnswer` false), or its body
      * broke off after the headers. Throws what the request ends in, or waits out the backoff
@@ -349,7 +351,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           'BAD_RESPONSE',
           `${operation} answered with a body that could not be read: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}.`,
         );
-      if (!init.idempotent || failures >= maxRetries || (reset && init.retryResets === false)) {
+      if (
+        !init.idempotent ||
+        failures >= maxRetries ||
+        (reset && resets >= (init.resetRetries ?? maxRetries))
+      ) {
         if (timedOut)
           throw new AppError(
             'TIMEOUT',
@@ -363,6 +369,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       await sleep(backoffMs(failures, options.random), init.signal);
       failures += 1;
+      if (reset) resets += 1;
     };
     for (let attempt = 0; ; attempt += 1) {
       if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
@@ -528,7 +535,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         idempotent: true,
         authenticated: true,
         holdBack: init.holdBack,
-        retryResets: init.retryResets,
+        resetRetries: init.resetRetries,
         read: async (answer) => answer,
       });
       if (!response.ok && response.status !== 206) throw await failure(response);

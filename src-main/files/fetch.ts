@@ -47,10 +47,11 @@ export interface FetchFileOptions {
   /** Where a small body is written (inline-io.ts); the thread pool when left out. */
   io?: InlineIo;
   /**
-   * False: a connection reset before the answer is thrown at once rather than retried by the
-   * client, for a caller that makes its own attempts at the file (attempts.ts).
+   * How many times the client retries a connection reset before the answer (`fetchRaw`'s
+   * `resetRetries`): 0 for a caller that makes its own attempts at the file (attempts.ts), 1
+   * for a preview. The client's own count when left out.
    */
-  retryResets?: boolean;
+  resetRetries?: number;
 }
 
 /** Bodies up to this size are checked in memory before they are written. */
@@ -222,12 +223,12 @@ async function writeSmall(
 
 /** The whole file's content, with no Range: the one request after a 416 (see fetchFile). */
 function wholeFile(options: FetchFileOptions): Promise<RawResponse> {
-  const { client, file, signal, delayBeforeRequest, retryResets } = options;
+  const { client, file, signal, delayBeforeRequest, resetRetries } = options;
   return client.fetchRaw(`/v1/files/${encodeURIComponent(file.id)}/content`, {
     headers: { accept: '*/*' },
     ...(signal ? { signal } : {}),
     ...(delayBeforeRequest ? { holdBack: delayBeforeRequest } : {}),
-    ...(retryResets === undefined ? {} : { retryResets }),
+    ...(resetRetries === undefined ? {} : { resetRetries }),
   });
 }
 
@@ -264,7 +265,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
         headers,
         ...(signal ? { signal } : {}),
         ...(options.delayBeforeRequest ? { holdBack: options.delayBeforeRequest } : {}),
-        ...(options.retryResets === undefined ? {} : { retryResets: options.retryResets }),
+        ...(options.resetRetries === undefined ? {} : { resetRetries: options.resetRetries }),
       });
     } catch (error) {
       if (have === 0 || !(error instanceof RangeNotSatisfiableError)) throw error;

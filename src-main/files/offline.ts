@@ -28,6 +28,12 @@ import { cacheExtension } from './template';
 
 const SETTING_KEY = 'files.offlineScope';
 const FILE_ID = /^[0-9A-Za-z][0-9A-Za-z-]{0,99}$/;
+/**
+ * Retries of a connection reset before the answer, for a preview: two attempts in all, so the
+ * pane speaks within a second or so instead of after the client's six attempts and their
+ * backoff (8–15 s); its Try again asks again.
+ */
+const PREVIEW_RESET_RETRIES = 1;
 
 /**
  * A file of the folder written to more recently than this may be another process's (a preview
@@ -239,7 +245,11 @@ async function cacheCopy(
         finalPath,
         ...(fill ? {} : { noPartFile: true }),
         ...(signal ? { signal } : {}),
-        ...(fill ? { delayBeforeRequest: () => fill.share.delayMs(), retryResets: false } : {}),
+        // The fill makes its own attempts at the file; a preview, which a person waits for, asks
+        // twice at most before it says so (service.ts `fetch`) and leaves the next try to them.
+        ...(fill
+          ? { delayBeforeRequest: () => fill.share.delayMs(), resetRetries: 0 }
+          : { resetRetries: PREVIEW_RESET_RETRIES }),
       });
     } catch (error) {
       if (!fill) await rm(partPath, { force: true });

@@ -230,7 +230,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
           io,
           noPartFile,
           // Resets are retried here, each one an attempt at the file, not in the client.
-          retryResets: false,
+          resetRetries: 0,
           delayBeforeRequest: () => {
             const delay = share.delayMs();
             if (delay > 0) {

@@ -11,7 +11,7 @@ import {
   type OfflineScopeInput,
   type OfflineUsage,
 } from '../../src-shared/files';
-import type { ApiClient } from '../api/client';
+import { ConnectionResetError, type ApiClient } from '../api/client';
 import type { EventBus } from '../events';
 import { NO_NETWORK_DOWNLOAD_MESSAGE } from '../connectivity';
 import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
@@ -638,6 +638,9 @@ export function createFileService(options: FileServiceOptions): FileService {
       try {
         return await done;
       } catch (error) {
+        // Said for the person looking at the pane, whose Try again asks again (not "later").
+        if (error instanceof ConnectionResetError)
+          throw new AppError('CONNECTION_RESET', `${error.problem}; try again.`);
         if (error instanceof AppError) throw error;
         // A file system refusing the copy (a full disk, a folder taken away): said as such,
         // never as a bare system error.

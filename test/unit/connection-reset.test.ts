@@ -166,12 +166,16 @@ describe('a connection reset before the answer', () => {
   it('is not retried by the client for a file whose caller makes its own attempts', async () => {
     const server = await breaking('close');
     const api = client(server.url, { rawFetch: createHttpFetch() });
-    const once = await failureOf(api.fetchRaw('/v1/files/f1/content', { retryResets: false }));
+    const once = await failureOf(api.fetchRaw('/v1/files/f1/content', { resetRetries: 0 }));
     expect(once.code).toBe('CONNECTION_RESET');
     expect(server.connections()).toBe(1);
     const retried = await failureOf(api.fetchRaw('/v1/files/f1/content', {}));
     expect(retried.code).toBe('CONNECTION_RESET');
     expect(server.connections()).toBe(1 + 3);
+    // A preview retries a reset once, whatever the client's own count.
+    const twice = await failureOf(api.fetchRaw('/v1/files/f1/content', { resetRetries: 1 }));
+    expect(twice.code).toBe('CONNECTION_RESET');
+    expect(server.connections()).toBe(1 + 3 + 2);
   });
 
   it('does not take the app offline, while a refused connection does', async () => {

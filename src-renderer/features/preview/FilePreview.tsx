@@ -179,8 +179,8 @@ function fetchProblem(error: Error, downloaded: boolean): string {
     return 'Not downloaded yet and Satchel is offline. The receipt opens by itself once the network is back.';
   if (code === 'BROKEN_OFF')
     return 'The download of the receipt broke off; what arrived is kept, and Try again continues it.';
-  if (code === 'CONNECTION_RESET')
-    return 'The connection was reset before the server sent the receipt. Try again asks for it again.';
+  // The core's words name the server and end in "try again", which the button below does.
+  if (code === 'CONNECTION_RESET') return error.message;
   if (code === 'OFFLINE' || code === 'TIMEOUT')
     return `The receipt could not be fetched: ${error.message} Try again when you like.`;
   if (code === 'AUTH_FAILED')

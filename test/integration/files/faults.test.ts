@@ -291,6 +291,22 @@ describe('damaged downloads', () => {
     expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
   });
 
+  it("gives up a preview's fetch after two resets and says so, and fetches it once they stop", async () => {
+    const { core, profile, sandbox } = await synced();
+    const id = sandbox.state.files[40]!.id;
+    // Connected, then cut before the headers, every time: a person waits for this one.
+    sandbox.control?.addFault({ match: `/v1/files/${id}/content`, drop: true });
+    const host = new URL(sandbox.url).host;
+    await expect(core.files.fetch(profile.id, id)).rejects.toMatchObject({
+      code: 'CONNECTION_RESET',
+      message: `The connection to ${host} was reset before the server answered; try again.`,
+    });
+    expect(contentRequests(sandbox).get(id)).toBe(2);
+    expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
+    sandbox.control?.clearFaults();
+    await expect(core.files.fetch(profile.id, id)).resolves.toMatchObject({ fileId: id });
+  });
+
   it('marks a file that keeps arriving damaged as failed, then retries it on request', async () => {
     const { core, profile, sandbox, dir } = await synced();
     const files = sandbox.state.files.slice(20, 25).map((file) => file.id);

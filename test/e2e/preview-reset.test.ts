@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp, testFileUrl } from './harness';
+import { loneReceipts, openTransaction } from './receipts';
+import { connectSandbox } from './steps';
+
+// A receipt whose connection the server resets before answering, every time: the pane says so
+// after two attempts at most, naming the server and never "offline", and its Try again opens
+// the receipt once the resets stop.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+describe('a preview whose connection is reset', () => {
+  it('says so after two attempts and opens the receipt with Try again once the resets stop', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
+    const [reset] = loneReceipts(sandbox, 1);
+    if (!reset) throw new Error('no receipt to preview');
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const control = sandbox.control!;
+    const contentRequests = () =>
+      control.requests('getFileContent').filter((entry) => entry.path.includes(reset.fileId)).length;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      control.addFault({ match: `/v1/files/${reset.fileId}/content`, drop: true });
+      const pane = await openTransaction(app, reset.id);
+      await pane.getByRole('button', { name: `Show preview of ${reset.fileName}` }).click();
+      const problem = pane.getByRole('alert');
+      const host = new URL(sandbox.url).host;
+      await problem
+        .getByText(`The connection to ${host} was reset before the server answered; try again.`, {
+          exact: true,
+        })
+        .waitFor();
+      expect(contentRequests()).toBe(2);
+      expect(await problem.getByText('offline', { exact: false }).count()).toBe(0);
+
+      control.clearFaults();
+      await problem.getByRole('button', { name: 'Try again' }).click();
+      // Shown (a PDF drawn or an image decoded): its zoom buttons come with it.
+      await pane.getByRole('group', { name: `Zoom of ${reset.fileName}` }).waitFor();
+      expect(contentRequests()).toBe(3);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
