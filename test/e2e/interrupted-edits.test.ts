@@ -33,6 +33,7 @@ describe('interrupted edits in the app', () => {
     const control = sandbox.control!;
     const core = createCore({ dataDir: tempDir(), secrets });
     const profile = await connectSandbox(core, sandbox);
+    const organisation = core.profiles.get(profile.id).name; // "Sandbox GmbH"
     const supplier = sandbox.state.suppliers.find((s) => s.status === 'ACTIVE')!;
     const update = core.outbox.updateSupplier(profile.id, supplier.id, { name: 'Halted Here' });
     const create = core.outbox.createSupplier(profile.id, { name: 'Halted New', code: 'HALT-1' });
@@ -57,12 +58,18 @@ describe('interrupted edits in the app', () => {
       const created = edits.getByRole('listitem', { name: 'Create supplier Halted New' });
       await changed.getByText('Interrupted', { exact: true }).waitFor();
       await created.getByText('Interrupted', { exact: true }).waitFor();
+      // Named as the connection is, in the words the core refuses Edit… of the create with.
       expect(await changed.getByTestId('edit-stopped').innerText()).toBe(
-        'Maybe sent: Sending it was interrupted: Satchel stopped before the server answered. The next Send now or sync reads the record on the server first and sends the change only if it is not there yet; Edit… sends a new value instead.',
+        `Maybe sent: Satchel does not know yet whether this change reached ${organisation}: sending it was interrupted. Satchel stopped before ${organisation} answered. The next Send now or sync reads the record on ${organisation} first and sends the change only if it is not there yet; Edit… sends a new value instead.`,
       );
-      expect(await created.getByTestId('edit-stopped').innerText()).toContain(
-        'To change the edit, sync first.',
+      const createdText = await created.getByTestId('edit-stopped').innerText();
+      const unknown = `Satchel does not know yet whether this new supplier reached ${organisation}: sending it was interrupted.`;
+      expect(createdText).toContain(
+        `Maybe sent: ${unknown} Satchel stopped before ${organisation} answered.`,
       );
+      expect(createdText).toContain('To change the edit, sync first.');
+      // The core refuses Edit… of the create in the same words.
+      expect(() => core.outbox.edit(profile.id, create.operationId, { name: 'x' })).toThrow(unknown);
       // The create cannot be changed until a sync finds out whether it made the supplier.
       expect(await created.getByRole('button').allInnerTexts()).toEqual(['Sync now', 'Discard']);
       expect(await changed.getByRole('button').allInnerTexts()).toEqual(['Sync now', 'Edit…', 'Discard']);

@@ -269,7 +269,7 @@ export function DimensionsView({
           </EditorPane>
         )}
       </div>
-      <EditsList profileId={profileId} />
+      <EditsList profileId={profileId} organisation={profile.name} />
     </section>
   );
 }

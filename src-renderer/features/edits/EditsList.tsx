@@ -8,15 +8,9 @@ import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { formOf, queuedEditForm, serverValue } from './forms';
 import { RecordEditor } from './RecordEditor';
-import { stoppedPushText } from './reasons';
+import { RESOURCE_LABEL as RESOURCE, stoppedPushText } from './reasons';
 
 type OutboxItem = z.infer<typeof OutboxItemShape>;
-
-const RESOURCE: Record<OutboxItem['resource'], string> = {
-  supplier: 'supplier',
-  dimension: 'dimension',
-  dimensionItem: 'dimension item',
-};
 
 const show = (value: unknown) =>
   value === null || value === undefined
@@ -185,11 +179,14 @@ function FieldByField({
 
 function EditItem({
   profileId,
+  organisation,
   item,
   onLeft,
   onSyncing,
 }: {
   profileId: string;
+  /** The organisation's name, as its connection is called: whom an interrupted edit may have reached. */
+  organisation: string;
   item: OutboxItem;
   /** Called when an action takes the edit off the list (discarded, theirs taken). */
   onLeft(): void;
@@ -219,7 +216,7 @@ function EditItem({
   const editable =
     item.status !== 'sending' && !(item.status === 'interrupted' && item.operation === 'create');
   const queued = queuedEditForm(item);
-  const stopped = stoppedPushText(item);
+  const stopped = stoppedPushText(item, organisation);
   // The button pressed goes away with the view it was in: the focus stays on this edit.
   const backToView = () => {
     setMode('view');
@@ -380,8 +377,11 @@ function EditItem({
   );
 }
 
-/** The outbox: edits waiting to be sent, failed ones with their field, conflicts to resolve. */
-export function EditsList({ profileId }: { profileId: string }) {
+/**
+ * The outbox: edits waiting to be sent, failed ones with their field, conflicts to resolve.
+ * `organisation` is the connection's name, which says whom an interrupted edit may have reached.
+ */
+export function EditsList({ profileId, organisation }: { profileId: string; organisation: string }) {
   const list = useCommand('edits.list', { profileId });
   const push = useCommandMutation('edits.push', [...CHANGED_BY_EDIT]);
   const items = list.data?.items ?? [];
@@ -498,6 +498,7 @@ export function EditsList({ profileId }: { profileId: string }) {
             <EditItem
               key={item.operationId}
               profileId={profileId}
+              organisation={organisation}
               item={item}
               // The heading keeps the focus when the edit that had it leaves the list.
               onLeft={() => heading.current?.focus()}

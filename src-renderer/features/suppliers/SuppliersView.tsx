@@ -289,7 +289,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           </EditorPane>
         )}
       </div>
-      <EditsList profileId={profileId} />
+      <EditsList profileId={profileId} organisation={profile.name} />
     </section>
   );
 }

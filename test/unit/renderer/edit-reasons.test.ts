@@ -5,7 +5,7 @@ const edit = (
   status: 'pending' | 'sending' | 'interrupted' | 'failed' | 'conflict',
   error: { code: string; message: string; field?: string } | null,
   operation: 'create' | 'update' = 'create',
-) => ({ operation, status, error });
+) => ({ resource: 'supplier' as const, operation, status, error });
 
 describe('what an edit a push stopped on says', () => {
   it('asks the user to act when the credentials were refused, and says the edit waits', () => {
@@ -36,22 +36,31 @@ describe('what an edit a push stopped on says', () => {
     });
   });
 
-  it('says a create whose answer never came may have been sent, and is looked up before it goes again', () => {
-    expect(stoppedPushText(edit('interrupted', { code: 'TIMEOUT', message: 'No answer in 30 s.' }))).toEqual({
-      text: 'Maybe sent: No answer in 30 s. Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice. To change the edit, sync first.',
+  it('says a create whose answer never came may have reached the organisation, and is looked up before it goes again', () => {
+    expect(
+      stoppedPushText(
+        edit('interrupted', { code: 'TIMEOUT', message: 'No answer in 30 s.' }),
+        'Nordwind Demo',
+      ),
+    ).toEqual({
+      text: 'Maybe sent: Satchel does not know yet whether this new supplier reached Nordwind Demo: sending it was interrupted. No answer in 30 s. Before sending it again, the next Send now or sync looks for the record on Nordwind Demo, so it is never created twice. To change the edit, sync first.',
       needsYou: false,
     });
   });
 
   it('says an edit whose process stopped while it was on its way may have been sent, and what Edit… does', () => {
-    expect(stoppedPushText(edit('interrupted', null))).toEqual({
-      text: 'Maybe sent: Sending it was interrupted: Satchel stopped before the server answered. Before sending it again, the next Send now or sync looks for the record on the server, so it is never created twice. To change the edit, sync first.',
+    expect(stoppedPushText(edit('interrupted', null), 'Nordwind Demo')).toEqual({
+      text: 'Maybe sent: Satchel does not know yet whether this new supplier reached Nordwind Demo: sending it was interrupted. Satchel stopped before Nordwind Demo answered. Before sending it again, the next Send now or sync looks for the record on Nordwind Demo, so it is never created twice. To change the edit, sync first.',
       needsYou: false,
     });
-    expect(stoppedPushText(edit('interrupted', null, 'update'))).toEqual({
-      text: 'Maybe sent: Sending it was interrupted: Satchel stopped before the server answered. The next Send now or sync reads the record on the server first and sends the change only if it is not there yet; Edit… sends a new value instead.',
+    expect(stoppedPushText(edit('interrupted', null, 'update'), 'Nordwind Demo')).toEqual({
+      text: 'Maybe sent: Satchel does not know yet whether this change reached Nordwind Demo: sending it was interrupted. Satchel stopped before Nordwind Demo answered. The next Send now or sync reads the record on Nordwind Demo first and sends the change only if it is not there yet; Edit… sends a new value instead.',
       needsYou: false,
     });
+    // Where the organisation is not known (the counts only ask whether it needs the user).
+    expect(stoppedPushText({ ...edit('interrupted', null), resource: undefined })?.text).toMatch(
+      /^Maybe sent: Satchel does not know yet whether this new record reached the server: /,
+    );
     // On its way with a live push: nothing to say until it settles.
     expect(stoppedPushText(edit('sending', null))).toBe(null);
   });
