@@ -37,9 +37,12 @@ describe('interrupted edits in the app', () => {
     const supplier = sandbox.state.suppliers.find((s) => s.status === 'ACTIVE')!;
     const update = core.outbox.updateSupplier(profile.id, supplier.id, { name: 'Halted Here' });
     const create = core.outbox.createSupplier(profile.id, { name: 'Halted New', code: 'HALT-1' });
+    const project = sandbox.state.dimensions.find((d) => d.name === 'Project');
+    if (!project) throw new Error('the demo data has no Project dimension');
+    const renamed = core.outbox.updateDimension(profile.id, project.id, { name: 'Halted Projects' });
     // Both left on their way by a push whose process is gone (a process id no process has).
     const claim = JSON.stringify({ id: 'killed', pid: 2 ** 22 + 17, host: hostname() });
-    for (const { operationId } of [update, create])
+    for (const { operationId } of [update, create, renamed])
       core
         .cacheOf(profile.id)
         .sqlite.prepare(
@@ -74,6 +77,30 @@ describe('interrupted edits in the app', () => {
       expect(await created.getByRole('button').allInnerTexts()).toEqual(['Sync now', 'Discard']);
       expect(await changed.getByRole('button').allInnerTexts()).toEqual(['Sync now', 'Edit…', 'Discard']);
       await checkScreen(app, 'interrupted-edits');
+      // The supplier's row in the list above says so too, not "Not sent yet".
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Halted Here');
+      const supplierRow = page
+        .getByRole('grid', { name: 'Suppliers' })
+        .getByRole('row', { name: /Halted Here/ });
+      await supplierRow.getByText('Interrupted', { exact: true }).waitFor();
+
+      // Dimensions: the dimension's row and its edit say it was interrupted, as Suppliers do.
+      await page.keyboard.press('Control+8');
+      await page.getByRole('heading', { level: 1, name: 'Dimensions' }).waitFor();
+      const dimensionRow = page
+        .getByRole('grid', { name: 'Dimensions' })
+        .getByRole('row', { name: /Halted Projects/ });
+      await dimensionRow.getByText('Interrupted', { exact: true }).waitFor();
+      expect(await dimensionRow.getByText('Not sent yet').count()).toBe(0);
+      const dimensionEdit = page
+        .getByTestId('edits')
+        .getByRole('listitem', { name: 'Update dimension Halted Projects' });
+      await dimensionEdit.getByText('Interrupted', { exact: true }).waitFor();
+      expect(await dimensionEdit.getByTestId('edit-stopped').innerText()).toContain(
+        `Satchel does not know yet whether this change reached ${organisation}`,
+      );
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
 
       // By keyboard: from the update, past Sync now to Edit…, a new name, saved.
       await changed.focus();

@@ -9,6 +9,7 @@ import { useTypedSearch } from '../../components/useTypedSearch';
 import { formatCount, humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
+import { EditStateBadge, recordStates, type EditState } from '../edits/EditStateBadge';
 import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
 import type { Opening } from '../attention/groups';
@@ -54,6 +55,12 @@ export function DimensionsView({
     { keepPrevious: true },
   );
   const dimensions = list.data?.dimensions ?? [];
+  // Each row's edit state as the edits list below has it ("Interrupted", "Failed", …); a row the
+  // cache marks as edited before that list is read says "Not sent yet".
+  const waiting = useCommand('edits.list', { profileId });
+  const states = recordStates(waiting.data?.items ?? []);
+  const stateOf = (row: { id: string; editPending: boolean }): EditState | undefined =>
+    states.get(row.id) ?? (row.editPending ? 'pending' : undefined);
   const createDimension = useCommandMutation('dimensions.create', CHANGED_BY_EDIT);
   const updateDimension = useCommandMutation('dimensions.update', CHANGED_BY_EDIT);
   const createItem = useCommandMutation('dimensionItems.create', CHANGED_BY_EDIT);
@@ -201,7 +208,7 @@ export function DimensionsView({
                       System
                     </Badge>
                   )}
-                  {row.editPending && <Badge kind="pending">Not sent yet</Badge>}
+                  <EditStateBadge status={stateOf(row)} organisation={profile.name} />
                 </td>
                 <td className="mono">{row.code ?? '—'}</td>
                 <td>{humanize(row.status)}</td>
@@ -236,6 +243,8 @@ export function DimensionsView({
             <Items
               key={`${selected.id}:${showDeleted}`}
               profileId={profileId}
+              organisation={profile.name}
+              stateOf={stateOf}
               dimension={selected}
               showDeleted={showDeleted}
               grid={itemGrid}
@@ -277,6 +286,8 @@ export function DimensionsView({
 /** The highlighted dimension's items: found by name or code, a page at a time. */
 function Items({
   profileId,
+  organisation,
+  stateOf,
   dimension,
   showDeleted,
   grid,
@@ -284,6 +295,10 @@ function Items({
   onExpenses,
 }: {
   profileId: string;
+  /** The connection's name: whom an interrupted edit may have reached. */
+  organisation: string;
+  /** A row's edit state, as the edits list has it. */
+  stateOf(row: DimensionItemRow): EditState | undefined;
   dimension: DimensionRow;
   showDeleted: boolean;
   grid: RefObject<HTMLTableElement | null>;
@@ -373,7 +388,7 @@ function Items({
           <>
             <td>
               {label(row)}
-              {row.editPending && <Badge kind="pending">Not sent yet</Badge>}
+              <EditStateBadge status={stateOf(row)} organisation={organisation} />
             </td>
             <td className="mono">{row.code ?? '—'}</td>
             <td>{humanize(row.status)}</td>

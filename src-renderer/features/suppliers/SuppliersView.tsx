@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { SupplierRow } from '../../../src-shared/search';
-import { Badge, ListGrid } from '../../components/ListGrid';
+import { ListGrid } from '../../components/ListGrid';
 import { SearchField } from '../../components/fields';
 import { Pager, useKeptTotal } from '../../components/Pager';
 import { useListKeys } from '../../components/useListKeys';
@@ -10,6 +10,7 @@ import { humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
 import type { CommandOutput } from '../../../src-shared/ipc';
 import { useCommand, useCommandMutation } from '../../lib/query';
+import { EditStateBadge, recordStates } from '../edits/EditStateBadge';
 import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
 import { EditorPane, RecordEditor } from '../edits/RecordEditor';
@@ -53,47 +54,6 @@ function savedStatus(saved: Saved, waiting: WaitingEdit[]): { text: string; prob
       problem: true,
     };
   return { text: `${saved.verb} ${saved.name}; it will be sent with the next push.`, problem: false };
-}
-
-/**
- * Per record, the state of its waiting edits that most needs the user: conflict, failed,
- * interrupted (the next sync finds out whether it reached the server), waiting.
- */
-function recordStates(waiting: WaitingEdit[]): Map<string, WaitingEdit['status']> {
-  const rank = { pending: 0, sending: 0, interrupted: 1, failed: 2, conflict: 3 } as const;
-  const states = new Map<string, WaitingEdit['status']>();
-  for (const item of waiting) {
-    const known = states.get(item.recordId);
-    if (known === undefined || rank[item.status] > rank[known]) states.set(item.recordId, item.status);
-  }
-  return states;
-}
-
-/** A supplier row's word for its waiting edits, as the edits list below says it. */
-function RowBadge({ status }: { status: WaitingEdit['status'] | undefined }) {
-  if (status === undefined) return null;
-  if (status === 'conflict')
-    return (
-      <Badge kind="conflict" title="Changed on the server too: settle it in Waiting to be sent.">
-        Conflict
-      </Badge>
-    );
-  if (status === 'failed')
-    return (
-      <Badge kind="failed" title="Refused by the server: see why in Waiting to be sent.">
-        Failed
-      </Badge>
-    );
-  if (status === 'interrupted')
-    return (
-      <Badge
-        kind="interrupted"
-        title="Sending it was interrupted: the next sync finds out whether it reached the server."
-      >
-        Interrupted
-      </Badge>
-    );
-  return <Badge kind="pending">Not sent yet</Badge>;
 }
 
 /** Suppliers: search, create and change them offline, and the edits waiting to be sent. */
@@ -214,7 +174,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               <>
                 <td>
                   {row.name ?? '—'}
-                  <RowBadge status={rowState.get(row.id)} />
+                  <EditStateBadge status={rowState.get(row.id)} organisation={profile.name} />
                 </td>
                 <td className="mono">{row.number ?? '—'}</td>
                 <td>{row.deletedAt !== null ? 'Gone from the server' : humanize(row.status)}</td>
