@@ -19,7 +19,7 @@ import {
  */
 
 export type ReviewImportFailure =
-  'UNREADABLE' | 'NOT_JSON' | 'NOT_A_REVIEW_FILE' | 'NEWER_VERSION' | 'INVALID';
+  'UNREADABLE' | 'NOT_JSON' | 'NOT_A_REVIEW_FILE' | 'NEWER_VERSION' | 'INVALID' | 'OTHER_ORGANISATION';
 
 export class ReviewImportError extends Error {
   constructor(
@@ -49,7 +49,7 @@ interface MarkRow {
 /* ---------------------------------------------------------------- export */
 
 export interface ExportOptions {
-  /** Written into the file for the reader's information; imports do not require it to match. */
+  /** The organisation written into the file; by default the one the cache's records belong to. */
   organisationId?: string | null;
   now?: () => Date;
 }
@@ -62,7 +62,7 @@ export function exportReview(cache: CacheDb, file: string, options: ExportOption
     format: REVIEW_FORMAT,
     version: REVIEW_FORMAT_VERSION,
     exportedAt: (options.now ?? (() => new Date()))().toISOString(),
-    organisationId: options.organisationId ?? null,
+    organisationId: options.organisationId !== undefined ? options.organisationId : organisationOf(cache),
     marks: rows.map((row) => toExported(row, tags.get(`${row.kind}:${row.record_id}`) ?? [])),
   };
   // Written beside the target and on the disk before it replaces it, so a crash or a full
@@ -105,6 +105,18 @@ function toExported(row: MarkRow, tags: string[]): ExportedMark {
   return mark;
 }
 
+/**
+ * The organisation whose records the cache holds, as its bank transactions name it; null
+ * before the first sync brought one. Every record of a cache is of one organisation.
+ */
+export function organisationOf(cache: CacheDb): string | null {
+  const row = prepared(
+    cache.sqlite,
+    'SELECT organisation_id FROM bank_transactions WHERE organisation_id IS NOT NULL LIMIT 1',
+  ).get() as { organisation_id: string } | undefined;
+  return row?.organisation_id ?? null;
+}
+
 /* ---------------------------------------------------------------- import */
 
 export interface ImportResult {
@@ -120,6 +132,16 @@ export interface ImportResult {
 
 export function importReview(cache: CacheDb, file: string): ImportResult {
   const parsed = readReviewFile(file);
+  // Records are named by the API's ids, which another organisation's cache never holds: its
+  // marks would wait for ever as "not in the offline copy yet". A file of unknown origin (an
+  // export from before the id was written, or from a cache with no transactions) is taken.
+  const own = organisationOf(cache);
+  if (parsed.organisationId !== null && own !== null && parsed.organisationId !== own) {
+    throw new ReviewImportError(
+      'OTHER_ORGANISATION',
+      `${file} holds the review marks of another organisation (${parsed.organisationId}), not of this one (${own}). Import it into that organisation's connection. Nothing was imported.`,
+    );
+  }
   const updated = cache.sqlite.transaction(
     () => parsed.marks.filter((mark) => mergeMark(cache, mark)).length,
   )();

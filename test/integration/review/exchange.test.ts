@@ -15,6 +15,7 @@ import { upsertTransactions } from '../search/load';
 const caches = useCaches();
 const records = recordsOf(demoState(300, 5));
 const ids = records.map((r) => r.id);
+const organisationId = records[0]!.organisationId;
 
 function loaded(): CacheDb {
   const cache = caches.open(caches.file());
@@ -52,15 +53,16 @@ describe('export and import of review state', () => {
   it('round-trips every mark into a colleague’s cache of the same organisation', () => {
     const mine = marked();
     const file = path.join(caches.tempDir(), 'review.json');
-    expect(exportReview(mine, file, { organisationId: 'org-1' }).marks).toBe(10);
+    expect(exportReview(mine, file).marks).toBe(10);
     const exported = JSON.parse(readFileSync(file, 'utf8'));
-    expect(exported).toMatchObject({ format: 'satchel-review', version: 1, organisationId: 'org-1' });
+    // The organisation the records belong to, as the API names it.
+    expect(exported).toMatchObject({ format: 'satchel-review', version: 1, organisationId });
     const theirs = loaded();
     expect(importReview(theirs, file)).toEqual({
       marks: 10,
       updated: 10,
       notCached: 0,
-      organisationId: 'org-1',
+      organisationId,
     });
     expect(reviewStates(theirs, 'transaction', ids.slice(0, 12))).toEqual(
       reviewStates(mine, 'transaction', ids.slice(0, 12)),
@@ -122,6 +124,46 @@ describe('export and import of review state', () => {
     expect(importReview(empty, file)).toMatchObject({ updated: 10, notCached: 10 });
     upsertTransactions(empty, records);
     expect(reviewStates(empty, 'transaction', [ids[0]!]).get(ids[0]!)?.tags).toEqual(['Q3 audit', 'travel']);
+  });
+});
+
+describe('a file of another organisation', () => {
+  // Another seed of the sandbox's generator is another organisation, with its own id.
+  const others = recordsOf(demoState(300, 6));
+
+  it('is refused whole, naming both organisations', () => {
+    expect(others[0]!.organisationId).not.toBe(organisationId);
+    const theirs = caches.open(caches.file());
+    upsertTransactions(theirs, others);
+    applyReview(
+      theirs,
+      byIds(others.slice(0, 5).map((r) => r.id)),
+      { action: 'flag', reason: 'Ask the client' },
+      clock('2026-05-01T10:00:00.000Z'),
+    );
+    const file = path.join(caches.tempDir(), 'other.json');
+    exportReview(theirs, file);
+    const mine = marked();
+    const before = snapshot(mine);
+    let error: unknown;
+    try {
+      importReview(mine, file);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ReviewImportError);
+    expect(error).toMatchObject({ code: 'OTHER_ORGANISATION' });
+    expect((error as Error).message).toContain(others[0]!.organisationId);
+    expect((error as Error).message).toContain(organisationId);
+    expect((error as Error).message).toMatch(/Nothing was imported/);
+    expect(snapshot(mine)).toEqual(before);
+  });
+
+  it('is taken when the file does not say its organisation (an older export)', () => {
+    const file = path.join(caches.tempDir(), 'unnamed.json');
+    exportReview(marked(), file, { organisationId: null });
+    expect(JSON.parse(readFileSync(file, 'utf8')).organisationId).toBeNull();
+    expect(importReview(loaded(), file)).toMatchObject({ marks: 10, updated: 10, organisationId: null });
   });
 });
 
