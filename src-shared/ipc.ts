@@ -341,7 +341,10 @@ export const commands = {
     input: ReviewFileInput,
     output: z.object({
       marks: z.number().int(),
+      /** Records that took a newer mark from the file. */
       updated: z.number().int(),
+      /** Records where the file differs and this copy's own newer (or as new) change stayed. */
+      keptLocal: z.number().int(),
       notCached: z.number().int(),
       organisationId: z.string().nullable(),
     }),

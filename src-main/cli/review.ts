@@ -4,7 +4,7 @@ import { AppError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
 import type { Core } from '../core';
 import { exportReviewFile, importReviewFile } from '../export';
-import { applyReviewInSlices, needsAttention } from '../review';
+import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
@@ -165,19 +165,35 @@ function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | '
   try {
     if (direction === 'export') {
       const result = exportReviewFile(cache, { file }, { overwrite: values.force === true });
-      io.stdout.write(`${result.marks} review marks written to ${result.file}\n`);
+      io.stdout.write(`${counted(result.marks, 'review mark', 'review marks')} written to ${result.file}\n`);
     } else {
       const result = importReviewFile(cache, { file });
-      io.stdout.write(
-        `${result.marks} review marks read, ${result.updated} records updated` +
-          (result.notCached > 0
-            ? ` (${result.notCached} for records not in the offline copy yet; they apply when a sync brings them)`
-            : '') +
-          '\n',
-      );
+      io.stdout.write(`${importSummary(result)}\n`);
     }
   } catch (error) {
     // The file to import is named in the message already; the export's came from --out.
     throw namingOption(error, { file: direction === 'export' ? 'out' : null });
   }
+}
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What `review import` did: what it took, where a newer local mark stayed, or that nothing changed. */
+export function importSummary(result: ImportResult): string {
+  const read = `${counted(result.marks, 'review mark', 'review marks')} read`;
+  const taken =
+    result.updated === 0 && result.keptLocal === 0
+      ? 'nothing changed (this copy had every mark of the file already, or a newer one)'
+      : `${counted(result.updated, 'record', 'records')} updated`;
+  const kept =
+    result.keptLocal === 0
+      ? ''
+      : `, ${counted(result.keptLocal, 'record', 'records')} kept a newer local mark where the file says otherwise`;
+  const waiting =
+    result.notCached === 0
+      ? ''
+      : ` (${result.notCached} for ${result.notCached === 1 ? 'a record' : 'records'} not in the offline copy yet; ${
+          result.notCached === 1 ? 'it applies' : 'they apply'
+        } when a sync brings ${result.notCached === 1 ? 'it' : 'them'})`;
+  return `${read}, ${taken}${kept}${waiting}`;
 }

@@ -124,6 +124,11 @@ export interface ImportResult {
   marks: number;
   /** Records where at least one facet from the file was newer and was taken. */
   updated: number;
+  /**
+   * Records where the file says otherwise than this copy on a facet (another flag, note, tag
+   * set or reviewed state) and this copy's change, as new or newer, was kept.
+   */
+  keptLocal: number;
   /** Marks for records this offline copy does not hold (yet): kept, they apply when those arrive. */
   notCached: number;
   /** The organisation the file says it came from, for the caller to show. */
@@ -142,15 +147,21 @@ export function importReview(cache: CacheDb, file: string): ImportResult {
       `${file} holds the review marks of another organisation (${parsed.organisationId}), not of this one (${own}). Import it into that organisation's connection. Nothing was imported.`,
     );
   }
-  const updated = cache.sqlite.transaction(
-    () => parsed.marks.filter((mark) => mergeMark(cache, mark)).length,
-  )();
+  const { updated, keptLocal } = cache.sqlite.transaction(() => {
+    const counts = { updated: 0, keptLocal: 0 };
+    for (const mark of parsed.marks) {
+      const merged = mergeMark(cache, mark);
+      if (merged.taken) counts.updated += 1;
+      if (merged.kept) counts.keptLocal += 1;
+    }
+    return counts;
+  })();
   const held = {
     transaction: cache.sqlite.prepare('SELECT 1 FROM bank_transactions WHERE id = ?'),
     expense: cache.sqlite.prepare('SELECT 1 FROM expenses WHERE id = ?'),
   };
   const notCached = parsed.marks.filter((mark) => held[mark.kind].get(mark.id) === undefined).length;
-  return { marks: parsed.marks.length, updated, notCached, organisationId: parsed.organisationId };
+  return { marks: parsed.marks.length, updated, keptLocal, notCached, organisationId: parsed.organisationId };
 }
 
 /** Reads and validates the whole file; every failure is a ReviewImportError saying what to do. */
@@ -211,35 +222,53 @@ export function readReviewFile(file: string): ReviewFile {
 
 const newer = (incoming: string, local: string | null) => local === null || incoming > local;
 
-/** Takes each facet of `mark` that is newer than the local one; true when any was taken. */
-function mergeMark(cache: CacheDb, mark: ExportedMark): boolean {
+const noteText = (text: string | null) => (text === null || text.trim() === '' ? null : text);
+
+/** A tag set as compared: tags are one tag whatever their ASCII case. */
+const tagSet = (tags: readonly string[]) =>
+  JSON.stringify(tags.map((tag) => tag.replace(/[A-Z]/g, (letter) => letter.toLowerCase())).sort());
+
+/**
+ * Takes each facet of `mark` that is newer than the local one. `taken`: any was; `kept`: on
+ * some facet the file says otherwise and the local change, as new or newer, stayed.
+ */
+function mergeMark(cache: CacheDb, mark: ExportedMark): { taken: boolean; kept: boolean } {
   const local = prepared(cache.sqlite, 'SELECT * FROM review_marks WHERE kind = ? AND record_id = ?').get(
     mark.kind,
     mark.id,
   ) as MarkRow | undefined;
   const row: MarkRow = local ?? emptyRow(mark);
   let changed = false;
-  if (mark.reviewed && newer(mark.reviewed.changedAt, row.reviewed_changed_at)) {
-    Object.assign(row, { reviewed_at: mark.reviewed.at, reviewed_changed_at: mark.reviewed.changedAt });
-    changed = true;
+  let kept = false;
+  if (mark.reviewed) {
+    if (newer(mark.reviewed.changedAt, row.reviewed_changed_at)) {
+      Object.assign(row, { reviewed_at: mark.reviewed.at, reviewed_changed_at: mark.reviewed.changedAt });
+      changed = true;
+    } else if ((mark.reviewed.at === null) !== (row.reviewed_at === null)) kept = true;
   }
-  if (mark.flag && newer(mark.flag.changedAt, row.flag_changed_at)) {
+  if (mark.flag) {
     const reason = mark.flag.flagged ? mark.flag.reason : null;
-    Object.assign(row, {
-      flagged: mark.flag.flagged ? 1 : 0,
-      flag_reason: reason,
-      flag_changed_at: mark.flag.changedAt,
-    });
-    changed = true;
+    if (newer(mark.flag.changedAt, row.flag_changed_at)) {
+      Object.assign(row, {
+        flagged: mark.flag.flagged ? 1 : 0,
+        flag_reason: reason,
+        flag_changed_at: mark.flag.changedAt,
+      });
+      changed = true;
+    } else if (mark.flag.flagged !== (row.flagged === 1) || (mark.flag.flagged && reason !== row.flag_reason))
+      kept = true;
   }
-  if (mark.note && newer(mark.note.changedAt, row.note_changed_at)) {
-    const text = mark.note.text === null || mark.note.text.trim() === '' ? null : mark.note.text;
-    Object.assign(row, { note: text, note_changed_at: mark.note.changedAt });
-    changed = true;
+  if (mark.note) {
+    const text = noteText(mark.note.text);
+    if (newer(mark.note.changedAt, row.note_changed_at)) {
+      Object.assign(row, { note: text, note_changed_at: mark.note.changedAt });
+      changed = true;
+    } else if (text !== row.note) kept = true;
   }
   const tagsTaken = mark.tags !== undefined && newer(mark.tags.changedAt, row.tags_changed_at);
   if (mark.tags && tagsTaken) row.tags_changed_at = mark.tags.changedAt;
-  if (!changed && !tagsTaken) return false;
+  else if (mark.tags && tagSet(mark.tags.values) !== tagSet(tagsOf(cache, mark.kind, mark.id))) kept = true;
+  if (!changed && !tagsTaken) return { taken: false, kept };
   row.updated_at = [
     row.updated_at,
     row.reviewed_changed_at,
@@ -251,7 +280,13 @@ function mergeMark(cache: CacheDb, mark: ExportedMark): boolean {
     .reduce((a, b) => (a > b ? a : b));
   writeRow(cache, row);
   if (mark.tags && tagsTaken) replaceTags(cache, mark.kind, mark.id, mark.tags.values, mark.tags.changedAt);
-  return true;
+  return { taken: true, kept };
+}
+
+function tagsOf(cache: CacheDb, kind: string, id: string): string[] {
+  return prepared(cache.sqlite, 'SELECT tag FROM review_tags WHERE kind = ? AND record_id = ?')
+    .pluck()
+    .all(kind, id) as string[];
 }
 
 function emptyRow(mark: ExportedMark): MarkRow {

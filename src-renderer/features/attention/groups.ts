@@ -72,8 +72,26 @@ export function reviewExportMessage(result: { marks: number; file: string }): st
   return `${marksOf(result.marks)} written to ${result.file}.`;
 }
 
-/** What an import of a colleague's review file says it did. */
-export function reviewImportMessage(result: { marks: number; updated: number; notCached: number }): string {
+const recordsOf = (n: number) => `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
+
+/**
+ * What an import of a colleague's review file says it did: what it took, where the user's own
+ * newer mark stayed instead, and, when it changed nothing (the same file again), that.
+ */
+export function reviewImportMessage(result: {
+  marks: number;
+  updated: number;
+  keptLocal: number;
+  notCached: number;
+}): string {
+  const taken =
+    result.updated === 0 && result.keptLocal === 0
+      ? 'nothing changed: this copy had every mark of the file already, or a newer one.'
+      : `${recordsOf(result.updated)} took a newer mark from the file.`;
+  const kept =
+    result.keptLocal === 0
+      ? ''
+      : ` ${recordsOf(result.keptLocal)} kept your own newer mark where the file says otherwise.`;
   const waiting =
     result.notCached === 0
       ? ''
@@ -82,7 +100,5 @@ export function reviewImportMessage(result: { marks: number; updated: number; no
         } not in the offline copy yet; ${result.notCached === 1 ? 'it applies' : 'they apply'} when a sync brings ${
           result.notCached === 1 ? 'it' : 'them'
         }.`;
-  return `${marksOf(result.marks)} read; ${formatCount(result.updated)} ${
-    result.updated === 1 ? 'record' : 'records'
-  } took a newer mark from the file.${waiting}`;
+  return `${marksOf(result.marks)} read; ${taken}${kept}${waiting}`;
 }

@@ -96,7 +96,7 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     expect(replace.code).toBe(1);
     expect(replace.stderr).toContain('already exists; choose another name or replace it');
     expect((await satchel(['review', 'export', '--out', out, '--force'], env)).stdout).toMatch(
-      /^1 review marks written to /,
+      /^1 review mark written to /,
     );
   });
 

@@ -136,15 +136,23 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
 
     const handover = path.join(tempDir(), 'review.json');
     expect(await ok(['review', 'export', '--out', handover], mine)).toMatch(/^\d+ review marks written to /);
+    const handed = (JSON.parse(readFileSync(handover, 'utf8')) as { marks: unknown[] }).marks.length;
     const colleague = await connectAndSync(sandbox.url);
-    expect(await ok(['review', 'import', handover], colleague)).toMatch(
-      /^\d+ review marks read, \d+ records updated\n$/,
+    // The colleague flagged one of the records too, after me, with a reason of their own.
+    await ok(['review', 'mark', '--flag', 'Paid privately', '--id', first.id], colleague);
+    expect(await ok(['review', 'import', handover], colleague)).toBe(
+      `${handed} review marks read, ${handed} records updated, 1 record kept a newer local mark where the file says otherwise\n`,
     );
     const theirs = JSON.parse(await ok(['search', '--flagged', 'true', '--json'], colleague)) as {
-      rows: Array<{ id: string; review: { note: string | null } }>;
+      rows: Array<{ id: string; review: { note: string | null; flagReason: string | null } }>;
     };
     expect(theirs.rows.map((row) => row.id).sort()).toEqual([first.id, second.id].sort());
-    expect(theirs.rows.find((row) => row.id === first.id)?.review.note).toBe('Asked the client');
+    const firstOfTheirs = theirs.rows.find((row) => row.id === first.id);
+    expect(firstOfTheirs?.review).toMatchObject({ note: 'Asked the client', flagReason: 'Paid privately' });
+    // The same file again takes nothing, and says the colleague's newer flag still stands.
+    expect(await ok(['review', 'import', handover], colleague)).toBe(
+      `${handed} review marks read, 0 records updated, 1 record kept a newer local mark where the file says otherwise\n`,
+    );
 
     const broken = path.join(tempDir(), 'broken.json');
     await import('node:fs').then((fs) => fs.writeFileSync(broken, '{"format":"something else"}'));

@@ -61,6 +61,7 @@ describe('export and import of review state', () => {
     expect(importReview(theirs, file)).toEqual({
       marks: 10,
       updated: 10,
+      keptLocal: 0,
       notCached: 0,
       organisationId,
     });
@@ -108,7 +109,12 @@ describe('export and import of review state', () => {
       { action: 'addTags', tags: ['local'] },
       clock('2026-05-01T09:00:00.000Z'),
     );
-    importReview(theirs, file);
+    // A newer local change that agrees with the file is no conflict: nothing to keep.
+    applyReview(theirs, byIds([ids[2]!]), { action: 'setReviewed' }, clock('2026-05-01T12:00:00.000Z'));
+    // Every mark of the file brought something newer; two records kept a newer mark of their
+    // own that says otherwise (the note of the first, the flag taken off the sixth).
+    expect(importReview(theirs, file)).toMatchObject({ marks: 10, updated: 10, keptLocal: 2 });
+    expect(importReview(theirs, file)).toMatchObject({ marks: 10, updated: 0, keptLocal: 2 });
     const states = reviewStates(theirs, 'transaction', [ids[0]!, ids[1]!, ids[5]!]);
     expect(states.get(ids[0]!)).toMatchObject({ note: 'My newer note', tags: ['Q3 audit', 'travel'] });
     expect(states.get(ids[0]!)?.reviewedAt).toBe('2026-05-01T10:00:00.000Z');

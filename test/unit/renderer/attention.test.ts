@@ -54,14 +54,26 @@ describe('review file messages', () => {
     expect(reviewExportMessage({ marks: 1200, file: '/tmp/review.json' })).toBe(
       '1,200 review marks written to /tmp/review.json.',
     );
-    expect(reviewImportMessage({ marks: 1, updated: 1, notCached: 0 })).toBe(
+    expect(reviewImportMessage({ marks: 1, updated: 1, keptLocal: 0, notCached: 0 })).toBe(
       '1 review mark read; 1 record took a newer mark from the file.',
     );
-    expect(reviewImportMessage({ marks: 3, updated: 0, notCached: 1 })).toBe(
-      '3 review marks read; 0 records took a newer mark from the file. 1 is for a record not in the offline copy yet; it applies when a sync brings it.',
+    expect(reviewImportMessage({ marks: 3, updated: 1, keptLocal: 0, notCached: 1 })).toBe(
+      '3 review marks read; 1 record took a newer mark from the file. 1 is for a record not in the offline copy yet; it applies when a sync brings it.',
     );
-    expect(reviewImportMessage({ marks: 9, updated: 2, notCached: 4 })).toBe(
+    expect(reviewImportMessage({ marks: 9, updated: 2, keptLocal: 0, notCached: 4 })).toBe(
       '9 review marks read; 2 records took a newer mark from the file. 4 are for records not in the offline copy yet; they apply when a sync brings them.',
+    );
+  });
+
+  it('say where the user’s own newer mark stayed, and when an import changed nothing', () => {
+    expect(reviewImportMessage({ marks: 300, updated: 290, keptLocal: 10, notCached: 0 })).toBe(
+      '300 review marks read; 290 records took a newer mark from the file. 10 records kept your own newer mark where the file says otherwise.',
+    );
+    expect(reviewImportMessage({ marks: 300, updated: 0, keptLocal: 1, notCached: 0 })).toBe(
+      '300 review marks read; 0 records took a newer mark from the file. 1 record kept your own newer mark where the file says otherwise.',
+    );
+    expect(reviewImportMessage({ marks: 300, updated: 0, keptLocal: 0, notCached: 0 })).toBe(
+      '300 review marks read; nothing changed: this copy had every mark of the file already, or a newer one.',
     );
   });
 });
