@@ -34,6 +34,12 @@ export type HandlerTable = {
 /** Between progress events of a long review change at most (the last one is always sent). */
 const PROGRESS_INTERVAL_MS = 100;
 
+/** A CSV export under way: whose it is, and how `export.cancel` stops it. */
+interface RunningExport {
+  profileId: string;
+  stop: AbortController;
+}
+
 /**
  * Runs a CSV export with its progress as `export.progress`, and ends it with one `done` event
  * however it ends: written, failed or cancelled midway, or short of its total because a sync
@@ -45,22 +51,23 @@ const PROGRESS_INTERVAL_MS = 100;
  */
 async function withExportProgress<T>(
   core: Core,
-  running: Set<string>,
+  running: Map<string, RunningExport>,
   profileId: string,
   requested: string | undefined,
-  run: (onProgress: (written: number, total: number) => void) => Promise<T>,
+  run: (onProgress: (written: number, total: number) => void, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const exportId = requested ?? randomUUID();
   if (running.has(exportId)) {
     throw new AppError('ALREADY_EXISTS', 'An export with this id is already running.', 'exportId');
   }
-  running.add(exportId);
+  const stop = new AbortController();
+  running.set(exportId, { profileId, stop });
   let last = { written: 0, total: 0 };
   try {
     return await run((written, total) => {
       last = { written, total };
       core.events.emit('export.progress', { profileId, exportId, written, total, done: false });
-    });
+    }, stop.signal);
   } finally {
     running.delete(exportId);
     core.events.emit('export.progress', { profileId, exportId, ...last, done: true });
@@ -108,7 +115,7 @@ function noticingDamage(core: Core, table: HandlerTable): HandlerTable {
 }
 
 export function createHandlers(core: Core): HandlerTable {
-  const runningExports = new Set<string>();
+  const runningExports = new Map<string, RunningExport>();
   return noticingDamage(core, {
     'app.info': () => core.info(),
     'app.online': () => core.connectivity.state(),
@@ -177,17 +184,24 @@ export function createHandlers(core: Core): HandlerTable {
     // A path from the page is taken only if the user picked it in the core's dialog for this
     // purpose (src-main/grants.ts); the command line calls the same functions without grants.
     'transactions.exportCsv': ({ profileId, exportId, ...input }) =>
-      withExportProgress(core, runningExports, profileId, exportId, (onProgress) =>
+      withExportProgress(core, runningExports, profileId, exportId, (onProgress, signal) =>
         core.grants.useFile('transactionsCsv', input.file, (file) =>
-          exportTransactions(core.cacheOf(profileId), { ...input, file }, onProgress),
+          exportTransactions(core.cacheOf(profileId), { ...input, file }, onProgress, signal),
         ),
       ),
     'expenses.exportCsv': ({ profileId, exportId, ...input }) =>
-      withExportProgress(core, runningExports, profileId, exportId, (onProgress) =>
+      withExportProgress(core, runningExports, profileId, exportId, (onProgress, signal) =>
         core.grants.useFile('expensesCsv', input.file, (file) =>
-          exportExpenses(core.cacheOf(profileId), { ...input, file }, onProgress),
+          exportExpenses(core.cacheOf(profileId), { ...input, file }, onProgress, signal),
         ),
       ),
+    'export.cancel': ({ profileId, exportId }) => {
+      const running = runningExports.get(exportId);
+      if (!running || running.profileId !== profileId || running.stop.signal.aborted)
+        return { cancelled: false };
+      running.stop.abort();
+      return { cancelled: true };
+    },
     'review.export': ({ profileId, file: named }) =>
       core.grants.useFile('reviewExport', named, (file) => {
         const cache = core.cacheOf(profileId);

@@ -332,6 +332,15 @@ export const commands = {
   'transactions.exportCsv': { input: TransactionCsvExport, output: CsvExportResult },
   /** The same for an expense search; progress as `export.progress` too. */
   'expenses.exportCsv': { input: ExpenseCsvExport, output: CsvExportResult },
+  /**
+   * Stops a CSV export of the organisation by the `exportId` its caller sent, between two
+   * batches of rows: its command then fails with `CANCELLED`, no file is written and an old file
+   * of the name stays. False when no such export runs (it ended already).
+   */
+  'export.cancel': {
+    input: z.object({ profileId: z.uuid(), exportId: z.uuid() }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
+  },
   /** Review state as a file a colleague can import to continue the review. */
   'review.export': {
     input: ReviewFileInput,

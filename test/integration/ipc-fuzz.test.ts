@@ -78,6 +78,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
     search: { filters: { hasFile: false }, sorting: { field: 'amount', direction: 'ASC' } },
     file: '/tmp/satchel-fuzz-never-written.csv',
   },
+  'export.cancel': { profileId: uuid, exportId: uuid },
   'review.export': { profileId: uuid, file: '/tmp/satchel-fuzz-never-written.json' },
   'review.import': { profileId: uuid, file: '/tmp/satchel-fuzz-never-read.json' },
   'suppliers.create': { profileId: uuid, input: { name: 'Acme', code: 'S-1' } },

@@ -47,8 +47,8 @@ export type ExportedSearch =
  * or `expenses.exportCsv`): the file, chosen with the system's save dialog (the core writes
  * only a file picked there, once); the separators, by default as this computer's language
  * writes numbers (`;` and `,` for German Excel). The export's progress is
- * shown while it runs; a file already there is replaced only when the user said so, in the
- * system dialog or here.
+ * shown while it runs, and "Stop export" ends it with nothing written (`export.cancel`); a file
+ * already there is replaced only when the user said so, in the system dialog or here.
  */
 export function ExportDialog({
   profileId,
@@ -79,6 +79,9 @@ export function ExportDialog({
   const [error, setError] = useState<{ field: 'file' | 'form'; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<{ written: number; total: number } | null>(null);
+  const [stopping, setStopping] = useState(false);
+  // Said once an export was stopped here: no file was written, the dialog stays to try again.
+  const [stopped, setStopped] = useState<string | null>(null);
   // The id of the export this dialog started, sent with the command: another export of the
   // organisation (one this dialog started and was closed on) may run at the same time.
   const running = useRef<string | null>(null);
@@ -130,6 +133,7 @@ export function ExportDialog({
     }
     setBusy(true);
     setError(null);
+    setStopped(null);
     setProgress(null);
     try {
       const exportId = newId();
@@ -151,6 +155,10 @@ export function ExportDialog({
       onDone(`${formatCount(result.rows)} ${what} written to ${result.file}.`);
       dialog.current?.close();
     } catch (problem) {
+      if (problem instanceof AppError && problem.code === 'CANCELLED') {
+        if (shown.current) setStopped(problem.message);
+        return;
+      }
       if (!shown.current) {
         onFailed(`The export of ${what} failed: ${(problem as Error).message}`);
         return;
@@ -159,7 +167,24 @@ export function ExportDialog({
       setError({ field, message: (problem as Error).message });
       if (field === 'file') dialog.current?.querySelector<HTMLElement>('[data-field="file"]')?.focus();
     } finally {
-      if (shown.current) setBusy(false);
+      running.current = null;
+      if (shown.current) {
+        setBusy(false);
+        setStopping(false);
+      }
+    }
+  };
+
+  /** Stops this dialog's export between two batches of rows (`export.cancel`). */
+  const stop = async () => {
+    const exportId = running.current;
+    if (!exportId || stopping) return;
+    setStopping(true);
+    try {
+      await call('export.cancel', { profileId, exportId });
+    } catch (problem) {
+      setStopping(false);
+      setError({ field: 'form', message: (problem as Error).message });
     }
   };
 
@@ -217,12 +242,27 @@ export function ExportDialog({
               : 'Exporting…'}
           </p>
         )}
+        {stopped && (
+          <p className="muted" role="status" data-testid="export-stopped">
+            {stopped}
+          </p>
+        )}
         {error?.field === 'form' && (
           <p className="form-error" role="alert">
             {error.message}
           </p>
         )}
         <div className="actions end">
+          {busy && (
+            <button
+              type="button"
+              aria-disabled={stopping || undefined}
+              onClick={() => void stop()}
+              data-testid="export-stop"
+            >
+              {stopping ? 'Stopping…' : 'Stop export'}
+            </button>
+          )}
           <button type="button" onClick={() => dialog.current?.close()}>
             {busy ? 'Close' : 'Cancel'}
           </button>

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
@@ -54,7 +54,7 @@ async function exportsThroughDialog() {
       ...(exportId === undefined ? {} : { exportId }),
     });
   };
-  return { core, folder, exportTo };
+  return { core, folder, exportTo, handlers, profileId: profile.id };
 }
 
 describe('export progress events', () => {
@@ -197,6 +197,45 @@ describe('export progress events', () => {
     expect(await exportTo('expenses.exportCsv', 'other.csv', 'not-an-id')).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR', field: 'exportId' },
+    });
+  }, 120_000);
+
+  it('stop on export.cancel between two batches, leaving no file, no temporary and the old file', async () => {
+    const { core, folder, exportTo, handlers, profileId } = await exportsThroughDialog();
+    const target = path.join(folder, 'transactions.csv');
+    writeFileSync(target, 'last week’s export');
+    const mine = randomUUID();
+    const events: ExportProgress[] = [];
+    const cancels: Array<Promise<unknown>> = [];
+    // The user presses Stop as the first batch is reported (synchronously, before the next).
+    const stop = core.events.subscribe((name, payload) => {
+      if (name !== 'export.progress') return;
+      events.push(payload as ExportProgress);
+      if (cancels.length === 0) {
+        cancels.push(dispatch(handlers, 'export.cancel', { profileId: randomUUID(), exportId: mine }));
+        cancels.push(dispatch(handlers, 'export.cancel', { profileId, exportId: mine }));
+      }
+    });
+    closers.push(() => Promise.resolve(stop()));
+    expect(await exportTo('transactions.exportCsv', 'transactions.csv', mine)).toEqual({
+      ok: false,
+      error: { code: 'CANCELLED', message: 'The export was cancelled; no file was written.' },
+    });
+    // Another organisation's id stops nothing; the export's own does.
+    expect(await Promise.all(cancels)).toEqual([
+      { ok: true, value: { cancelled: false } },
+      { ok: true, value: { cancelled: true } },
+    ]);
+    expect(readFileSync(target, 'utf8')).toBe('last week’s export');
+    expect(readdirSync(folder)).toEqual(['transactions.csv']);
+    expect(events.map(({ written, done }) => ({ written, done }))).toEqual([
+      { written: 1000, done: false },
+      { written: 1000, done: true },
+    ]);
+    // Ended, there is nothing left to stop.
+    expect(await dispatch(handlers, 'export.cancel', { profileId, exportId: mine })).toEqual({
+      ok: true,
+      value: { cancelled: false },
     });
   }, 120_000);
 });
