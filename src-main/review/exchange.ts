@@ -178,16 +178,25 @@ export function readReviewFile(file: string): ReviewFile {
       },
     );
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
+  const content = text.replace(/^\uFEFF/, '');
+  if (content.trim() === '') {
     throw new ReviewImportError(
       'NOT_JSON',
-      `${file} is not a review export (it is not JSON). Nothing was imported.`,
-      {
-        cause: error,
-      },
+      `${file} is empty, not a review export. Nothing was imported; ask for the export again.`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch (error) {
+    // An export is one JSON object: one that starts as such and does not parse broke off
+    // (a copy or a download cut short) or was damaged.
+    throw new ReviewImportError(
+      'NOT_JSON',
+      content.trimStart().startsWith('{')
+        ? `${file} is not a whole review export: it breaks off or is damaged part-way (a copy cut short?). Nothing was imported; copy it again, or ask for the export again.`
+        : `${file} is not a review export (it is not JSON). Nothing was imported.`,
+      { cause: error },
     );
   }
   const header = ReviewFileHeader.safeParse(json);

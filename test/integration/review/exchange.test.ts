@@ -73,6 +73,13 @@ describe('export and import of review state', () => {
     expect(importReview(theirs, file).updated).toBe(0);
   });
 
+  it('reads a copy saved on Windows: a byte-order mark and CRLF line ends', () => {
+    const file = path.join(caches.tempDir(), 'review.json');
+    exportReview(marked(), file);
+    writeFileSync(file, `\uFEFF${readFileSync(file, 'utf8').replace(/\n/g, '\r\n')}`);
+    expect(importReview(loaded(), file)).toMatchObject({ marks: 10, updated: 10 });
+  });
+
   it('writes to the longest name the file system takes, and leaves nothing else beside it', () => {
     const mine = marked();
     const dir = caches.tempDir();
@@ -203,7 +210,17 @@ describe('a bad file changes nothing', () => {
   const newer = { changedAt: '2030-01-01T00:00:00.000Z' };
 
   it('a missing file', () => attempt(null, 'UNREADABLE', /could not read/));
-  it('not JSON (a truncated export)', () => attempt(good([]).slice(0, 40), 'NOT_JSON', /not JSON/));
+  it('not JSON', () => attempt('these are my notes', 'NOT_JSON', /not a review export \(it is not JSON\)/));
+  it('a truncated export', () =>
+    attempt(
+      good([]).slice(0, 40),
+      'NOT_JSON',
+      /not a whole review export: it breaks off or is damaged part-way/,
+    ));
+  it('an empty file, or one of white space only', () => {
+    attempt('', 'NOT_JSON', /is empty, not a review export/);
+    attempt('\uFEFF \r\n', 'NOT_JSON', /is empty, not a review export/);
+  });
   it('some other JSON', () => attempt('{"hello": 1}', 'NOT_A_REVIEW_FILE', /not a Satchel review export/));
   it('a newer format version', () =>
     attempt(good([]).replace('"version":1', '"version":2'), 'NEWER_VERSION', /newer version of Satchel/));
