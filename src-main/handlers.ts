@@ -9,11 +9,17 @@ import {
   type IpcResult,
 } from '../src-shared/ipc';
 import type { Core } from './core';
-import { exportExpenses, exportReviewFile, exportTransactions, importReviewFile } from './export';
+import { exportExpenses, exportReviewFile, exportTransactions, importReviewFileUndoable } from './export';
 import { log } from './log';
 import { cacheWriteProblem, isSqliteError } from './store';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
-import { afterReviewChanges, applyReviewInSlices, countAttention } from './review';
+import {
+  afterReviewChanges,
+  applyReviewInSlices,
+  countAttention,
+  undoImport,
+  type ImportUndo,
+} from './review';
 import {
   listDimensions,
   listExpenseAccounts,
@@ -116,6 +122,9 @@ function noticingDamage(core: Core, table: HandlerTable): HandlerTable {
 
 export function createHandlers(core: Core): HandlerTable {
   const runningExports = new Map<string, RunningExport>();
+  // Per organisation, the last import that changed something, while the app runs: what undoing
+  // it puts back (src-main/review/undo.ts).
+  const lastImports = new Map<string, { importId: string; undo: ImportUndo }>();
   return noticingDamage(core, {
     'app.info': () => core.info(),
     'app.online': () => core.connectivity.state(),
@@ -210,8 +219,25 @@ export function createHandlers(core: Core): HandlerTable {
     'review.import': ({ profileId, file: named }) =>
       core.grants.useFile('reviewImport', named, (file) => {
         const cache = core.cacheOf(profileId);
-        return afterReviewChanges(cache, () => importReviewFile(cache, { file }));
+        return afterReviewChanges(cache, () => {
+          const { result, undo } = importReviewFileUndoable(cache, { file });
+          if (!undo || undo.entries.length === 0) return { ...result, importId: null };
+          const importId = randomUUID();
+          lastImports.set(profileId, { importId, undo });
+          return { ...result, importId };
+        });
       }),
+    'review.undoImport': ({ profileId, importId }) => {
+      const last = lastImports.get(profileId);
+      if (last?.importId !== importId)
+        throw new AppError(
+          'NOT_FOUND',
+          'This import can no longer be undone: another import of the organisation came after it, it was undone already, or Satchel was started again since.',
+        );
+      lastImports.delete(profileId);
+      const cache = core.cacheOf(profileId);
+      return afterReviewChanges(cache, () => undoImport(cache, last.undo));
+    },
     'suppliers.create': ({ profileId, input }) => core.outbox.createSupplier(profileId, input),
     'suppliers.update': ({ profileId, id, input }) => core.outbox.updateSupplier(profileId, id, input),
     'dimensions.create': ({ profileId, input }) => core.outbox.createDimension(profileId, input),

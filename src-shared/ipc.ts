@@ -356,7 +356,18 @@ export const commands = {
       keptLocal: z.number().int(),
       notCached: z.number().int(),
       organisationId: z.string().nullable(),
+      /** What `review.undoImport` takes to undo this import; null when it changed nothing. */
+      importId: z.uuid().nullable(),
     }),
+  },
+  /**
+   * Puts back the marks of the records the organisation's last import (`importId`) changed, as
+   * they were before it, except those changed since. Only the last import that changed
+   * something, while the app runs; `NOT_FOUND` otherwise.
+   */
+  'review.undoImport': {
+    input: z.object({ profileId: z.uuid(), importId: z.uuid() }).strict(),
+    output: z.object({ restored: z.number().int(), changedSince: z.number().int() }),
   },
   // Offline edits: applied to the cache at once, queued, sent by `edits.push` (and by every sync).
   'suppliers.create': { input: EditInputs['suppliers.create'], output: EditResult },

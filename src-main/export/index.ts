@@ -8,7 +8,14 @@ import type {
 } from '../../src-shared/export';
 import type { CacheDb } from '../store';
 import { writeFailure } from '../folders';
-import { exportReview, importReview, ReviewImportError, type ImportResult } from '../review';
+import {
+  exportReview,
+  importReview,
+  mergeReviewFile,
+  ReviewImportError,
+  type ImportResult,
+  type ImportUndo,
+} from '../review';
 import {
   checkTarget,
   csvFormat,
@@ -87,8 +94,20 @@ export function importReviewFile(
   cache: CacheDb,
   input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
 ): ImportResult {
+  return refusedInWords(() => importReview(cache, input.file));
+}
+
+/** The same, listing what it changed so that it can be undone (the app's last import). */
+export function importReviewFileUndoable(
+  cache: CacheDb,
+  input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
+): { result: ImportResult; undo: ImportUndo | null } {
+  return refusedInWords(() => mergeReviewFile(cache, input.file, { undoable: true }));
+}
+
+function refusedInWords<T>(work: () => T): T {
   try {
-    return importReview(cache, input.file);
+    return work();
   } catch (error) {
     if (error instanceof ReviewImportError) throw new AppError('VALIDATION_ERROR', error.message, 'file');
     throw error;

@@ -3,6 +3,8 @@ import { temporaryBeside } from '../folders';
 import type { z } from 'zod';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
+import { readMarkRow, readTagRows, writeMarkRow, writeTagRows, type MarkRow } from './mark-rows';
+import type { ImportUndo } from './undo';
 import {
   REVIEW_FORMAT,
   REVIEW_FORMAT_VERSION,
@@ -30,20 +32,6 @@ export class ReviewImportError extends Error {
     super(message, options);
     this.name = 'ReviewImportError';
   }
-}
-
-interface MarkRow {
-  kind: 'transaction' | 'expense';
-  record_id: string;
-  reviewed_at: string | null;
-  reviewed_changed_at: string | null;
-  flagged: number;
-  flag_reason: string | null;
-  flag_changed_at: string | null;
-  note: string | null;
-  note_changed_at: string | null;
-  tags_changed_at: string | null;
-  updated_at: string;
 }
 
 /* ---------------------------------------------------------------- export */
@@ -136,6 +124,18 @@ export interface ImportResult {
 }
 
 export function importReview(cache: CacheDb, file: string): ImportResult {
+  return mergeReviewFile(cache, file, { undoable: false }).result;
+}
+
+/**
+ * Imports `file` as importReview does; `undoable` also lists every record the import changed,
+ * as it was before and after, for undoImport (the app keeps the last import's list).
+ */
+export function mergeReviewFile(
+  cache: CacheDb,
+  file: string,
+  { undoable }: { undoable: boolean },
+): { result: ImportResult; undo: ImportUndo | null } {
   const parsed = readReviewFile(file);
   // Records are named by the API's ids, which another organisation's cache never holds: its
   // marks would wait for ever as "not in the offline copy yet". A file of unknown origin (an
@@ -147,10 +147,11 @@ export function importReview(cache: CacheDb, file: string): ImportResult {
       `${file} holds the review marks of another organisation (${parsed.organisationId}), not of this one (${own}). Import it into that organisation's connection. Nothing was imported.`,
     );
   }
+  const undo: ImportUndo | null = undoable ? { entries: [] } : null;
   const { updated, keptLocal } = cache.sqlite.transaction(() => {
     const counts = { updated: 0, keptLocal: 0 };
     for (const mark of parsed.marks) {
-      const merged = mergeMark(cache, mark);
+      const merged = mergeMark(cache, mark, undo);
       if (merged.taken) counts.updated += 1;
       if (merged.kept) counts.keptLocal += 1;
     }
@@ -161,7 +162,16 @@ export function importReview(cache: CacheDb, file: string): ImportResult {
     expense: cache.sqlite.prepare('SELECT 1 FROM expenses WHERE id = ?'),
   };
   const notCached = parsed.marks.filter((mark) => held[mark.kind].get(mark.id) === undefined).length;
-  return { marks: parsed.marks.length, updated, keptLocal, notCached, organisationId: parsed.organisationId };
+  return {
+    result: {
+      marks: parsed.marks.length,
+      updated,
+      keptLocal,
+      notCached,
+      organisationId: parsed.organisationId,
+    },
+    undo,
+  };
 }
 
 /** Reads and validates the whole file; every failure is a ReviewImportError saying what to do. */
@@ -239,13 +249,16 @@ const tagSet = (tags: readonly string[]) =>
 
 /**
  * Takes each facet of `mark` that is newer than the local one. `taken`: any was; `kept`: on
- * some facet the file says otherwise and the local change, as new or newer, stayed.
+ * some facet the file says otherwise and the local change, as new or newer, stayed. With
+ * `undo`, a record it changes is listed there as it was before and as it is after.
  */
-function mergeMark(cache: CacheDb, mark: ExportedMark): { taken: boolean; kept: boolean } {
-  const local = prepared(cache.sqlite, 'SELECT * FROM review_marks WHERE kind = ? AND record_id = ?').get(
-    mark.kind,
-    mark.id,
-  ) as MarkRow | undefined;
+function mergeMark(
+  cache: CacheDb,
+  mark: ExportedMark,
+  undo: ImportUndo | null,
+): { taken: boolean; kept: boolean } {
+  const local = readMarkRow(cache, mark.kind, mark.id);
+  const before = local ? { ...local } : null;
   const row: MarkRow = local ?? emptyRow(mark);
   let changed = false;
   let kept = false;
@@ -275,8 +288,10 @@ function mergeMark(cache: CacheDb, mark: ExportedMark): { taken: boolean; kept: 
     } else if (text !== row.note) kept = true;
   }
   const tagsTaken = mark.tags !== undefined && newer(mark.tags.changedAt, row.tags_changed_at);
+  const localTags =
+    local && (undo || (mark.tags && !tagsTaken)) ? readTagRows(cache, mark.kind, mark.id) : [];
   if (mark.tags && tagsTaken) row.tags_changed_at = mark.tags.changedAt;
-  else if (mark.tags && tagSet(mark.tags.values) !== tagSet(tagsOf(cache, mark.kind, mark.id))) kept = true;
+  else if (mark.tags && tagSet(mark.tags.values) !== tagSet(localTags.map((t) => t.tag))) kept = true;
   if (!changed && !tagsTaken) return { taken: false, kept };
   row.updated_at = [
     row.updated_at,
@@ -287,15 +302,25 @@ function mergeMark(cache: CacheDb, mark: ExportedMark): { taken: boolean; kept: 
   ]
     .filter((stamp): stamp is string => stamp !== null)
     .reduce((a, b) => (a > b ? a : b));
-  writeRow(cache, row);
-  if (mark.tags && tagsTaken) replaceTags(cache, mark.kind, mark.id, mark.tags.values, mark.tags.changedAt);
+  writeMarkRow(cache, row);
+  if (mark.tags && tagsTaken) {
+    const at = mark.tags.changedAt;
+    writeTagRows(
+      cache,
+      mark.kind,
+      mark.id,
+      mark.tags.values.map((tag) => ({ tag, added_at: at })),
+    );
+  }
+  undo?.entries.push({
+    kind: mark.kind,
+    id: mark.id,
+    before,
+    beforeTags: localTags,
+    after: { ...row },
+    afterTags: tagsTaken ? readTagRows(cache, mark.kind, mark.id) : localTags,
+  });
   return { taken: true, kept };
-}
-
-function tagsOf(cache: CacheDb, kind: string, id: string): string[] {
-  return prepared(cache.sqlite, 'SELECT tag FROM review_tags WHERE kind = ? AND record_id = ?')
-    .pluck()
-    .all(kind, id) as string[];
 }
 
 function emptyRow(mark: ExportedMark): MarkRow {
@@ -312,37 +337,4 @@ function emptyRow(mark: ExportedMark): MarkRow {
     tags_changed_at: null,
     updated_at: '',
   };
-}
-
-const MARK_COLUMNS = [
-  'kind',
-  'record_id',
-  'reviewed_at',
-  'reviewed_changed_at',
-  'flagged',
-  'flag_reason',
-  'flag_changed_at',
-  'note',
-  'note_changed_at',
-  'tags_changed_at',
-  'updated_at',
-] as const;
-
-function writeRow(cache: CacheDb, row: MarkRow): void {
-  prepared(
-    cache.sqlite,
-    `INSERT INTO review_marks (${MARK_COLUMNS.join(', ')}) VALUES (${MARK_COLUMNS.map((c) => `@${c}`).join(', ')})
-       ON CONFLICT(kind, record_id) DO UPDATE SET ${MARK_COLUMNS.slice(2)
-         .map((c) => `${c} = excluded.${c}`)
-         .join(', ')}`,
-  ).run(row);
-}
-
-function replaceTags(cache: CacheDb, kind: string, id: string, tags: string[], at: string): void {
-  prepared(cache.sqlite, 'DELETE FROM review_tags WHERE kind = ? AND record_id = ?').run(kind, id);
-  const insert = prepared(
-    cache.sqlite,
-    'INSERT INTO review_tags (kind, record_id, tag, added_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
-  );
-  for (const tag of tags) insert.run(kind, id, tag, at);
 }

@@ -2,5 +2,13 @@
 export { applyReview, createReviewService, reviewStates, type ReviewService } from './marks';
 export { afterReviewChanges, applyReviewInSlices, type SlicedReviewOptions } from './slices';
 export { countAttention, needsAttention, type AttentionGroup } from './attention';
-export { exportReview, importReview, readReviewFile, ReviewImportError, type ImportResult } from './exchange';
+export {
+  exportReview,
+  importReview,
+  mergeReviewFile,
+  readReviewFile,
+  ReviewImportError,
+  type ImportResult,
+} from './exchange';
+export { undoImport, type ImportUndo, type UndoResult } from './undo';
 export { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, ReviewFile } from './format';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import { CHANGED_BY_REVIEW } from '../../lib/live';
 import { refreshCommands } from '../../lib/refresh';
-import { reviewExportMessage, reviewImportMessage } from './groups';
+import { reviewExportMessage, reviewImportMessage, reviewUndoMessage } from './groups';
 import { call } from '../../lib/satchel';
 
 /** "Review Acme GmbH 2026-11-24.json", without characters a file name cannot have. */
@@ -17,18 +17,21 @@ function reviewFileName(profile: ProfileSummary): string {
 /**
  * Hands the review to a colleague: every review mark of the organisation written to a file
  * (`review.export`), or a colleague's file merged in (`review.import`, the newer change of each
- * facet wins). Files are chosen with the system's dialogs; a bad file is refused whole and
- * says why.
+ * facet wins; the last import can be undone, `review.undoImport`). Files are chosen with the
+ * system's dialogs; a bad file is refused whole and says why.
  */
 export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
   const client = useQueryClient();
-  const [busy, setBusy] = useState<'export' | 'import' | null>(null);
+  const [busy, setBusy] = useState<'export' | 'import' | 'undo' | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The import just made, while it can be undone (the core keeps the organisation's last one).
+  const [undoable, setUndoable] = useState<string | null>(null);
 
   const run = async (action: 'export' | 'import') => {
     setMessage(null);
     setError(null);
+    setUndoable(null);
     try {
       const { file } = await call('dialog.pickFile', {
         purpose: action === 'export' ? 'reviewExport' : 'reviewImport',
@@ -42,9 +45,26 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
       } else {
         const result = await call('review.import', { profileId: profile.id, file });
         setMessage(reviewImportMessage(result));
+        setUndoable(result.importId);
         await refreshCommands(client, CHANGED_BY_REVIEW);
       }
     } catch (problem) {
+      setError((problem as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const undo = async (importId: string) => {
+    setError(null);
+    setBusy('undo');
+    try {
+      const result = await call('review.undoImport', { profileId: profile.id, importId });
+      setUndoable(null);
+      setMessage(reviewUndoMessage(result));
+      await refreshCommands(client, CHANGED_BY_REVIEW);
+    } catch (problem) {
+      setUndoable(null);
       setError((problem as Error).message);
     } finally {
       setBusy(null);
@@ -82,6 +102,19 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
         <p className="muted" role="status" data-testid="review-file-result">
           {message}
         </p>
+      )}
+      {undoable && (
+        <div className="actions">
+          <button
+            type="button"
+            aria-disabled={busy !== null || undefined}
+            onClick={() => {
+              if (!busy) void undo(undoable);
+            }}
+          >
+            {busy === 'undo' ? 'Undoing…' : 'Undo this import'}
+          </button>
+        </div>
       )}
       {error && (
         <p className="form-error" role="alert">

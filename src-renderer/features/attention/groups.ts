@@ -102,3 +102,16 @@ export function reviewImportMessage(result: {
         }.`;
   return `${marksOf(result.marks)} read; ${taken}${kept}${waiting}`;
 }
+
+/** What undoing an import says: the records put back, and those left as changed since. */
+export function reviewUndoMessage(result: { restored: number; changedSince: number }): string {
+  const since =
+    result.changedSince === 0
+      ? ''
+      : ` ${recordsOf(result.changedSince)} changed since the import ${
+          result.changedSince === 1 ? 'was' : 'were'
+        } left as ${result.changedSince === 1 ? 'it is' : 'they are'}.`;
+  return `Import undone: ${recordsOf(result.restored)} ${
+    result.restored === 1 ? 'has its' : 'have their'
+  } review marks as before it.${since}`;
+}

@@ -5,8 +5,10 @@ import {
   applyReview,
   exportReview,
   importReview,
+  mergeReviewFile,
   ReviewImportError,
   reviewStates,
+  undoImport,
 } from '../../../src-main/review';
 import type { CacheDb } from '../../../src-main/store';
 import { demoState, recordsOf, useCaches } from '../search/fixtures';
@@ -137,6 +139,60 @@ describe('export and import of review state', () => {
     expect(importReview(empty, file)).toMatchObject({ updated: 10, notCached: 10 });
     upsertTransactions(empty, records);
     expect(reviewStates(empty, 'transaction', [ids[0]!]).get(ids[0]!)?.tags).toEqual(['Q3 audit', 'travel']);
+  });
+});
+
+describe('undoing an import', () => {
+  it('puts every record it changed back as it was, except those changed since', () => {
+    const file = path.join(caches.tempDir(), 'review.json');
+    exportReview(marked(), file);
+    const theirs = loaded();
+    // Marks of their own before the import: one the file overrides (tags, 09:00), one it does
+    // not touch, one newer than the file's (note, 12:00).
+    applyReview(
+      theirs,
+      byIds([ids[1]!]),
+      { action: 'addTags', tags: ['local', 'Zeta'] },
+      clock('2026-05-01T09:00:00.000Z'),
+    );
+    applyReview(
+      theirs,
+      byIds([ids[50]!]),
+      { action: 'flag', reason: 'Not in the file' },
+      clock('2026-05-01T09:00:00.000Z'),
+    );
+    applyReview(
+      theirs,
+      byIds([ids[0]!]),
+      { action: 'setNote', note: 'Mine' },
+      clock('2026-05-01T12:00:00.000Z'),
+    );
+    const before = snapshot(theirs);
+    const { result, undo } = mergeReviewFile(theirs, file, { undoable: true });
+    expect(result).toMatchObject({ updated: 10, keptLocal: 1 });
+    expect(undo?.entries).toHaveLength(10);
+    expect(snapshot(theirs)).not.toEqual(before);
+
+    // Undone at once: byte for byte as before, tags' spelling and times included.
+    expect(undoImport(theirs, undo!)).toEqual({ restored: 10, changedSince: 0 });
+    expect(snapshot(theirs)).toEqual(before);
+
+    // Imported again, then one record changed by hand: undoing leaves that one as it is now.
+    const again = mergeReviewFile(theirs, file, { undoable: true }).undo!;
+    applyReview(
+      theirs,
+      byIds([ids[3]!]),
+      { action: 'setNote', note: 'Checked after the import' },
+      clock('2026-05-02T08:00:00.000Z'),
+    );
+    const changed = reviewStates(theirs, 'transaction', [ids[3]!]).get(ids[3]!);
+    expect(undoImport(theirs, again)).toEqual({ restored: 9, changedSince: 1 });
+    expect(reviewStates(theirs, 'transaction', [ids[3]!]).get(ids[3]!)).toEqual(changed);
+    const others = (rows: ReturnType<typeof snapshot>) => ({
+      marks: (rows.marks as Array<{ record_id: string }>).filter((row) => row.record_id !== ids[3]),
+      tags: (rows.tags as Array<{ record_id: string }>).filter((row) => row.record_id !== ids[3]),
+    });
+    expect(others(snapshot(theirs))).toEqual(others(before));
   });
 });
 

@@ -4,6 +4,7 @@ import {
   attentionTotal,
   reviewExportMessage,
   reviewImportMessage,
+  reviewUndoMessage,
 } from '../../../src-renderer/features/attention/groups';
 import { draftFromFilters, parseDraft } from '../../../src-renderer/features/transactions/FilterBar';
 
@@ -74,6 +75,15 @@ describe('review file messages', () => {
     );
     expect(reviewImportMessage({ marks: 300, updated: 0, keptLocal: 0, notCached: 0 })).toBe(
       '300 review marks read; nothing changed: this copy had every mark of the file already, or a newer one.',
+    );
+  });
+
+  it('say what undoing an import put back, and what it left as changed since', () => {
+    expect(reviewUndoMessage({ restored: 295, changedSince: 0 })).toBe(
+      'Import undone: 295 records have their review marks as before it.',
+    );
+    expect(reviewUndoMessage({ restored: 1, changedSince: 2 })).toBe(
+      'Import undone: 1 record has its review marks as before it. 2 records changed since the import were left as they are.',
     );
   });
 });
