@@ -49,24 +49,29 @@ export function checkWritableFolder(folder: string, field = 'folder'): string {
   return absolute;
 }
 
+/** The usual file-system failures in words. */
+const REASONS: Record<string, string> = {
+  EACCES: 'Satchel may not write in that folder',
+  EPERM: 'Satchel may not write in that folder',
+  EROFS: 'the disk is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk is full',
+  EFBIG: 'the file is too large for that disk',
+  ENAMETOOLONG: 'the name is too long',
+  EEXIST: 'a file of that name is in the way',
+  ENOTDIR: 'part of the path is a file, not a folder',
+  // A folder gone while a file was written in it: its message would name the temporary file.
+  ENOENT: 'the folder is no longer there (moved, deleted, or its disk removed)',
+  // A USB stick or network disk pulled out part-way.
+  EIO: 'the disk did not take the data (was it removed?)',
+  ENXIO: 'the disk did not take the data (was it removed?)',
+  ENODEV: 'the disk did not take the data (was it removed?)',
+};
+
 /** The reason of a file-system failure in words, for the usual ones. */
 export function systemReason(error: NodeJS.ErrnoException): string {
-  const code = error.code;
-  return code === 'EACCES' || code === 'EPERM'
-    ? 'Satchel may not write in that folder'
-    : code === 'EROFS'
-      ? 'the disk is read-only'
-      : code === 'ENOSPC' || code === 'EDQUOT'
-        ? 'the disk is full'
-        : code === 'EFBIG'
-          ? 'the file is too large for that disk'
-          : code === 'ENAMETOOLONG'
-            ? 'the name is too long'
-            : code === 'EEXIST'
-              ? 'a file of that name is in the way'
-              : code === 'ENOTDIR'
-                ? 'part of the path is a file, not a folder'
-                : error.message;
+  const reason = error.code === undefined ? undefined : REASONS[error.code];
+  return reason ?? error.message;
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
