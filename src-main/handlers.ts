@@ -9,7 +9,7 @@ import {
   type IpcResult,
 } from '../src-shared/ipc';
 import type { Core } from './core';
-import { exportExpenses, exportReviewFile, exportTransactions, importReviewFileUndoable } from './export';
+import { exportExpenses, exportReviewFile, exportTransactions, importReviewFileInSlices } from './export';
 import { log } from './log';
 import { cacheWriteProblem, isSqliteError } from './store';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
@@ -39,6 +39,20 @@ export type HandlerTable = {
 
 /** Between progress events of a long review change at most (the last one is always sent). */
 const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * `review.progress` of a change in slices (a bulk change, an import), as the status bar shows
+ * it: at most every PROGRESS_INTERVAL_MS, and always the end.
+ */
+function reviewProgress(core: Core, profileId: string): (done: number, total: number) => void {
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    core.events.emit('review.progress', { profileId, done, total });
+  };
+}
 
 /** A CSV export under way: whose it is, and how `export.cancel` stops it. */
 interface RunningExport {
@@ -171,19 +185,12 @@ export function createHandlers(core: Core): HandlerTable {
     }),
     'dimensionItems.search': ({ profileId, search }) => searchDimensionItems(core.cacheOf(profileId), search),
     // A whole search result is changed in slices (review/slices.ts), with progress.
-    'review.apply': ({ profileId, target, change }) => {
-      let last = 0;
-      return applyReviewInSlices(core.cacheOf(profileId), target, change, {
+    'review.apply': ({ profileId, target, change }) =>
+      applyReviewInSlices(core.cacheOf(profileId), target, change, {
         // The result is listed in the totals thread: 0.3–0.5 s for 283,292 of a million rows.
         rowsOf: (search) => core.reviewRows(profileId, search),
-        onProgress: (done, total) => {
-          const now = Date.now();
-          if (done < total && now - last < PROGRESS_INTERVAL_MS) return;
-          last = now;
-          core.events.emit('review.progress', { profileId, done, total });
-        },
-      });
-    },
+        onProgress: reviewProgress(core, profileId),
+      }),
     'review.attention': async ({ profileId }) => ({
       groups: await countAttention({
         transactions: async (filters) => (await core.transactionTotals(profileId, filters)).count,
@@ -219,8 +226,12 @@ export function createHandlers(core: Core): HandlerTable {
     'review.import': ({ profileId, file: named }) =>
       core.grants.useFile('reviewImport', named, (file) => {
         const cache = core.cacheOf(profileId);
-        return afterReviewChanges(cache, () => {
-          const { result, undo } = importReviewFileUndoable(cache, { file });
+        return afterReviewChanges(cache, async () => {
+          const { result, undo } = await importReviewFileInSlices(
+            cache,
+            { file },
+            reviewProgress(core, profileId),
+          );
           if (!undo || undo.entries.length === 0) return { ...result, importId: null };
           const importId = randomUUID();
           lastImports.set(profileId, { importId, undo });

@@ -11,7 +11,7 @@ import { writeFailure } from '../folders';
 import {
   exportReview,
   importReview,
-  mergeReviewFile,
+  mergeReviewFileInSlices,
   ReviewImportError,
   type ImportResult,
   type ImportUndo,
@@ -97,19 +97,33 @@ export function importReviewFile(
   return refusedInWords(() => importReview(cache, input.file));
 }
 
-/** The same, listing what it changed so that it can be undone (the app's last import). */
-export function importReviewFileUndoable(
+/**
+ * The app's import: in slices, the event loop free between them, listing what it changed so
+ * that it can be undone (the organisation's last import).
+ */
+export async function importReviewFileInSlices(
   cache: CacheDb,
   input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
-): { result: ImportResult; undo: ImportUndo | null } {
-  return refusedInWords(() => mergeReviewFile(cache, input.file, { undoable: true }));
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
+  try {
+    return await mergeReviewFileInSlices(cache, input.file, {
+      undoable: true,
+      ...(onProgress ? { onProgress } : {}),
+    });
+  } catch (error) {
+    throw inWords(error);
+  }
 }
 
 function refusedInWords<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof ReviewImportError) throw new AppError('VALIDATION_ERROR', error.message, 'file');
-    throw error;
+    throw inWords(error);
   }
+}
+
+function inWords(error: unknown): unknown {
+  return error instanceof ReviewImportError ? new AppError('VALIDATION_ERROR', error.message, 'file') : error;
 }

@@ -128,14 +128,56 @@ export function importReview(cache: CacheDb, file: string): ImportResult {
 }
 
 /**
- * Imports `file` as importReview does; `undoable` also lists every record the import changed,
- * as it was before and after, for undoImport (the app keeps the last import's list).
+ * Imports `file` as importReview does, in one transaction; `undoable` also lists every record
+ * the import changed, as it was before and after, for undoImport.
  */
 export function mergeReviewFile(
   cache: CacheDb,
   file: string,
   { undoable }: { undoable: boolean },
 ): { result: ImportResult; undo: ImportUndo | null } {
+  const run = importRun(cache, file, undoable);
+  cache.sqlite.transaction(() => run.merge(0, run.total))();
+  return run.finish();
+}
+
+export interface SlicedImportOptions {
+  undoable: boolean;
+  /** Marks merged in one transaction. Default IMPORT_SLICE. */
+  sliceSize?: number;
+  /** After each slice: marks merged so far, and how many the file has. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** About 20 ms of merging on the machines measured (90 µs a mark, 120,000 marks in 11 s). */
+export const IMPORT_SLICE = 250;
+
+/**
+ * The app's import: the same merge, a slice of marks per transaction with the event loop free
+ * between slices, so that a large file (a colleague's 100,000 marks, 50 MB, 11 s of merging)
+ * does not hold every IPC answer, sync step and download meanwhile. The whole file is read
+ * and checked before the first slice, so a bad file still changes nothing. What a slice
+ * commits stays if the app is killed part-way; importing the file again completes the merge,
+ * as the newer change wins and an equal one changes nothing.
+ */
+export async function mergeReviewFileInSlices(
+  cache: CacheDb,
+  file: string,
+  { undoable, sliceSize = IMPORT_SLICE, onProgress }: SlicedImportOptions,
+): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
+  const run = importRun(cache, file, undoable);
+  const slice = cache.sqlite.transaction((from: number, to: number) => run.merge(from, to));
+  for (let from = 0; from < run.total; from += sliceSize) {
+    const to = Math.min(run.total, from + sliceSize);
+    slice(from, to);
+    onProgress?.(to, run.total);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return run.finish();
+}
+
+/** An import checked whole and ready to merge, a stretch of its marks at a time. */
+function importRun(cache: CacheDb, file: string, undoable: boolean) {
   const parsed = readReviewFile(file);
   // Records are named by the API's ids, which another organisation's cache never holds: its
   // marks would wait for ever as "not in the offline copy yet". A file of unknown origin (an
@@ -148,29 +190,28 @@ export function mergeReviewFile(
     );
   }
   const undo: ImportUndo | null = undoable ? { entries: [] } : null;
-  const { updated, keptLocal } = cache.sqlite.transaction(() => {
-    const counts = { updated: 0, keptLocal: 0 };
-    for (const mark of parsed.marks) {
-      const merged = mergeMark(cache, mark, undo);
-      if (merged.taken) counts.updated += 1;
-      if (merged.kept) counts.keptLocal += 1;
-    }
-    return counts;
-  })();
+  const counts = { updated: 0, keptLocal: 0, notCached: 0 };
   const held = {
-    transaction: cache.sqlite.prepare('SELECT 1 FROM bank_transactions WHERE id = ?'),
-    expense: cache.sqlite.prepare('SELECT 1 FROM expenses WHERE id = ?'),
+    transaction: prepared(cache.sqlite, 'SELECT 1 FROM bank_transactions WHERE id = ?'),
+    expense: prepared(cache.sqlite, 'SELECT 1 FROM expenses WHERE id = ?'),
   };
-  const notCached = parsed.marks.filter((mark) => held[mark.kind].get(mark.id) === undefined).length;
   return {
-    result: {
-      marks: parsed.marks.length,
-      updated,
-      keptLocal,
-      notCached,
-      organisationId: parsed.organisationId,
+    total: parsed.marks.length,
+    /** Merges marks `from` up to `to`; the caller holds the transaction. */
+    merge(from: number, to: number): void {
+      for (const mark of parsed.marks.slice(from, to)) {
+        const merged = mergeMark(cache, mark, undo);
+        if (merged.taken) counts.updated += 1;
+        if (merged.kept) counts.keptLocal += 1;
+        if (held[mark.kind].get(mark.id) === undefined) counts.notCached += 1;
+      }
     },
-    undo,
+    finish(): { result: ImportResult; undo: ImportUndo | null } {
+      return {
+        result: { marks: parsed.marks.length, ...counts, organisationId: parsed.organisationId },
+        undo,
+      };
+    },
   };
 }
 

@@ -5,7 +5,9 @@ export { countAttention, needsAttention, type AttentionGroup } from './attention
 export {
   exportReview,
   importReview,
+  IMPORT_SLICE,
   mergeReviewFile,
+  mergeReviewFileInSlices,
   readReviewFile,
   ReviewImportError,
   type ImportResult,

@@ -64,7 +64,7 @@ function queued<T>(sqlite: Database.Database, work: () => Promise<T> | T): Promi
  * changed before it, never half-way through a bulk change whose later slices would overwrite
  * newer marks it brought.
  */
-export function afterReviewChanges<T>(cache: CacheDb, work: () => T): Promise<T> {
+export function afterReviewChanges<T>(cache: CacheDb, work: () => Promise<T> | T): Promise<T> {
   return queued(cache.sqlite, work);
 }
 

@@ -6,6 +6,7 @@ import {
   exportReview,
   importReview,
   mergeReviewFile,
+  mergeReviewFileInSlices,
   ReviewImportError,
   reviewStates,
   undoImport,
@@ -139,6 +140,75 @@ describe('export and import of review state', () => {
     expect(importReview(empty, file)).toMatchObject({ updated: 10, notCached: 10 });
     upsertTransactions(empty, records);
     expect(reviewStates(empty, 'transaction', [ids[0]!]).get(ids[0]!)?.tags).toEqual(['Q3 audit', 'travel']);
+  });
+});
+
+describe('the app’s import, in slices', () => {
+  // A colleague's review of every record of the cache (300), each record a facet of its own.
+  function colleagueFile(): string {
+    const theirs = loaded();
+    const at = clock('2026-05-01T10:00:00.000Z');
+    applyReview(theirs, byIds(ids.slice(0, 150)), { action: 'setReviewed' }, at);
+    applyReview(theirs, byIds(ids.slice(100, 300)), { action: 'addTags', tags: ['Q3 audit'] }, at);
+    applyReview(theirs, byIds(ids.slice(250, 300)), { action: 'flag', reason: 'Ask' }, at);
+    const file = path.join(caches.tempDir(), 'colleague.json');
+    exportReview(theirs, file);
+    return file;
+  }
+
+  it('merges as the one transaction does, with the event loop free between slices', async () => {
+    const file = colleagueFile();
+    const whole = marked();
+    const sliced = marked();
+    const once = mergeReviewFile(whole, file, { undoable: true });
+
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const progress: Array<[number, number]> = [];
+    const inSlices = await mergeReviewFileInSlices(sliced, file, {
+      undoable: true,
+      sliceSize: 40,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    ticking = false;
+
+    expect(inSlices.result).toEqual(once.result);
+    // The ten records marked here at the file's own time keep their marks; the rest take it.
+    expect(inSlices.result).toMatchObject({ marks: 300, updated: 290, notCached: 0 });
+    expect(inSlices.undo?.entries).toEqual(once.undo?.entries);
+    expect(snapshot(sliced)).toEqual(snapshot(whole));
+    // Eight slices of 40 (the last of 20), and the app's other work ran between them.
+    expect(progress).toEqual([40, 80, 120, 160, 200, 240, 280, 300].map((done) => [done, 300]));
+    expect(ticks).toBeGreaterThanOrEqual(7);
+    // Undone, the sliced import's list puts everything back as well.
+    const before = snapshot(marked());
+    expect(undoImport(sliced, inSlices.undo!)).toMatchObject({ changedSince: 0 });
+    const strip = (rows: ReturnType<typeof snapshot>) => JSON.stringify(rows);
+    expect(strip(snapshot(sliced))).toBe(strip(before));
+  });
+
+  it('checks the whole file before the first slice: a bad last mark changes nothing', async () => {
+    const file = colleagueFile();
+    const content = JSON.parse(readFileSync(file, 'utf8')) as { marks: unknown[] };
+    content.marks.push({
+      kind: 'transaction',
+      id: ids[0],
+      flag: { flagged: true, reason: null, changedAt: '2030-01-01T00:00:00Z' },
+    });
+    writeFileSync(file, JSON.stringify(content));
+    const cache = marked();
+    const before = snapshot(cache);
+    await expect(
+      mergeReviewFileInSlices(cache, file, { undoable: false, sliceSize: 40 }),
+    ).rejects.toMatchObject({
+      code: 'INVALID',
+    });
+    expect(snapshot(cache)).toEqual(before);
   });
 });
 

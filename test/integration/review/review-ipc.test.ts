@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
 import type { ExpenseSearchResult, TransactionSearchResult } from '../../../src-shared/search';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
-import { connectedCore } from '../../helpers/sync-fixture';
+import { applyReview, exportReview } from '../../../src-main/review';
+import { connectedCore, syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `review.apply` through the real handler table, over a cache filled by a real sync of the
@@ -74,4 +76,71 @@ describe('review.apply', () => {
     expect(await expenses({ flagged: true })).toBe(withE);
     expect(await expenses({ flagged: true, text: 'e', hasFile: true })).toBe(withE);
   });
+});
+
+describe('review.import and review.undoImport', () => {
+  it('import a colleague’s file with progress, and undo only the last import, once', async () => {
+    const closers: Array<() => Promise<void>> = [];
+    cleanups.push(async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+    });
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 900 },
+      {
+        pickFile: () => Promise.resolve(answers.shift() ?? null),
+      },
+    );
+    const colleague = await syncedCore(tempDir(), closers, { transactions: 900 });
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const theirs = colleague.core.cacheOf(colleague.profile.id);
+    const ids = theirs.sqlite
+      .prepare('SELECT id FROM bank_transactions ORDER BY id')
+      .pluck()
+      .all() as string[];
+    applyReview(theirs, { by: 'ids', kind: 'transaction', ids }, { action: 'setReviewed' });
+    const file = path.join(tempDir(), 'colleague.json');
+    exportReview(theirs, file);
+    const importFile = async () => {
+      answers.push(file);
+      await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+      return dispatch(handlers, 'review.import', { profileId, file });
+    };
+
+    const progress: Array<EventPayload<'review.progress'>> = [];
+    const stop = core.events.subscribe((event, payload) => {
+      if (event === 'review.progress') progress.push(payload as EventPayload<'review.progress'>);
+    });
+    const first = await importFile();
+    stop();
+    expect(first).toMatchObject({ ok: true, value: { marks: ids.length, updated: ids.length } });
+    const importId = (first as { value: { importId: string } }).value.importId;
+    expect(importId).toMatch(/^[0-9a-f-]{36}$/);
+    // The status bar's count of the slices, to the end.
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toEqual({ profileId, done: ids.length, total: ids.length });
+
+    const undone = await dispatch(handlers, 'review.undoImport', { profileId, importId });
+    expect(undone).toEqual({ ok: true, value: { restored: ids.length, changedSince: 0 } });
+    const marks = () =>
+      core.cacheOf(profileId).sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get();
+    expect(marks()).toBe(0);
+    // Once only; and an import that changed nothing has nothing to undo.
+    expect(await dispatch(handlers, 'review.undoImport', { profileId, importId })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: expect.stringContaining('can no longer be undone') },
+    });
+    const again = await importFile();
+    const twice = await importFile();
+    expect(twice).toMatchObject({ ok: true, value: { updated: 0, importId: null } });
+    // The last import that changed something is the one to undo.
+    const lastId = (again as { value: { importId: string } }).value.importId;
+    expect(await dispatch(handlers, 'review.undoImport', { profileId, importId: lastId })).toMatchObject({
+      ok: true,
+      value: { restored: ids.length },
+    });
+  }, 120_000);
 });
