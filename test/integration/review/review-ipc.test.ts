@@ -143,4 +143,64 @@ describe('review.import and review.undoImport', () => {
       value: { restored: ids.length },
     });
   }, 120_000);
+
+  it('merge while a full sync runs and an edit waits, and the sync still sends the edit', async () => {
+    const closers: Array<() => Promise<void>> = [];
+    cleanups.push(async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+    });
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 3000 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const colleague = await syncedCore(tempDir(), closers, { transactions: 3000 });
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const theirs = colleague.core.cacheOf(colleague.profile.id);
+    const ids = theirs.sqlite
+      .prepare('SELECT id FROM bank_transactions ORDER BY id')
+      .pluck()
+      .all() as string[];
+    applyReview(
+      theirs,
+      { by: 'ids', kind: 'transaction', ids: ids.slice(0, 2000) },
+      { action: 'addTags', tags: ['Q3 audit'] },
+    );
+    const file = path.join(tempDir(), 'colleague.json');
+    exportReview(theirs, file);
+
+    expect(
+      await dispatch(handlers, 'suppliers.create', {
+        profileId,
+        input: { name: 'Kaffeerösterei Nord', code: 'S-7001' },
+      }),
+    ).toMatchObject({ ok: true });
+    // The import is asked for once the sync has written its first page.
+    let imported: Promise<unknown> | null = null;
+    const stop = core.events.subscribe((event) => {
+      if (event !== 'sync.progress' || imported) return;
+      answers.push(file);
+      imported = dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' }).then(() =>
+        dispatch(handlers, 'review.import', { profileId, file }),
+      );
+    });
+    const synced = await dispatch(handlers, 'sync.start', { profileId, full: true });
+    stop();
+    expect(imported).not.toBeNull();
+    expect(await imported).toMatchObject({ ok: true, value: { marks: 2000, updated: 2000, notCached: 0 } });
+    expect(synced).toMatchObject({ ok: true, value: { outcome: 'succeeded' } });
+    const cache = core.cacheOf(profileId);
+    const tagged = cache.sqlite
+      .prepare("SELECT count(*) FROM review_tags WHERE tag = 'Q3 audit'")
+      .pluck()
+      .get();
+    expect(tagged).toBe(2000);
+    expect(await dispatch(handlers, 'edits.list', { profileId })).toMatchObject({
+      ok: true,
+      value: { items: [] },
+    });
+  }, 180_000);
 });
