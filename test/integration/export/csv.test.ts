@@ -121,6 +121,10 @@ describe('CSV export of a search result', () => {
         counterparty: '=HYPERLINK("http://example.test")',
         description: '+49 30 123456',
       }),
+      wireTransaction({
+        id: 'a0000000-0000-4000-8000-000000000003',
+        amount: { amount: '-0.005', currency: 'BHD' },
+      }),
     ];
     const cache = loadedCache(caches, records);
     const file = path.join(caches.tempDir(), 'de.csv');
@@ -131,8 +135,9 @@ describe('CSV export of a search result', () => {
       overwrite: false,
     });
     const rows = read(file, ';');
-    expect(rows).toHaveLength(2);
-    const [eur, jpy] = rows as [string[], string[]];
+    expect(rows).toHaveLength(3);
+    const [eur, jpy, bhd] = rows as [string[], string[], string[]];
+    expect(bhd[column('amount')]).toBe('-0,005'); // three decimals, the fils kept
     expect(eur[column('amount')]).toBe('-1234,50');
     expect(eur[column('counterparty')]).toBe('Müller; Söhne "Büro"');
     expect(eur[column('description')]).toBe('Zeile eins\nZeile zwei');
