@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -196,6 +196,23 @@ describe('CSV export of a search result', () => {
     ).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(readFileSync(file, 'utf8')).toBe('keep me');
     expect(readdirSync(dir)).toEqual(['existing.csv']);
+
+    // The folder goes after the first batch (a USB stick pulled out, a synced folder moved
+    // away): refused in words, and no file of that name appears anywhere.
+    const gone = path.join(caches.tempDir(), 'Stick');
+    mkdirSync(gone);
+    await expect(
+      exportTransactionsCsv(cache, search, {
+        file: path.join(gone, 'all.csv'),
+        format: csvFormat({}),
+        onProgress: () => rmSync(gone, { recursive: true, force: true }),
+      }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'file',
+      message: `The folder ${gone} does not exist.`,
+    });
+    expect(existsSync(gone)).toBe(false);
 
     const replaced = await exportTransactions(cache, { search, file, format: {}, overwrite: true });
     expect(replaced.rows).toBe(3000);
