@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { readMarkRow, readTagRows, writeMarkRow, writeTagRows, type MarkRow } from './mark-rows';
-import type { ImportUndo } from './undo';
+import { changeStamps, type ImportUndo } from './undo';
 import {
   REVIEW_FORMAT,
   REVIEW_FORMAT_VERSION,
@@ -358,8 +358,7 @@ function mergeMark(
     id: mark.id,
     before,
     beforeTags: localTags,
-    after: { ...row },
-    afterTags: tagsTaken ? readTagRows(cache, mark.kind, mark.id) : localTags,
+    after: changeStamps(row),
   });
   return { taken: true, kept };
 }
