@@ -230,7 +230,7 @@ export function createHandlers(core: Core): HandlerTable {
           const { result, undo } = await importReviewFileInSlices(
             cache,
             { file },
-            reviewProgress(core, profileId),
+            { onProgress: reviewProgress(core, profileId) },
           );
           if (!undo || undo.entries.length === 0) return { ...result, importId: null };
           const importId = randomUUID();

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
 import type { Core } from '../core';
-import { exportReviewFile, importReviewFile } from '../export';
+import { exportReviewFile, importReviewFileInSlices } from '../export';
 import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
@@ -146,7 +146,12 @@ function attention(core: Core, args: string[], io: CliIo): void {
   );
 }
 
-function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | 'import'): void {
+async function exchange(
+  core: Core,
+  args: string[],
+  io: CliIo,
+  direction: 'export' | 'import',
+): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     strict: true,
@@ -167,7 +172,9 @@ function exchange(core: Core, args: string[], io: CliIo, direction: 'export' | '
       const result = exportReviewFile(cache, { file }, { overwrite: values.force === true });
       io.stdout.write(`${counted(result.marks, 'review mark', 'review marks')} written to ${result.file}\n`);
     } else {
-      const result = importReviewFile(cache, { file });
+      // In slices, as the app does: another Satchel writing to this copy meanwhile (the app's
+      // sync, a mark) waits a slice, not the whole file, and is not refused as busy.
+      const { result } = await importReviewFileInSlices(cache, { file }, { undoable: false });
       io.stdout.write(`${importSummary(result)}\n`);
     }
   } catch (error) {

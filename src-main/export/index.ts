@@ -10,7 +10,6 @@ import type { CacheDb } from '../store';
 import { writeFailure } from '../folders';
 import {
   exportReview,
-  importReview,
   mergeReviewFileInSlices,
   ReviewImportError,
   type ImportResult,
@@ -89,26 +88,23 @@ export function exportReviewFile(
   }
 }
 
-/** Imports a colleague's review file; a bad file is a clear error and changes nothing. */
-export function importReviewFile(
-  cache: CacheDb,
-  input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
-): ImportResult {
-  return refusedInWords(() => importReview(cache, input.file));
-}
-
 /**
- * The app's import: in slices, the event loop free between them, listing what it changed so
- * that it can be undone (the organisation's last import).
+ * Imports a colleague's review file (a bad file is a clear error and changes nothing), as the
+ * app and the command line do: in slices, the event loop and the cache's write lock free
+ * between them; for the app, listing what it changed so that it can be undone (the
+ * organisation's last import).
  */
 export async function importReviewFileInSlices(
   cache: CacheDb,
   input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
-  onProgress?: (done: number, total: number) => void,
+  {
+    undoable = true,
+    onProgress,
+  }: { undoable?: boolean; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
   try {
     return await mergeReviewFileInSlices(cache, input.file, {
-      undoable: true,
+      undoable,
       ...(onProgress ? { onProgress } : {}),
     });
   } catch (error) {
@@ -116,14 +112,7 @@ export async function importReviewFileInSlices(
   }
 }
 
-function refusedInWords<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    throw inWords(error);
-  }
-}
-
+/** A bad file's ReviewImportError as the refusal on `file` that the window and the CLI show. */
 function inWords(error: unknown): unknown {
   return error instanceof ReviewImportError ? new AppError('VALIDATION_ERROR', error.message, 'file') : error;
 }
