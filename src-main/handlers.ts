@@ -17,7 +17,7 @@ import {
   afterReviewChanges,
   applyReviewInSlices,
   countAttention,
-  undoImport,
+  undoImportInSlices,
   type ImportUndo,
 } from './review';
 import {
@@ -247,7 +247,9 @@ export function createHandlers(core: Core): HandlerTable {
         );
       lastImports.delete(profileId);
       const cache = core.cacheOf(profileId);
-      return afterReviewChanges(cache, () => undoImport(cache, last.undo));
+      return afterReviewChanges(cache, () =>
+        undoImportInSlices(cache, last.undo, { onProgress: reviewProgress(core, profileId) }),
+      );
     },
     'suppliers.create': ({ profileId, input }) => core.outbox.createSupplier(profileId, input),
     'suppliers.update': ({ profileId, id, input }) => core.outbox.updateSupplier(profileId, id, input),

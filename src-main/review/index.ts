@@ -12,5 +12,5 @@ export {
   ReviewImportError,
   type ImportResult,
 } from './exchange';
-export { undoImport, type ImportUndo, type UndoResult } from './undo';
+export { undoImport, undoImportInSlices, type ImportUndo, type UndoResult } from './undo';
 export { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, ReviewFile } from './format';

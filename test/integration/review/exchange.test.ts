@@ -10,6 +10,7 @@ import {
   ReviewImportError,
   reviewStates,
   undoImport,
+  undoImportInSlices,
 } from '../../../src-main/review';
 import type { CacheDb } from '../../../src-main/store';
 import { demoState, recordsOf, useCaches } from '../search/fixtures';
@@ -185,9 +186,21 @@ describe('the app’s import, in slices', () => {
     // Eight slices of 40 (the last of 20), and the app's other work ran between them.
     expect(progress).toEqual([40, 80, 120, 160, 200, 240, 280, 300].map((done) => [done, 300]));
     expect(ticks).toBeGreaterThanOrEqual(7);
-    // Undone, the sliced import's list puts everything back as well.
+    // Undone in slices as well, the event loop running between them: all as before.
     const before = snapshot(marked());
-    expect(undoImport(sliced, inSlices.undo!)).toMatchObject({ changedSince: 0 });
+    ticks = 0;
+    ticking = true;
+    setImmediate(tick);
+    const undoProgress: number[] = [];
+    expect(
+      await undoImportInSlices(sliced, inSlices.undo!, {
+        sliceSize: 100,
+        onProgress: (done) => undoProgress.push(done),
+      }),
+    ).toEqual({ restored: 290, changedSince: 0 });
+    ticking = false;
+    expect(undoProgress).toEqual([100, 200, 290]);
+    expect(ticks).toBeGreaterThanOrEqual(2);
     const strip = (rows: ReturnType<typeof snapshot>) => JSON.stringify(rows);
     expect(strip(snapshot(sliced))).toBe(strip(before));
   });
