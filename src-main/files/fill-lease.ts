@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { AppError } from '../../src-shared/errors';
 import { FILLING_ELSEWHERE_MESSAGE } from '../../src-shared/files';
-import { log } from '../log';
 import type { CacheDb } from '../store';
-import { EXPIRY_MS, HEARTBEAT_MS, holderGone } from '../sync/lease';
+import { createRowLeases, type RowLeaseOptions } from '../sync/row-lease';
 
 /**
  * One fill of an organisation's offline file cache at a time, across processes. The app and
@@ -20,17 +17,7 @@ import { EXPIRY_MS, HEARTBEAT_MS, holderGone } from '../sync/lease';
 
 export { FILLING_ELSEWHERE_MESSAGE };
 
-export interface FillLeaseOptions {
-  heartbeatMs?: number;
-  expiryMs?: number;
-}
-
-interface LeaseRow {
-  owner: string;
-  pid: number;
-  host: string;
-  heartbeat_at: string;
-}
+export type FillLeaseOptions = RowLeaseOptions;
 
 export interface FillLeases {
   /**
@@ -46,74 +33,11 @@ export interface FillLeases {
 }
 
 export function createFillLeases(options: FillLeaseOptions = {}): FillLeases {
-  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
-  const expiryMs = options.expiryMs ?? EXPIRY_MS;
-  const owner = `${process.pid}:${randomUUID()}`;
-  const host = hostname();
-
-  const read = (cache: CacheDb) =>
-    cache.sqlite
-      .prepare('SELECT owner, pid, host, heartbeat_at FROM offline_fill_lease WHERE id = 1')
-      .get() as LeaseRow | undefined;
-  const heldByAnother = (row: LeaseRow | undefined, now: number) =>
-    row !== undefined && row.owner !== owner && !holderGone(row, host, now, expiryMs);
-
+  const rows = createRowLeases<number>('offline_fill_lease', 'id', () => 'the offline fill', options);
   return {
-    heartbeatMs,
-    elsewhere: (cache) => heldByAnother(read(cache), Date.now()),
-    take(cache, onLost) {
-      const { sqlite } = cache;
-      const taken = sqlite
-        .transaction(() => {
-          const now = Date.now();
-          if (heldByAnother(read(cache), now)) return false;
-          const stamp = new Date(now).toISOString();
-          sqlite
-            .prepare(
-              `INSERT INTO offline_fill_lease (id, owner, pid, host, taken_at, heartbeat_at)
-               VALUES (1, ?, ?, ?, ?, ?)
-               ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid,
-                 host = excluded.host, taken_at = excluded.taken_at, heartbeat_at = excluded.heartbeat_at`,
-            )
-            .run(owner, process.pid, host, stamp, stamp);
-          return true;
-        })
-        .immediate();
-      if (!taken) return null;
-
-      let lost = false;
-      const heartbeat = setInterval(() => {
-        let changed: number;
-        try {
-          changed = sqlite
-            .prepare('UPDATE offline_fill_lease SET heartbeat_at = ? WHERE id = 1 AND owner = ?')
-            .run(new Date().toISOString(), owner).changes;
-        } catch (error) {
-          // Refused now (a lock held past the busy timeout): the next beat may pass.
-          log.warn('the offline fill could not be renewed:', error);
-          return;
-        }
-        if (changed > 0) return;
-        log.warn('the offline fill was taken over by another process; the fill here stops');
-        lost = true;
-        clearInterval(heartbeat);
-        onLost(new AppError('BUSY', FILLING_ELSEWHERE_MESSAGE));
-      }, heartbeatMs);
-      heartbeat.unref();
-
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        clearInterval(heartbeat);
-        if (lost) return;
-        try {
-          sqlite.prepare('DELETE FROM offline_fill_lease WHERE id = 1 AND owner = ?').run(owner);
-        } catch (error) {
-          // A cache closed or refusing writes: the row goes stale and the next fill takes it over.
-          log.warn('the offline fill could not be given back:', error);
-        }
-      };
-    },
+    heartbeatMs: rows.heartbeatMs,
+    elsewhere: (cache) => rows.elsewhere(cache, 1),
+    take: (cache, onLost) =>
+      rows.take(cache, 1, () => onLost(new AppError('BUSY', FILLING_ELSEWHERE_MESSAGE))),
   };
 }
