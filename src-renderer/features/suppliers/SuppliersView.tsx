@@ -8,11 +8,11 @@ import { useListKeys } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
-import type { CommandOutput } from '../../../src-shared/ipc';
 import { useCommand, useCommandMutation } from '../../lib/query';
 import { EditStateBadge, recordStates } from '../edits/EditStateBadge';
 import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
+import { savedEditStatus, type SavedEdit } from '../edits/saved';
 import { EditorPane, RecordEditor } from '../edits/RecordEditor';
 
 const PAGE_SIZE = 50;
@@ -27,35 +27,6 @@ function supplierForm(supplier: SupplierRow | null) {
   };
 }
 
-interface Saved {
-  verb: 'Saved' | 'Created';
-  name: string;
-  operationId: string;
-}
-
-type WaitingEdit = CommandOutput<'edits.list'>['items'][number];
-
-/**
- * What to say of the edit just saved, as the outbox has it now: waiting, in conflict, refused;
- * nothing once it is off the list (sent, or discarded). The list is read again before the save
- * is reported, so a saved edit is on it until something settles it.
- */
-function savedStatus(saved: Saved, waiting: WaitingEdit[]): { text: string; problem: boolean } | null {
-  const item = waiting.find((candidate) => candidate.operationId === saved.operationId);
-  if (!item) return null;
-  if (item.status === 'conflict')
-    return {
-      text: `${saved.name} was changed on the server too; choose below which version to keep.`,
-      problem: true,
-    };
-  if (item.status === 'failed')
-    return {
-      text: `The server refused the change to ${saved.name}${item.error ? `: ${item.error.message}` : ''}. It is kept below to fix or discard.`,
-      problem: true,
-    };
-  return { text: `${saved.verb} ${saved.name}; it will be sent with the next push.`, problem: false };
-}
-
 /** Suppliers: search, create and change them offline, and the edits waiting to be sent. */
 export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const id = useId();
@@ -63,7 +34,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const { text, setText, searched: debounced, page, setPage } = useTypedSearch();
   const [editing, setEditing] = useState<{ supplier: SupplierRow | null } | null>(null);
   // The edit just saved here, said above the list until the push settles it.
-  const [saved, setSaved] = useState<Saved | null>(null);
+  const [saved, setSaved] = useState<SavedEdit | null>(null);
   // Deleted suppliers (status DELETED, or gone from the server) only when asked, as dimensions.
   const [showDeleted, setShowDeleted] = useState(false);
   const grid = useRef<HTMLTableElement>(null);
@@ -84,7 +55,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const pending = useCommand('edits.list', { profileId });
   const waiting = pending.data?.items ?? [];
   const rowState = recordStates(waiting);
-  const savedMessage = saved && savedStatus(saved, waiting);
+  const savedMessage = saved && savedEditStatus(saved, waiting, profile.name);
   // The rows on screen stay while another search or page is read (see useCommand).
   const rows = search.data?.rows ?? [];
   const answer = search.isPlaceholderData ? undefined : search.data;
@@ -101,7 +72,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
     setEditing(null);
     grid.current?.focus();
   };
-  const finish = (done: Saved) => {
+  const finish = (done: SavedEdit) => {
     setEditing(null);
     setSaved(done);
     grid.current?.focus();
