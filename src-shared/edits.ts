@@ -71,6 +71,28 @@ export const OutboxItemShape = z.object({
   updatedAt: z.string(),
 });
 
+type EditStatus = z.infer<typeof OutboxItemShape>['status'];
+
+/** How much each state of a waiting edit needs the user, least first. */
+const NEED: Record<EditStatus, number> = { pending: 0, sending: 0, interrupted: 1, failed: 2, conflict: 3 };
+
+/**
+ * Per record, the waiting edit whose state most needs the user: a conflict, then a refusal,
+ * then an interrupted edit (it may have reached the server), then one waiting or on its way.
+ * A record's row says that one, in the window (`EditStateBadge`) and on the command line
+ * (`satchel dimension list`) alike; of two in the same state, the earlier.
+ */
+export function mostPressingEdits<T extends { recordId: string; status: EditStatus }>(
+  items: readonly T[],
+): Map<string, T> {
+  const edits = new Map<string, T>();
+  for (const item of items) {
+    const known = edits.get(item.recordId);
+    if (known === undefined || NEED[item.status] > NEED[known.status]) edits.set(item.recordId, item);
+  }
+  return edits;
+}
+
 export const PushSummaryShape = z.object({
   sent: z.number().int(),
   failed: z.number().int(),

@@ -5,10 +5,12 @@ import {
   DimensionItemUpdate,
   DimensionUpdate,
 } from '../../src-shared/api';
+import { mostPressingEdits } from '../../src-shared/edits';
 import { AppError } from '../../src-shared/errors';
 import type { DimensionRow } from '../../src-shared/search';
 import type { Core } from '../core';
 import { listDimensions, searchDimensionItems } from '../search';
+import { statusText } from './edits';
 import { chooseProfile } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
@@ -149,15 +151,21 @@ function list(
     io.stderr.write(values.items ? 'This dimension has no items here.\n' : 'No dimensions are cached.\n');
     return;
   }
+  // A record's waiting edit is said as "satchel edits list" says it: pending, conflict,
+  // interrupted (maybe sent; …), so that a refused or maybe-sent edit is not taken for waiting.
+  const edits = mostPressingEdits(
+    core.outbox
+      .list(profileId)
+      .filter((item) => item.resource === (values.items === undefined ? 'dimension' : 'dimensionItem')),
+  );
+  const editText = (row: { id: string; editPending: boolean }) => {
+    const edit = edits.get(row.id);
+    return edit ? `; edit ${statusText(edit)}` : row.editPending ? '; edit pending' : '';
+  };
   io.stdout.write(
     table([
       ['ID', 'CODE', 'NAME', 'STATUS'],
-      ...shaped.map((row) => [
-        row.id,
-        row.code ?? '',
-        row.name ?? '',
-        `${row.status ?? ''}${row.editPending ? ' (edit waiting)' : ''}`,
-      ]),
+      ...shaped.map((row) => [row.id, row.code ?? '', row.name ?? '', `${row.status ?? ''}${editText(row)}`]),
     ]),
   );
 }

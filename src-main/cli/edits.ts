@@ -103,9 +103,10 @@ export async function editsCommand(core: Core, args: string[], io: CliIo): Promi
 /**
  * An edit's status in the list's words: one a live push has on its way is "sending"; one left
  * on its way by a push that is no more (a process killed, an answer that never came) is
- * "interrupted", and may or may not have reached the server.
+ * "interrupted", and may or may not have reached the server. `satchel dimension list` says a
+ * record's edit in these words too.
  */
-function statusText(item: OutboxItem): string {
+export function statusText(item: Pick<OutboxItem, 'status' | 'operation'>): string {
   if (item.status !== 'interrupted') return item.status;
   return item.operation === 'create'
     ? 'interrupted (maybe sent; looked up before sending again; sync to find out)'

@@ -1,3 +1,4 @@
+import { mostPressingEdits } from '../../../src-shared/edits';
 import type { CommandOutput } from '../../../src-shared/ipc';
 import { Badge } from '../../components/ListGrid';
 
@@ -9,13 +10,7 @@ export type EditState = WaitingEdit['status'];
  * interrupted (the next sync finds out whether it reached the organisation), waiting.
  */
 export function recordStates(waiting: readonly WaitingEdit[]): Map<string, EditState> {
-  const rank = { pending: 0, sending: 0, interrupted: 1, failed: 2, conflict: 3 } as const;
-  const states = new Map<string, EditState>();
-  for (const item of waiting) {
-    const known = states.get(item.recordId);
-    if (known === undefined || rank[item.status] > rank[known]) states.set(item.recordId, item.status);
-  }
-  return states;
+  return new Map([...mostPressingEdits(waiting)].map(([recordId, item]) => [recordId, item.status]));
 }
 
 /**

@@ -243,7 +243,7 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
       await ok(['dimension', 'update-item', dimension.id, item.id, '--name', 'Renamed offline'], env),
     ).toMatch(new RegExp(`^Dimension item ${item.id} updated offline`));
     // The offline copy shows the edits at once, marked as waiting.
-    expect(await ok(['dimension', 'list'], env)).toMatch(/CLI-PRJ +Client projects +ACTIVE \(edit waiting\)/);
+    expect(await ok(['dimension', 'list'], env)).toMatch(/CLI-PRJ +Client projects +ACTIVE; edit pending\n/);
     expect(await ok(['dimension', 'list', '--items', dimension.id], env)).toContain('Renamed offline');
 
     expect(await ok(['edits', 'push'], env)).toBe('3 sent, 0 failed, 0 conflicts, 0 waiting\n');
@@ -259,6 +259,6 @@ describe('satchel CLI: review, export and offline edits', { timeout: 120_000 }, 
     )) as { data: Array<{ id: string; code: string; name: string }> };
     expect(serverItems.data.find((d) => d.id === item.id)?.name).toBe('Renamed offline');
     expect(serverItems.data.filter((d) => d.code === 'CLI-A26')).toHaveLength(1);
-    expect(await ok(['dimension', 'list'], env)).not.toContain('edit waiting');
+    expect(await ok(['dimension', 'list'], env)).not.toContain('; edit ');
   });
 });

@@ -1,0 +1,81 @@
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
+import { useCliProfiles } from '../../helpers/cli-profile';
+import { sandboxToken } from '../../helpers/sandbox-token';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// `satchel dimension list` marks a record with a waiting edit by the state of that edit, in the
+// words of `satchel edits list`: a conflict, a refusal or an edit that may have been sent is
+// not "waiting".
+
+const tempDir = useTempDirs();
+const connect = useCliProfiles(tempDir);
+
+/** A process id that no process has (above Linux's largest): a push killed mid-request. */
+const GONE = 2 ** 22 + 17;
+
+describe('satchel dimension list', () => {
+  it('says the state of each record’s waiting edit as the edits list does', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Dimensions', { transactions: 20 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    const byCode = (code: string) => sandbox.state.dimensions.find((d) => d.code === code)!;
+    const [project, region] = [byCode('PROJ'), byCode('REG')];
+    const token = await sandboxToken(sandbox, 'read write');
+    const api = async (method: string, apiPath: string, body: unknown) =>
+      (
+        await fetch(`${sandbox.url}${apiPath}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status;
+
+    // A colleague renames the project dimension and takes a code after the sync: the push
+    // meets a conflict and a refusal.
+    core.outbox.updateDimension(profile.id, project.id, { name: 'Projects (mine)' });
+    core.outbox.createDimension(profile.id, { name: 'Mine too', code: 'TAKEN' });
+    expect(await api('PATCH', `/v1/dimensions/${project.id}`, { name: 'Projects (theirs)' })).toBe(200);
+    expect(await api('POST', '/v1/dimensions', { name: 'Theirs', code: 'TAKEN' })).toBeLessThan(300);
+    expect(await core.outbox.push(profile.id)).toMatchObject({ sent: 0, failed: 1, conflicts: 1 });
+
+    // Then one update and one create left on their way by a push whose process is gone, and
+    // one of each that simply waits.
+    const interrupted = [
+      core.outbox.updateDimension(profile.id, region.id, { name: 'Regions' }),
+      core.outbox.createDimension(profile.id, { name: 'Half sent', code: 'HALF' }),
+    ];
+    core.outbox.createDimension(profile.id, { name: 'Waiting', code: 'WAIT' });
+    const item = core.outbox.createDimensionItem(profile.id, project.id, { name: 'Audit', code: 'AUD' });
+    const claim = JSON.stringify({ id: `claim-of-${GONE}`, pid: GONE, host: hostname() });
+    for (const edit of interrupted)
+      core
+        .cacheOf(profile.id)
+        .sqlite.prepare(
+          `UPDATE outbox SET status = 'sending', attempts = attempts + 1, sent_at = ?, claimed_by = ? WHERE operation_id = ?`,
+        )
+        .run(new Date().toISOString(), claim, edit.operationId);
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    const listed = await runCli(['dimension', 'list'], { env });
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    const status = (code: string) =>
+      listed.stdout
+        .split('\n')
+        .find((line) => line.split(/\s{2,}/)[1] === code)
+        ?.split(/\s{2,}/)[3];
+    expect(status('PROJ')).toBe('ACTIVE; edit conflict');
+    expect(status('TAKEN')).toBe('ACTIVE; edit failed');
+    expect(status('REG')).toBe('INACTIVE; edit interrupted (maybe sent; checked before sending again)');
+    expect(status('HALF')).toBe(
+      'ACTIVE; edit interrupted (maybe sent; looked up before sending again; sync to find out)',
+    );
+    expect(status('WAIT')).toBe('ACTIVE; edit pending');
+    expect(status('KOST1')).toBe('ACTIVE');
+
+    const items = await runCli(['dimension', 'list', '--items', project.id], { env });
+    expect(items.code).toBe(0);
+    expect(items.stdout).toMatch(new RegExp(`${item.recordId} +AUD +Audit +ACTIVE; edit pending\\n`));
+  });
+});
