@@ -90,8 +90,12 @@ export async function openApp(
   options: {
     colorScheme?: 'light' | 'dark';
     serveFiles?: boolean;
-    /** Told of every command the page sends, before it is answered (to count them). */
-    onCommand?: (command: string, input: unknown) => void;
+    /**
+     * Told of every command the page sends, before it is answered (to count them). A promise it
+     * returns holds the answer back until it settles, as a slow core would: a test sees what the
+     * window shows meanwhile, without waiting on the clock.
+     */
+    onCommand?: (command: string, input: unknown) => unknown;
   } = {},
 ): Promise<AppPage> {
   const context = await (
@@ -147,8 +151,8 @@ export async function openApp(
       });
     });
   }
-  await page.exposeBinding('__satchelInvoke', (_source, command: unknown, input: unknown) => {
-    options.onCommand?.(String(command), input);
+  await page.exposeBinding('__satchelInvoke', async (_source, command: unknown, input: unknown) => {
+    await options.onCommand?.(String(command), input);
     return dispatch(handlers, command, input);
   });
   await page.addInitScript({ path: bridgeBundle });

@@ -46,6 +46,16 @@ describe('handing the review to a colleague in the window', () => {
     });
     const colleague = createCore({ dataDir: tempDir(), secrets });
     const stranger = createCore({ dataDir: tempDir(), secrets });
+    // The counts read again after an import (`review.attention`), held back when asked until
+    // the test lets them go, as a slow core would hold them.
+    let refresh: { importSent: boolean; arrived(): void; released: Promise<void> } | null = null;
+    const holdRefresh = (command: string) => {
+      if (!refresh) return undefined;
+      if (command === 'review.import') refresh.importSent = true;
+      if (command !== 'review.attention' || !refresh.importSent) return undefined;
+      refresh.arrived();
+      return refresh.released;
+    };
     const app = await (async () => {
       const myProfile = await connectSandbox(mine, sandbox);
       const theirProfile = await connectSandbox(colleague, sandbox);
@@ -90,7 +100,7 @@ describe('handing the review to a colleague in the window', () => {
       exportReview(theirs, path.join(folder, 'colleague.json'));
       exportReview(stranger.cacheOf(strangerProfile.id), path.join(folder, 'other client.json'));
       writeFileSync(path.join(folder, 'empty.json'), '');
-      return { opened: await openApp(mine), cache, ids };
+      return { opened: await openApp(mine, { onCommand: holdRefresh }), cache, ids };
     })();
     const { opened, cache, ids } = app;
     const { page } = opened;
@@ -106,13 +116,29 @@ describe('handing the review to a colleague in the window', () => {
 
       // 295 records take the colleague's marks; 15 keep my newer, different ones: the first
       // ten their tags (and take the colleague's "reviewed"), the five un-marked their state.
+      // While the counts are read again after the import, the button still says "Importing…",
+      // and the result waits for it: the two change together, with the counts below.
       answers.push(path.join(folder, 'colleague.json'));
+      let arrived = () => {};
+      let release = () => {};
+      const refreshArrived = new Promise<void>((resolve) => (arrived = resolve));
+      refresh = { importSent: false, arrived, released: new Promise<void>((resolve) => (release = resolve)) };
       await importButton.click();
+      await refreshArrived;
+      // What the page has to show by now is drawn: a frame, then a task.
+      await page.evaluate(
+        () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+      );
+      await section.getByRole('button', { name: 'Importing…' }).waitFor();
+      expect(await result.count()).toBe(0);
+      refresh = null;
+      release();
       await result
         .getByText(
           '300 review marks read; 295 records took a newer mark from the file. 15 records kept your own newer mark where the file says otherwise.',
         )
         .waitFor();
+      expect(await section.getByRole('button', { name: 'Importing…' }).count()).toBe(0);
       const states = reviewStates(cache, 'transaction', [ids[0]!, ids[16]!, ids[100]!]);
       expect(states.get(ids[0]!)).toMatchObject({ flagged: true, tags: ['ask client'] });
       expect(states.get(ids[0]!)?.reviewedAt).toBe('2026-05-04T10:00:00.000Z');

@@ -44,9 +44,11 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
         setMessage(reviewExportMessage(result));
       } else {
         const result = await call('review.import', { profileId: profile.id, file });
+        // The counts and lists are read again first: the result, the button back and the
+        // counts below change together, as a review mark's stays busy until then (useReview).
+        await refreshCommands(client, CHANGED_BY_REVIEW);
         setMessage(reviewImportMessage(result));
         setUndoable(result.importId);
-        await refreshCommands(client, CHANGED_BY_REVIEW);
       }
     } catch (problem) {
       setError((problem as Error).message);
@@ -60,9 +62,9 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
     setBusy('undo');
     try {
       const result = await call('review.undoImport', { profileId: profile.id, importId });
+      await refreshCommands(client, CHANGED_BY_REVIEW);
       setUndoable(null);
       setMessage(reviewUndoMessage(result));
-      await refreshCommands(client, CHANGED_BY_REVIEW);
     } catch (problem) {
       setUndoable(null);
       setError((problem as Error).message);
