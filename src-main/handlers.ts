@@ -41,17 +41,34 @@ export type HandlerTable = {
 const PROGRESS_INTERVAL_MS = 100;
 
 /**
- * `review.progress` of a change in slices (a bulk change, an import), as the status bar shows
- * it: at most every PROGRESS_INTERVAL_MS, and always the end.
+ * Runs a review change in slices (a bulk change, an import, its undo) with its progress as
+ * `review.progress`, as the status bar shows it: at most every PROGRESS_INTERVAL_MS, and always
+ * a last event with `ended`, however it ends: all done, or failed part-way (a slice refused,
+ * the copy busy or damaged), so the status bar never keeps "Changing review marks: X of Y"
+ * for a change that is over. A change that failed before its first event (a bad request, an
+ * unreadable file) sends none: it showed nothing, and another change may be the one shown.
  */
-function reviewProgress(core: Core, profileId: string): (done: number, total: number) => void {
-  let last = 0;
-  return (done, total) => {
-    const now = Date.now();
-    if (done < total && now - last < PROGRESS_INTERVAL_MS) return;
-    last = now;
-    core.events.emit('review.progress', { profileId, done, total });
+async function withReviewProgress<T>(
+  core: Core,
+  profileId: string,
+  run: (onProgress: (done: number, total: number) => void) => Promise<T>,
+): Promise<T> {
+  // The last event sent, and the latest count (the one a failure's last event says).
+  const shown = { at: 0, ended: false };
+  let latest: { done: number; total: number } | undefined;
+  const emit = ({ done, total }: { done: number; total: number }, ended: boolean) => {
+    Object.assign(shown, { at: Date.now(), ended });
+    core.events.emit('review.progress', { profileId, done, total, ended });
   };
+  try {
+    return await run((done, total) => {
+      latest = { done, total };
+      if (done >= total) emit(latest, true);
+      else if (Date.now() - shown.at >= PROGRESS_INTERVAL_MS) emit(latest, false);
+    });
+  } finally {
+    if (latest && !shown.ended) emit(latest, true);
+  }
 }
 
 /** A CSV export under way: whose it is, and how `export.cancel` stops it. */
@@ -186,11 +203,13 @@ export function createHandlers(core: Core): HandlerTable {
     'dimensionItems.search': ({ profileId, search }) => searchDimensionItems(core.cacheOf(profileId), search),
     // A whole search result is changed in slices (review/slices.ts), with progress.
     'review.apply': ({ profileId, target, change }) =>
-      applyReviewInSlices(core.cacheOf(profileId), target, change, {
-        // The result is listed in the totals thread: 0.3–0.5 s for 283,292 of a million rows.
-        rowsOf: (search) => core.reviewRows(profileId, search),
-        onProgress: reviewProgress(core, profileId),
-      }),
+      withReviewProgress(core, profileId, (onProgress) =>
+        applyReviewInSlices(core.cacheOf(profileId), target, change, {
+          // The result is listed in the totals thread: 0.3–0.5 s for 283,292 of a million rows.
+          rowsOf: (search) => core.reviewRows(profileId, search),
+          onProgress,
+        }),
+      ),
     'review.attention': async ({ profileId }) => ({
       groups: await countAttention({
         transactions: async (filters) => (await core.transactionTotals(profileId, filters)).count,
@@ -227,10 +246,8 @@ export function createHandlers(core: Core): HandlerTable {
       core.grants.useFile('reviewImport', named, (file) => {
         const cache = core.cacheOf(profileId);
         return afterReviewChanges(cache, async () => {
-          const { result, undo } = await importReviewFileInSlices(
-            cache,
-            { file },
-            { onProgress: reviewProgress(core, profileId) },
+          const { result, undo } = await withReviewProgress(core, profileId, (onProgress) =>
+            importReviewFileInSlices(cache, { file }, { onProgress }),
           );
           if (!undo || undo.entries.length === 0) return { ...result, importId: null };
           const importId = randomUUID();
@@ -248,7 +265,9 @@ export function createHandlers(core: Core): HandlerTable {
       lastImports.delete(profileId);
       const cache = core.cacheOf(profileId);
       return afterReviewChanges(cache, () =>
-        undoImportInSlices(cache, last.undo, { onProgress: reviewProgress(core, profileId) }),
+        withReviewProgress(core, profileId, (onProgress) =>
+          undoImportInSlices(cache, last.undo, { onProgress }),
+        ),
       );
     },
     'suppliers.create': ({ profileId, input }) => core.outbox.createSupplier(profileId, input),

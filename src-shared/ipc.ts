@@ -508,11 +508,17 @@ export const events = {
    * met by a search or a sync): `profiles.cacheStatus` says so from now on.
    */
   'cache.damaged': z.object({ profileId: z.uuid() }),
-  /** A review change of a whole search result: records done of the result fixed at its start. */
+  /**
+   * A review change of a whole search result, or an import or its undo: records (or marks) done
+   * of the total fixed at its start. `ended` on its last event, however it ended: all done, or
+   * failed part-way (then `done` says how many were changed before, which stay changed), so
+   * that nothing that counts it is left waiting for a total it will never reach.
+   */
   'review.progress': z.object({
     profileId: z.uuid(),
     done: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),
+    ended: z.boolean(),
   }),
   /**
    * A run's end, whatever ended it. `runId` is its row in the history, or null when it has none:

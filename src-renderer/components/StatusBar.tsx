@@ -39,7 +39,8 @@ function useRunningWork(profileId: string | undefined) {
       }),
       window.satchel.on('review.progress', (event) => {
         if (event.profileId !== profileId) return;
-        setReviewing(event.done >= event.total ? null : event);
+        // Gone with the change's last event, whether it changed every record or failed part-way.
+        setReviewing(event.ended ? null : event);
       }),
     ];
     return () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { applyReview, exportReview, reviewStates } from '../../src-main/review';
@@ -206,6 +207,42 @@ describe('handing the review to a colleague in the window', () => {
       await section.getByRole('alert').getByText('is empty, not a review export', { exact: false }).waitFor();
       expect(snapshot(cache)).toEqual(merged);
       await checkScreen(opened, 'review-import-refused');
+
+      // An import that fails part-way: another program takes the copy's write lock once the
+      // first slice is merged, and the next slice is refused. The window says why, and the
+      // status bar stops counting it instead of keeping "Changing review marks: 250 of 600".
+      const more = path.join(folder, 'more.json');
+      writeFileSync(
+        more,
+        JSON.stringify({
+          format: 'satchel-review',
+          version: 1,
+          exportedAt: '2026-05-04T13:00:00.000Z',
+          organisationId: null,
+          marks: Array.from({ length: 600 }, () => ({
+            kind: 'transaction',
+            id: randomUUID(),
+            note: { text: 'Seen by Anna', changedAt: '2026-05-04T12:30:00.000Z' },
+          })),
+        }),
+      );
+      // The copy's busy wait shortened from 5 s: the slice refused is the point, not the wait.
+      cache.sqlite.pragma('busy_timeout = 200');
+      const other = new Database(cache.sqlite.name);
+      const stopLocking = mine.events.subscribe((event) => {
+        if (event === 'review.progress' && !other.inTransaction) other.exec('BEGIN IMMEDIATE');
+      });
+      try {
+        answers.push(more);
+        await importButton.click();
+        await section.getByRole('alert').getByText('kept the cache busy', { exact: false }).waitFor();
+      } finally {
+        stopLocking();
+        if (other.inTransaction) other.exec('ROLLBACK');
+        other.close();
+      }
+      await importButton.waitFor();
+      await expect.poll(() => page.getByTestId('running-review').count()).toBe(0);
     } finally {
       await opened.close();
       await mine.close();

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
 import type { ExpenseSearchResult, TransactionSearchResult } from '../../../src-shared/search';
@@ -44,7 +47,8 @@ describe('review.apply', () => {
     });
     stop();
     expect(answer).toEqual({ ok: true, value: { changed: unmatched } });
-    expect(progress.at(-1)).toEqual({ profileId, done: unmatched, total: unmatched });
+    expect(progress.at(-1)).toEqual({ profileId, done: unmatched, total: unmatched, ended: true });
+    expect(progress.filter((event) => event.ended)).toHaveLength(1);
     expect(progress.every((event) => event.total === unmatched && event.done <= unmatched)).toBe(true);
     expect(await count({ matched: false, reviewed: false })).toBe(0);
     expect(await count({ reviewed: true })).toBe(unmatched);
@@ -121,7 +125,7 @@ describe('review.import and review.undoImport', () => {
     expect(importId).toMatch(/^[0-9a-f-]{36}$/);
     // The status bar's count of the slices, to the end.
     expect(progress.length).toBeGreaterThan(1);
-    expect(progress.at(-1)).toEqual({ profileId, done: ids.length, total: ids.length });
+    expect(progress.at(-1)).toEqual({ profileId, done: ids.length, total: ids.length, ended: true });
 
     const undone = await dispatch(handlers, 'review.undoImport', { profileId, importId });
     expect(undone).toEqual({ ok: true, value: { restored: ids.length, changedSince: 0 } });
@@ -203,4 +207,95 @@ describe('review.import and review.undoImport', () => {
       value: { items: [] },
     });
   }, 180_000);
+});
+
+describe('a review change that fails part-way', () => {
+  it('ends its progress all the same, so the status bar does not keep counting it', async () => {
+    const closers: Array<() => Promise<void>> = [];
+    cleanups.push(async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+    });
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 3000 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const cache = core.cacheOf(profileId);
+    // The copy's busy wait shortened from 5 s: the slice refused is the point, not the wait.
+    cache.sqlite.pragma('busy_timeout = 200');
+    // Another Satchel (the command line, say) takes the copy's write lock once the first slice
+    // is reported, and keeps it: the next slice is refused as busy.
+    const other = new Database(core.profiles.cacheFile(profileId));
+    closers.push(() => Promise.resolve(void other.close()));
+    const progress: Array<EventPayload<'review.progress'>> = [];
+    const stop = core.events.subscribe((event, payload) => {
+      if (event !== 'review.progress') return;
+      progress.push(payload as EventPayload<'review.progress'>);
+      if (!other.inTransaction) other.exec('BEGIN IMMEDIATE');
+    });
+    cleanups.push(() => Promise.resolve(void stop()));
+    const release = () => {
+      if (other.inTransaction) other.exec('ROLLBACK');
+    };
+
+    // Marking every transaction reviewed: the first slice is changed, the second refused.
+    const marked = await dispatch(handlers, 'review.apply', {
+      profileId,
+      target: { by: 'transactionSearch', filters: {} },
+      change: { action: 'setReviewed' },
+    });
+    release();
+    expect(marked).toMatchObject({
+      ok: false,
+      error: {
+        message: expect.stringContaining('another program (a satchel command, say) kept the cache busy'),
+      },
+    });
+    const total = cache.sqlite
+      .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
+      .pluck()
+      .get() as number;
+    const reviewed = cache.sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;
+    expect(reviewed).toBeGreaterThan(0);
+    expect(reviewed).toBeLessThan(total);
+    expect(progress.at(0)).toEqual({ profileId, done: reviewed, total, ended: false });
+    expect(progress.at(-1)).toEqual({ profileId, done: reviewed, total, ended: true });
+    expect(progress.filter((event) => event.ended)).toHaveLength(1);
+
+    // An import of a colleague's 3,000 marks: the first slice merged, the second refused.
+    progress.length = 0;
+    const file = path.join(tempDir(), 'colleague.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'satchel-review',
+        version: 1,
+        exportedAt: '2026-05-04T11:00:00.000Z',
+        organisationId: null,
+        marks: Array.from({ length: 3000 }, () => ({
+          kind: 'transaction',
+          id: randomUUID(),
+          note: { text: 'Seen by Anna', changedAt: '2026-05-04T10:00:00.000Z' },
+        })),
+      }),
+    );
+    answers.push(file);
+    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+    const imported = await dispatch(handlers, 'review.import', { profileId, file });
+    release();
+    expect(imported.ok).toBe(false);
+    const merged = cache.sqlite
+      .prepare("SELECT count(*) FROM review_marks WHERE note = 'Seen by Anna'")
+      .pluck()
+      .get() as number;
+    expect(merged).toBeGreaterThan(0);
+    expect(merged).toBeLessThan(3000);
+    expect(progress.at(0)).toEqual({ profileId, done: merged, total: 3000, ended: false });
+    expect(progress.at(-1)).toEqual({ profileId, done: merged, total: 3000, ended: true });
+    expect(progress.filter((event) => event.ended)).toHaveLength(1);
+  }, 120_000);
 });
