@@ -358,6 +358,11 @@ describe('dimensions', () => {
       const edits = page.getByTestId('edits');
       await edits.getByRole('button', { name: 'Send now' }).click();
       await page.getByTestId('push-result').getByText('1 conflict').waitFor({ timeout: 60_000 });
+      // The note of the save follows its edit: no longer "sent with the next push".
+      await page
+        .getByTestId('dimension-saved')
+        .getByText('Client projects was changed on the server too; choose below which version to keep.')
+        .waitFor();
       const conflict = edits.getByRole('listitem', { name: 'Update dimension Client projects' });
       await conflict.getByRole('button', { name: 'Field by field…' }).click();
       const merge = conflict.getByRole('group', { name: 'Choose each field' });

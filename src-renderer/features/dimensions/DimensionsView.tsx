@@ -14,6 +14,7 @@ import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
 import type { Opening } from '../attention/groups';
 import { EditorPane, RecordEditor } from '../edits/RecordEditor';
+import { savedEditStatus, type SavedEdit } from '../edits/saved';
 
 const PAGE_SIZE = 50;
 
@@ -43,7 +44,7 @@ export function DimensionsView({
   const profileId = profile.id;
   const [showDeleted, setShowDeleted] = useState(false);
   const [editing, setEditing] = useState<Editing | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const [saved, setSaved] = useState<SavedEdit | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
   const dimensionGrid = useRef<HTMLTableElement>(null);
   const itemGrid = useRef<HTMLTableElement>(null);
@@ -92,12 +93,13 @@ export function DimensionsView({
     if (editing) returnFocus(editing.kind);
     setEditing(null);
   };
-  const finish = (kind: Editing['kind'], message: string) => {
+  const finish = (kind: Editing['kind'], done: SavedEdit) => {
     setEditing(null);
-    setSaved(message);
+    setSaved(done);
     returnFocus(kind);
   };
-  const waits = 'it will be sent with the next push.';
+  // What became of the edit just saved, as the outbox has it now (as the Suppliers area says it).
+  const savedMessage = saved && savedEditStatus(saved, waiting.data?.items ?? [], profile.name);
 
   const submit = (payload: Record<string, unknown>) => {
     if (!editing) return;
@@ -107,7 +109,7 @@ export function DimensionsView({
       if (record)
         updateDimension.mutate(
           { profileId, id: record.id, input: payload },
-          { onSuccess: () => finish('dimension', `Saved ${name}; ${waits}`) },
+          { onSuccess: ({ operationId }) => finish('dimension', { verb: 'Saved', name, operationId }) },
         );
       else
         createDimension.mutate(
@@ -115,7 +117,7 @@ export function DimensionsView({
           {
             onSuccess: (created) => {
               setHighlight(created.recordId);
-              finish('dimension', `Created ${name}; ${waits}`);
+              finish('dimension', { verb: 'Created', name, operationId: created.operationId });
             },
           },
         );
@@ -125,12 +127,18 @@ export function DimensionsView({
     if (record)
       updateItem.mutate(
         { profileId, dimensionId: dimension.id, id: record.id, input: payload },
-        { onSuccess: () => finish('item', `Saved ${name} in ${label(dimension)}; ${waits}`) },
+        {
+          onSuccess: ({ operationId }) =>
+            finish('item', { verb: 'Saved', name: `${name} in ${label(dimension)}`, operationId }),
+        },
       );
     else
       createItem.mutate(
         { profileId, dimensionId: dimension.id, input: payload as { name: string; code: string } },
-        { onSuccess: () => finish('item', `Created ${name} in ${label(dimension)}; ${waits}`) },
+        {
+          onSuccess: ({ operationId }) =>
+            finish('item', { verb: 'Created', name: `${name} in ${label(dimension)}`, operationId }),
+        },
       );
   };
 
@@ -171,9 +179,13 @@ export function DimensionsView({
           New dimension
         </button>
       </div>
-      {saved && (
-        <p role="status" className="muted" data-testid="dimension-saved">
-          {saved}
+      {savedMessage && (
+        <p
+          role="status"
+          className={savedMessage.problem ? 'field-error' : 'muted'}
+          data-testid="dimension-saved"
+        >
+          {savedMessage.text}
         </p>
       )}
       <div className={editing ? 'split open' : 'split'}>
