@@ -82,3 +82,19 @@ export function deletedAt() {
 export function localEditPending() {
   return integer('local_edit_pending', { mode: 'boolean' }).notNull().default(false);
 }
+
+/**
+ * The holder of a lease held in a row (src-main/sync/row-lease.ts): `sync_lease`,
+ * `download_runs`, `offline_fill_lease`. `owner` is one per holder (a process may hold several
+ * in tests); `pid` and `host` say whether its process is gone; `heartbeat_at` is renewed while
+ * it holds it, and one not renewed for long is taken over.
+ */
+export function leaseColumns() {
+  return {
+    owner: text('owner').notNull(),
+    pid: integer('pid').notNull(),
+    host: text('host').notNull(),
+    takenAt: text('taken_at').notNull(),
+    heartbeatAt: text('heartbeat_at').notNull(),
+  };
+}

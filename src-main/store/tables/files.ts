@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { integerCheck, jsonCheck, moneyChecks } from './columns';
+import { integerCheck, jsonCheck, leaseColumns, moneyChecks } from './columns';
 
 /**
  * The bulk download queue (src-main/files, docs/files.md). A job is one request of the user:
@@ -103,11 +103,7 @@ export const downloadRuns = sqliteTable('download_runs', {
   jobId: text('job_id')
     .primaryKey()
     .references(() => downloadJobs.id, { onDelete: 'cascade' }),
-  owner: text('owner').notNull(),
-  pid: integer('pid').notNull(),
-  host: text('host').notNull(),
-  takenAt: text('taken_at').notNull(),
-  heartbeatAt: text('heartbeat_at').notNull(),
+  ...leaseColumns(),
 });
 
 /**
@@ -122,11 +118,7 @@ export const offlineFillLease = sqliteTable(
   'offline_fill_lease',
   {
     id: integer('id').primaryKey(),
-    owner: text('owner').notNull(),
-    pid: integer('pid').notNull(),
-    host: text('host').notNull(),
-    takenAt: text('taken_at').notNull(),
-    heartbeatAt: text('heartbeat_at').notNull(),
+    ...leaseColumns(),
   },
   () => [check('offline_fill_lease_one_row', sql`"id" = 1`)],
 );

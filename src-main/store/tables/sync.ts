@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { jsonCheck, nowIso } from './columns';
+import { jsonCheck, leaseColumns, nowIso } from './columns';
 
 /**
  * Where each resource's pull stands. Written in the same SQLite transaction as the page of
@@ -72,11 +72,7 @@ export const syncLease = sqliteTable(
   'sync_lease',
   {
     id: integer('id').primaryKey(),
-    owner: text('owner').notNull(),
-    pid: integer('pid').notNull(),
-    host: text('host').notNull(),
-    takenAt: text('taken_at').notNull(),
-    heartbeatAt: text('heartbeat_at').notNull(),
+    ...leaseColumns(),
   },
   () => [check('sync_lease_one_row', sql`"id" = 1`)],
 );
