@@ -10,7 +10,7 @@ import { log } from '../log';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { FILE_SCHEME } from '../shell/file-route';
-import { EXPIRY_MS } from '../sync/lease';
+import { EXPIRY_MS } from '../sync/row-lease';
 import { FILE_ATTEMPTS, fileRetryDelayMs, givenUpReason, retriesFile } from './attempts';
 import { fetchFile, hashFile, stopsEveryFile } from './fetch';
 import { FILE_DATE_SQL, SCOPED_FILES_FROM } from './scope';

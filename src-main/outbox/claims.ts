@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { outbox, type CacheDb } from '../store';
-import { processAlive } from '../sync/lease';
+import { processAlive } from '../sync/row-lease';
 import type { Tx } from '../sync/types';
 import type { OutboxRow } from './queue';
 

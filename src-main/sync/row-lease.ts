@@ -2,19 +2,46 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { log } from '../log';
 import type { CacheDb } from '../store';
-import { EXPIRY_MS, HEARTBEAT_MS, holderGone } from './lease';
 
 /**
- * A lease held in one row of an organisation's cache, by one process at a time: the download
- * runs (`download_runs`, a row a job) and the offline fill (`offline_fill_lease`, one row).
- * The rules are the sync lease's (lease.ts): taken in a `BEGIN IMMEDIATE` transaction, so two
+ * A lease held in one row of an organisation's cache, by one process at a time: the sync lease
+ * (`sync_lease`, lease.ts), the download runs (`download_runs`, a row a job) and the offline
+ * fill (`offline_fill_lease`, one row). Taken in a `BEGIN IMMEDIATE` transaction, so two
  * processes never both see it free; renewed every `heartbeatMs`; taken over when its process is
- * gone, or its heartbeat is older than `expiryMs` whatever its process id says; removed when
- * the holder ends. A holder whose renewal finds it taken over is told (`onLost`) and stops.
+ * gone, or its heartbeat is older than `expiryMs` whatever its process id says (the id reused by
+ * another program, a holder on another machine sharing the folder); removed when the holder
+ * ends. A holder whose renewal finds it taken over is told (`onLost`) and stops.
  */
 
+export const HEARTBEAT_MS = 15_000;
+export const EXPIRY_MS = 2 * 60_000;
+
+/** Whether a process of this machine is still there (EPERM: it is, but not ours to signal). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether a lease's holder no longer holds it: a process of this machine gone, or a stale heartbeat. */
+export function holderGone(
+  row: { pid: number; host: string; heartbeat_at: string },
+  host: string,
+  now: number,
+  expiryMs: number,
+): boolean {
+  if (row.host === host && !processAlive(row.pid)) return true;
+  const beat = Date.parse(row.heartbeat_at);
+  return Number.isNaN(beat) || now - beat >= expiryMs;
+}
+
 export interface RowLeaseOptions {
+  /** Between two renewals of a held lease; 15 s by default. */
   heartbeatMs?: number;
+  /** How long another holder's lease may go unrenewed before it is taken over; 2 minutes by default. */
   expiryMs?: number;
 }
 
@@ -38,9 +65,9 @@ interface LeaseRow {
 
 /** `table` and `keyColumn` are this module's callers' constants, never input. */
 export function createRowLeases<K extends string | number>(
-  table: 'download_runs' | 'offline_fill_lease',
+  table: 'sync_lease' | 'download_runs' | 'offline_fill_lease',
   keyColumn: 'job_id' | 'id',
-  /** What the log calls it: "download 1234…", "the offline fill". */
+  /** What the log calls it: "the sync lease", "download 1234…", "the offline fill". */
   describe: (key: K) => string,
   options: RowLeaseOptions = {},
 ): RowLeases<K> {
