@@ -95,7 +95,8 @@ describe('reading receipts in the preview', () => {
       await page.keyboard.press('r');
       await expect.poll(async () => (await size()).height < (await size()).width).toBe(true);
       await drawnPage(199).waitFor();
-      await pane.getByRole('button', { name: 'Rotate a quarter turn (R)' }).click();
+      await pane.getByRole('button', { name: 'Turn right (R)' }).click();
+      await pane.getByRole('status').getByText('Turned 180°').waitFor();
       await expect.poll(async () => (await size()).height > (await size()).width).toBe(true);
       // None of these keys reached the pane (it is still open, nothing was reviewed).
       expect(await pane.isVisible()).toBe(true);

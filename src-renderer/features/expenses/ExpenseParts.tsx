@@ -9,6 +9,7 @@ import {
 } from '../../../src-shared/details';
 import { formatBytes, formatDate, formatMoney, humanize } from '../../lib/format';
 import { FilePreview } from '../preview/FilePreview';
+import type { Turn } from '../preview/viewer';
 
 /**
  * Where a line is booked, in one line of text: "Account 4930 Office supplies · VAT 19 % ·
@@ -121,9 +122,15 @@ export function ExpenseFiles({ profileId, files }: { profileId: string; files: E
   );
 }
 
-/** One file; its preview opens by itself when the copy is on disk, else when asked (it downloads). */
+/**
+ * One file; its preview opens by itself when the copy is on disk, else when asked (it downloads).
+ * The file's turn in the preview is kept here, beside it: hiding the preview and showing it again,
+ * or looking at the expense's other files in between, keeps it; another expense's files (or this
+ * one's opened again later) start upright. A view setting only: nothing is saved anywhere.
+ */
 function ExpenseFile({ profileId, file }: { profileId: string; file: ExpenseFileSummary }) {
   const [shown, setShown] = useState(file.downloaded);
+  const [turn, setTurn] = useState<Turn>(0);
   const previewId = useId();
   const name = file.name ?? file.id;
   return (
@@ -146,7 +153,7 @@ function ExpenseFile({ profileId, file }: { profileId: string; file: ExpenseFile
         {shown ? 'Hide preview' : 'Preview'}
       </button>
       <div id={previewId} className="file-preview-slot">
-        {shown && <FilePreview profileId={profileId} file={file} />}
+        {shown && <FilePreview profileId={profileId} file={file} turn={turn} onTurn={setTurn} />}
       </div>
     </li>
   );

@@ -8,6 +8,7 @@ import { DownloadDialog } from '../files/DownloadDialog';
 import { useDownloads } from '../files/useDownloads';
 import { ImageView } from './ImageView';
 import type { PdfProblem } from './PdfView';
+import type { Turn } from './viewer';
 import './preview.css';
 
 // pdf.js (and its worker) is fetched the first time a PDF is shown, not with the first screen.
@@ -190,9 +191,20 @@ function fetchProblem(error: Error, downloaded: boolean): string {
 
 /**
  * A receipt or invoice shown in the app: the cached copy (fetched first if it is not on disk),
- * images as they are, PDFs drawn by pdf.js a page at a time.
+ * images as they are, PDFs drawn by pdf.js a page at a time. The turn is the caller's, per file:
+ * it outlives this preview (hidden and shown again, a fresh copy loaded) and is never saved.
  */
-export function FilePreview({ profileId, file }: { profileId: string; file: PreviewFile }) {
+export function FilePreview({
+  profileId,
+  file,
+  turn,
+  onTurn,
+}: {
+  profileId: string;
+  file: PreviewFile;
+  turn: Turn;
+  onTurn(turn: Turn): void;
+}) {
   const kind = kindOf(file);
   const label = file.name ?? file.id;
   // An empty file is not fetched: there is nothing to show, whatever its type.
@@ -313,7 +325,7 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
   return (
     <div className="preview" data-testid="file-preview" ref={wrapper} tabIndex={-1}>
       {kind === 'image' ? (
-        <ImageView key={version} url={url} label={label} onError={imageFailed} />
+        <ImageView key={version} url={url} label={label} turn={turn} onTurn={onTurn} onError={imageFailed} />
       ) : (
         <Suspense
           fallback={
@@ -322,7 +334,15 @@ export function FilePreview({ profileId, file }: { profileId: string; file: Prev
             </p>
           }
         >
-          <PdfView key={version} url={url} label={label} onUnreadable={lost} onProblem={setProblem} />
+          <PdfView
+            key={version}
+            url={url}
+            label={label}
+            turn={turn}
+            onTurn={onTurn}
+            onUnreadable={lost}
+            onProblem={setProblem}
+          />
         </Suspense>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { openPdf, pageText, type PDFDocumentLoadingTask, type PDFDocumentProxy } from './pdf';
-import { useViewer, ViewerControls } from './viewer';
+import { useViewer, ViewerControls, type Turn } from './viewer';
 
 /** Widest the page is drawn at "Fit", in CSS pixels; the canvas has the device's pixel density. */
 const MAX_WIDTH = 560;
@@ -20,8 +20,9 @@ function problemOf(error: unknown): PdfProblem {
 
 /**
  * A PDF drawn by pdf.js, one page at a time (a statement of 200 pages draws one), with page
- * navigation (buttons, PageUp/PageDown, Home/End), zoom (buttons, +, -, 0), a quarter turn
- * (button, R) and the page's text as its text alternative. The bytes come from the app's file
+ * navigation (buttons, PageUp/PageDown, Home/End), zoom (buttons, +, -, 0), quarter turns
+ * (buttons, R and Shift+R: every page is drawn turned, by pdf.js's viewport, never a rotated
+ * canvas) and the page's text as its text alternative. The bytes come from the app's file
  * route (`files.fetch`'s URL); pdf.js itself fetches nothing. The document is destroyed when
  * the view goes (another receipt, the pane closed), also when it was still opening.
  */
@@ -29,11 +30,16 @@ function problemOf(error: unknown): PdfProblem {
 export default function PdfView({
   url,
   label,
+  turn,
+  onTurn,
   onUnreadable,
   onProblem,
 }: {
   url: string;
   label: string;
+  /** The turn of every page, held by the caller for the file. */
+  turn: Turn;
+  onTurn(turn: Turn): void;
   /** The route has no such file (any more). */
   onUnreadable(): void;
   /** The file is there but pdf.js cannot open it. */
@@ -46,7 +52,7 @@ export default function PdfView({
   const [text, setText] = useState<string | null>(null);
   const [showText, setShowText] = useState(false);
   const [drawn, setDrawn] = useState(false);
-  const viewer = useViewer({ rotates: true });
+  const viewer = useViewer({ rotation: turn, onTurn });
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef<HTMLDivElement>(null);
 
@@ -175,7 +181,7 @@ export default function PdfView({
               </button>
             </div>
           )}
-          <ViewerControls viewer={viewer} label={label} rotates />
+          <ViewerControls viewer={viewer} label={label} />
         </div>
       )}
       {/* Focusable, so that a page zoomed past the pane scrolls with the arrow keys. */}

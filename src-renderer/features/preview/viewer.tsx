@@ -1,27 +1,57 @@
 import { useState, type KeyboardEvent } from 'react';
 
 /**
- * Zoom and rotation of a receipt on screen, shared by the PDF and the image views. Zoom is a
- * factor of "fit": 1 is the page or image at the pane's width (never above its own size for an
- * image), larger ones scroll inside the frame. Rotation turns by quarters (PDFs: a scan filed
- * sideways).
+ * Zoom and turn of a receipt on screen, shared by the PDF and the image views. Zoom is a factor
+ * of "fit": 1 is the page or image at the pane's width (never above its own size for an image),
+ * larger ones scroll inside the frame. The turn is a quarter at a time, right (clockwise) or
+ * left, for a receipt photographed or scanned sideways or upside down; it is the view's only
+ * (nothing is written to the file or the server) and is held by the caller, per file
+ * (`FilePreview`'s `turn`), so that it outlives the view while the file stays on screen.
  */
 export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
 
+/** Degrees clockwise: 0, 90, 180 or 270. */
+export type Turn = 0 | 90 | 180 | 270;
+
+/** The turn after one more quarter to the right (+1) or to the left (-1). */
+export function turned(turn: number, direction: 1 | -1): Turn {
+  return ((((turn + direction * 90) % 360) + 360) % 360) as Turn;
+}
+
+/** The turn in words, as the status beside the buttons says it (and a screen reader reads it). */
+export function turnText(turn: number): string {
+  switch (turn) {
+    case 90:
+      return 'Turned 90° right';
+    case 180:
+      return 'Turned 180°';
+    case 270:
+      return 'Turned 90° left';
+    default:
+      return 'Not turned';
+  }
+}
+
 export interface Viewer {
   zoom: number;
-  rotation: number;
+  rotation: Turn;
   zoomIn(): void;
   zoomOut(): void;
   fit(): void;
-  rotate(): void;
-  /** The view's keys (+ or =, -, 0, R); true when the key was one of them. */
+  turnRight(): void;
+  turnLeft(): void;
+  /** The view's keys (+ or =, -, 0, R, Shift+R); true when the key was one of them. */
   onKey(event: KeyboardEvent<HTMLElement>): boolean;
 }
 
-export function useViewer({ rotates }: { rotates: boolean }): Viewer {
+/** Typing in a field goes to the field: the view's keys are letters and signs a note may hold. */
+function typing(target: EventTarget): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target.closest('input, textarea, select') !== null;
+}
+
+export function useViewer({ rotation, onTurn }: { rotation: Turn; onTurn(turn: Turn): void }): Viewer {
   const [zoom, setZoom] = useState(1);
-  const [rotation, setRotation] = useState(0);
   const step = (direction: 1 | -1) =>
     setZoom((current) => {
       const at = ZOOM_STEPS.indexOf(current as (typeof ZOOM_STEPS)[number]);
@@ -33,20 +63,27 @@ export function useViewer({ rotates }: { rotates: boolean }): Viewer {
     zoomIn: () => step(1),
     zoomOut: () => step(-1),
     fit: () => setZoom(1),
-    rotate: () => setRotation((current) => (current + 90) % 360),
+    turnRight: () => onTurn(turned(rotation, 1)),
+    turnLeft: () => onTurn(turned(rotation, -1)),
   };
   const keys: Record<string, () => void> = {
     '+': viewer.zoomIn,
     '=': viewer.zoomIn,
     '-': viewer.zoomOut,
     '0': viewer.fit,
-    ...(rotates ? { r: viewer.rotate, R: viewer.rotate } : {}),
   };
   return {
     ...viewer,
     onKey(event) {
-      if (event.ctrlKey || event.metaKey || event.altKey) return false;
-      const run = keys[event.key];
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return false;
+      // R turns right, Shift+R left; by the Shift key, not the letter's case, so that Caps Lock
+      // does not reverse it.
+      const run =
+        event.key.toLowerCase() === 'r'
+          ? event.shiftKey
+            ? viewer.turnLeft
+            : viewer.turnRight
+          : keys[event.key];
       if (!run) return false;
       event.preventDefault();
       event.stopPropagation();
@@ -57,54 +94,65 @@ export function useViewer({ rotates }: { rotates: boolean }): Viewer {
 }
 
 /**
- * The zoom (and rotation) buttons. `aria-disabled`, not `disabled`, at the ends: the button
- * keeps the focus, so the keys and Esc go on working.
+ * The zoom and turn buttons. `aria-disabled`, not `disabled`, at the ends of the zoom: the
+ * button keeps the focus, so the keys and Esc go on working. The turn is said in a status
+ * beside its buttons, which a screen reader reads out when it changes.
  */
-export function ViewerControls({
-  viewer,
-  label,
-  rotates,
-}: {
-  viewer: Viewer;
-  label: string;
-  rotates: boolean;
-}) {
+export function ViewerControls({ viewer, label }: { viewer: Viewer; label: string }) {
   const smallest = viewer.zoom <= ZOOM_STEPS[0];
   const largest = viewer.zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!;
   return (
-    <div className="preview-tools" role="group" aria-label={`Zoom of ${label}`}>
-      <button
-        type="button"
-        aria-label="Zoom out (-)"
-        aria-disabled={smallest}
-        onClick={() => !smallest && viewer.zoomOut()}
-      >
-        −
-      </button>
-      <span className="preview-zoom" aria-live="polite">
-        {viewer.zoom === 1 ? 'Fit' : `${Math.round(viewer.zoom * 100)} %`}
-      </span>
-      <button
-        type="button"
-        aria-label="Zoom in (+)"
-        aria-disabled={largest}
-        onClick={() => !largest && viewer.zoomIn()}
-      >
-        +
-      </button>
-      <button
-        type="button"
-        aria-label="Fit to the pane (0)"
-        aria-pressed={viewer.zoom === 1}
-        onClick={viewer.fit}
-      >
-        Fit
-      </button>
-      {rotates && (
-        <button type="button" aria-label="Rotate a quarter turn (R)" onClick={viewer.rotate}>
-          ↻
+    <>
+      <div className="preview-tools" role="group" aria-label={`Zoom of ${label}`}>
+        <button
+          type="button"
+          aria-label="Zoom out (-)"
+          aria-disabled={smallest}
+          onClick={() => !smallest && viewer.zoomOut()}
+        >
+          −
         </button>
-      )}
-    </div>
+        <span className="preview-zoom" aria-live="polite">
+          {viewer.zoom === 1 ? 'Fit' : `${Math.round(viewer.zoom * 100)} %`}
+        </span>
+        <button
+          type="button"
+          aria-label="Zoom in (+)"
+          aria-disabled={largest}
+          onClick={() => !largest && viewer.zoomIn()}
+        >
+          +
+        </button>
+        <button
+          type="button"
+          aria-label="Fit to the pane (0)"
+          aria-pressed={viewer.zoom === 1}
+          onClick={viewer.fit}
+        >
+          Fit
+        </button>
+      </div>
+      <div className="preview-tools" role="group" aria-label={`Turn of ${label}`}>
+        <button
+          type="button"
+          aria-label="Turn left (Shift+R)"
+          title="Turn left a quarter (Shift+R)"
+          onClick={viewer.turnLeft}
+        >
+          <span aria-hidden="true">↺</span> Turn left
+        </button>
+        <button
+          type="button"
+          aria-label="Turn right (R)"
+          title="Turn right a quarter (R)"
+          onClick={viewer.turnRight}
+        >
+          <span aria-hidden="true">↻</span> Turn right
+        </button>
+        <span className="preview-turn" role="status">
+          {turnText(viewer.rotation)}
+        </span>
+      </div>
+    </>
   );
 }
