@@ -1,4 +1,4 @@
-import type { RawFetch } from './api/http-fetch';
+import { RequestTimeoutError, type RawFetch } from './api/http-fetch';
 import { transportFailure } from './api/transport-failure';
 import type { OnlineState } from '../src-shared/ipc';
 
@@ -105,7 +105,10 @@ async function observed<T>(
     connectivity.reached(origin);
     return response;
   } catch (error) {
-    if (signal?.aborted) throw error;
+    // A time-out is no connection refused either: the file transport's own (no byte for its
+    // idle time) is counted no more than a JSON request's deadline, which aborts its signal.
+    // Else a server slow to answer a preview took the app offline, and the pane said so.
+    if (signal?.aborted || error instanceof RequestTimeoutError) throw error;
     if (transportFailure(error) === 'reset') connectivity.reached(origin);
     else connectivity.unreachable(origin);
     throw error;

@@ -72,6 +72,11 @@ export interface CoreOptions {
   lease?: LeaseOptions;
   /** The offline fill lease's heartbeat and expiry (files/fill-lease.ts); tests make them short. */
   fillLease?: FillLeaseOptions;
+  /**
+   * How long the API client waits for an answer (for a file, for its next byte) before it calls
+   * the attempt timed out: 30 s by default (api/client.ts `timeoutMs`); tests make it short.
+   */
+  apiTimeoutMs?: number;
 }
 
 export interface Core {
@@ -318,6 +323,7 @@ export function createCore(options: CoreOptions): Core {
     },
     fetch: apiFetch,
     rawFetch,
+    ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
   });
 
   const demo = createDemo({

@@ -91,6 +91,17 @@ export interface ApiClient {
        * Left out: like any failure without an answer, up to `maxRetries`.
        */
       resetRetries?: number;
+      /**
+       * How many times any failure that left no usable answer is retried here: no answer, a
+       * time-out, a connection reset, a 5xx. Each retry follows the first short pause of the
+       * backoff (¼–½ s), and a 5xx whose `Retry-After` asks for longer than `maxServerWaitMs` is
+       * not waited for: it is thrown at once. 1 for a preview a person waits for: two attempts
+       * in all. A 429 is not such a failure: its wait is honoured as for every request, and
+       * counted apart. Left out: `maxRetries`, with up to a minute's `Retry-After` waited for.
+       */
+      retries?: number;
+      /** With `retries`: the longest `Retry-After` of a 5xx waited for before the retry. */
+      maxServerWaitMs?: number;
     },
   ): Promise<RawResponse>;
   readonly governor: RateGovernor;
@@ -128,6 +139,36 @@ export class ConnectionResetError extends AppError {
       : `The connection to ${host} was reset before the server answered`;
     super('CONNECTION_RESET', `${problem}. Try again later.`);
     this.problem = problem;
+  }
+}
+
+/**
+ * A 5xx after the retries the request allows (or at once, when the server asked for a longer
+ * wait than the request may spend). `host`, `status` and `detail` (the server's own words) let
+ * a caller say it its own way: the preview, whose Try again asks again, names the server.
+ */
+export class ServerFailureError extends AppError {
+  constructor(
+    readonly host: string,
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super('SERVER_ERROR', `The API failed (${status}): ${detail}. Try again later.`);
+  }
+}
+
+/** No answer (or no byte of it) within the client's time-out, after the retries allowed. */
+export class NoAnswerInTimeError extends AppError {
+  constructor(
+    readonly host: string,
+    readonly timeoutMs: number,
+  ) {
+    super('TIMEOUT', `The API did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`);
+  }
+
+  /** The time-out in words: "30 s", or "800 ms" under a second. */
+  get waited(): string {
+    return this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`;
   }
 }
 
@@ -281,6 +322,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     holdBack?: HoldBack | undefined;
     /** How many resets are retried here (fetchRaw's `resetRetries`); `maxRetries` when left out. */
     resetRetries?: number | undefined;
+    /** How many failures of any kind are retried here (fetchRaw's `retries`); `maxRetries` when left out. */
+    retries?: number | undefined;
+    /** The longest `Retry-After` of a 5xx waited for; `MAX_SERVER_WAIT_MS` when left out. */
+    maxServerWaitMs?: number | undefined;
     /**
      * Sends one attempt. `signal` is the caller's; `timeoutMs` is the transport's to keep: the
      * JSON transport as a deadline for the whole request, the file transport as the longest
@@ -329,6 +374,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let failures = 0;
     let limited = 0;
     let resets = 0;
+    const retries = init.retries ?? maxRetries;
     /**
      * An attempt that ended without a whole answer: none came (`midAnswer` false), or its body
      * broke off after the headers. Throws what the request ends in, or waits out the backoff
@@ -351,16 +397,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           'BAD_RESPONSE',
           `${operation} answered with a body that could not be read: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}.`,
         );
-      if (
-        !init.idempotent ||
-        failures >= maxRetries ||
-        (reset && resets >= (init.resetRetries ?? maxRetries))
-      ) {
-        if (timedOut)
-          throw new AppError(
-            'TIMEOUT',
-            `The API did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
-          );
+      if (!init.idempotent || failures >= retries || (reset && resets >= (init.resetRetries ?? maxRetries))) {
+        if (timedOut) throw new NoAnswerInTimeError(new URL(url).host, timeoutMs);
         if (reset) throw new ConnectionResetError(new URL(url).host, midAnswer);
         throw new AppError(
           'OFFLINE',
@@ -417,11 +455,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         await accessToken(init.signal, true);
         continue;
       }
-      if (RETRYABLE_STATUS.has(response.status) && init.idempotent && failures < maxRetries) {
+      if (RETRYABLE_STATUS.has(response.status) && init.idempotent && failures < retries) {
         const asked = retryAfterMs(response.headers.get('retry-after'), now());
         // A server down for longer (maintenance) is reported now rather than waited for in
-        // silence: the next sync tries again.
-        if (asked === null || asked <= MAX_SERVER_WAIT_MS) {
+        // silence: the next sync tries again, and a person at a preview asks again.
+        if (asked === null || asked <= (init.maxServerWaitMs ?? MAX_SERVER_WAIT_MS)) {
           await response.body?.cancel();
           await sleep(asked ?? backoffMs(failures, options.random), init.signal);
           failures += 1;
@@ -436,7 +474,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  async function failure(response: Answer): Promise<AppError> {
+  async function failure(response: Answer, url: string): Promise<AppError> {
     const error = await errorFrom(response, [token?.value]);
     switch (response.status) {
       case 401:
@@ -456,10 +494,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return new RangeNotSatisfiableError(`${response.status}: ${error.message}`, error.field);
       default:
         return response.status >= 500
-          ? new AppError(
-              'SERVER_ERROR',
+          ? new ServerFailureError(
+              new URL(url).host,
+              response.status,
               // The server's message is a sentence of its own, with or without its full stop.
-              `The API failed (${response.status}): ${error.message.replace(/[.\s]+$/, '')}. Try again later.`,
+              error.message.replace(/[.\s]+$/, ''),
             )
           : new AppError('REMOTE_REJECTED', `${response.status}: ${error.message}`, error.field, error.code);
     }
@@ -493,7 +532,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const text = body !== undefined ? JSON.stringify(body) : undefined;
-      const { response, text: answer } = await send(operation, urlOf(path, query), {
+      const url = urlOf(path, query);
+      const { response, text: answer } = await send(operation, url, {
         headers,
         transport: (url, attemptHeaders, attemptSignal) =>
           jsonAttempt(
@@ -508,7 +548,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         authenticated: true,
         beforeSend,
       });
-      if (!response.ok) throw await failure(response);
+      if (!response.ok) throw await failure(response, url);
       let json: unknown;
       try {
         json = JSON.parse(answer ?? '');
@@ -528,7 +568,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async fetchRaw(path, init) {
       const operation = `GET ${path.replace(/\/[0-9a-f-]{36}(?=\/|$)/gi, '/{id}')}`;
       // No query: the address is the base and the (already encoded) path, parsed once, by the transport.
-      const response = await send(operation, `${base}${path}`, {
+      const url = `${base}${path}`;
+      const response = await send(operation, url, {
         headers: init.headers ?? {},
         transport: (url, headers, signal) => rawFetch(url, { headers, signal, idleTimeoutMs: timeoutMs }),
         signal: init.signal,
@@ -536,9 +577,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         authenticated: true,
         holdBack: init.holdBack,
         resetRetries: init.resetRetries,
+        retries: init.retries,
+        maxServerWaitMs: init.maxServerWaitMs,
         read: async (answer) => answer,
       });
-      if (!response.ok && response.status !== 206) throw await failure(response);
+      if (!response.ok && response.status !== 206) throw await failure(response, url);
       return response;
     },
   };

@@ -52,6 +52,24 @@ export interface FetchFileOptions {
    * for a preview. The client's own count when left out.
    */
   resetRetries?: number;
+  /**
+   * How many times the client retries any failure without a usable answer (no answer, a
+   * time-out, a reset, a 5xx), and the longest `Retry-After` of a 5xx it waits for
+   * (`fetchRaw`'s `retries` and `maxServerWaitMs`): a preview's two attempts. The client's own
+   * when left out.
+   */
+  retries?: number;
+  maxServerWaitMs?: number;
+}
+
+/** The options of `fetchRaw` that say how far the client retries the file's request. */
+function retryLimits(options: FetchFileOptions) {
+  const { resetRetries, retries, maxServerWaitMs } = options;
+  return {
+    ...(resetRetries === undefined ? {} : { resetRetries }),
+    ...(retries === undefined ? {} : { retries }),
+    ...(maxServerWaitMs === undefined ? {} : { maxServerWaitMs }),
+  };
 }
 
 /** Bodies up to this size are checked in memory before they are written. */
@@ -223,12 +241,12 @@ async function writeSmall(
 
 /** The whole file's content, with no Range: the one request after a 416 (see fetchFile). */
 function wholeFile(options: FetchFileOptions): Promise<RawResponse> {
-  const { client, file, signal, delayBeforeRequest, resetRetries } = options;
+  const { client, file, signal, delayBeforeRequest } = options;
   return client.fetchRaw(`/v1/files/${encodeURIComponent(file.id)}/content`, {
     headers: { accept: '*/*' },
     ...(signal ? { signal } : {}),
     ...(delayBeforeRequest ? { holdBack: delayBeforeRequest } : {}),
-    ...(resetRetries === undefined ? {} : { resetRetries }),
+    ...retryLimits(options),
   });
 }
 
@@ -265,7 +283,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
         headers,
         ...(signal ? { signal } : {}),
         ...(options.delayBeforeRequest ? { holdBack: options.delayBeforeRequest } : {}),
-        ...(options.resetRetries === undefined ? {} : { resetRetries: options.resetRetries }),
+        ...retryLimits(options),
       });
     } catch (error) {
       if (have === 0 || !(error instanceof RangeNotSatisfiableError)) throw error;

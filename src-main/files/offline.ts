@@ -29,11 +29,18 @@ import { cacheExtension } from './template';
 const SETTING_KEY = 'files.offlineScope';
 const FILE_ID = /^[0-9A-Za-z][0-9A-Za-z-]{0,99}$/;
 /**
- * Retries of a connection reset before the answer, for a preview: two attempts in all, so the
- * pane speaks within a second or so instead of after the client's six attempts and their
- * backoff (8–15 s); its Try again asks again.
+ * A preview's retries of a failure without a usable answer (a connection reset, a 5xx, a
+ * time-out, no answer at all): two attempts in all, a short pause (¼–½ s) between, so the pane
+ * speaks within a second or so instead of after the client's six attempts and their backoff
+ * (8–15 s); its Try again asks again. A 429 is not counted: the wait the server names is
+ * honoured as for every request (api/client.ts).
  */
-const PREVIEW_RESET_RETRIES = 1;
+const PREVIEW_RETRIES = 1;
+/**
+ * The longest `Retry-After` of a 5xx a preview waits for before its second attempt; a server
+ * that asks for longer is reported at once rather than waited for in silence.
+ */
+const PREVIEW_SERVER_WAIT_MS = 3_000;
 
 /**
  * A file of the folder written to more recently than this may be another process's (a preview
@@ -249,7 +256,7 @@ async function cacheCopy(
         // twice at most before it says so (service.ts `fetch`) and leaves the next try to them.
         ...(fill
           ? { delayBeforeRequest: () => fill.share.delayMs(), resetRetries: 0 }
-          : { resetRetries: PREVIEW_RESET_RETRIES }),
+          : { retries: PREVIEW_RETRIES, maxServerWaitMs: PREVIEW_SERVER_WAIT_MS }),
       });
     } catch (error) {
       if (!fill) await rm(partPath, { force: true });

@@ -11,7 +11,7 @@ import {
   type OfflineScopeInput,
   type OfflineUsage,
 } from '../../src-shared/files';
-import { ConnectionResetError, type ApiClient } from '../api/client';
+import { ConnectionResetError, NoAnswerInTimeError, ServerFailureError, type ApiClient } from '../api/client';
 import type { EventBus } from '../events';
 import { NO_NETWORK_DOWNLOAD_MESSAGE } from '../connectivity';
 import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
@@ -638,9 +638,25 @@ export function createFileService(options: FileServiceOptions): FileService {
       try {
         return await done;
       } catch (error) {
-        // Said for the person looking at the pane, whose Try again asks again (not "later").
+        // Said for the person looking at the pane, whose Try again asks again (not "later"),
+        // after the preview's two attempts (offline.ts): each cause in its own words.
         if (error instanceof ConnectionResetError)
           throw new AppError('CONNECTION_RESET', `${error.problem}; try again.`);
+        if (error instanceof ServerFailureError) {
+          // A body that is not the API's error says only its status line: not said twice.
+          const said = error.detail.startsWith(String(error.status))
+            ? error.detail
+            : `${error.status}: ${error.detail}`;
+          throw new AppError(
+            'SERVER_ERROR',
+            `The server at ${error.host} answered with a server error (${said}); try again.`,
+          );
+        }
+        if (error instanceof NoAnswerInTimeError)
+          throw new AppError(
+            'TIMEOUT',
+            `The server at ${error.host} did not answer within ${error.waited}; try again.`,
+          );
         if (error instanceof AppError) throw error;
         // A file system refusing the copy (a full disk, a folder taken away): said as such,
         // never as a bare system error.

@@ -28,6 +28,8 @@ export interface SyncServiceOptions {
   fetch?: typeof fetch;
   /** The transport for file bodies (see ApiClientOptions.rawFetch). */
   rawFetch?: RawFetch;
+  /** The clients' time-out (ApiClientOptions.timeoutMs); theirs when left out. */
+  timeoutMs?: number;
   resources?: readonly ResourceSync[];
   trailingDays?: number;
   /**
@@ -127,6 +129,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         credentials: () => options.profiles.credentials(profile.id),
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.rawFetch ? { rawFetch: options.rawFetch } : {}),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       });
       clients.set(profileId, client);
     }

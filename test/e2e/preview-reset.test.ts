@@ -8,9 +8,9 @@ import { closeBrowser, openApp, testFileUrl } from './harness';
 import { loneReceipts, openTransaction } from './receipts';
 import { connectSandbox } from './steps';
 
-// A receipt whose connection the server resets before answering, every time: the pane says so
-// after two attempts at most, naming the server and never "offline", and its Try again opens
-// the receipt once the resets stop.
+// A receipt whose connection the server resets before answering, every time, and one the server
+// answers with 503 every time: the pane says which after two attempts at most, naming the server
+// and never "offline", and its Try again opens the receipt once the faults stop.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -18,19 +18,19 @@ afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
 
-describe('a preview whose connection is reset', () => {
-  it('says so after two attempts and opens the receipt with Try again once the resets stop', async () => {
+describe('a preview whose connection is reset or whose server fails', () => {
+  it('says so after two attempts and opens the receipt with Try again once the faults stop', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
-    const [reset] = loneReceipts(sandbox, 1);
-    if (!reset) throw new Error('no receipt to preview');
+    const [reset, failing] = loneReceipts(sandbox, 2);
+    if (!reset || !failing) throw new Error('no receipt to preview');
     const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
     await connectSandbox(core, sandbox);
     const app = await openApp(core, { serveFiles: true });
     const { page } = app;
     page.setDefaultTimeout(20_000);
     const control = sandbox.control!;
-    const contentRequests = () =>
-      control.requests('getFileContent').filter((entry) => entry.path.includes(reset.fileId)).length;
+    const contentRequests = (fileId = reset.fileId) =>
+      control.requests('getFileContent').filter((entry) => entry.path.includes(fileId)).length;
     try {
       await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       control.addFault({ match: `/v1/files/${reset.fileId}/content`, drop: true });
@@ -51,6 +51,24 @@ describe('a preview whose connection is reset', () => {
       // Shown (a PDF drawn or an image decoded): its zoom buttons come with it.
       await pane.getByRole('group', { name: `Zoom of ${reset.fileName}` }).waitFor();
       expect(contentRequests()).toBe(3);
+
+      // A server error, said as one: within a few seconds, not after 8–15 s of retries.
+      control.addFault({ match: `/v1/files/${failing.fileId}/content`, status: 503 });
+      const other = await openTransaction(app, failing.id);
+      await other.getByRole('button', { name: `Show preview of ${failing.fileName}` }).click();
+      const failed = other.getByRole('alert');
+      await failed
+        .getByText(`The server at ${host} answered with a server error (503: Injected fault); try again.`, {
+          exact: true,
+        })
+        .waitFor();
+      expect(contentRequests(failing.fileId)).toBe(2);
+      expect(await failed.getByText('offline', { exact: false }).count()).toBe(0);
+
+      control.clearFaults();
+      await failed.getByRole('button', { name: 'Try again' }).click();
+      await other.getByRole('group', { name: `Zoom of ${failing.fileName}` }).waitFor();
+      expect(contentRequests(failing.fileId)).toBe(3);
     } finally {
       await app.close();
       await core.close();

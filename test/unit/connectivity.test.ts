@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConnectivity, observeFetch } from '../../src-main/connectivity';
+import { createHttpFetch } from '../../src-main/api/http-fetch';
+import { createConnectivity, observeFetch, observeRawFetch } from '../../src-main/connectivity';
 import type { OnlineState } from '../../src-shared/ipc';
 
 // Online state from the system's network signal and from what happens to real requests.
@@ -14,6 +15,8 @@ afterEach(async () => {
 async function listen(): Promise<string> {
   const server = createServer((request, response) => {
     if (request.url === '/slow') setTimeout(() => response.end('late'), 500);
+    // Past the file transport's time-out below, whose timer fires a second at the earliest.
+    else if (request.url === '/slower') setTimeout(() => response.end('late'), 3_000);
     else response.writeHead(request.url === '/fail' ? 503 : 200).end('ok');
   });
   servers.push(server);
@@ -76,6 +79,10 @@ describe('online state', () => {
     const cancelled = observed(`${up}/slow`, { signal: controller.signal });
     controller.abort();
     await expect(cancelled).rejects.toThrow();
+    // The file transport's own time-out (no byte for its idle time): a server slow to answer,
+    // not a network gone.
+    const raw = observeRawFetch(createHttpFetch(), connectivity);
+    await expect(raw(`${up}/slower`, { idleTimeoutMs: 200 })).rejects.toThrow(/No data arrived/);
     expect(connectivity.state()).toMatchObject({ online: true, reason: null });
   });
 });

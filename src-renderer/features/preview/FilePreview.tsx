@@ -160,8 +160,8 @@ class NoNetwork extends AppError {}
 /**
  * `files.fetch`. A fetch that got no answer is "offline" only when the app's own state says so
  * (asked then); one that broke off midway (the API reached, the line cut) has its own code,
- * `BROKEN_OFF`, and so has a connection reset before the server answered, `CONNECTION_RESET`:
- * neither is ever called offline.
+ * `BROKEN_OFF`, and so has a connection reset before the server answered, `CONNECTION_RESET`,
+ * and a server error, `SERVER_ERROR`: none is ever called offline.
  */
 async function fetchCopy(profileId: string, fileId: string) {
   try {
@@ -180,9 +180,10 @@ function fetchProblem(error: Error, downloaded: boolean): string {
     return 'Not downloaded yet and Satchel is offline. The receipt opens by itself once the network is back.';
   if (code === 'BROKEN_OFF')
     return 'The download of the receipt broke off; what arrived is kept, and Try again continues it.';
-  // The core's words name the server and end in "try again", which the button below does.
-  if (code === 'CONNECTION_RESET') return error.message;
-  if (code === 'OFFLINE' || code === 'TIMEOUT')
+  // The core's words name the server and the cause (a reset, a server error, no answer in
+  // time) and end in "try again", which the button below does.
+  if (code === 'CONNECTION_RESET' || code === 'SERVER_ERROR' || code === 'TIMEOUT') return error.message;
+  if (code === 'OFFLINE')
     return `The receipt could not be fetched: ${error.message} Try again when you like.`;
   if (code === 'AUTH_FAILED')
     return 'Not downloaded yet, and the organisation refused the credentials: re-enter them in Settings.';

@@ -307,6 +307,62 @@ describe('damaged downloads', () => {
     await expect(core.files.fetch(profile.id, id)).resolves.toMatchObject({ fileId: id });
   });
 
+  it("gives up a preview's fetch after two 503s, says it was a server error, and fetches it once they stop", async () => {
+    const { core, profile, sandbox } = await synced();
+    const id = sandbox.state.files[41]!.id;
+    // A person waits: two attempts, not the client's six and their 8–15 s of backoff.
+    sandbox.control?.addFault({ match: `/v1/files/${id}/content`, status: 503 });
+    const host = new URL(sandbox.url).host;
+    await expect(core.files.fetch(profile.id, id)).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      message: `The server at ${host} answered with a server error (503: Injected fault); try again.`,
+    });
+    expect(contentRequests(sandbox).get(id)).toBe(2);
+    expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
+    sandbox.control?.clearFaults();
+    await expect(core.files.fetch(profile.id, id)).resolves.toMatchObject({ fileId: id });
+    expect(contentRequests(sandbox).get(id)).toBe(3);
+
+    // A server that asks for a longer wait than a person should sit through is reported at once.
+    const other = sandbox.state.files[42]!.id;
+    sandbox.control?.addFault({ match: `/v1/files/${other}/content`, status: 503, retryAfterSeconds: 30 });
+    await expect(core.files.fetch(profile.id, other)).rejects.toMatchObject({ code: 'SERVER_ERROR' });
+    expect(contentRequests(sandbox).get(other)).toBe(1);
+  });
+
+  it("gives up a preview's fetch after two time-outs, says no answer came in time, and fetches it once it answers", async () => {
+    // The client's time-out made short; the sandbox holds the file's answer for longer.
+    const { core, profile, sandbox } = await syncedCore(tempDir(), closers, {}, { apiTimeoutMs: 1_500 });
+    const id = sandbox.state.files[43]!.id;
+    sandbox.control?.addFault({ match: `/v1/files/${id}/content`, latencyMs: 4_000 });
+    const host = new URL(sandbox.url).host;
+    await expect(core.files.fetch(profile.id, id)).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: `The server at ${host} did not answer within 2 s; try again.`,
+    });
+    expect(contentRequests(sandbox).get(id)).toBe(2);
+    // A server slow to answer is not a network gone: the pane does not say offline.
+    expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
+    sandbox.control?.clearFaults();
+    await expect(core.files.fetch(profile.id, id)).resolves.toMatchObject({ fileId: id });
+    expect(contentRequests(sandbox).get(id)).toBe(3);
+  });
+
+  it("waits out a 429 for a preview's fetch as for any request, not counting it as an attempt", async () => {
+    // A forced 429 empties the bucket until its window ends: a window of a second keeps it brief.
+    const { core, profile, sandbox } = await syncedCore(tempDir(), closers, { windowSeconds: 1 });
+    const id = sandbox.state.files[44]!.id;
+    // Two "too many requests", each asking for a second: honoured, then the file is served.
+    sandbox.control?.addFault({
+      match: `/v1/files/${id}/content`,
+      rateLimit: true,
+      retryAfterSeconds: 1,
+      times: 2,
+    });
+    await expect(core.files.fetch(profile.id, id)).resolves.toMatchObject({ fileId: id });
+    expect(contentRequests(sandbox).get(id)).toBe(3);
+  });
+
   it('marks a file that keeps arriving damaged as failed, then retries it on request', async () => {
     const { core, profile, sandbox, dir } = await synced();
     const files = sandbox.state.files.slice(20, 25).map((file) => file.id);
