@@ -170,7 +170,9 @@ function openDataFolder(dataDir: string): Core {
     // Made here first: the system's reason then reaches the messages below, which name
     // --data-dir; the core's own says only what the window can say.
     mkdirSync(dataDir, { recursive: true });
-    return createCore({ dataDir });
+    // A sync here is not followed by a fill of the offline files: the command exits as soon as
+    // its sync is done, which would stop the fill there and then. The app fills.
+    return createCore({ dataDir, afterSync: 'sweep' });
   } catch (error) {
     const { code, syscall } = error as NodeJS.ErrnoException;
     const where = path.resolve(dataDir);

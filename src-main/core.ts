@@ -77,6 +77,13 @@ export interface CoreOptions {
    * the attempt timed out: 30 s by default (api/client.ts `timeoutMs`); tests make it short.
    */
   apiTimeoutMs?: number;
+  /**
+   * What a sync that succeeded is followed by for the offline files: `fill` (the default) brings
+   * them to the keep-offline scope; `sweep` only clears the folder of leftovers and fetches
+   * nothing: the command line, which exits as soon as its sync is done and would stop a fill
+   * there and then (requests spent for nothing, `.part` files left). The app fills.
+   */
+  afterSync?: 'fill' | 'sweep';
 }
 
 export interface Core {
@@ -344,12 +351,14 @@ export function createCore(options: CoreOptions): Core {
     networkDown,
     fillLeases: createFillLeases(options.fillLease),
   });
-  // After each sync, the offline file cache catches up with its scope (a no-op when it is none).
+  // After each sync, the offline file cache catches up with its scope (a no-op when it is none),
+  // or, on the command line, only has its folder swept (`afterSync`).
+  const afterSync = options.afterSync === 'sweep' ? files.sweepOffline : files.fillOffline;
   events.subscribe((event, payload) => {
     if (event !== 'sync.finished') return;
     const { profileId, outcome } = payload as { profileId: string; outcome: string };
     if (outcome === 'succeeded' || outcome === 'partial')
-      void files.fillOffline(profileId).catch((error: unknown) => log.warn('offline file cache:', error));
+      void afterSync(profileId).catch((error: unknown) => log.warn('offline file cache:', error));
   });
 
   const edits = createOutbox({

@@ -12,8 +12,10 @@ import type { ReadShare } from './share';
  * `files.offline` events the Files area and the panes read the usage on. Across processes a
  * fill runs only while it holds the cache's fill lease (fill-lease.ts): one that finds another
  * process filling does not run, and this process looks again every heartbeat until the lease is
- * given back (the other may stop before it is done: `satchel sync` stops its fill as it exits),
- * then fills, so a scope changed meanwhile is brought in here.
+ * given back (the other may stop before it is done), then fills, so a scope changed meanwhile
+ * is brought in here. A sweep (`fetch: false`: the fill's clean-up of the folder without a
+ * request, for the command line, which exits after its sync) runs under the same lease, and is
+ * left out while another process holds it.
  */
 
 /** Files put in place by a fill are told to the renderer at most this often. */
@@ -27,6 +29,8 @@ interface Fill {
   stopped: boolean;
   /** Another process took the fill lease over: this fill stops and leaves the cache to it. */
   lost: boolean;
+  /** Whether its rounds fetch the missing files, or only sweep (`fillOffline`'s `fetch`). */
+  fetch: boolean;
   done: Promise<FillResult>;
 }
 
@@ -52,6 +56,12 @@ export interface Fills {
    * While another process fills the cache it does not run (`elsewhere` in the answer).
    */
   fill(profileId: string): Promise<FillResult>;
+  /**
+   * The fill's sweep alone, fetching nothing (`fillOffline` with `fetch: false`): for a process
+   * about to exit. Answered by the running fill when there is one; not run at all while another
+   * process fills.
+   */
+  sweep(profileId: string): Promise<FillResult>;
   /** The scope changed: the running round stops (nothing more is fetched for it), another follows. */
   rescope(profileId: string): void;
   /** Stops the organisation's fill, if one runs; what it returns settles when it has stopped. */
@@ -93,13 +103,16 @@ export function createFills(options: FillsOptions): Fills {
     waiting.set(profileId, timer);
   }
 
-  function fillNow(profileId: string): Promise<FillResult> {
+  function fillNow(profileId: string, fetch = true): Promise<FillResult> {
     const current = fills.get(profileId);
     if (current && !current.stopped) {
+      // A running fill sweeps too: a sweep asks it for nothing more.
+      if (!fetch) return current.done;
       current.again = true;
+      current.fetch = true;
       return current.done;
     }
-    return startFill(profileId);
+    return startFill(profileId, fetch);
   }
 
   /**
@@ -108,12 +121,13 @@ export function createFills(options: FillsOptions): Fills {
    * running one; a new scope also stops the running round, so that no file is fetched for a
    * scope or a budget that no longer holds.
    */
-  function startFill(profileId: string): Promise<FillResult> {
+  function startFill(profileId: string, fetch: boolean): Promise<FillResult> {
     const fill: Fill = {
       controller: new AbortController(),
       again: false,
       stopped: false,
       lost: false,
+      fetch,
       done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
     };
     const release = leases.take(options.deps(profileId).cache, (error) => {
@@ -122,7 +136,8 @@ export function createFills(options: FillsOptions): Fills {
     });
     if (!release) {
       // Not a failure: the other process brings the cache to its scope, and the usage says so.
-      waitForOther(profileId);
+      // A sweep is not worth waiting for: the other fill sweeps.
+      if (fetch) waitForOther(profileId);
       options.events.emit('files.offline', { profileId, fetched: 0, filling: false });
       return Promise.resolve({ fetched: 0, evicted: 0, failed: 0, elsewhere: true });
     }
@@ -141,7 +156,8 @@ export function createFills(options: FillsOptions): Fills {
       reportTimer ??= setTimeout(() => report(true), FILL_REPORT_MS);
     };
     const ended = (problem: string | null) => {
-      if (!fill.stopped)
+      // A sweep is no fill to report: the usage's "last fill" stays the last real one.
+      if (!fill.stopped && fill.fetch)
         lastFills.set(profileId, {
           finishedAt: options.nowIso(),
           fetched: total.fetched,
@@ -151,7 +167,7 @@ export function createFills(options: FillsOptions): Fills {
     };
     const tookOver = () => {
       // Left to the process that took the lease over; this one fills again once it is free.
-      waitForOther(profileId);
+      if (fill.fetch) waitForOther(profileId);
       return { ...total, elsewhere: true };
     };
     fill.done = (async () => {
@@ -162,6 +178,7 @@ export function createFills(options: FillsOptions): Fills {
             options.share(profileId),
             fill.controller.signal,
             onFetched,
+            { fetch: fill.fetch },
           );
           total.evicted += round.evicted;
           total.failed += round.failed;
@@ -196,7 +213,8 @@ export function createFills(options: FillsOptions): Fills {
     filling: (profileId) => fills.has(profileId),
     fillingElsewhere: (profileId) => !fills.has(profileId) && leases.elsewhere(options.deps(profileId).cache),
     last: (profileId) => lastFills.get(profileId) ?? null,
-    fill: fillNow,
+    fill: (profileId) => fillNow(profileId),
+    sweep: (profileId) => fillNow(profileId, false),
     rescope(profileId) {
       const fill = fills.get(profileId);
       if (fill && !fill.stopped) {

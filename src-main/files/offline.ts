@@ -441,13 +441,16 @@ export interface FillResult {
  * connection reset, a server error) is tried again in the same fill, as a bulk download does
  * (attempts.ts: a cut body continues from its `.part` file); one that still fails, or fails
  * otherwise, is counted in `failed` and skipped until the next fill. `onFetched` is told of
- * each file put in place.
+ * each file put in place. `fetch: false` stops after the sweep (copies lost from disk forgotten,
+ * unrecorded ones taken, leftovers cleared): no request, nothing evicted for room, for a process
+ * that would stop the fetches at once (the command line exiting after its sync).
  */
 export async function fillOffline(
   deps: OfflineDeps,
   share: ReadShare,
   signal: AbortSignal,
   onFetched?: () => void,
+  options: { fetch?: boolean } = {},
 ): Promise<FillResult> {
   // A copy a row records but the disk does not hold as recorded (cut short, gone) is forgotten
   // first, and its remains removed: a wanted one is then fetched again, and the usage and the
@@ -461,6 +464,7 @@ export async function fillOffline(
   const result: FillResult = { fetched: 0, evicted: 0, failed: 0 };
   const missing = wanted.filter((row) => !row.good);
   await sweep(deps, new Set(missing.map((row) => row.id)));
+  if (options.fetch === false) return result;
   const cached = cachedRows(deps.cache);
   let used = cached.reduce((sum, row) => sum + (row.size ?? 0), 0);
   const need = missing.reduce((sum, row) => sum + (row.size ?? 0), 0);

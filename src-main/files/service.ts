@@ -116,6 +116,12 @@ export interface FileService {
   setOfflineScope(profileId: string, scope: OfflineScopeInput): OfflineUsage;
   /** Brings the offline cache to its scope (after a sync, or when the scope changed). */
   fillOffline(profileId: string): Promise<FillResult>;
+  /**
+   * The fill's sweep of the folder without its fetches (offline.ts `fillOffline`, `fetch:
+   * false`): after a sync of the command line, which exits right after and would only stop
+   * the fetches.
+   */
+  sweepOffline(profileId: string): Promise<FillResult>;
   /** The organisation's folder of cached files (the preview route serves only from it). */
   filesRoot(profileId: string): string;
   /**
@@ -685,6 +691,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       return service.offlineScope(profileId);
     },
     fillOffline: (profileId) => fills.fill(profileId),
+    sweepOffline: (profileId) => fills.sweep(profileId),
     filesRoot,
     stop: (profileId, reason) => halt(profileId, reason ?? new AppError('CANCELLED', 'Satchel is closing.')),
     async removeCache(profileId) {

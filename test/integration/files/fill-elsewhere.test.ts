@@ -11,9 +11,10 @@ import { useCliProfiles } from '../../helpers/cli-profile';
 import { useTempDirs } from '../../helpers/temp-dir';
 import { until } from '../../helpers/until';
 
-// The offline file cache of one organisation across two processes: the app and the command
-// line each fill it after their syncs (files/fill-lease.ts), and a preview in the app fetches
-// into it too. Every process here is real: the CLI, or the app's fill in a process of its own.
+// The offline file cache of one organisation across two processes: the app fills it after its
+// syncs and the command line sweeps it after its own, each under the fill lease
+// (files/fill-lease.ts), and a preview in the app fetches into it too. Every process here is
+// real: the CLI, or the app's fill in a process of its own.
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tempDir = useTempDirs();
@@ -217,7 +218,7 @@ describe('the offline file cache filled by two processes', () => {
         'the preview to start writing',
       );
 
-      // `satchel sync` fills after its sync: its sweep ran over the folder before it exited.
+      // `satchel sync` sweeps the folder after its sync (it fetches nothing) before it exits.
       const cli = spawnCli(dataDir, ['sync']);
       expect(await cli.exited, cli.output()).toBe(0);
       expect(settled).toBe(false); // still arriving: the sweep had something to leave alone
