@@ -52,6 +52,12 @@ export interface CommitterOptions {
    * thread pool when left out.
    */
   io?: InlineIo;
+  /**
+   * Called right before each rename; what it throws is the file's rejection and the file stays
+   * a `.part` file: a run whose lease another process took over (row-lease.ts `check`) puts
+   * nothing more in place, as that run may be writing the same `.part` file now.
+   */
+  fence?: () => void;
 }
 
 async function datasync(file: string): Promise<void> {
@@ -81,6 +87,7 @@ export function createCommitter(options: CommitterOptions): Committer {
   const batchBytes = options.batchBytes ?? 32 * 1024 * 1024;
   const syncAll = options.syncFileSystem ?? syncFileSystem;
   const io = options.io ?? pooledIo;
+  const fence = options.fence ?? (() => undefined);
   let queue: Pending[] = [];
   let queuedBytes = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -100,8 +107,14 @@ export function createCommitter(options: CommitterOptions): Committer {
       }
       await io
         .run(
-          () => renameSync(file.partPath, file.finalPath),
-          () => rename(file.partPath, file.finalPath),
+          () => {
+            fence();
+            renameSync(file.partPath, file.finalPath);
+          },
+          async () => {
+            fence();
+            await rename(file.partPath, file.finalPath);
+          },
         )
         .then(file.resolve, file.reject);
       if (performance.now() - sliceStart > SLICE_MS) {
@@ -113,6 +126,7 @@ export function createCommitter(options: CommitterOptions): Committer {
       pooled.map(async (file) => {
         try {
           if (!fileSystemSync) await datasync(file.partPath);
+          fence();
           await rename(file.partPath, file.finalPath);
           file.resolve();
         } catch (error) {
@@ -137,8 +151,14 @@ export function createCommitter(options: CommitterOptions): Committer {
     place(partPath, finalPath, bytes = 0) {
       if (!options.durable)
         return io.run(
-          () => renameSync(partPath, finalPath),
-          () => rename(partPath, finalPath),
+          () => {
+            fence();
+            renameSync(partPath, finalPath);
+          },
+          async () => {
+            fence();
+            await rename(partPath, finalPath);
+          },
         );
       return new Promise<void>((resolve, reject) => {
         queue.push({ partPath, finalPath, resolve, reject });

@@ -60,6 +60,13 @@ export interface FetchFileOptions {
    */
   retries?: number;
   maxServerWaitMs?: number;
+  /**
+   * Called before each write to the `.part` file (its creation, each piece of the body, its
+   * removal) and before it is renamed or handed to `place`; throws to stop the fetch with
+   * nothing more written: a bulk download or a fill whose lease another process took over
+   * (row-lease.ts `check`), whose run may be writing the same `.part` file now.
+   */
+  fence?: () => void;
 }
 
 /** The options of `fetchRaw` that say how far the client retries the file's request. */
@@ -189,10 +196,17 @@ function check(expected: ExpectedFile, size: number, sha256: string): void {
 }
 
 /** `check`, and the `.part` file removed when it fails: damaged bytes are never continued. */
-async function checkOrRemove(expected: ExpectedFile, size: number, sha256: string, partPath: string) {
+async function checkOrRemove(
+  expected: ExpectedFile,
+  size: number,
+  sha256: string,
+  partPath: string,
+  fence: () => void,
+) {
   try {
     check(expected, size, sha256);
   } catch (error) {
+    fence();
     await rm(partPath, { force: true });
     throw error;
   }
@@ -253,10 +267,22 @@ function wholeFile(options: FetchFileOptions): Promise<RawResponse> {
 /** Fetches (or continues fetching) the file, checks it and renames it into place. */
 export async function fetchFile(options: FetchFileOptions): Promise<FetchFileResult> {
   const { client, file, partPath, finalPath, signal } = options;
+  // Once the fence has thrown, that is what the fetch throws, whatever else then fails.
+  let fenced: unknown = null;
+  const fence = () => {
+    if (fenced) throw fenced;
+    try {
+      options.fence?.();
+    } catch (error) {
+      fenced = error;
+      throw error;
+    }
+  };
   // Durability is the placer's when there is one; otherwise each file is synced here.
   const durable = options.place ? false : (options.durable ?? true);
   let have = options.noPartFile ? 0 : await sizeOf(partPath);
   if (file.size !== null && have > file.size) {
+    fence();
     await rm(partPath, { force: true });
     have = 0;
   }
@@ -290,6 +316,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       // The .part reaches past the file's end: not its start (a record without size or sha256
       // gives no size to compare and no ETag for If-Range). Every retry would ask the same
       // range, so its bytes go and the whole file is fetched, in this attempt.
+      fence();
       await rm(partPath, { force: true });
       have = 0;
       resumedFrom = 0;
@@ -301,6 +328,7 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       const start = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')?.[1];
       if (Number(start) !== have) {
         await response.body?.cancel();
+        fence();
         await rm(partPath, { force: true });
         throw new IntegrityError(`File ${file.id} resumed at the wrong place`);
       }
@@ -312,11 +340,26 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
     // file. Large ones, and anything cut off midway, go to the .part file as they arrive.
     const length = Number(response.headers.get('content-length') ?? NaN);
     let memory: Uint8Array[] | null = Number.isFinite(length) && length <= IN_MEMORY_BYTES ? [] : null;
-    let handle: FileHandle | null = memory ? null : await open(partPath, append ? 'a' : 'w');
+    const openPart = () => {
+      fence();
+      return open(partPath, append ? 'a' : 'w');
+    };
+    let handle: FileHandle | null = null;
+    if (!memory) {
+      try {
+        handle = await openPart();
+      } catch (error) {
+        await response.body?.cancel().catch(() => undefined);
+        throw error;
+      }
+    }
     const spill = async () => {
       if (!memory) return;
-      handle = await open(partPath, append ? 'a' : 'w');
-      for (const chunk of memory) await handle.write(chunk);
+      handle = await openPart();
+      for (const chunk of memory) {
+        fence();
+        await handle.write(chunk);
+      }
       memory = null;
     };
     try {
@@ -324,13 +367,17 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
         if (response.body) {
           for await (const chunk of response.body) {
             if (memory) memory.push(chunk);
-            else await handle!.write(chunk);
+            else {
+              fence();
+              await handle!.write(chunk);
+            }
             digest.update(chunk);
             received += chunk.length;
             options.onBytes?.(chunk.length);
           }
         }
       } catch (error) {
+        if (fenced) throw fenced;
         if (signal?.aborted) throw new AppError('CANCELLED', 'The download was stopped.');
         // Cut off mid-body: what arrived is kept in the .part file for a Range request.
         await spill();
@@ -340,19 +387,25 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
       }
       if (memory) {
         // Checked before anything touches the disk: damaged bytes are never written.
-        await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
+        await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath, fence);
+        fence();
         await writeSmall(partPath, memory, append, durable, options.io ?? pooledIo);
       } else if (durable) await handle!.sync();
     } finally {
       await (handle as FileHandle | null)?.close();
     }
-    if (!memory) await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath);
+    if (!memory)
+      await checkOrRemove(file, (append ? have : 0) + received, digest.digest('hex'), partPath, fence);
   } else {
-    await checkOrRemove(file, have, (hash ?? createHash('sha256')).digest('hex'), partPath);
+    await checkOrRemove(file, have, (hash ?? createHash('sha256')).digest('hex'), partPath, fence);
     // An empty file (size 0) has nothing to fetch, but is a file all the same: the .part it is
     // renamed or placed from is made here, as no answer wrote it.
-    if (have === 0) await writeSmall(partPath, [], false, durable, options.io ?? pooledIo);
+    if (have === 0) {
+      fence();
+      await writeSmall(partPath, [], false, durable, options.io ?? pooledIo);
+    }
   }
+  fence();
   if (options.place)
     return {
       bytes: received,
@@ -365,22 +418,40 @@ export async function fetchFile(options: FetchFileOptions): Promise<FetchFileRes
   return { bytes: received, resumedFrom, placed: Promise.resolve() };
 }
 
-/** A copy from the offline cache, through a `.part` file and the same check. */
+/**
+ * A copy from the offline cache, through a `.part` file and the same check. `fence` as
+ * fetchFile's: called before each write, rename and removal; what it throws is thrown.
+ */
 export async function copyVerified(
   source: string,
   partPath: string,
   finalPath: string,
   expected: ExpectedFile,
+  fence: () => void = () => undefined,
 ): Promise<boolean> {
+  let fenced: unknown = null;
+  const guarded = () => {
+    try {
+      fence();
+    } catch (error) {
+      fenced = error;
+      throw error;
+    }
+  };
   try {
+    guarded();
     await copyFile(source, partPath);
     if (!(await matches(partPath, expected))) {
+      guarded();
       await rm(partPath, { force: true });
       return false;
     }
+    guarded();
     await rename(partPath, finalPath);
     return true;
   } catch {
+    if (fenced) throw fenced;
+    guarded();
     await rm(partPath, { force: true });
     return false;
   }

@@ -1,7 +1,11 @@
-import { AppError } from '../../src-shared/errors';
 import { FILLING_ELSEWHERE_MESSAGE } from '../../src-shared/files';
 import type { CacheDb } from '../store';
-import { createRowLeases, type RowLeaseOptions } from '../sync/row-lease';
+import {
+  createRowLeases,
+  type HeldLease,
+  type LeaseLostError,
+  type RowLeaseOptions,
+} from '../sync/row-lease';
 
 /**
  * One fill of an organisation's offline file cache at a time, across processes. The app and
@@ -12,7 +16,9 @@ import { createRowLeases, type RowLeaseOptions } from '../sync/row-lease';
  * the one row of `offline_fill_lease` (migration 0024) and removes it when it ends, as a sync
  * takes its lease (sync/lease.ts, whose rules for a holder gone or silent this follows). A fill
  * that finds the row held by another live process does not run: that one brings the cache to
- * its scope.
+ * its scope. A fill records its copies (`expense_files`) only through the lease's `write`, and
+ * writes, renames and removes files in the folder only after its `check` (row-lease.ts): one
+ * taken over while its process was silent stops at its first write after it wakes.
  */
 
 export { FILLING_ELSEWHERE_MESSAGE };
@@ -21,11 +27,12 @@ export type FillLeaseOptions = RowLeaseOptions;
 
 export interface FillLeases {
   /**
-   * Takes the cache's fill for this process: the function that gives it back, or null when
-   * another live process fills it now. `onLost` is told once if a heartbeat finds it taken over
-   * (this process was silent for the expiry: a suspended laptop); the fill must stop then.
+   * Takes the cache's fill for this process: what the fill writes through and gives it back
+   * with, or null when another live process fills it now. `onLost` is told once if a heartbeat,
+   * a check or a write finds it taken over (this process was silent for the expiry: a suspended
+   * laptop); the fill must stop then.
    */
-  take(cache: CacheDb, onLost: (error: AppError) => void): (() => void) | null;
+  take(cache: CacheDb, onLost: (error: LeaseLostError) => void): HeldLease | null;
   /** Whether another live process fills the cache now. */
   elsewhere(cache: CacheDb): boolean;
   /** Between two renewals of a held lease: how often a skipped fill looks whether it is free. */
@@ -33,11 +40,16 @@ export interface FillLeases {
 }
 
 export function createFillLeases(options: FillLeaseOptions = {}): FillLeases {
-  const rows = createRowLeases<number>('offline_fill_lease', 'id', () => 'the offline fill', options);
+  const rows = createRowLeases<number>(
+    'offline_fill_lease',
+    'id',
+    () => 'the offline fill',
+    FILLING_ELSEWHERE_MESSAGE,
+    options,
+  );
   return {
     heartbeatMs: rows.heartbeatMs,
     elsewhere: (cache) => rows.elsewhere(cache, 1),
-    take: (cache, onLost) =>
-      rows.take(cache, 1, () => onLost(new AppError('BUSY', FILLING_ELSEWHERE_MESSAGE))),
+    take: (cache, onLost) => rows.take(cache, 1, onLost),
   };
 }

@@ -130,11 +130,11 @@ export function createFills(options: FillsOptions): Fills {
       fetch,
       done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
     };
-    const release = leases.take(options.deps(profileId).cache, (error) => {
+    const lease = leases.take(options.deps(profileId).cache, (error) => {
       fill.lost = true;
       fill.controller.abort(error);
     });
-    if (!release) {
+    if (!lease) {
       // Not a failure: the other process brings the cache to its scope, and the usage says so.
       // A sweep is not worth waiting for: the other fill sweeps.
       if (fetch) waitForOther(profileId);
@@ -178,6 +178,7 @@ export function createFills(options: FillsOptions): Fills {
             options.share(profileId),
             fill.controller.signal,
             onFetched,
+            lease,
             { fetch: fill.fetch },
           );
           total.evicted += round.evicted;
@@ -199,7 +200,7 @@ export function createFills(options: FillsOptions): Fills {
         fill.controller = new AbortController();
       }
     })().finally(() => {
-      release();
+      lease.release();
       if (fills.get(profileId) === fill) fills.delete(profileId);
       report(false);
     });

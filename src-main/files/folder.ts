@@ -75,6 +75,8 @@ export async function existingFiles(
  * and fails it, never overwriting it; it fetches a removed one again; a cancelled job's
  * manifest lists them as not downloaded); `failed`: the job ends now and says why. Either way
  * a manifest written next never claims a file that is not there. Returns how many were undone.
+ * What it learned is written in one transaction through `write` (a run's: only while it holds
+ * the job's lease, job-lease.ts).
  */
 export async function recheckDone(
   cache: CacheDb,
@@ -83,6 +85,7 @@ export async function recheckDone(
   outcome: 'pending' | 'failed',
   listing?: Set<string>,
   io: InlineIo = createInlineIo(),
+  write: <T>(write: () => T) => T = (write) => write(),
 ): Promise<number> {
   const items = doneItems(cache, jobId);
   if (items.length === 0) return 0;
@@ -117,8 +120,11 @@ export async function recheckDone(
           : `${item.relativePath} was changed in the folder after it was downloaded (its ${problem === 'resized' ? 'size' : 'content'} is not the file's); move it away, then retry.`;
     away.push({ fileId: item.fileId, error });
   }
-  if (seen.length > 0) recordMtimes(cache, jobId, seen);
-  if (away.length > 0) undoDone(cache, jobId, away);
+  if (seen.length > 0 || away.length > 0)
+    write(() => {
+      if (seen.length > 0) recordMtimes(cache, jobId, seen);
+      if (away.length > 0) undoDone(cache, jobId, away);
+    });
   return away.length;
 }
 

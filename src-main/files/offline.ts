@@ -10,7 +10,7 @@ import { log } from '../log';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { FILE_SCHEME } from '../shell/file-route';
-import { EXPIRY_MS } from '../sync/row-lease';
+import { EXPIRY_MS, LeaseLostError, UNGUARDED, type LeaseGuard } from '../sync/row-lease';
 import { FILE_ATTEMPTS, fileRetryDelayMs, givenUpReason, retriesFile } from './attempts';
 import { fetchFile, hashFile, stopsEveryFile } from './fetch';
 import { FILE_DATE_SQL, SCOPED_FILES_FROM } from './scope';
@@ -168,10 +168,13 @@ function unlessAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T>
 
 /**
  * How the fill asks for a file: through the read share, and with the connection resets left to
- * its own attempts at the file (attempts.ts) rather than retried by the client.
+ * its own attempts at the file (attempts.ts) rather than retried by the client; writing under
+ * its lease (fill-lease.ts): its record of the copy through `write`, its `.part` file and the
+ * rename after `check`.
  */
 interface FillFetch {
   share: ReadShare;
+  lease: LeaseGuard;
 }
 
 /**
@@ -196,7 +199,10 @@ export async function ensureCached(
     try {
       return await unlessAborted(running, signal);
     } catch (error) {
-      if (signal?.aborted || !(error instanceof AppError && error.code === 'CANCELLED')) throw error;
+      // Stopped (a fill stopped, rescoped or taken over by another process): made here instead.
+      const stopped =
+        error instanceof LeaseLostError || (error instanceof AppError && error.code === 'CANCELLED');
+      if (signal?.aborted || !stopped) throw error;
     }
   }
   const mine = cacheCopy(deps, fileId, signal, fill);
@@ -220,14 +226,19 @@ async function cacheCopy(
     throw new AppError('BAD_RESPONSE', 'The file has an id Satchel cannot store.');
   const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
   const good = isGood(record, deps.root);
+  // A preview writes alone (its own `.part` name); a fill under its lease.
+  const lease = fill?.lease ?? UNGUARDED;
   if (good && record.localPath !== localName) {
     // The same bytes, but the record's type or name changed since (a type learned later): the
     // copy takes the extension its preview URL and content type now come from.
+    lease.check();
     await rename(good, path.join(deps.root, localName));
-    prepared(deps.cache.sqlite, `UPDATE expense_files SET local_path = @localName WHERE id = @id`).run({
-      id: record.id,
-      localName,
-    });
+    lease.write(() =>
+      prepared(deps.cache.sqlite, `UPDATE expense_files SET local_path = @localName WHERE id = @id`).run({
+        id: record.id,
+        localName,
+      }),
+    );
   } else if (!good) {
     // Said at once rather than after the client's retries: the user is looking at the pane.
     if (deps.networkDown?.())
@@ -250,7 +261,7 @@ async function cacheCopy(
         file: { id: record.id, size: record.size, sha256: record.sha256 },
         partPath,
         finalPath,
-        ...(fill ? {} : { noPartFile: true }),
+        ...(fill ? { fence: () => fill.lease.check() } : { noPartFile: true }),
         ...(signal ? { signal } : {}),
         // The fill makes its own attempts at the file; a preview, which a person waits for, asks
         // twice at most before it says so (service.ts `fetch`) and leaves the next try to them.
@@ -262,18 +273,24 @@ async function cacheCopy(
       if (!fill) await rm(partPath, { force: true });
       throw error;
     }
-    prepared(
-      deps.cache.sqlite,
-      `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
-    ).run({ id: record.id, localName, sha: record.sha256, now: deps.now().toISOString() });
+    // A fill's copy taken over meanwhile is in place (checked bytes) but not recorded here: the
+    // fill that took it over finds it in the folder (`adoptUnrecorded`).
+    lease.write(() =>
+      prepared(
+        deps.cache.sqlite,
+        `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
+      ).run({ id: record.id, localName, sha: record.sha256, now: deps.now().toISOString() }),
+    );
     // A stale copy under another name (the record's type changed with its bytes) goes: it is
     // counted nowhere, and the route would still serve the old receipt at its old address.
     if (
       record.localPath &&
       record.localPath !== localName &&
       FILE_ID.test(record.localPath.split('.')[0] ?? '')
-    )
+    ) {
+      lease.check();
       await rm(path.join(deps.root, record.localPath), { force: true });
+    }
   }
   const size = record.size ?? statSync(path.join(deps.root, localName)).size;
   return {
@@ -327,13 +344,21 @@ function cachedRows(
   ).all() as Array<{ id: string; size: number | null; localPath: string; downloadedAt: string | null }>;
 }
 
-async function evict(deps: OfflineDeps, row: { id: string; localPath: string }): Promise<void> {
-  if (FILE_ID.test(row.localPath.split('.')[0] ?? ''))
+async function evict(
+  deps: OfflineDeps,
+  row: { id: string; localPath: string },
+  lease: LeaseGuard,
+): Promise<void> {
+  if (FILE_ID.test(row.localPath.split('.')[0] ?? '')) {
+    lease.check();
     await rm(path.join(deps.root, row.localPath), { force: true });
-  prepared(
-    deps.cache.sqlite,
-    `UPDATE expense_files SET local_path = NULL, local_sha256 = NULL, downloaded_at = NULL WHERE id = ?`,
-  ).run(row.id);
+  }
+  lease.write(() =>
+    prepared(
+      deps.cache.sqlite,
+      `UPDATE expense_files SET local_path = NULL, local_sha256 = NULL, downloaded_at = NULL WHERE id = ?`,
+    ).run(row.id),
+  );
 }
 
 /**
@@ -345,7 +370,7 @@ async function evict(deps: OfflineDeps, row: { id: string; localPath: string }):
  * but another process may still be fetching a preview into the folder: what was written in the
  * last two minutes (`WRITING_MS`) stays until a later fill.
  */
-async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
+async function sweep(deps: OfflineDeps, resumable: Set<string>, lease: LeaseGuard): Promise<void> {
   let entries;
   try {
     entries = await readdir(deps.root, { withFileTypes: true });
@@ -360,6 +385,7 @@ async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
     if (entry.name === `${id}.part` && resumable.has(id)) continue;
     const full = path.join(deps.root, entry.name);
     if (recentlyWritten(full)) continue;
+    lease.check();
     await rm(full, { force: true });
   }
 }
@@ -370,7 +396,7 @@ async function sweep(deps: OfflineDeps, resumable: Set<string>): Promise<void> {
  * the fresh cache records none of the files its folder still holds. A copy that differs is
  * never taken (the sweep then removes it); one with no record yet is left for the sweep too.
  */
-async function adoptUnrecorded(deps: OfflineDeps): Promise<number> {
+async function adoptUnrecorded(deps: OfflineDeps, lease: LeaseGuard): Promise<number> {
   let names: string[];
   try {
     names = await readdir(deps.root);
@@ -392,13 +418,19 @@ async function adoptUnrecorded(deps: OfflineDeps): Promise<number> {
       if (!found.isFile() || found.size !== record.size) continue;
       if ((await hashFile(full, found.size)).sha256 !== record.sha256) continue;
       const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
-      if (name !== localName) await rename(full, path.join(deps.root, localName));
-      prepared(
-        deps.cache.sqlite,
-        `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
-      ).run({ id: record.id, localName, sha: record.sha256, now: deps.now().toISOString() });
+      if (name !== localName) {
+        lease.check();
+        await rename(full, path.join(deps.root, localName));
+      }
+      lease.write(() =>
+        prepared(
+          deps.cache.sqlite,
+          `UPDATE expense_files SET local_path = @localName, local_sha256 = @sha, downloaded_at = @now WHERE id = @id`,
+        ).run({ id: record.id, localName, sha: record.sha256, now: deps.now().toISOString() }),
+      );
       adopted += 1;
     } catch (error) {
+      if (error instanceof LeaseLostError) throw error;
       log.warn(`a copy of file ${record.id} already in the folder could not be taken:`, error);
     }
   }
@@ -441,29 +473,33 @@ export interface FillResult {
  * connection reset, a server error) is tried again in the same fill, as a bulk download does
  * (attempts.ts: a cut body continues from its `.part` file); one that still fails, or fails
  * otherwise, is counted in `failed` and skipped until the next fill. `onFetched` is told of
- * each file put in place. `fetch: false` stops after the sweep (copies lost from disk forgotten,
- * unrecorded ones taken, leftovers cleared): no request, nothing evicted for room, for a process
- * that would stop the fetches at once (the command line exiting after its sync).
+ * each file put in place. Everything it writes, in the cache and in the folder, is under
+ * `lease` (fill-lease.ts): once another process has taken the fill over, it throws
+ * LeaseLostError with nothing more written. `fetch: false` stops after the sweep (copies lost
+ * from disk forgotten, unrecorded ones taken, leftovers cleared): no request, nothing evicted for
+ * room, for a process that would stop the fetches at once (the command line exiting after its
+ * sync).
  */
 export async function fillOffline(
   deps: OfflineDeps,
   share: ReadShare,
   signal: AbortSignal,
   onFetched?: () => void,
+  lease: LeaseGuard = UNGUARDED,
   options: { fetch?: boolean } = {},
 ): Promise<FillResult> {
   // A copy a row records but the disk does not hold as recorded (cut short, gone) is forgotten
   // first, and its remains removed: a wanted one is then fetched again, and the usage and the
   // budget count only real copies.
   for (const row of cachedRows(deps.cache))
-    if (!onDisk(deps.root, row.localPath, row.size)) await evict(deps, row);
-  await adoptUnrecorded(deps);
+    if (!onDisk(deps.root, row.localPath, row.size)) await evict(deps, row, lease);
+  await adoptUnrecorded(deps, lease);
   const scope = readOfflineScope(deps.cache);
   const wanted = wantedFiles(deps.cache, scope, deps.now().toISOString().slice(0, 10));
   const wantedIds = new Set(wanted.map((row) => row.id));
   const result: FillResult = { fetched: 0, evicted: 0, failed: 0 };
   const missing = wanted.filter((row) => !row.good);
-  await sweep(deps, new Set(missing.map((row) => row.id)));
+  await sweep(deps, new Set(missing.map((row) => row.id)), lease);
   if (options.fetch === false) return result;
   const cached = cachedRows(deps.cache);
   let used = cached.reduce((sum, row) => sum + (row.size ?? 0), 0);
@@ -471,7 +507,7 @@ export async function fillOffline(
   for (const row of cached) {
     if (used + need <= scope.budgetBytes) break;
     if (wantedIds.has(row.id)) continue;
-    await evict(deps, row);
+    await evict(deps, row, lease);
     used -= row.size ?? 0;
     result.evicted += 1;
   }
@@ -483,11 +519,12 @@ export async function fillOffline(
       if (!row) return;
       for (let attempts = 1; ; attempts += 1) {
         try {
-          await ensureCached(deps, row.id, signal, { share });
+          await ensureCached(deps, row.id, signal, { share, lease });
           result.fetched += 1;
           onFetched?.();
           break;
         } catch (error) {
+          if (error instanceof LeaseLostError) throw error;
           if (signal.aborted) return;
           if (stopsEveryFile(error)) throw error;
           if (retriesFile(error) && attempts < FILE_ATTEMPTS) {

@@ -7,6 +7,7 @@ import type { DownloadJobStatus, DownloadProgress } from '../../src-shared/files
 import type { ApiClient } from '../api/client';
 import { abortableSleep } from '../api/rate-governor';
 import type { CacheDb } from '../store';
+import { LeaseLostError, UNGUARDED, type LeaseGuard } from '../sync/row-lease';
 import { createCommitter } from './commit';
 import { createInlineIo } from './inline-io';
 import { createRateMeter, createWindowMeter, estimateSeconds } from './eta';
@@ -35,7 +36,10 @@ import type { ReadShare } from './share';
  * number of requests in flight follows the rate limit rather than a fixed number alone.
  */
 
-/** `lost`: another process took the job's run over (job-lease.ts); its state is that run's now. */
+/**
+ * `lost`: another process took the job's run over (job-lease.ts); its state is that run's now,
+ * and this run writes nothing more (see `lease`).
+ */
 export type StopReason = 'pause' | 'cancel' | 'close' | 'lost';
 
 export interface RunJobOptions {
@@ -58,6 +62,15 @@ export interface RunJobOptions {
   durable?: boolean;
   /** Between progress events at most; the last one is always sent. */
   progressIntervalMs?: number;
+  /**
+   * The job's lease (job-lease.ts): every write of the run to the queue goes through its
+   * `write`, and every write to a file of the run (`.part` files, renames into place, the
+   * manifest, the `.part` folder's removal) after its `check`. Once either finds the lease
+   * another process's, the run stops at once (its requests aborted) and writes nothing more:
+   * the other run may be writing the same `.part` files and outcomes now. None: the run is
+   * alone (tests of the runner itself).
+   */
+  lease?: LeaseGuard;
 }
 
 export interface RunJobResult {
@@ -75,13 +88,59 @@ function isNetworkError(error: AppError): boolean {
 }
 
 export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
+  try {
+    return await run(options);
+  } catch (error) {
+    // Taken over before its end: the job is as the other run has it.
+    if (error instanceof LeaseLostError)
+      return { status: jobRow(options.cache, options.jobId)?.status ?? 'running', error };
+    throw error;
+  }
+}
+
+async function run(options: RunJobOptions): Promise<RunJobResult> {
   const { cache, client, share, jobId, signal } = options;
+  const lease = options.lease ?? UNGUARDED;
   const job = jobRow(cache, jobId);
   if (!job) throw new AppError('NOT_FOUND', 'This download no longer exists.');
   if (job.status === 'completed' || job.status === 'cancelled') return { status: job.status };
   const nowIso = () => options.now().toISOString();
   const maxAttempts = options.maxAttempts ?? FILE_ATTEMPTS;
-  setJobStatus(cache, jobId, 'running', nowIso());
+  const internal = new AbortController();
+  /** Why the run stopped writing: another process took its lease over. */
+  let taken: LeaseLostError | null = null;
+  const lost = (error: unknown) => {
+    if (!(error instanceof LeaseLostError)) return false;
+    taken ??= error;
+    internal.abort(error);
+    return true;
+  };
+  /**
+   * A write to the queue, in one transaction with the check that the run still holds the job's
+   * lease: false (nothing written, the run stopping) once it does not.
+   */
+  const record = (write: () => void): boolean => {
+    if (taken) return false;
+    try {
+      lease.write(write);
+      return true;
+    } catch (error) {
+      if (lost(error)) return false;
+      throw error;
+    }
+  };
+  /** Before each write to a file of the run: throws once the lease is another process's. */
+  const fence = () => {
+    if (taken) throw taken;
+    try {
+      lease.check();
+    } catch (error) {
+      lost(error);
+      throw error;
+    }
+  };
+  if (!record(() => setJobStatus(cache, jobId, 'running', nowIso())))
+    return { status: jobRow(cache, jobId)?.status ?? 'running', error: taken! };
 
   const partial = partialFolder(job.destination, jobId);
   await mkdir(partial, { recursive: true });
@@ -89,7 +148,9 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   // offline cache holds, which folders are made.
   const existing = await existingFiles(job.destination);
   // Done files removed or changed (in size) since they were put there are fetched again.
-  await recheckDone(cache, jobId, job.destination, 'pending', existing);
+  await recheckDone(cache, jobId, job.destination, 'pending', existing, undefined, (write) =>
+    lease.write(write),
+  );
   const parts = new Set(await readdir(partial));
   const cachedCopies = options.cachedCopies?.() ?? new Map<string, string>();
   const madeFolders = new Set<string>([job.destination]);
@@ -106,7 +167,6 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   const rateWindow = createWindowMeter();
   let lastEmit = 0;
   let fatal: AppError | undefined;
-  const internal = new AbortController();
   const stop = AbortSignal.any([signal, internal.signal]);
   // Every request and wait of every worker listens to these signals for a while.
   setMaxListeners(0, signal, internal.signal, stop);
@@ -115,7 +175,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   // does not wait for that before it fetches the next file.
   // Small files are created and renamed on the main thread while that is cheap (inline-io.ts).
   const io = createInlineIo();
-  const committer = createCommitter({ folder: partial, durable: options.durable ?? true, io });
+  const committer = createCommitter({ folder: partial, durable: options.durable ?? true, io, fence });
   const placements = new Set<Promise<void>>();
 
   const stopWatching = client.onWait((scope, until) => {
@@ -191,10 +251,13 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   const flushDone = () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
-    if (doneQueue.length > 0) markDoneMany(cache, jobId, doneQueue.splice(0), nowIso());
+    if (doneQueue.length === 0) return;
+    const batch = doneQueue.splice(0);
+    record(() => markDoneMany(cache, jobId, batch, nowIso()));
   };
 
   function finished(item: QueueItem, source: 'fetched' | 'copied' | 'present'): void {
+    if (taken) return; // not this run's to record any more
     doneQueue.push({ fileId: item.fileId, source });
     if (doneQueue.length >= 200) flushDone();
     else flushTimer ??= setTimeout(flushDone, 100);
@@ -206,7 +269,8 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   }
 
   function failed(item: QueueItem, message: string, attempts: number): void {
-    markFailed(cache, jobId, item.fileId, message, attempts);
+    // Not recorded once the run is taken over: the other run may well fetch the file.
+    if (!record(() => markFailed(cache, jobId, item.fileId, message, attempts))) return;
     counts.files.pending -= 1;
     counts.files.failed += 1;
     emit();
@@ -229,6 +293,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
           place: committer.place,
           io,
           noPartFile,
+          fence,
           // Resets are retried here, each one an attempt at the file, not in the client.
           resetRetries: 0,
           delayBeforeRequest: () => {
@@ -294,7 +359,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
           failed(item, givenUpReason(error, attempts), attempts);
           return;
         }
-        recordAttempt(cache, jobId, item.fileId, message);
+        if (!record(() => recordAttempt(cache, jobId, item.fileId, message))) return;
         await abortableSleep(fileRetryDelayMs(attempts), stop).catch(() => undefined);
         if (stop.aborted) return;
       } finally {
@@ -326,7 +391,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
       );
     }
     const cached = cachedCopies.get(item.fileId);
-    if (cached && (await copyVerified(cached, partPath, finalPath, expected)))
+    if (cached && (await copyVerified(cached, partPath, finalPath, expected, fence)))
       return finished(item, 'copied');
     await fetchOne(item, partPath, finalPath);
   }
@@ -340,7 +405,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
       try {
         await processItem(item);
       } catch (error) {
-        if (stop.aborted) return;
+        if (lost(error) || stop.aborted) return;
         failed(item, error instanceof Error ? error.message : String(error), item.attempts);
       }
     }
@@ -359,9 +424,11 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
 
     let status: DownloadJobStatus;
     const reason = signal.aborted ? options.stopReason() : null;
-    // Taken over: what this run finished is recorded above; the job's status, manifest and
-    // `.part` files are the other run's to write.
-    if (reason === 'lost') return { status: jobRow(cache, jobId)?.status ?? 'running' };
+    // Taken over: the job's outcomes, status, manifest and `.part` files are the other run's to
+    // write. What this run recorded before stands; files it put in place but had not recorded
+    // yet are checked ones, which the other run finds there (`present`).
+    if (taken || reason === 'lost')
+      return { status: jobRow(cache, jobId)?.status ?? 'running', ...(taken ? { error: taken } : {}) };
     if (reason === 'cancel') status = 'cancelled';
     else if (reason === 'pause') status = 'paused';
     // Closing, or the network gone (no answer, timed out), leaves the job waiting (`pending`): it
@@ -378,12 +445,20 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
         jobId,
         job.destination,
         status === 'completed' ? 'failed' : 'pending',
+        undefined,
+        undefined,
+        (write) => lease.write(write),
       );
       if (undone > 0) Object.assign(counts, jobCounts(cache, jobId));
-      if (job.manifest) await writeManifest(job.destination, job.manifest, manifestRows(cache, jobId));
+      if (job.manifest) {
+        fence();
+        await writeManifest(job.destination, job.manifest, manifestRows(cache, jobId));
+      }
+      fence();
       await rm(partial, { recursive: true, force: true });
     }
-    setJobStatus(cache, jobId, status, nowIso());
+    if (!record(() => setJobStatus(cache, jobId, status, nowIso())))
+      return { status: jobRow(cache, jobId)?.status ?? 'running', error: taken! };
     waitingUntil = null;
     emit(status, true);
     return fatal ? { status, error: fatal } : { status };

@@ -19,7 +19,13 @@ import { log } from '../log';
 import type { CacheDb } from '../store';
 import { createFillLeases, type FillLeases } from './fill-lease';
 import { createFills } from './fills';
-import { createJobLeases, RUNNING_ELSEWHERE_MESSAGE, type JobLeases } from './job-lease';
+import type { HeldLease } from '../sync/row-lease';
+import {
+  createJobLeases,
+  RUN_TAKEN_OVER_MESSAGE,
+  RUNNING_ELSEWHERE_MESSAGE,
+  type JobLeases,
+} from './job-lease';
 import { partialFolder, recheckDone } from './folder';
 import { writeManifest } from './manifest';
 import { createJob } from './new-job';
@@ -277,10 +283,10 @@ export function createFileService(options: FileServiceOptions): FileService {
           return { status };
         }
         const cache = cacheOf(profileId);
-        let release: () => void;
+        let lease: HeldLease;
         let lostError: AppError | undefined;
         try {
-          release = leases.take(cache, jobId, (error) => {
+          lease = leases.take(cache, jobId, (error) => {
             lostError = error;
             entry.reason = 'lost';
             entry.controller.abort(error);
@@ -303,13 +309,14 @@ export function createFileService(options: FileServiceOptions): FileService {
           concurrency: options.concurrency ?? 8,
           ...(options.durable !== undefined ? { durable: options.durable } : {}),
           cachedCopies: () => cachedCopies(cacheOf(profileId), filesRoot(profileId)),
+          lease,
           onProgress: (progress) => {
             // The last event of a run (any status but running): the job is no longer active
             // when a listener reads its status in answer to it.
             if (progress.status !== 'running' && running.get(id) === entry) running.delete(id);
             options.events.emit('downloads.progress', progress);
           },
-        }).finally(release);
+        }).finally(() => lease.release());
         if (!lostError) return result;
         // The lists read it again (a progress event that is not `running` does that): it shows
         // as running elsewhere now.
@@ -326,6 +333,12 @@ export function createFileService(options: FileServiceOptions): FileService {
       })
       .catch((error: unknown) => {
         log.error(`download ${jobId} failed:`, error);
+        // Taken over meanwhile: the job's status is the other run's to write.
+        if (entry.reason === 'lost')
+          return {
+            status: jobRow(cacheOf(profileId), jobId)?.status ?? ('running' as const),
+            error: new AppError('BUSY', RUN_TAKEN_OVER_MESSAGE),
+          };
         // Paused, so that it is shown as stopped and resumed on request (if the cache takes the
         // write: the failure may be the cache's own).
         try {

@@ -44,7 +44,13 @@ interface Held {
 }
 
 export function createLeases(options: LeaseOptions = {}): Leases {
-  const rows = createRowLeases<number>('sync_lease', 'id', () => 'the sync lease', options);
+  const rows = createRowLeases<number>(
+    'sync_lease',
+    'id',
+    () => 'the sync lease',
+    LEASE_LOST_MESSAGE,
+    options,
+  );
   const held = new Map<string, Held>();
 
   return {
@@ -55,16 +61,15 @@ export function createLeases(options: LeaseOptions = {}): Leases {
         const fresh: Held = { count: 1, release: () => undefined, lost: false, onLost: new Set() };
         // Lost for good: the next hold of this process takes the lease afresh (or is told BUSY),
         // and the holds still out give nothing back, as the lease is no longer theirs.
-        const release = rows.take(cache, 1, () => {
+        const lease = rows.take(cache, 1, (error) => {
           fresh.lost = true;
           if (held.get(profileId) === fresh) held.delete(profileId);
-          const error = new AppError('BUSY', LEASE_LOST_MESSAGE);
           for (const told of [...fresh.onLost]) told(error);
           fresh.onLost.clear();
         });
         // Taking over a stale lease is the normal way on after a kill: nothing to warn about.
-        if (!release) throw new AppError('BUSY', BUSY_MESSAGE);
-        fresh.release = release;
+        if (!lease) throw new AppError('BUSY', BUSY_MESSAGE);
+        fresh.release = () => lease.release();
         held.set(profileId, (entry = fresh));
       }
       const own = entry;
