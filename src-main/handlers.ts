@@ -7,6 +7,7 @@ import {
   type CommandName,
   type CommandOutput,
   type IpcResult,
+  type ReviewPhase,
 } from '../src-shared/ipc';
 import type { Core } from './core';
 import { exportExpenses, exportReviewFile, exportTransactions, importReviewFileInSlices } from './export';
@@ -44,27 +45,30 @@ const PROGRESS_INTERVAL_MS = 100;
  * Runs a review change in slices (a bulk change, an import, its undo) with its progress as
  * `review.progress`, as the status bar shows it: at most every PROGRESS_INTERVAL_MS, and always
  * a last event with `ended`, however it ends: all done, or failed part-way (a slice refused,
- * the copy busy or damaged), so the status bar never keeps "Changing review marks: X of Y"
- * for a change that is over. A change that failed before its first event (a bad request, an
- * unreadable file) sends none: it showed nothing, and another change may be the one shown.
+ * the copy busy or damaged, a problem found in the file being checked), so the status bar
+ * never keeps "Changing review marks: X of Y" for a change that is over. An import checks its
+ * file first (`phase: 'check'`, its first event at once), then changes (`'change'`); only the
+ * end of the change, or a failure, ends it. A change that failed before its first event (a bad
+ * request, an unreadable file) sends none: it showed nothing, and another change may be the
+ * one shown.
  */
 async function withReviewProgress<T>(
   core: Core,
   profileId: string,
-  run: (onProgress: (done: number, total: number) => void) => Promise<T>,
+  run: (onProgress: (done: number, total: number, phase?: ReviewPhase) => void) => Promise<T>,
 ): Promise<T> {
   // The last event sent, and the latest count (the one a failure's last event says).
-  const shown = { at: 0, ended: false };
-  let latest: { done: number; total: number } | undefined;
-  const emit = ({ done, total }: { done: number; total: number }, ended: boolean) => {
-    Object.assign(shown, { at: Date.now(), ended });
-    core.events.emit('review.progress', { profileId, done, total, ended });
+  const shown: { at: number; ended: boolean; phase?: ReviewPhase } = { at: 0, ended: false };
+  let latest: { done: number; total: number; phase: ReviewPhase } | undefined;
+  const emit = ({ done, total, phase }: NonNullable<typeof latest>, ended: boolean) => {
+    Object.assign(shown, { at: Date.now(), ended, phase });
+    core.events.emit('review.progress', { profileId, done, total, ended, phase });
   };
   try {
-    return await run((done, total) => {
-      latest = { done, total };
-      if (done >= total) emit(latest, true);
-      else if (Date.now() - shown.at >= PROGRESS_INTERVAL_MS) emit(latest, false);
+    return await run((done, total, phase = 'change') => {
+      latest = { done, total, phase };
+      if (phase === 'change' && done >= total) emit(latest, true);
+      else if (phase !== shown.phase || Date.now() - shown.at >= PROGRESS_INTERVAL_MS) emit(latest, false);
     });
   } finally {
     if (latest && !shown.ended) emit(latest, true);

@@ -482,6 +482,10 @@ export const SyncProgressEvent = z.object({
 });
 export type SyncProgressEvent = z.infer<typeof SyncProgressEvent>;
 
+/** What a review change reports progress of: checking an import's file, or changing marks. */
+export const ReviewPhase = z.enum(['check', 'change']);
+export type ReviewPhase = z.infer<typeof ReviewPhase>;
+
 export const events = {
   /** Something the user should see in the status bar. */
   'app.notice': Notice,
@@ -512,13 +516,16 @@ export const events = {
    * A review change of a whole search result, or an import or its undo: records (or marks) done
    * of the total fixed at its start. `ended` on its last event, however it ended: all done, or
    * failed part-way (then `done` says how many were changed before, which stay changed), so
-   * that nothing that counts it is left waiting for a total it will never reach.
+   * that nothing that counts it is left waiting for a total it will never reach. An import
+   * first checks its file's marks (`phase: 'check'`: nothing is changed yet, and a problem
+   * found ends it there), then merges them (`'change'`); every other change is `'change'`.
    */
   'review.progress': z.object({
     profileId: z.uuid(),
     done: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),
     ended: z.boolean(),
+    phase: ReviewPhase,
   }),
   /**
    * A run's end, whatever ended it. `runId` is its row in the history, or null when it has none:

@@ -12,6 +12,7 @@ import {
   exportReview,
   mergeReviewFileInSlices,
   ReviewImportError,
+  type ImportPhase,
   type ImportResult,
   type ImportUndo,
 } from '../review';
@@ -100,7 +101,7 @@ export async function importReviewFileInSlices(
   {
     undoable = true,
     onProgress,
-  }: { undoable?: boolean; onProgress?: (done: number, total: number) => void } = {},
+  }: { undoable?: boolean; onProgress?: (done: number, total: number, phase: ImportPhase) => void } = {},
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
   try {
     return await mergeReviewFileInSlices(cache, input.file, {

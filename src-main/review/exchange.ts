@@ -1,38 +1,19 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { temporaryBeside } from '../folders';
 import type { z } from 'zod';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { readMarkRow, readTagRows, writeMarkRow, writeTagRows, type MarkRow } from './mark-rows';
 import { changeStamps, type ImportUndo } from './undo';
-import {
-  REVIEW_FORMAT,
-  REVIEW_FORMAT_VERSION,
-  ReviewFile,
-  ReviewFileHeader,
-  type ExportedMark,
-} from './format';
+import { readReviewFile, readReviewFileInSlices, ReviewImportError } from './check';
+import { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, type ExportedMark, type ReviewFile } from './format';
 
 /**
  * Export and import of review state, so a colleague can continue a review (format.ts has
  * the file format). Import merges facet by facet: the newer `changedAt` wins, an equal or
  * older one leaves the local facet alone. The whole file is read and validated before the
- * first write, and the merge runs in one transaction: a bad file changes nothing.
+ * first write (check.ts), and the merge runs in one transaction: a bad file changes nothing.
  */
-
-export type ReviewImportFailure =
-  'UNREADABLE' | 'NOT_JSON' | 'NOT_A_REVIEW_FILE' | 'NEWER_VERSION' | 'INVALID' | 'OTHER_ORGANISATION';
-
-export class ReviewImportError extends Error {
-  constructor(
-    readonly code: ReviewImportFailure,
-    message: string,
-    options?: { cause: unknown },
-  ) {
-    super(message, options);
-    this.name = 'ReviewImportError';
-  }
-}
 
 /* ---------------------------------------------------------------- export */
 
@@ -136,17 +117,25 @@ export function mergeReviewFile(
   file: string,
   { undoable }: { undoable: boolean },
 ): { result: ImportResult; undo: ImportUndo | null } {
-  const run = importRun(cache, file, undoable);
+  const run = importRun(cache, file, readReviewFile(file), undoable);
   cache.sqlite.transaction(() => run.merge(0, run.total))();
   return run.finish();
 }
+
+/** What an import in slices is doing: checking the file, or merging its marks. */
+export type ImportPhase = 'check' | 'change';
 
 export interface SlicedImportOptions {
   undoable: boolean;
   /** Marks merged in one transaction. Default IMPORT_SLICE. */
   sliceSize?: number;
-  /** After each slice: marks merged so far, and how many the file has. */
-  onProgress?: (done: number, total: number) => void;
+  /** Marks checked in one turn of the event loop. Default CHECK_SLICE (check.ts). */
+  checkSliceSize?: number;
+  /**
+   * After each slice of the check, then of the merge: marks checked or merged so far, of how
+   * many the file has.
+   */
+  onProgress?: (done: number, total: number, phase: ImportPhase) => void;
 }
 
 /** About 20 ms of merging on the machines measured (90 µs a mark, 120,000 marks in 11 s). */
@@ -156,29 +145,33 @@ export const IMPORT_SLICE = 250;
  * The app's import: the same merge, a slice of marks per transaction with the event loop free
  * between slices, so that a large file (a colleague's 100,000 marks, 50 MB, 11 s of merging)
  * does not hold every IPC answer, sync step and download meanwhile. The whole file is read
- * and checked before the first slice, so a bad file still changes nothing. What a slice
- * commits stays if the app is killed part-way; importing the file again completes the merge,
- * as the newer change wins and an equal one changes nothing.
+ * and checked before the first slice, so a bad file still changes nothing; the check too is
+ * made in slices (check.ts). What a slice commits stays if the app is killed part-way;
+ * importing the file again completes the merge, as the newer change wins and an equal one
+ * changes nothing.
  */
 export async function mergeReviewFileInSlices(
   cache: CacheDb,
   file: string,
-  { undoable, sliceSize = IMPORT_SLICE, onProgress }: SlicedImportOptions,
+  { undoable, sliceSize = IMPORT_SLICE, checkSliceSize, onProgress }: SlicedImportOptions,
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
-  const run = importRun(cache, file, undoable);
+  const parsed = await readReviewFileInSlices(file, {
+    ...(checkSliceSize === undefined ? {} : { sliceSize: checkSliceSize }),
+    ...(onProgress ? { onProgress: (done: number, total: number) => onProgress(done, total, 'check') } : {}),
+  });
+  const run = importRun(cache, file, parsed, undoable);
   const slice = cache.sqlite.transaction((from: number, to: number) => run.merge(from, to));
   for (let from = 0; from < run.total; from += sliceSize) {
     const to = Math.min(run.total, from + sliceSize);
     slice(from, to);
-    onProgress?.(to, run.total);
+    onProgress?.(to, run.total, 'change');
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return run.finish();
 }
 
 /** An import checked whole and ready to merge, a stretch of its marks at a time. */
-function importRun(cache: CacheDb, file: string, undoable: boolean) {
-  const parsed = readReviewFile(file);
+function importRun(cache: CacheDb, file: string, parsed: ReviewFile, undoable: boolean) {
   // Records are named by the API's ids, which another organisation's cache never holds: its
   // marks would wait for ever as "not in the offline copy yet". A file of unknown origin (an
   // export from before the id was written, or from a cache with no transactions) is taken.
@@ -213,71 +206,6 @@ function importRun(cache: CacheDb, file: string, undoable: boolean) {
       };
     },
   };
-}
-
-/** Reads and validates the whole file; every failure is a ReviewImportError saying what to do. */
-export function readReviewFile(file: string): ReviewFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ReviewImportError(
-      'UNREADABLE',
-      `Satchel could not read ${file}. Check the file exists and you may open it.`,
-      {
-        cause: error,
-      },
-    );
-  }
-  const content = text.replace(/^\uFEFF/, '');
-  if (content.trim() === '') {
-    throw new ReviewImportError(
-      'NOT_JSON',
-      `${file} is empty, not a review export. Nothing was imported; ask for the export again.`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch (error) {
-    // An export is one JSON object: one that starts as such and does not parse broke off
-    // (a copy or a download cut short) or was damaged.
-    throw new ReviewImportError(
-      'NOT_JSON',
-      content.trimStart().startsWith('{')
-        ? `${file} is not a whole review export: it breaks off or is damaged part-way (a copy cut short?). Nothing was imported; copy it again, or ask for the export again.`
-        : `${file} is not a review export (it is not JSON). Nothing was imported.`,
-      { cause: error },
-    );
-  }
-  const header = ReviewFileHeader.safeParse(json);
-  if (!header.success || header.data.format !== REVIEW_FORMAT) {
-    throw new ReviewImportError(
-      'NOT_A_REVIEW_FILE',
-      `${file} is not a Satchel review export. Nothing was imported.`,
-    );
-  }
-  if (header.data.version > REVIEW_FORMAT_VERSION) {
-    throw new ReviewImportError(
-      'NEWER_VERSION',
-      `${file} was written by a newer version of Satchel (format ${header.data.version}). Update Satchel, then import again. Nothing was imported.`,
-    );
-  }
-  const result = ReviewFile.safeParse(json);
-  if (!result.success) {
-    const issues = result.error.issues;
-    const first = issues[0];
-    const where = first
-      ? first.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
-      : '';
-    throw new ReviewImportError(
-      'INVALID',
-      `${file} is damaged: ${where.replace(/^\./, '') || 'the file'}: ${first?.message ?? 'invalid'}${
-        issues.length > 1 ? ` (and ${issues.length - 1} more problems)` : ''
-      }. Nothing was imported; ask for a new export.`,
-    );
-  }
-  return result.data;
 }
 
 const newer = (incoming: string, local: string | null) => local === null || incoming > local;

@@ -50,14 +50,16 @@ export const ExportedMark = z
   .strict();
 export type ExportedMark = z.infer<typeof ExportedMark>;
 
+/** Everything of the file but its marks; `marks` last, as problems are named in this order. */
+const FILE_FIELDS = {
+  format: z.literal(REVIEW_FORMAT),
+  version: z.literal(REVIEW_FORMAT_VERSION),
+  exportedAt: Stamp,
+  organisationId: z.string().nullable(),
+};
+
 export const ReviewFile = z
-  .object({
-    format: z.literal(REVIEW_FORMAT),
-    version: z.literal(REVIEW_FORMAT_VERSION),
-    exportedAt: Stamp,
-    organisationId: z.string().nullable(),
-    marks: z.array(ExportedMark),
-  })
+  .object({ ...FILE_FIELDS, marks: z.array(ExportedMark) })
   .strict()
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
@@ -73,6 +75,12 @@ export const ReviewFile = z
     });
   });
 export type ReviewFile = z.infer<typeof ReviewFile>;
+
+/**
+ * The file with its marks not looked into: what the import checks at once, before it checks
+ * the marks a slice at a time (check.ts). Whole, that check says what ReviewFile says.
+ */
+export const ReviewFileShell = z.object({ ...FILE_FIELDS, marks: z.array(z.unknown()) }).strict();
 
 /** Just enough to tell "not a review file" and "a newer version" from "a damaged one". */
 export const ReviewFileHeader = z.object({ format: z.string(), version: z.number() }).loose();

@@ -8,9 +8,15 @@ export {
   IMPORT_SLICE,
   mergeReviewFile,
   mergeReviewFileInSlices,
-  readReviewFile,
-  ReviewImportError,
+  type ImportPhase,
   type ImportResult,
 } from './exchange';
+export {
+  CHECK_SLICE,
+  readReviewFile,
+  readReviewFileInSlices,
+  ReviewImportError,
+  type ReviewImportFailure,
+} from './check';
 export { undoImport, undoImportInSlices, type ImportUndo, type UndoResult } from './undo';
 export { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, ReviewFile } from './format';

@@ -81,7 +81,8 @@ function ProfileStatus({ profile }: { profile: ProfileSummary }) {
       ))}
       {reviewing && (
         <span className="status-item" data-testid="running-review">
-          Changing review marks: {formatCount(reviewing.done)} of {formatCount(reviewing.total)}
+          {reviewing.phase === 'check' ? 'Checking the review file' : 'Changing review marks'}:{' '}
+          {formatCount(reviewing.done)} of {formatCount(reviewing.total)}
         </span>
       )}
     </>

@@ -229,8 +229,10 @@ describe('handing the review to a colleague in the window', () => {
       // The copy's busy wait shortened from 5 s: the slice refused is the point, not the wait.
       cache.sqlite.pragma('busy_timeout = 200');
       const other = new Database(cache.sqlite.name);
-      const stopLocking = mine.events.subscribe((event) => {
-        if (event === 'review.progress' && !other.inTransaction) other.exec('BEGIN IMMEDIATE');
+      // Once the merge has begun: the file's check before it changes nothing.
+      const stopLocking = mine.events.subscribe((event, payload) => {
+        if (event !== 'review.progress' || other.inTransaction) return;
+        if ((payload as { phase: string }).phase === 'change') other.exec('BEGIN IMMEDIATE');
       });
       try {
         answers.push(more);

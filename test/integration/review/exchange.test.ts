@@ -7,11 +7,15 @@ import {
   importReview,
   mergeReviewFile,
   mergeReviewFileInSlices,
+  readReviewFile,
+  readReviewFileInSlices,
+  ReviewFile,
   ReviewImportError,
   reviewStates,
   undoImport,
   undoImportInSlices,
 } from '../../../src-main/review';
+import { invalid } from '../../../src-main/review/check';
 import type { CacheDb } from '../../../src-main/store';
 import { demoState, recordsOf, useCaches } from '../search/fixtures';
 import { upsertTransactions } from '../search/load';
@@ -170,11 +174,12 @@ describe('the app’s import, in slices', () => {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    const progress: Array<[number, number]> = [];
+    const progress: Array<[number, number, string]> = [];
     const inSlices = await mergeReviewFileInSlices(sliced, file, {
       undoable: true,
       sliceSize: 40,
-      onProgress: (done, total) => progress.push([done, total]),
+      checkSliceSize: 100,
+      onProgress: (done, total, phase) => progress.push([done, total, phase]),
     });
     ticking = false;
 
@@ -183,9 +188,13 @@ describe('the app’s import, in slices', () => {
     expect(inSlices.result).toMatchObject({ marks: 300, updated: 290, notCached: 0 });
     expect(inSlices.undo?.entries).toEqual(once.undo?.entries);
     expect(snapshot(sliced)).toEqual(snapshot(whole));
-    // Eight slices of 40 (the last of 20), and the app's other work ran between them.
-    expect(progress).toEqual([40, 80, 120, 160, 200, 240, 280, 300].map((done) => [done, 300]));
-    expect(ticks).toBeGreaterThanOrEqual(7);
+    // The file checked in three slices of 100, then merged in eight of 40 (the last of 20), and
+    // the app's other work ran between them.
+    expect(progress).toEqual([
+      ...[100, 200, 300].map((done) => [done, 300, 'check']),
+      ...[40, 80, 120, 160, 200, 240, 280, 300].map((done) => [done, 300, 'change']),
+    ]);
+    expect(ticks).toBeGreaterThanOrEqual(10);
     // Undone in slices as well, the event loop running between them: all as before.
     const before = snapshot(marked());
     ticks = 0;
@@ -222,6 +231,108 @@ describe('the app’s import, in slices', () => {
       code: 'INVALID',
     });
     expect(snapshot(cache)).toEqual(before);
+  });
+});
+
+describe('checking a file before its import', () => {
+  const header = {
+    format: 'satchel-review',
+    version: 1,
+    exportedAt: '2026-05-02T00:00:00Z',
+    organisationId: null,
+  };
+  const at = '2026-05-01T10:00:00+02:00';
+  const mark = (i: number) => ({
+    kind: i % 2 ? 'transaction' : 'expense',
+    id: `record-${i}`,
+    reviewed: { at, changedAt: at },
+    flag: { flagged: true, reason: 'Private use?', changedAt: at },
+    note: { text: 'Hotel bill, ask Anna', changedAt: at },
+    tags: { values: ['Q3 audit', 'travel'], changedAt: at },
+  });
+  const write = (content: unknown) => {
+    const file = path.join(caches.tempDir(), 'colleague.json');
+    writeFileSync(file, JSON.stringify(content, null, 1));
+    return file;
+  };
+
+  it('checks the marks a slice at a time, the event loop running between slices', async () => {
+    // A colleague's 20,000 marks with every facet (9 MB).
+    const file = write({ ...header, marks: Array.from({ length: 20_000 }, (_, i) => mark(i)) });
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const progress: Array<{ done: number; total: number; ticks: number }> = [];
+    const sliced = await readReviewFileInSlices(file, {
+      sliceSize: 1000,
+      onProgress: (done, total) => progress.push({ done, total, ticks }),
+    });
+    ticking = false;
+
+    expect(progress.map(({ done, total }) => [done, total])).toEqual(
+      Array.from({ length: 20 }, (_, i) => [(i + 1) * 1000, 20_000]),
+    );
+    // Other work (here a setImmediate that runs again and again) ran before every slice.
+    for (let i = 1; i < progress.length; i += 1)
+      expect(progress[i]!.ticks).toBeGreaterThan(progress[i - 1]!.ticks);
+    // What the whole file's check gives, times normalised to UTC.
+    expect(sliced).toEqual(ReviewFile.parse(JSON.parse(readFileSync(file, 'utf8'))));
+    expect(sliced).toEqual(readReviewFile(file));
+    expect(sliced.marks[1]!.reviewed).toEqual({
+      at: '2026-05-01T08:00:00.000Z',
+      changedAt: '2026-05-01T08:00:00.000Z',
+    });
+  });
+
+  it('names the first problem and counts the problems as the whole file’s schema does', async () => {
+    const marks = Array.from({ length: 30 }, (_, i) => mark(i));
+    const files: unknown[] = [
+      { ...header, marks },
+      { ...header, marks: [...marks, { kind: 'invoice', id: 'x' }] },
+      {
+        ...header,
+        exportedAt: 'yesterday',
+        marks: [...marks.slice(0, 5), { kind: 'expense' }, ...marks.slice(5), { ...mark(40), extra: 1 }],
+      },
+      {
+        ...header,
+        extra: true,
+        marks: [
+          mark(1),
+          { kind: 'transaction', id: '', flag: { flagged: true, reason: ' ', changedAt: 'x' } },
+        ],
+      },
+      { ...header, extra: true, marks },
+      { ...header, marks: [...marks, mark(3), mark(7), mark(3)] },
+      { ...header, organisationId: 5, marks: [...marks, mark(3)] },
+      { ...header, marks: 'all of them' },
+      { ...header, version: 0, marks: [] },
+      { format: 'satchel-review', version: 1, marks },
+    ];
+    for (const content of files) {
+      const file = write(content);
+      const whole = ReviewFile.safeParse(content);
+      const verdict = async (check: () => unknown) => {
+        try {
+          return { ok: true, value: await check() };
+        } catch (error) {
+          return { ok: false, code: (error as ReviewImportError).code, message: (error as Error).message };
+        }
+      };
+      const expected = whole.success
+        ? { ok: true, value: whole.data }
+        : {
+            ok: false,
+            code: 'INVALID',
+            message: invalid(file, whole.error.issues[0], whole.error.issues.length).message,
+          };
+      expect(await verdict(() => readReviewFileInSlices(file, { sliceSize: 7 }))).toEqual(expected);
+      expect(await verdict(() => readReviewFile(file))).toEqual(expected);
+    }
   });
 });
 

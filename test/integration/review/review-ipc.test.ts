@@ -47,7 +47,13 @@ describe('review.apply', () => {
     });
     stop();
     expect(answer).toEqual({ ok: true, value: { changed: unmatched } });
-    expect(progress.at(-1)).toEqual({ profileId, done: unmatched, total: unmatched, ended: true });
+    expect(progress.at(-1)).toEqual({
+      profileId,
+      done: unmatched,
+      total: unmatched,
+      ended: true,
+      phase: 'change',
+    });
     expect(progress.filter((event) => event.ended)).toHaveLength(1);
     expect(progress.every((event) => event.total === unmatched && event.done <= unmatched)).toBe(true);
     expect(await count({ matched: false, reviewed: false })).toBe(0);
@@ -125,7 +131,13 @@ describe('review.import and review.undoImport', () => {
     expect(importId).toMatch(/^[0-9a-f-]{36}$/);
     // The status bar's count of the slices, to the end.
     expect(progress.length).toBeGreaterThan(1);
-    expect(progress.at(-1)).toEqual({ profileId, done: ids.length, total: ids.length, ended: true });
+    expect(progress.at(-1)).toEqual({
+      profileId,
+      done: ids.length,
+      total: ids.length,
+      ended: true,
+      phase: 'change',
+    });
 
     const undone = await dispatch(handlers, 'review.undoImport', { profileId, importId });
     expect(undone).toEqual({ ok: true, value: { restored: ids.length, changedSince: 0 } });
@@ -146,6 +158,83 @@ describe('review.import and review.undoImport', () => {
       ok: true,
       value: { restored: ids.length },
     });
+  }, 120_000);
+
+  it('check a large file in slices, answering other commands meanwhile', async () => {
+    const closers: Array<() => Promise<void>> = [];
+    cleanups.push(async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+    });
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 100 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    // A colleague's 6,000 marks: checked in six slices (CHECK_SLICE), then merged.
+    const at = '2026-05-04T10:00:00.000Z';
+    const file = path.join(tempDir(), 'colleague.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'satchel-review',
+        version: 1,
+        exportedAt: at,
+        organisationId: null,
+        marks: Array.from({ length: 6000 }, () => ({
+          kind: 'transaction',
+          id: randomUUID(),
+          reviewed: { at, changedAt: at },
+          note: { text: 'Seen by Anna', changedAt: at },
+          tags: { values: ['Q3 audit'], changedAt: at },
+        })),
+      }),
+    );
+    answers.push(file);
+    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+
+    // The app's other work: a setImmediate that runs again and again, and a command asked for
+    // as the check starts.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const seen: Array<EventPayload<'review.progress'> & { ticks: number }> = [];
+    let asked: Promise<unknown> | null = null;
+    let answeredAfter: number | null = null;
+    const stop = core.events.subscribe((event, payload) => {
+      if (event !== 'review.progress') return;
+      seen.push({ ...(payload as EventPayload<'review.progress'>), ticks });
+      asked ??= dispatch(handlers, 'profiles.list', {}).then((answer) => {
+        answeredAfter = seen.length;
+        return answer;
+      });
+    });
+    const imported = await dispatch(handlers, 'review.import', { profileId, file });
+    stop();
+    ticking = false;
+
+    expect(imported).toMatchObject({ ok: true, value: { marks: 6000, updated: 6000, notCached: 6000 } });
+    expect(await asked).toMatchObject({ ok: true });
+    // Checking first, said at once, then changing; ended once, at the end.
+    const firstChange = seen.findIndex((event) => event.phase === 'change');
+    expect(seen[0]).toMatchObject({ phase: 'check', total: 6000, ended: false });
+    expect(firstChange).toBeGreaterThan(0);
+    expect(seen.slice(firstChange).every((event) => event.phase === 'change')).toBe(true);
+    expect(seen.filter((event) => event.ended)).toEqual([
+      { profileId, done: 6000, total: 6000, ended: true, phase: 'change', ticks: expect.any(Number) },
+    ]);
+    // The command asked for as the check started was answered before the check was over, and
+    // the event loop ran between the check's slices (five turns at least after its first).
+    expect(answeredAfter).not.toBeNull();
+    expect(answeredAfter!).toBeLessThanOrEqual(firstChange);
+    expect(seen[firstChange]!.ticks - seen[0]!.ticks).toBeGreaterThanOrEqual(5);
   }, 120_000);
 
   it('merge while a full sync runs and an edit waits, and the sync still sends the edit', async () => {
@@ -235,7 +324,9 @@ describe('a review change that fails part-way', () => {
     const stop = core.events.subscribe((event, payload) => {
       if (event !== 'review.progress') return;
       progress.push(payload as EventPayload<'review.progress'>);
-      if (!other.inTransaction) other.exec('BEGIN IMMEDIATE');
+      // Once something is changed: an import's check before changes nothing.
+      if ((payload as EventPayload<'review.progress'>).phase === 'change' && !other.inTransaction)
+        other.exec('BEGIN IMMEDIATE');
     });
     cleanups.push(() => Promise.resolve(void stop()));
     const release = () => {
@@ -262,8 +353,8 @@ describe('a review change that fails part-way', () => {
     const reviewed = cache.sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;
     expect(reviewed).toBeGreaterThan(0);
     expect(reviewed).toBeLessThan(total);
-    expect(progress.at(0)).toEqual({ profileId, done: reviewed, total, ended: false });
-    expect(progress.at(-1)).toEqual({ profileId, done: reviewed, total, ended: true });
+    expect(progress.at(0)).toEqual({ profileId, done: reviewed, total, ended: false, phase: 'change' });
+    expect(progress.at(-1)).toEqual({ profileId, done: reviewed, total, ended: true, phase: 'change' });
     expect(progress.filter((event) => event.ended)).toHaveLength(1);
 
     // An import of a colleague's 3,000 marks: the first slice merged, the second refused.
@@ -294,8 +385,16 @@ describe('a review change that fails part-way', () => {
       .get() as number;
     expect(merged).toBeGreaterThan(0);
     expect(merged).toBeLessThan(3000);
-    expect(progress.at(0)).toEqual({ profileId, done: merged, total: 3000, ended: false });
-    expect(progress.at(-1)).toEqual({ profileId, done: merged, total: 3000, ended: true });
+    // Checked first (nothing changed yet), then merged until the slice refused.
+    expect(progress.at(0)).toMatchObject({ profileId, total: 3000, ended: false, phase: 'check' });
+    expect(progress.filter((event) => event.phase === 'change').at(0)).toEqual({
+      profileId,
+      done: merged,
+      total: 3000,
+      ended: false,
+      phase: 'change',
+    });
+    expect(progress.at(-1)).toEqual({ profileId, done: merged, total: 3000, ended: true, phase: 'change' });
     expect(progress.filter((event) => event.ended)).toHaveLength(1);
   }, 120_000);
 });
