@@ -1,8 +1,9 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { CsvFormat } from '../../src-shared/export';
 import { AppError } from '../../src-shared/errors';
-import { removeStaleTemporaries, temporaryBeside, writeFailure } from '../folders';
+import { removeStaleTemporaries, writeFailure } from '../folders';
+import { exportFailure, openTemporaryBeside } from '../temporary-file';
 
 // Where a CSV export's text goes (csv.ts makes it): a file, written whole or not at all, or a
 // sink such as the command line's standard output.
@@ -37,6 +38,13 @@ export interface CsvExportResult {
 export const BATCH = 1000;
 export const BOM = '\uFEFF';
 
+/** What every refusal of the place to write says, as writeFailure's do (folders.ts). */
+const NOTHING_WRITTEN = 'Nothing was written; choose another place.';
+
+/**
+ * The place of an export checked before it starts, and again before its file is renamed into
+ * place: a folder that is there, no folder of the file's name, no file unless it may be replaced.
+ */
 export function checkTarget(file: string, overwrite: boolean): void {
   if (!path.isAbsolute(file))
     throw new AppError('VALIDATION_ERROR', 'Choose a full path for the export.', 'file');
@@ -44,17 +52,26 @@ export function checkTarget(file: string, overwrite: boolean): void {
   try {
     directory = statSync(path.dirname(file));
   } catch {
-    throw new AppError('VALIDATION_ERROR', `The folder ${path.dirname(file)} does not exist.`, 'file');
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `The folder ${path.dirname(file)} does not exist. ${NOTHING_WRITTEN}`,
+      'file',
+    );
   }
   if (!directory.isDirectory())
-    throw new AppError('VALIDATION_ERROR', `${path.dirname(file)} is not a folder.`, 'file');
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `${path.dirname(file)} is not a folder. ${NOTHING_WRITTEN}`,
+      'file',
+    );
   let existing;
   try {
     existing = statSync(file, { throwIfNoEntry: false });
   } catch (error) {
     throw writeFailure(file, error); // a name too long for the file system, say
   }
-  if (existing?.isDirectory()) throw new AppError('VALIDATION_ERROR', `${file} is a folder.`, 'file');
+  if (existing?.isDirectory())
+    throw new AppError('VALIDATION_ERROR', `${file} is a folder. ${NOTHING_WRITTEN}`, 'file');
   if (existing && !overwrite)
     throw new AppError(
       'ALREADY_EXISTS',
@@ -95,6 +112,8 @@ export async function csvPieces<K>(
   return { rows: written, bytes };
 }
 
+const CANCELLED = 'The export was cancelled; no file was written.';
+
 /**
  * Writes the CSV (`csvPieces`, after a byte-order mark for Excel) to a temporary file beside
  * the target, synced and renamed over it when complete.
@@ -107,47 +126,24 @@ export async function writeCsv<K>(
 ): Promise<CsvExportResult> {
   // What an export killed here earlier left behind goes now (a day old, of our naming only).
   removeStaleTemporaries(path.dirname(options.file));
-  const temporary = temporaryBeside(options.file);
-  let fd: number;
+  // Followed by its handle: a failure removes it wherever it is now (temporary-file.ts).
+  const temporary = openTemporaryBeside(options.file);
   try {
-    fd = openSync(temporary, 'wx');
-  } catch (error) {
-    throw writeFailure(options.file, error);
-  }
-  // A write may take only part of what it is given (a disk filling up, a file size limit)
-  // without failing; the next one then says why. Written to the end, or failed.
-  const write = (text: string) => {
-    const buffer = Buffer.from(text, 'utf8');
-    for (let done = 0; done < buffer.length;) {
-      const taken = writeSync(fd, buffer, done);
-      if (taken <= 0) throw Object.assign(new Error('no space left'), { code: 'ENOSPC', syscall: 'write' });
-      done += taken;
-    }
-  };
-  try {
-    write(BOM);
+    temporary.write(BOM);
     const { rows, bytes } = await csvPieces(
       options,
       columns,
       keys,
       lines,
-      write,
-      'The export was cancelled; no file was written.',
+      (text) => temporary.write(text),
+      CANCELLED,
     );
-    fsyncSync(fd);
-    closeSync(fd);
-    if (options.signal?.aborted)
-      throw new AppError('CANCELLED', 'The export was cancelled; no file was written.');
-    checkTarget(options.file, options.overwrite ?? false);
-    renameSync(temporary, options.file);
+    temporary.commit(options.file, () => {
+      if (options.signal?.aborted) throw new AppError('CANCELLED', CANCELLED);
+      checkTarget(options.file, options.overwrite ?? false);
+    });
     return { file: options.file, rows, bytes: bytes + Buffer.byteLength(BOM, 'utf8') };
   } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(temporary, { force: true });
-    throw writeFailure(options.file, error);
+    throw exportFailure(options.file, error, temporary.discard());
   }
 }

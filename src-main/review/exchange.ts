@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { temporaryBeside } from '../folders';
+import { exportFailure, openTemporaryBeside } from '../temporary-file';
 import type { z } from 'zod';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
@@ -35,19 +34,13 @@ export function exportReview(cache: CacheDb, file: string, options: ExportOption
     marks: rows.map((row) => toExported(row, tags.get(`${row.kind}:${row.record_id}`) ?? [])),
   };
   // Written beside the target and on the disk before it replaces it, so a crash or a full
-  // disk leaves the previous file whole.
-  const temporary = temporaryBeside(file);
+  // disk leaves the previous file whole; a failure removes the temporary wherever it is.
+  const temporary = openTemporaryBeside(file);
   try {
-    const fd = openSync(temporary, 'wx');
-    try {
-      writeFileSync(fd, `${JSON.stringify(content, null, 1)}\n`, 'utf8');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-  } finally {
-    rmSync(temporary, { force: true });
+    temporary.write(`${JSON.stringify(content, null, 1)}\n`);
+    temporary.commit(file);
+  } catch (error) {
+    throw exportFailure(file, error, temporary.discard());
   }
   return { marks: rows.length };
 }

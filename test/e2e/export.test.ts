@@ -247,9 +247,12 @@ describe('export and import from the app', () => {
       await held.release();
       await bulk
         .getByRole('alert')
-        .getByText(`The export of transactions failed: The folder ${folder} does not exist.`, {
-          exact: false,
-        })
+        .getByText(
+          `The export of transactions failed: The folder ${folder} does not exist. Nothing was written; choose another place.`,
+          {
+            exact: false,
+          },
+        )
         .waitFor();
       // A new export starts without the old failure.
       await exportButton.click();

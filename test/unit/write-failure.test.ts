@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFailure } from '../../src-main/folders';
+import { exportFailure, FolderMoved } from '../../src-main/temporary-file';
+import { AppError } from '../../src-shared/errors';
 
 // What an export says when its folder or its disk goes away part-way, from the errors the
 // system really raises (no stand-ins): in words, never with the system's code or the name of
@@ -46,5 +48,29 @@ describe('an export whose place goes away', () => {
       `Could not write ${target}: the disk did not take the data (was it removed?). Nothing was written; choose another place.`,
     );
     expect(message).not.toMatch(/EIO|\.partial/);
+  });
+
+  it('names the unfinished file left in a moved folder when the system does not say where it went', () => {
+    // As on macOS: the temporary's handle says it is still there, not where.
+    const left = {
+      at: 'moved',
+      file: null,
+      removed: false,
+      name: '.satchel-export-0a1b2c3d.partial',
+    } as const;
+    expect((exportFailure(target, new FolderMoved(left), left) as Error).message).toBe(
+      `Could not write ${target}: its folder was moved while the export was written. Nothing was written; export again to where the folder is now, or choose another place. The unfinished file .satchel-export-0a1b2c3d.partial stays in that folder, where it is now: delete it.`,
+    );
+    // A cancel stays a cancel, and says so too.
+    const cancelled = exportFailure(
+      target,
+      new AppError('CANCELLED', 'The export was cancelled; no file was written.'),
+      left,
+    );
+    expect(cancelled).toMatchObject({
+      code: 'CANCELLED',
+      message:
+        'The export was cancelled; no file was written. The unfinished file .satchel-export-0a1b2c3d.partial stays in that folder, where it is now: delete it.',
+    });
   });
 });

@@ -147,7 +147,7 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       [
         ['export', '--out', '/no-such-folder/x.csv'],
         1,
-        'satchel: --out: The folder /no-such-folder does not exist.\n',
+        'satchel: --out: The folder /no-such-folder does not exist. Nothing was written; choose another place.\n',
       ],
       [['export', 'expenses', '--out', existing], 1, `satchel: --out: ${existing} already exists`],
       [['review', 'export', '--out', existing], 1, `satchel: --out: ${existing} already exists`],

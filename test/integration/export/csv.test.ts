@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -180,7 +189,11 @@ describe('CSV export of a search result', () => {
         format: {},
         overwrite: false,
       }),
-    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'file' });
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'file',
+      message: `The folder ${path.join(dir, 'missing')} does not exist. Nothing was written; choose another place.`,
+    });
 
     // Cancelled after the first batch: the old file is untouched and no temporary remains.
     const controller = new AbortController();
@@ -197,8 +210,8 @@ describe('CSV export of a search result', () => {
     expect(readFileSync(file, 'utf8')).toBe('keep me');
     expect(readdirSync(dir)).toEqual(['existing.csv']);
 
-    // The folder goes after the first batch (a USB stick pulled out, a synced folder moved
-    // away): refused in words, and no file of that name appears anywhere.
+    // The folder is deleted after the first batch: refused in words, saying nothing was
+    // written, and no file of that name appears anywhere.
     const gone = path.join(caches.tempDir(), 'Stick');
     mkdirSync(gone);
     await expect(
@@ -210,9 +223,31 @@ describe('CSV export of a search result', () => {
     ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       field: 'file',
-      message: `The folder ${gone} does not exist.`,
+      message: `Could not write ${path.join(gone, 'all.csv')}: the folder is no longer there (moved, deleted, or its disk removed). Nothing was written; choose another place.`,
     });
     expect(existsSync(gone)).toBe(false);
+
+    // The folder is renamed after the first batch (a synced folder moved away): the export
+    // goes on writing into it, then says where it went, and removes its unfinished file there.
+    const moving = path.join(caches.tempDir(), 'March');
+    const moved = path.join(path.dirname(moving), 'March (old)');
+    mkdirSync(moving);
+    writeFileSync(path.join(moving, 'notes.txt'), 'mine');
+    await expect(
+      exportTransactionsCsv(cache, search, {
+        file: path.join(moving, 'all.csv'),
+        format: csvFormat({}),
+        onProgress: () => {
+          if (!existsSync(moved)) renameSync(moving, moved);
+        },
+      }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'file',
+      message: `Could not write ${path.join(moving, 'all.csv')}: its folder was moved to ${moved} while the export was written. Nothing was written (the unfinished file was removed from there); export again to where the folder is now, or choose another place.`,
+    });
+    expect(existsSync(moving)).toBe(false);
+    expect(readdirSync(moved)).toEqual(['notes.txt']);
 
     const replaced = await exportTransactions(cache, { search, file, format: {}, overwrite: true });
     expect(replaced.rows).toBe(3000);

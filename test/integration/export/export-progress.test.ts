@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
@@ -237,5 +237,35 @@ describe('export progress events', () => {
       ok: true,
       value: { cancelled: false },
     });
+  }, 120_000);
+
+  it('end when the folder is renamed part-way, and leave nothing in the folder where it went', async () => {
+    const { core, folder, exportTo } = await exportsThroughDialog();
+    writeFileSync(path.join(folder, 'notes.txt'), 'mine');
+    const moved = `${folder} (moved)`;
+    const events: ExportProgress[] = [];
+    // The accountant renames the folder as the first batch is reported (a synced folder moved
+    // away in the file manager); the export writes its other batches into it, where it went.
+    const stop = core.events.subscribe((name, payload) => {
+      if (name !== 'export.progress') return;
+      events.push(payload as ExportProgress);
+      if (!existsSync(moved)) renameSync(folder, moved);
+    });
+    closers.push(() => Promise.resolve(stop()));
+    const target = path.join(folder, 'transactions.csv');
+    expect(await exportTo('transactions.exportCsv', 'transactions.csv')).toEqual({
+      ok: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `Could not write ${target}: its folder was moved to ${moved} while the export was written. Nothing was written (the unfinished file was removed from there); export again to where the folder is now, or choose another place.`,
+        field: 'file',
+      },
+    });
+    // No temporary file is left where the folder went, and nothing appeared under the old name.
+    expect(readdirSync(moved)).toEqual(['notes.txt']);
+    expect(existsSync(folder)).toBe(false);
+    expect(events.length).toBeGreaterThan(2);
+    expect(events.filter((event) => event.done)).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ done: true });
   }, 120_000);
 });

@@ -15,6 +15,7 @@ import {
   undoImport,
   undoImportInSlices,
 } from '../../../src-main/review';
+import { exportReviewFile } from '../../../src-main/export';
 import { invalid } from '../../../src-main/review/check';
 import type { CacheDb } from '../../../src-main/store';
 import { demoState, recordsOf, useCaches } from '../search/fixtures';
@@ -96,6 +97,13 @@ describe('export and import of review state', () => {
     expect(JSON.parse(readFileSync(longest, 'utf8')).marks).toHaveLength(10);
     expect(exportReview(mine, longest).marks).toBe(10); // replaces it
     expect(readdirSync(dir)).toEqual([path.basename(longest)]);
+  });
+
+  it('says nothing was written when the folder chosen is gone, as a CSV export does', () => {
+    const gone = path.join(caches.tempDir(), 'Stick');
+    expect(() => exportReviewFile(marked(), { file: path.join(gone, 'review.json') })).toThrow(
+      `The folder ${gone} does not exist. Nothing was written; choose another place.`,
+    );
   });
 
   it('merges facet by facet: the newer change wins, an older one is ignored', () => {
