@@ -7,6 +7,7 @@ import { createCore, type Core } from './core';
 import { defaultDataDir } from './data-dir';
 import { setLogSink, type LogSink } from './log';
 import { EXIT, interruptHandled, printError, UsageError, type CliIo } from './cli/io';
+import { endStatusLine } from './cli/status-line';
 import { commandHelp } from './cli/help';
 import { accountCommand, accountUsage } from './cli/account';
 import { profileCommand, profileUsage } from './cli/profile';
@@ -211,7 +212,9 @@ if (isEntry) {
   const onSignal = (signal: NodeJS.Signals) => {
     // Nothing to stop gracefully (or asked twice): end now, as a shell expects (128 + signal).
     if (interrupt.signal.aborted || !interruptHandled()) process.exit(signal === 'SIGTERM' ? 143 : 130);
-    process.stderr.write('\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n');
+    // Below the progress line, and on a terminal below the "^C" it shows where the cursor was.
+    endStatusLine(process.stderr, { always: signal === 'SIGINT' && process.stderr.isTTY });
+    process.stderr.write('satchel: stopping at the next safe point (Ctrl+C again quits at once)\n');
     interrupt.abort(INTERRUPTED);
   };
   process.on('SIGINT', onSignal);

@@ -17,6 +17,7 @@ import {
   transactionFilterUsage,
 } from './filters';
 import { namingOption, onInterrupt, optionError, UsageError, type CliIo } from './io';
+import { statusLine } from './status-line';
 
 // `--to` is the folder here, so the booking-date range is `--from … --until …`.
 const { to: _dateTo, ...filterOptions } = transactionFilterOptions;
@@ -149,7 +150,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   if (!request.success) throw optionError(request.error, { bookingDateTo: 'until' });
 
   // Progress goes to stderr, as every message does: stdout carries only the closing summary.
-  const tty = io.stderr.isTTY === true;
+  const status = statusLine(io);
   let lastLine = 0;
   let lastDecile = -1;
   let lastWaiting: string | null = null;
@@ -158,10 +159,10 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     if (event !== 'downloads.progress') return;
     const progress = payload as DownloadProgress;
     if (progress.jobId !== jobId || progress.status !== 'running') return;
-    if (tty) {
+    if (status.interactive) {
       if (Date.now() - lastLine < 100) return;
       lastLine = Date.now();
-      io.stderr.write(`\r\x1b[2K${progressLine(progress)}`);
+      status.show(progressLine(progress));
       return;
     }
     // Not a terminal: a plain line at every tenth of the files and when a wait begins.
@@ -198,8 +199,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
         : `Downloading ${files.total} files to ${started.job.destination}${files.present > 0 ? ` (${files.present} already there)` : ''}\n`,
     );
     if (!started.resumed) io.stderr.write(otherDownloadsNote(core, profile.id, started.job));
-    const result = await core.files.wait(profile.id, started.job.id);
-    if (tty) io.stderr.write('\n');
+    const result = await core.files.wait(profile.id, started.job.id).finally(() => status.end());
     const job = core.files.status(profile.id, started.job.id);
     const counts = job.files;
     const manifest =
@@ -238,5 +238,6 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   } finally {
     stopOnInterrupt();
     stop();
+    status.end();
   }
 }

@@ -22,6 +22,7 @@ import {
   transactionFilterUsage,
 } from './filters';
 import { type CliIo, namingOption, onInterrupt, optionError, UsageError } from './io';
+import { statusLine, type StatusLine } from './status-line';
 
 export const exportUsage = `satchel export --out FILE.csv|- [--profile NAME_OR_ID] ${transactionFilterUsage}
                [--sort FIELD] [--asc] [--locale de-DE] [--delimiter ,|;|tab] [--decimal .|,] [--force]
@@ -71,10 +72,13 @@ function target(values: CommonValues) {
 /**
  * Hands the CSV to standard output a piece at a time, waiting while the reader is behind; a
  * reader gone (`| head`) aborts the signal (cli.ts), and the export stops at its next batch.
+ * Onto a terminal, the progress line is cleared before each piece, so that the rows never
+ * follow its text; it is shown again below them.
  */
-function stdoutSink(io: CliIo): CsvSink {
+function stdoutSink(io: CliIo, status: StatusLine): CsvSink {
   return (text) =>
     new Promise((resolve) => {
+      if (io.stdout.isTTY === true) status.clear();
       if (io.signal?.aborted || io.stdout.write(text)) return resolve();
       const done = () => {
         io.stdout.off('drain', done);
@@ -89,36 +93,46 @@ function stdoutSink(io: CliIo): CsvSink {
 }
 
 /** The options of an export into standard output. */
-function streamOptions(
-  io: CliIo,
-  format: CsvFormatInput,
-  onProgress: (written: number, total: number) => void,
-  signal: AbortSignal | undefined,
-): CsvStreamOptions {
-  return { format: csvFormat(format), sink: stdoutSink(io), onProgress, ...(signal ? { signal } : {}) };
+function streamOptions(io: CliIo, format: CsvFormatInput, progress: Progress): CsvStreamOptions {
+  const { onProgress, signal, status } = progress;
+  return {
+    format: csvFormat(format),
+    sink: stdoutSink(io, status),
+    onProgress,
+    ...(signal ? { signal } : {}),
+  };
 }
 
-/** Progress on an interactive terminal, then the summary line. */
+/** What `run` hands an export: where its progress goes, and its Ctrl+C. */
+interface Progress {
+  onProgress: (written: number, total: number) => void;
+  signal: AbortSignal | undefined;
+  status: StatusLine;
+}
+
+/** Progress on an interactive terminal (a status line), then the summary line. */
 async function run(
   io: CliIo,
   what: string,
-  exporting: (
-    onProgress: (written: number, total: number) => void,
-    signal: AbortSignal | undefined,
-  ) => Promise<{ file?: string; rows: number; bytes: number }>,
+  exporting: (progress: Progress) => Promise<{ file?: string; rows: number; bytes: number }>,
 ): Promise<void> {
-  const interactive = 'isTTY' in io.stderr && io.stderr.isTTY === true;
+  const status = statusLine(io);
   // Ctrl+C stops the export between two batches and removes its temporary file: no file, no
   // half file. Into standard output, what was written is written; the exit status says 130.
   const release = onInterrupt(io, () => undefined);
-  const result = await exporting((written, total) => {
-    if (interactive) io.stderr.write(`\rexporting ${written} of ${total} ${what}`);
-  }, io.signal)
+  // Ended however the export ends: its last state stays readable above the summary or error.
+  const result = await exporting({
+    onProgress: (written, total) => status.show(`exporting ${written} of ${total} ${what}`),
+    signal: io.signal,
+    status,
+  })
     .catch((error: unknown) => {
       throw namingOption(error, { file: 'out' });
     })
-    .finally(release);
-  if (interactive) io.stderr.write('\n');
+    .finally(() => {
+      release();
+      status.end();
+    });
   if (result.file === undefined)
     io.stderr.write(`${result.rows} ${what} written to standard output (${result.bytes} bytes)\n`);
   else io.stdout.write(`${result.rows} ${what} written to ${result.file} (${result.bytes} bytes)\n`);
@@ -151,18 +165,18 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
     const { file: _file, overwrite: _overwrite, ...rest } = request;
     const piped = TransactionCsvExport.omit({ file: true, overwrite: true }).safeParse(rest);
     if (!piped.success) throw optionError(piped.error);
-    return run(io, 'transactions', (onProgress, signal) =>
+    return run(io, 'transactions', (progress) =>
       streamTransactionsCsv(
         core.cacheOf(profile.id),
         piped.data.search,
-        streamOptions(io, piped.data.format, onProgress, signal),
+        streamOptions(io, piped.data.format, progress),
       ),
     );
   }
   const parsed = TransactionCsvExport.safeParse(request);
   if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
-  await run(io, 'transactions', (onProgress, signal) =>
+  await run(io, 'transactions', ({ onProgress, signal }) =>
     exportTransactions(core.cacheOf(profile.id), input, onProgress, signal),
   );
 }
@@ -192,18 +206,18 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
     const { file: _file, overwrite: _overwrite, ...rest } = request;
     const piped = ExpenseCsvExport.omit({ file: true, overwrite: true }).safeParse(rest);
     if (!piped.success) throw optionError(piped.error);
-    return run(io, 'expenses', (onProgress, signal) =>
+    return run(io, 'expenses', (progress) =>
       streamExpensesCsv(
         core.cacheOf(profile.id),
         piped.data.search,
-        streamOptions(io, piped.data.format, onProgress, signal),
+        streamOptions(io, piped.data.format, progress),
       ),
     );
   }
   const parsed = ExpenseCsvExport.safeParse(request);
   if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
-  await run(io, 'expenses', (onProgress, signal) =>
+  await run(io, 'expenses', ({ onProgress, signal }) =>
     exportExpenses(core.cacheOf(profile.id), input, onProgress, signal),
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError, validationError } from '../../src-shared/errors';
 import { cacheWriteProblem, isCorruption, isSqliteError } from '../store/errors';
+import { endStatusLine } from './status-line';
 
 export interface CliIo {
   /**
@@ -13,7 +14,7 @@ export interface CliIo {
    * "No … " for an empty list), confirmations of a change that gives nothing back ("Renamed to
    * …", "Discarded: …"), warnings and errors.
    */
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   /**
@@ -185,6 +186,8 @@ export function cliMessage(message: string, profile?: string): string {
 
 /** Says the error on stderr and gives the exit status; `command` is the one run, once known. */
 export function printError(io: CliIo, error: unknown, command?: string): number {
+  // Below the progress line a command may have left open, never glued onto it.
+  endStatusLine(io.stderr);
   if (error instanceof UsageError) {
     const help = command
       ? `Run "satchel ${command} --help" for its options.`

@@ -7,6 +7,7 @@ import { exportReviewFile, importReviewFileInSlices } from '../export';
 import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
+import { statusLine } from './status-line';
 
 export const reviewUsage = `satchel review mark (--reviewed | --unreviewed | --flag REASON | --unflag | --note TEXT | --clear-note
                | --tag T... | --untag T...) [--profile NAME_OR_ID]
@@ -90,13 +91,14 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
     throw new UsageError(
       'give --id or at least one filter; marking every transaction needs --from or similar',
     );
-  const interactive = 'isTTY' in io.stderr && io.stderr.isTTY === true;
+  const status = statusLine(io);
+  // Ended however the change ends: the slices before a failure stay changed, and their count
+  // stays readable above the error.
   const { changed } = await applyReviewInSlices(core.cacheOf(profile.id), target.data, change.data, {
     onProgress: (done, total) => {
-      if (interactive && total > 0) io.stderr.write(`\rchanging ${done} of ${total} records`);
+      if (total > 0) status.show(`changing ${done} of ${total} records`);
     },
-  });
-  if (interactive) io.stderr.write('\n');
+  }).finally(() => status.end());
   io.stdout.write(`${changed} ${changed === 1 ? 'record' : 'records'} changed\n`);
 }
 

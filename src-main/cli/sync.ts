@@ -5,34 +5,34 @@ import type { Core } from '../core';
 import { needingAttention } from './edits';
 import { profileOption } from './filters';
 import { cliMessage, onInterrupt, UsageError, type CliIo } from './io';
+import { statusLine } from './status-line';
 import { syncHistoryCommand, syncHistoryUsage } from './sync-history';
 
 export const syncUsage = `satchel sync [--profile NAME_OR_ID] [--full]
 ${syncHistoryUsage}`;
 
 /**
- * Progress on stderr (stdout carries only each organisation's outcome): a line that rewrites
- * itself on a terminal, otherwise one plain line per resource.
+ * Progress on stderr (stdout carries only each organisation's outcome): a status line that
+ * rewrites itself on a terminal, otherwise one plain line per resource, each ended at once so
+ * that a message after it never joins it.
  */
 function progressPrinter(io: CliIo) {
-  const tty = io.stderr.isTTY === true;
+  const status = statusLine(io);
   let lastResource = '';
   return {
     update(progress: SyncProgressEvent) {
       const waiting = progress.waitingUntil
         ? ` · waiting for the rate limit until ${progress.waitingUntil.slice(11, 19)}`
         : '';
-      const line = `${progress.resource}: ${progress.records} records · ${progress.requests} requests${waiting}`;
-      if (tty) {
-        io.stderr.write(`\r\x1b[2K${line}`);
-      } else if (progress.resource !== lastResource) {
-        if (lastResource) io.stderr.write('\n');
-        io.stderr.write(`${progress.resource}…`);
-      }
+      if (status.interactive)
+        status.show(
+          `${progress.resource}: ${progress.records} records · ${progress.requests} requests${waiting}`,
+        );
+      else if (progress.resource !== lastResource) io.stderr.write(`${progress.resource}…\n`);
       lastResource = progress.resource;
     },
     end() {
-      if (lastResource) io.stderr.write('\n');
+      status.end();
       lastResource = '';
     },
   };
@@ -61,8 +61,10 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
       const syncing = core.sync.sync(profile.id, { full: values.full });
       // Ctrl+C: the sync stops at a page boundary; every page written stays.
       const stopOnInterrupt = onInterrupt(io, () => core.sync.cancel(profile.id));
-      const summary = await syncing.finally(stopOnInterrupt);
-      printer.end();
+      const summary = await syncing.finally(() => {
+        stopOnInterrupt();
+        printer.end();
+      });
       const total = Object.values(summary.counts).reduce((sum, n) => sum + n, 0);
       io.stdout.write(`${profile.name}: ${summary.outcome}, ${total} records written\n`);
       // A cancel (Ctrl+C) is no problem of the run: its outcome says it, and it is said once below.

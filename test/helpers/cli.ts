@@ -64,23 +64,33 @@ export function runScript(entry: string, args: string[], options: RunOptions = {
 export interface TerminalOptions {
   env?: NodeJS.ProcessEnv;
   /** What the person types once the output shows `when` (a hidden prompt, say), Enter included. */
-  type: string;
-  when: RegExp;
+  type?: string;
+  when?: RegExp;
+  /** The most KiB a file the command writes may grow to (`ulimit -f`), as on a disk filling up. */
+  fileLimitKiB?: number;
+  /** The terminal's width in characters (`stty cols`); unset, it tells none. */
+  columns?: number;
   timeoutMs?: number;
 }
 
 /**
  * Runs the real CLI with a terminal for its input and output (a pseudo-terminal from
- * util-linux's `script`), as a person at a shell would: standard input is a TTY, and what the
- * terminal shows (its echo of typed keys included) comes back as `shown`. `type` is typed only
- * once the output shows `when`, as a person waits for a prompt.
+ * util-linux's `script`), as a person at a shell would: standard input, output and error are a
+ * TTY, and what the terminal was sent (its echo of typed keys included, stdout and stderr
+ * together) comes back as `shown`; `terminalScreen` says how it reads on the screen. `type` is
+ * typed only once the output shows `when`, as a person waits for a prompt.
  */
 export function runCliAtTerminal(
   args: string[],
-  options: TerminalOptions,
+  options: TerminalOptions = {},
 ): Promise<{ code: number | null; shown: string }> {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const command = [process.execPath, '--import', 'tsx', cliEntry, ...args].map(quote).join(' ');
+  const node = [process.execPath, '--import', 'tsx', cliEntry, ...args].map(quote).join(' ');
+  const setup = [
+    ...(options.fileLimitKiB === undefined ? [] : [`ulimit -f ${options.fileLimitKiB}`]),
+    ...(options.columns === undefined ? [] : [`stty cols ${options.columns}`]),
+  ];
+  const command = setup.length === 0 ? node : `${setup.join(' && ')} && exec ${node}`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
       cwd: repoRoot,
@@ -92,7 +102,7 @@ export function runCliAtTerminal(
     let typed = false;
     const onOutput = (chunk: Buffer) => {
       shown += chunk.toString();
-      if (!typed && options.when.test(shown)) {
+      if (!typed && options.type !== undefined && options.when?.test(shown)) {
         typed = true;
         child.stdin.write(options.type);
       }
@@ -102,4 +112,38 @@ export function runCliAtTerminal(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, shown }));
   });
+}
+
+/**
+ * The lines a terminal shows for what it was sent: a carriage return goes back to the start of
+ * the line, a line feed down to the next, "erase in line" (ESC [ K, ESC [ 2K) blanks what it
+ * says, and text writes over what stood there. Trailing blanks are dropped from each line.
+ */
+export function terminalScreen(shown: string): string[] {
+  const lines: string[] = [''];
+  let row = 0;
+  let column = 0;
+  for (let at = 0; at < shown.length; at += 1) {
+    const character = shown[at]!;
+    if (character === '\x1b') {
+      // A control sequence: ESC, "[", a number or none, a letter.
+      const sequence = /^\[(\d*)([A-Za-z])/.exec(shown.slice(at + 1));
+      if (!sequence) continue;
+      at += sequence[0].length;
+      if (sequence[2] !== 'K') continue;
+      const line = lines[row]!;
+      if (sequence[1] === '2') lines[row] = '';
+      else if (sequence[1] === '1') lines[row] = ' '.repeat(column + 1) + line.slice(column + 1);
+      else lines[row] = line.slice(0, column);
+    } else if (character === '\r') column = 0;
+    else if (character === '\n') {
+      row += 1;
+      lines[row] ??= '';
+    } else {
+      const line = lines[row]!.padEnd(column);
+      lines[row] = line.slice(0, column) + character + line.slice(column + 1);
+      column += 1;
+    }
+  }
+  return lines.map((line) => line.trimEnd());
 }

@@ -102,10 +102,12 @@ describe('Ctrl+C and a closed output on the command line', () => {
     expect(first.code).toBe(130);
     expect(first.stdout).toMatch(/Interrupted: cancelled, \d+ records written/);
     expect(first.stderr).toMatch(/^Syncing Interrupted\n/);
+    // Each message on a line of its own, with no blank line left by the progress lines.
     expect(first.stderr.split('\nsatchel: ').slice(1)).toEqual([
-      'stopping at the next safe point (Ctrl+C again quits at once)\n',
+      'stopping at the next safe point (Ctrl+C again quits at once)',
       'Sync interrupted; every page it wrote is kept. Run it again to finish.\n',
     ]);
+    expect(first.stderr).not.toContain('\n\n');
     const outcomes = () => firstColumn(cacheFile, `SELECT outcome FROM sync_runs ORDER BY started_at`);
     expect(outcomes()).toEqual(['cancelled']);
     // The cancel is how the run ended, not a problem of the resource it stopped in.
