@@ -5,12 +5,11 @@ import {
   DimensionItemUpdate,
   DimensionUpdate,
 } from '../../src-shared/api';
-import { mostPressingEdits } from '../../src-shared/edits';
 import { AppError } from '../../src-shared/errors';
 import type { DimensionRow } from '../../src-shared/search';
 import type { Core } from '../core';
 import { listDimensions, searchDimensionItems } from '../search';
-import { statusText } from './edits';
+import { editJson, editNote, recordEdits } from './edits';
 import { chooseProfile } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
@@ -112,12 +111,17 @@ function list(
   io: CliIo,
 ): void {
   const cache = core.cacheOf(profileId);
+  // A record's waiting edit is said as "satchel edits list" says it: pending, conflict,
+  // interrupted (maybe sent; …), so that a refused or maybe-sent edit is not taken for waiting.
+  const edits = recordEdits(core, profileId, values.items === undefined ? 'dimension' : 'dimensionItem');
+  // `editPending` (the cache's mark) stays for the scripts that read it; `edit` says the state.
   const pick = ({ id, name, code, status, editPending }: Omit<DimensionRow, 'system' | 'itemCount'>) => ({
     id,
     name,
     code,
     status,
     editPending,
+    edit: editJson(edits.get(id)),
   });
   if (values.items !== undefined && values.items.trim() === '')
     throw new UsageError('--items takes the id of a dimension (see "satchel dimension list")');
@@ -151,16 +155,9 @@ function list(
     io.stderr.write(values.items ? 'This dimension has no items here.\n' : 'No dimensions are cached.\n');
     return;
   }
-  // A record's waiting edit is said as "satchel edits list" says it: pending, conflict,
-  // interrupted (maybe sent; …), so that a refused or maybe-sent edit is not taken for waiting.
-  const edits = mostPressingEdits(
-    core.outbox
-      .list(profileId)
-      .filter((item) => item.resource === (values.items === undefined ? 'dimension' : 'dimensionItem')),
-  );
   const editText = (row: { id: string; editPending: boolean }) => {
     const edit = edits.get(row.id);
-    return edit ? `; edit ${statusText(edit)}` : row.editPending ? '; edit pending' : '';
+    return edit ? editNote(edit) : row.editPending ? '; edit pending' : '';
   };
   io.stdout.write(
     table([

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { mostPressingEdits } from '../../src-shared/edits';
 import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
 import { conflictMessage, type OutboxItem } from '../outbox';
@@ -111,6 +112,35 @@ export function statusText(item: Pick<OutboxItem, 'status' | 'operation'>): stri
   return item.operation === 'create'
     ? 'interrupted (maybe sent; looked up before sending again; sync to find out)'
     : 'interrupted (maybe sent; checked before sending again)';
+}
+
+/**
+ * Per record of one kind, the waiting edit that most needs the user (`mostPressingEdits`), as
+ * `dimension list` and `supplier list` say it: after the record's status in words
+ * (`editNote`), and in `--json` as the record's `edit` (`editJson`).
+ */
+export function recordEdits(
+  core: Core,
+  profileId: string,
+  resource: OutboxItem['resource'],
+): Map<string, OutboxItem> {
+  return mostPressingEdits(core.outbox.list(profileId).filter((item) => item.resource === resource));
+}
+
+/** A record's waiting edit as a list says it after the record's status: `; edit conflict`. */
+export function editNote(edit: OutboxItem | undefined): string {
+  return edit ? `; edit ${statusText(edit)}` : '';
+}
+
+/**
+ * A record's waiting edit in `--json`: the state `edits list` gives it (`pending`, `sending`,
+ * `interrupted`, `failed`, `conflict`) and the operation id `edits retry|discard|resolve`
+ * take; null when none waits.
+ */
+export function editJson(
+  edit: OutboxItem | undefined,
+): Pick<OutboxItem, 'operationId' | 'operation' | 'status'> | null {
+  return edit ? { operationId: edit.operationId, operation: edit.operation, status: edit.status } : null;
 }
 
 /** Why an edit waits: the server's reason, or for a conflict when the server's version is from. */

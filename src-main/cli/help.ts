@@ -226,6 +226,10 @@ ${profileOption}
   --json                 list as JSON (with each account's number too)`,
   supplier: `${supplierUsage}
 
+A supplier with an offline edit waiting says the edit's state after its status, as "edits list"
+words it ("ACTIVE; edit conflict"); in JSON it is "edit": null, or the edit's operationId,
+operation and status.
+
 Options:
 ${profileOption}
   --text T               list those whose name, number, VAT id or IBAN holds T
@@ -238,6 +242,10 @@ ${profileOption}
   --iban I               its IBAN
   --currency CUR         its ISO 4217 currency, such as EUR`,
   dimension: `${dimensionUsage}
+
+A dimension or item with an offline edit waiting says the edit's state after its status, as
+"edits list" words it ("ACTIVE; edit pending"); in JSON it is "edit": null, or the edit's
+operationId, operation and status ("editPending" is true while any edit of it waits).
 
 Options:
 ${profileOption}

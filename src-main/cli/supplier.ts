@@ -3,6 +3,7 @@ import { SupplierCreate, SupplierUpdate } from '../../src-shared/api';
 import type { SupplierRow } from '../../src-shared/search';
 import type { Core } from '../core';
 import { searchSuppliers } from '../search';
+import { editJson, editNote, recordEdits } from './edits';
 import { chooseProfile } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 
@@ -82,7 +83,10 @@ function attempt<T>(edit: () => T): T {
   }
 }
 
-/** Every supplier the search finds, in name order, as the Suppliers list shows them. */
+/**
+ * Every supplier the search finds, in name order, as the Suppliers list shows them: with the
+ * state of a waiting edit after the status (`ACTIVE; edit conflict`), and in `--json` as `edit`.
+ */
 function list(core: Core, args: string[], io: CliIo): void {
   const { values } = parseArgs({
     args,
@@ -94,7 +98,8 @@ function list(core: Core, args: string[], io: CliIo): void {
       json: { type: 'boolean', default: false },
     },
   });
-  const cache = core.cacheOf(chooseProfile(core, values.profile).id);
+  const profileId = chooseProfile(core, values.profile).id;
+  const cache = core.cacheOf(profileId);
   const suppliers: SupplierRow[] = [];
   for (let page = 1; ; page++) {
     const result = searchSuppliers(cache, {
@@ -105,8 +110,11 @@ function list(core: Core, args: string[], io: CliIo): void {
     suppliers.push(...result.rows);
     if (page * 500 >= result.total) break;
   }
+  // A supplier's waiting edit, in the words of "satchel edits list", as the window's rows say it.
+  const edits = recordEdits(core, profileId, 'supplier');
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ suppliers }, null, 2)}\n`);
+    const rows = suppliers.map((row) => ({ ...row, edit: editJson(edits.get(row.id)) }));
+    io.stdout.write(`${JSON.stringify({ suppliers: rows }, null, 2)}\n`);
     return;
   }
   if (suppliers.length === 0) {
@@ -120,7 +128,7 @@ function list(core: Core, args: string[], io: CliIo): void {
         row.id,
         row.number ?? '',
         row.name ?? '',
-        row.status ?? '',
+        `${row.status ?? ''}${editNote(edits.get(row.id))}`,
         row.vatIdNo ?? '',
         row.iban ?? '',
       ]),

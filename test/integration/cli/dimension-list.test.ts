@@ -55,6 +55,7 @@ describe('satchel dimension list', () => {
           `UPDATE outbox SET status = 'sending', attempts = attempts + 1, sent_at = ?, claimed_by = ? WHERE operation_id = ?`,
         )
         .run(new Date().toISOString(), claim, edit.operationId);
+    const edits = core.outbox.list(profile.id);
     await core.close();
     const env = { SATCHEL_DATA_DIR: dataDir };
 
@@ -77,5 +78,43 @@ describe('satchel dimension list', () => {
     const items = await runCli(['dimension', 'list', '--items', project.id], { env });
     expect(items.code).toBe(0);
     expect(items.stdout).toMatch(new RegExp(`${item.recordId} +AUD +Audit +ACTIVE; edit pending\\n`));
+
+    // In JSON the same state is `edit`, with the operation id "edits resolve|retry" takes;
+    // `editPending` stays as it was.
+    const json = await runCli(['dimension', 'list', '--json'], { env });
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    type Listed = {
+      code: string;
+      editPending: boolean;
+      edit: { operationId: string; status: string } | null;
+    };
+    const rows = (JSON.parse(json.stdout) as { dimensions: Listed[] }).dimensions;
+    const row = (code: string) => rows.find((listed) => listed.code === code);
+    const operationOf = (status: string) => edits.find((edit) => edit.status === status)?.operationId;
+    expect(row('PROJ')).toMatchObject({
+      editPending: true,
+      edit: { operationId: operationOf('conflict'), operation: 'update', status: 'conflict' },
+    });
+    expect(row('TAKEN')).toMatchObject({
+      editPending: true,
+      edit: { operation: 'create', status: 'failed' },
+    });
+    expect(row('REG')).toMatchObject({
+      editPending: true,
+      edit: { operationId: interrupted[0]!.operationId, operation: 'update', status: 'interrupted' },
+    });
+    expect(row('HALF')?.edit).toMatchObject({ operation: 'create', status: 'interrupted' });
+    expect(row('WAIT')?.edit).toMatchObject({ operation: 'create', status: 'pending' });
+    expect(row('KOST1')).toMatchObject({ editPending: false, edit: null });
+    const itemsJson = await runCli(['dimension', 'list', '--items', project.id, '--json'], { env });
+    expect(JSON.parse(itemsJson.stdout)).toMatchObject({
+      items: expect.arrayContaining([
+        expect.objectContaining({
+          id: item.recordId,
+          editPending: true,
+          edit: { operationId: item.operationId, operation: 'create', status: 'pending' },
+        }),
+      ]),
+    });
   });
 });

@@ -1,6 +1,8 @@
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { useCliProfiles } from '../../helpers/cli-profile';
+import { sandboxToken } from '../../helpers/sandbox-token';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `supplier update ID` takes a supplier's id; a script finds it with `supplier list`, from the
@@ -8,6 +10,9 @@ import { useTempDirs } from '../../helpers/temp-dir';
 
 const tempDir = useTempDirs();
 const connect = useCliProfiles(tempDir);
+
+/** A process id that no process has (above Linux's largest): a push killed mid-request. */
+const GONE = 2 ** 22 + 17;
 
 describe('satchel supplier list', () => {
   it('lists the offline copy’s suppliers, finds one by text, and its id updates it', async () => {
@@ -33,5 +38,84 @@ describe('satchel supplier list', () => {
     expect(updated.code).toBe(0);
     const after = await runCli(['supplier', 'list', '--text', 'Renamed GmbH', '--json'], { env });
     expect(JSON.parse(after.stdout)).toMatchObject({ suppliers: [{ id: wanted.id, name: 'Renamed GmbH' }] });
+  });
+});
+
+describe('satchel supplier list and edits', () => {
+  it('says the state of each supplier’s waiting edit, in words and in JSON', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Supplier edits', { transactions: 20 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    const live = sandbox.state.suppliers.filter((supplier) => supplier.status === 'ACTIVE');
+    const [theirs, gone, waiting, untouched] = [live[0]!, live[1]!, live[2]!, live[3]!];
+    const token = await sandboxToken(sandbox, 'read write');
+    const api = async (method: string, apiPath: string, body: unknown) =>
+      (
+        await fetch(`${sandbox.url}${apiPath}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status;
+
+    // A colleague renames one supplier and takes a number after the sync: the push meets a
+    // conflict and a refusal.
+    core.outbox.updateSupplier(profile.id, theirs.id, { name: 'Mine GmbH' });
+    const refused = core.outbox.createSupplier(profile.id, { name: 'Copy AG', code: 'TAKEN-1' });
+    expect(await api('PATCH', `/v1/suppliers/${theirs.id}`, { name: 'Theirs GmbH' })).toBe(200);
+    expect(await api('POST', '/v1/suppliers', { name: 'Theirs AG', code: 'TAKEN-1' })).toBeLessThan(300);
+    expect(await core.outbox.push(profile.id)).toMatchObject({ sent: 0, failed: 1, conflicts: 1 });
+    // One left on its way by a push whose process is gone, and one that simply waits.
+    const interrupted = core.outbox.updateSupplier(profile.id, gone.id, { name: 'Half Sent GmbH' });
+    const claim = JSON.stringify({ id: `claim-of-${GONE}`, pid: GONE, host: hostname() });
+    core
+      .cacheOf(profile.id)
+      .sqlite.prepare(
+        `UPDATE outbox SET status = 'sending', attempts = attempts + 1, sent_at = ?, claimed_by = ? WHERE operation_id = ?`,
+      )
+      .run(new Date().toISOString(), claim, interrupted.operationId);
+    const pending = core.outbox.updateSupplier(profile.id, waiting.id, { name: 'Waiting GmbH' });
+    const conflict = core.outbox.list(profile.id).find((edit) => edit.status === 'conflict')!;
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    const listed = await runCli(['supplier', 'list'], { env });
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    const status = (id: string) =>
+      listed.stdout
+        .split('\n')
+        .find((line) => line.startsWith(`${id}  `))
+        ?.split(/\s{2,}/)[3];
+    expect(status(theirs.id)).toBe('ACTIVE; edit conflict');
+    expect(status(refused.recordId)).toBe('ACTIVE; edit failed');
+    expect(status(gone.id)).toBe('ACTIVE; edit interrupted (maybe sent; checked before sending again)');
+    expect(status(waiting.id)).toBe('ACTIVE; edit pending');
+    expect(status(untouched.id)).toBe('ACTIVE');
+
+    const json = await runCli(['supplier', 'list', '--json'], { env });
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    type Listed = { id: string; edit: { operationId: string; operation: string; status: string } | null };
+    const rows = (JSON.parse(json.stdout) as { suppliers: Listed[] }).suppliers;
+    const edit = (id: string) => rows.find((row) => row.id === id)?.edit;
+    expect(edit(theirs.id)).toEqual({
+      operationId: conflict.operationId,
+      operation: 'update',
+      status: 'conflict',
+    });
+    expect(edit(refused.recordId)).toEqual({
+      operationId: refused.operationId,
+      operation: 'create',
+      status: 'failed',
+    });
+    expect(edit(gone.id)).toEqual({
+      operationId: interrupted.operationId,
+      operation: 'update',
+      status: 'interrupted',
+    });
+    expect(edit(waiting.id)).toEqual({
+      operationId: pending.operationId,
+      operation: 'update',
+      status: 'pending',
+    });
+    expect(edit(untouched.id)).toBeNull();
   });
 });
