@@ -77,7 +77,7 @@ Options:
   --client-secret-stdin  read the API key secret from standard input
   --token-stdin          read a bearer token from standard input instead of a key
   --demo                 the sandbox's demo organisation (its demo key unless one is given)
-  --json                 list as JSON (list)
+  --json                 list as JSON (list); the plan, or what was done, as JSON (recover)
   --force                remove even with unsent edits or review marks (remove)
   --profile NAME_OR_ID   the organisation whose damaged offline copy to rebuild; needed only
                          when several are connected (rebuild)
@@ -96,7 +96,9 @@ name is said) and a new list written with every organisation whose offline copy 
 connection, under its old id: its copy, unsent edits, review marks and keychain key are used
 as they are (one whose key the keychain lacks is said: enter it again with "profile set-key").
 Files of the caches folder that cannot be tied to an organisation are named and left as they
-are. A list that reads is refused (exit 1).`,
+are. A list that reads is refused (exit 1). It never asks: with --json, the plan (without --yes,
+"recovered": false and nothing changed, exit 0) or what was done ("recovered": true and
+"setAside", the damaged list's new path) is JSON on stdout, and the words above stay on stderr.`,
   sync: `${syncUsage}
 
 Sends the waiting offline edits, then brings every connected organisation (or the one named) up

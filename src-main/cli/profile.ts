@@ -3,7 +3,7 @@ import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
 import { UNCHECKED_CONNECTION, UNCHECKED_KEY } from '../../src-shared/profiles';
 import { organisationLine, planSummary, resultSummary, untiedLine } from '../../src-shared/recovery-text';
 import { AppError } from '../../src-shared/errors';
-import { BaseUrl, ProfileName } from '../../src-shared/profiles';
+import { BaseUrl, ProfileName, type RecoveryPlan } from '../../src-shared/profiles';
 import type { Core } from '../core';
 import { chooseProfile } from './filters';
 import { namingOption, promptHidden, shellWord, readAll, table, typedAt, UsageError, type CliIo } from './io';
@@ -36,7 +36,7 @@ satchel profile set-url NAME_OR_ID --url URL
 satchel profile set-key NAME_OR_ID --client-id ID [--client-secret-stdin] | --token-stdin
 satchel profile remove NAME_OR_ID [--force]
 satchel profile rebuild [--profile NAME_OR_ID]
-satchel profile recover [--yes]`;
+satchel profile recover [--yes] [--json]`;
 
 /**
  * The secret, never from an argument (shell history, the process list): typed at a hidden
@@ -223,8 +223,11 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
     case 'recover': {
       if (positionals.length > 0) throw new UsageError('profile recover takes no organisation');
       // Refused (exit 1, the core's words) when the list reads: there is nothing to recover.
+      // It never asks: without --yes it only says what it would do, with --json too (the plan
+      // on stdout, `recovered: false`), so a script can read the plan and then decide.
       if (!values.yes) {
         const plan = await core.recoveryPlan();
+        if (values.json) io.stdout.write(recoveryJson(plan, null));
         io.stderr.write(
           [
             planSummary(plan),
@@ -238,6 +241,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
         return;
       }
       const result = await core.recoverProfiles();
+      if (values.json) io.stdout.write(recoveryJson(result, result.setAside));
       io.stderr.write(
         [
           resultSummary(result),
@@ -252,6 +256,18 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
     default:
       throw new UsageError(`unknown profile action "${action ?? ''}"`);
   }
+}
+
+/**
+ * `profile recover --json` on stdout: the plan, or what was done, in one shape, `recovered`
+ * saying which (and `setAside`, the damaged list's new path, null until it is done). Each
+ * organisation says whether the keychain has its key (`keyFound`, null when it could not be
+ * asked) and the unsent edits and review marks of its copy.
+ */
+function recoveryJson(plan: RecoveryPlan, setAside: string | null): string {
+  const { listFile, cachesFolder, organisations, untied, keychainProblem } = plan;
+  const recovered = setAside !== null;
+  return `${JSON.stringify({ recovered, setAside, listFile, cachesFolder, organisations, untied, keychainProblem }, null, 2)}\n`;
 }
 
 /** Where the command line enters a key again. */

@@ -64,4 +64,66 @@ describe('satchel profile recover', () => {
       stderr: `satchel: The list of organisations (${listFile}) can be read; there is nothing to recover.\n`,
     });
   }, 90_000);
+
+  it('gives the plan, then what it did, as JSON on stdout with --json, the words on stderr', async () => {
+    const { dataDir, core, profile, sandbox } = await connect('Json GmbH', { transactions: 20 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    core.outbox.updateSupplier(profile.id, sandbox.state.suppliers[0]!.id, { name: 'Kept KG' });
+    await core.close();
+    const listFile = path.join(dataDir, 'profiles.json');
+    writeFileSync(listFile, '{"profiles": [');
+    const caches = path.join(dataDir, 'caches');
+    writeFileSync(path.join(caches, 'stray.sqlite'), 'not a copy');
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const organisation = {
+      id: profile.id,
+      name: 'Json GmbH',
+      baseUrl: sandbox.url,
+      file: `${profile.id}.sqlite`,
+      keyFound: true,
+      edits: 1,
+      marks: 0,
+    };
+
+    // Without --yes it never asks, whatever stdin is: the plan, nothing changed, exit 0.
+    const asked = await runCli(['profile', 'recover', '--json'], { env, stdin: 'y\n' });
+    expect(asked.code).toBe(0);
+    expect(JSON.parse(asked.stdout)).toEqual({
+      recovered: false,
+      setAside: null,
+      listFile,
+      cachesFolder: caches,
+      organisations: [expect.objectContaining(organisation)],
+      untied: ['stray.sqlite'],
+      keychainProblem: null,
+    });
+    expect(asked.stderr).toMatch(/^The damaged list .+ will be renamed beside itself/);
+    expect(asked.stderr).toMatch(/\nNothing was changed\. Run "satchel profile recover --yes" to do it\.\n$/);
+    expect(readFileSync(listFile, 'utf8')).toBe('{"profiles": [');
+
+    const done = await runCli(['profile', 'recover', '--yes', '--json'], { env });
+    expect(done.code).toBe(0);
+    const result = JSON.parse(done.stdout) as { setAside: string };
+    expect(result).toEqual({
+      recovered: true,
+      setAside: expect.stringMatching(/profiles\.damaged-[\dT-]+Z\.json$/),
+      listFile,
+      cachesFolder: caches,
+      organisations: [expect.objectContaining(organisation)],
+      untied: ['stray.sqlite'],
+      keychainProblem: null,
+    });
+    expect(path.dirname(result.setAside)).toBe(dataDir);
+    expect(readFileSync(result.setAside, 'utf8')).toBe('{"profiles": [');
+    expect(done.stderr).toMatch(/^Set the damaged list of organisations aside as /);
+    const listed = await runCli(['profile', 'list', '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ id: profile.id, name: 'Json GmbH' }]);
+
+    // Nothing to recover: the same failure as without --json, and nothing on stdout.
+    expect(await runCli(['profile', 'recover', '--json'], { env })).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `satchel: The list of organisations (${listFile}) can be read; there is nothing to recover.\n`,
+    });
+  }, 90_000);
 });
