@@ -1,5 +1,6 @@
 import keytar from 'keytar';
 import { AppError } from '../../src-shared/errors';
+import { defaultKeyringLocked } from './locked';
 
 /**
  * The only home of secrets: the operating system's keychain (Keychain on macOS, Credential
@@ -29,6 +30,25 @@ const UNAVAILABLE = [
   /the name .* was not provided/i,
 ];
 const LOCKED = [/locked collection/i, /object does not exist at path/i, /prompt.*dismissed/i, /cancel/i];
+
+/** The keychain is known to be locked (not merely "locked or missing"): what it means and what to do. */
+export function keychainLockedError(): AppError {
+  return new AppError(
+    'KEYCHAIN_LOCKED',
+    'The system keychain is locked, so Satchel cannot read the key it signs in with. Unlock it (on ' +
+      'Linux, the Login keyring: in Passwords and Keys, or by signing in to your desktop again), then ' +
+      'try again. Nothing needs to be entered again, and the offline copy stays readable meanwhile.',
+  );
+}
+
+/**
+ * Whether the keychain is locked, where that can be asked (Linux: the Secret Service's default
+ * keyring). On macOS and Windows the keychain library itself raises an error (or asks the user
+ * to unlock), so there is nothing to ask.
+ */
+async function lockedNow(): Promise<boolean> {
+  return process.platform === 'linux' && (await defaultKeyringLocked()) === true;
+}
 
 /** Maps the keychain library's message to an error the user can act on. Never includes a secret. */
 export function keychainError(cause: unknown): AppError {
@@ -65,25 +85,46 @@ function checkAccount(account: string): void {
 
 export function createKeychainSecrets(options: { service?: string } = {}): Secrets {
   const service = options.service ?? DEFAULT_SERVICE;
+  // libsecret, under keytar, takes a locked keyring whose unlock prompt was dismissed (or could
+  // not be shown) for an empty one: a lookup finds nothing, a delete deletes nothing, and a
+  // search of all items (findCredentials) crashes the process on the first locked item. So a
+  // search asks whether the keyring is locked first, and "nothing" is checked after the fact.
+  const refuseIfLocked = async () => {
+    if (await lockedNow()) throw keychainLockedError();
+  };
   return {
     async set(account, secret) {
       checkAccount(account);
       if (secret === '') throw new AppError('VALIDATION_ERROR', 'The secret is empty.', 'secret');
-      await guarded(() => keytar.setPassword(service, account, secret));
+      try {
+        await keytar.setPassword(service, account, secret);
+      } catch (error) {
+        if (await lockedNow()) throw keychainLockedError();
+        throw keychainError(error);
+      }
     },
-    get(account) {
+    async get(account) {
       checkAccount(account);
-      return guarded(() => keytar.getPassword(service, account));
+      const secret = await guarded(() => keytar.getPassword(service, account));
+      if (secret === null) await refuseIfLocked();
+      return secret;
     },
-    delete(account) {
+    async delete(account) {
       checkAccount(account);
-      return guarded(() => keytar.deletePassword(service, account));
+      const deleted = await guarded(() => keytar.deletePassword(service, account));
+      if (!deleted) await refuseIfLocked();
+      return deleted;
     },
     async list() {
+      await refuseIfLocked();
       const found = await guarded(() => keytar.findCredentials(service));
       return found.map((entry) => entry.account).sort();
     },
     async status() {
+      if (await lockedNow()) {
+        const appError = keychainLockedError();
+        return { available: false, code: appError.code, message: appError.message };
+      }
       try {
         await keytar.findCredentials(service);
         return { available: true };
