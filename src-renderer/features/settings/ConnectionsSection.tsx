@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import { UNCHECKED_CONNECTION, UNCHECKED_KEY, type ProfileSummary } from '../../../src-shared/profiles';
@@ -361,9 +362,22 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
   );
 }
 
+const KEYCHAIN_RECHECK_MS = 5_000;
+
 export function ConnectionsSection() {
   const profiles = useCommand('profiles.list', {});
-  const keychain = useCommand('keychain.status', {});
+  // The keychain changes outside the app (a screen lock locks it, a sign-in unlocks it): read
+  // each time Settings is shown, and every few seconds while it is not available, so the line
+  // says "available" once it is unlocked, not what it was when first read.
+  const keychain = useCommand(
+    'keychain.status',
+    {},
+    { refetchInterval: (status) => (status && !status.available ? KEYCHAIN_RECHECK_MS : false) },
+  );
+  const client = useQueryClient();
+  useEffect(() => {
+    void client.invalidateQueries({ queryKey: ['keychain.status'] });
+  }, [client]);
   const [adding, setAdding] = useState(false);
   // A connection added with no answer to check its credentials with says so until the next add.
   const [addedUnchecked, setAddedUnchecked] = useState(false);
