@@ -3,6 +3,7 @@ import { AppError } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { NO_NETWORK_MESSAGE } from '../connectivity';
 import { createLeases, type Leases } from '../sync/lease';
+import type { HeldLease } from '../sync/row-lease';
 import { dimensionItems, outbox, type CacheDb } from '../store';
 import type { Tx } from '../sync/types';
 import { claimedElsewhere, interrupted, newClaimant, writeIfAsRead } from './claims';
@@ -417,11 +418,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (options.networkDown?.(profileId)) return sendNothing(new AppError('OFFLINE', NO_NETWORK_MESSAGE));
       const cache = options.cacheOf(profileId);
       // Another process pushing the same edits would send a create it has on its way again.
-      let release: () => void;
+      let lease: HeldLease;
       const stopper = new AbortController();
       try {
-        // A lease taken over while this push is silent (sync/lease.ts) stops it at the next edit.
-        release = leases.hold(profileId, cache, (lost) => stopper.abort(lost));
+        // A lease taken over while this push was silent (sync/lease.ts) stops it before its next
+        // request of an edit, or at its next write, with nothing more sent or written.
+        lease = leases.hold(profileId, cache, (lost) => stopper.abort(lost));
       } catch (error) {
         if (error instanceof AppError && error.code === 'BUSY') return sendNothing(error);
         throw error;
@@ -430,6 +432,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         cache,
         client: options.clientOf(profileId),
         signal: signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal,
+        lease,
         ...(options.now ? { now: options.now } : {}),
         ...(options.onPushProgress
           ? { onProgress: (progress: PushProgress) => options.onPushProgress?.(profileId, progress) }
@@ -437,7 +440,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }).finally(() => {
         pushes.delete(profileId);
         stoppers.delete(profileId);
-        release();
+        lease.release();
       });
       pushes.set(profileId, done);
       stoppers.set(profileId, stopper);

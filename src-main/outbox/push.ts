@@ -2,6 +2,7 @@ import { AppError, type AppErrorShape } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
 import type { CacheDb } from '../store';
+import { LeaseLostError, UNGUARDED, type LeaseGuard } from '../sync/row-lease';
 import { hasMorePages, listEnvelope } from '../sync/wire';
 import { eq } from 'drizzle-orm';
 import { outbox } from '../store';
@@ -49,6 +50,13 @@ import {
  *   edits of its record) to the winner. A verdict reached without a claim (found on the
  *   server, a conflict) is written only onto the row as read. Settling clears the claim; a
  *   `sending` edit whose claim is free (none, its process gone, expired) is recovered as ever.
+ * - One pusher at a time (the organisation's lease, sync/lease.ts): a claim is written right
+ *   before its request leaves (after any wait for the write bucket or a token), and it and every
+ *   other write of the push go through the lease's `write`, which renews the lease in the same
+ *   transaction; each edit starts with the lease's `check`. A pusher whose lease another process
+ *   took over while it was silent (a suspended laptop) sends no request of an edit and writes
+ *   nothing more: not even the answer of a request that left before (the cache may hold newer
+ *   since); that edit stays `sending`, maybe sent, for a later push to look up.
  */
 
 export interface PushSummary {
@@ -78,6 +86,8 @@ export interface PushOptions {
   signal?: AbortSignal;
   now?: () => Date;
   onProgress?: (progress: PushProgress) => void;
+  /** The organisation's lease, through which the push writes (none: a caller pushing alone). */
+  lease?: LeaseGuard;
 }
 
 /** The page size of the lookup of a create that may have reached the server. */
@@ -112,6 +122,8 @@ const STOPPING = new Set([
   'AUTH_FAILED',
   'FORBIDDEN',
   'CANCELLED',
+  // The lease taken over (row-lease.ts says so in the log).
+  'BUSY',
 ]);
 
 /** The next edit that may be sent: edits of a record (or of its dimension) go in order. */
@@ -136,6 +148,7 @@ function nextItem(items: OutboxRow[], tried: Set<number>): OutboxRow | undefined
 
 export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   const { cache, client } = options;
+  const lease = options.lease ?? UNGUARDED;
   const now = options.now ?? (() => new Date());
   const signal = options.signal ?? new AbortController().signal;
   const summary: PushSummary = { sent: 0, failed: 0, conflicts: 0, remaining: 0 };
@@ -143,7 +156,9 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   const claimant = newClaimant();
   const claimText = claimant.text;
 
-  const transaction = <T>(run: Parameters<typeof cache.db.transaction<T>>[0]): T => cache.db.transaction(run);
+  /** A transaction of the push: only while the lease is still this process's (LeaseLostError). */
+  const transaction = <T>(run: Parameters<typeof cache.db.transaction<T>>[0]): T =>
+    lease.write(() => cache.db.transaction(run));
 
   /**
    * Whether the edit is still as the pusher read it. Edit… and Discard stay open while an edit
@@ -171,6 +186,10 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       now.claimedBy === item.claimedBy
     );
   }
+
+  /** The lease's loss, when that is what `error` is or what stopped the push. */
+  const lostLease = (error: unknown): LeaseLostError | null =>
+    error instanceof LeaseLostError ? error : signal.reason instanceof LeaseLostError ? signal.reason : null;
 
   const claim = (tx: Tx | CacheDb['db'], item: OutboxRow, also: Partial<OutboxRow> = {}) =>
     claimEdit(tx, item, claimant, now().toISOString(), also);
@@ -272,10 +291,14 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       claimedBy: null,
     };
     if (item.claimedBy === claimText) transaction((tx) => setItem(tx, item.seq, changes));
-    else writeIfAsRead(cache.db, item, changes);
+    else lease.write(() => writeIfAsRead(cache.db, item, changes));
   }
 
   function settle(item: OutboxRow, error: unknown, maybeSent: boolean): Step {
+    // Taken over: nothing more is written, the edit stays as it is (`sending`, maybe sent, once
+    // its request left) for a push that holds the lease to settle.
+    const lost = lostLease(error);
+    if (lost) return { stop: lost };
     const appError =
       error instanceof AppError
         ? // Said of the push, on the edit and in its summary, rather than the client's bare word.
@@ -341,7 +364,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         signal,
         idempotent: false,
         beforeSend: () => {
-          const claimed = claim(cache.db, item);
+          const claimed = lease.write(() => claim(cache.db, item));
           if (!claimed) throw new EditChanged();
           mine = claimed;
           sent = true;
@@ -360,7 +383,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     let mine = item;
     try {
       const current = await client.request({ method: 'GET', path, schema: spec.wire, signal });
-      // From here to the PATCH leaving, nothing awaits: the edit read now is the one sent.
+      // Nothing awaits from here to the verdicts below, written only onto the edit as read; the
+      // claim before the PATCH leaves makes sure again that what leaves is what the outbox holds.
       if (!unchanged(cache.db, item)) return 'again';
       if (spec.holds(current, payload)) return succeed(item, spec, current, false);
       const landed =
@@ -368,29 +392,40 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         !sameVersion(current.updateTime, item.basedOn) &&
         ownEarlierRequest(item, spec, current, payload);
       if (!landed && item.basedOn !== null && !sameVersion(current.updateTime, item.basedOn)) {
-        const marked = writeIfAsRead(cache.db, item, {
-          status: 'conflict',
-          serverRecord: JSON.stringify(current),
-          errorCode: 'CONFLICT',
-          errorMessage: conflictMessage(spec.label, current.updateTime),
-          errorField: null,
-          errorRemoteCode: null,
-          claimedBy: null,
-        });
+        const marked = lease.write(() =>
+          writeIfAsRead(cache.db, item, {
+            status: 'conflict',
+            serverRecord: JSON.stringify(current),
+            errorCode: 'CONFLICT',
+            errorMessage: conflictMessage(spec.label, current.updateTime),
+            errorField: null,
+            errorRemoteCode: null,
+            claimedBy: null,
+          }),
+        );
         return marked ? 'conflict' : 'again';
       }
-      const claimed = landed ? claimOnto(item, current) : claim(cache.db, item, { sentPayload: null });
-      if (!claimed) return 'again';
-      mine = claimed;
       const record = await client.request({
         method: 'PATCH',
         path,
         body: payload,
         schema: spec.wire,
         signal,
+        // Claimed right before it leaves (after any wait for the write bucket or a token), as a
+        // create is: an edit changed meanwhile is read anew, and no PATCH leaves once the lease
+        // is another process's. A retry of the PATCH has its claim already: the lease is looked at.
+        beforeSend: () => {
+          if (mine !== item) return lease.check();
+          const claimed = landed
+            ? claimOnto(item, current)
+            : lease.write(() => claim(cache.db, item, { sentPayload: null }));
+          if (!claimed) throw new EditChanged();
+          mine = claimed;
+        },
       });
       return succeed(mine, spec, record, true);
     } catch (error) {
+      if (error instanceof EditChanged) return 'again';
       // PATCH is safe to repeat: the next push reads the record and sees whether it landed.
       return settle(mine, error, false);
     }
@@ -418,6 +453,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         if (openItemsOf(tx, dimensionId).length === 0) rebuildRow(tx, 'dimension', dimensionId, record);
       });
     } catch (error) {
+      if (error instanceof LeaseLostError) throw error;
       log.warn(`outbox push: could not read dimension ${dimensionId} again:`, error);
     }
   }
@@ -439,7 +475,8 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   async function sendEach(): Promise<void> {
     for (;;) {
       if (signal.aborted) {
-        summary.stoppedBy = new AppError('CANCELLED', CANCELLED_MESSAGE).toShape();
+        const lost = lostLease(null);
+        summary.stoppedBy = (lost ?? new AppError('CANCELLED', CANCELLED_MESSAGE)).toShape();
         return;
       }
       const item = nextItem(openItems(cache.db), tried);
@@ -449,10 +486,18 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       if (claimedElsewhere(item, claimant, Date.now())) continue;
       const spec = specs[item.resource];
       const payload = JSON.parse(item.payload) as Payload;
-      const step =
-        item.operation === 'create'
-          ? await sendCreate(item, spec, payload)
-          : await sendUpdate(item, spec, payload);
+      let step: Step;
+      try {
+        // Taken over while this process was silent: not one more request of an edit.
+        lease.check();
+        step =
+          item.operation === 'create'
+            ? await sendCreate(item, spec, payload)
+            : await sendUpdate(item, spec, payload);
+      } catch (error) {
+        if (!(error instanceof LeaseLostError)) throw error;
+        step = { stop: error };
+      }
       if (step === 'again') {
         tried.delete(item.seq);
         continue;
@@ -462,11 +507,19 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         if (!STOPPING.has(step.stop.code)) log.warn(`outbox push stopped: ${step.stop.code}`);
         return;
       }
-      if (step === 'failed') await refreshDimensionOf(item);
       if (step === 'sent') summary.sent += 1;
       else if (step === 'failed') summary.failed += 1;
       else summary.conflicts += 1;
       report(true);
+      if (step === 'failed') {
+        try {
+          await refreshDimensionOf(item);
+        } catch (error) {
+          if (!(error instanceof LeaseLostError)) throw error;
+          summary.stoppedBy = error.toShape();
+          return;
+        }
+      }
     }
   }
 

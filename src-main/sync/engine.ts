@@ -2,6 +2,7 @@ import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { AppError, KEYCHAIN_CODES } from '../../src-shared/errors';
 import type { ApiClient } from '../api/client';
 import { log } from '../log';
+import { LeaseLostError, UNGUARDED, type LeaseGuard } from './row-lease';
 import {
   cacheWriteProblem,
   isSqliteError,
@@ -25,6 +26,12 @@ import type {
  * row in sync_runs for the history. A failing record is reported and skipped; a failing
  * resource is reported and the others still run; losing the network, the credentials or
  * the user's patience (cancel) ends the run early with what was stored kept.
+ *
+ * Every write of the run goes through the organisation's lease (`lease`, lease.ts): a run whose
+ * lease another process took over while it was silent (a suspended laptop) finds out at its
+ * first write after it wakes, in that write's own transaction, and ends there with nothing
+ * more written: not the page it fetched before the suspend (older than what the other process
+ * stored since), nor a checkpoint, a deletion pass or its row in the history.
  */
 
 export interface SyncOptions {
@@ -45,6 +52,11 @@ export interface SyncOptions {
   unrecordedEnds?: RunEnd[];
   /** Told of every error SQLite raised while the run wrote (the core notes a damaged copy). */
   onCacheError?: (error: unknown) => void;
+  /**
+   * The organisation's lease, through which every write of the run goes (row-lease.ts); none
+   * for a caller that runs the sync alone.
+   */
+  lease?: LeaseGuard;
 }
 
 /** How a run ended, as its row in the history keeps it. */
@@ -109,28 +121,33 @@ function toCheckpointRow(resource: string, state: CheckpointState) {
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const { cache, client, resources } = options;
+  const lease = options.lease ?? UNGUARDED;
   const now = options.now ?? (() => new Date());
-  const signal = options.signal ?? new AbortController().signal;
+  // Aborted too when the lease turns out lost, so that nothing of the run goes on.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const startedAt = now().toISOString();
 
   // An earlier run whose end the history refused ended all the same: its row says how, and
   // when, before anything below could take it for cut short.
   const unrecorded = options.unrecordedEnds ?? [];
-  recordEarlierEnds(cache, unrecorded);
+  lease.write(() => recordEarlierEnds(cache, unrecorded));
   // A run still marked running was cut short (crash, kill, power): say so in the history.
   const stillUnrecorded = unrecorded.map((end) => end.runId);
-  cache.db
-    .update(syncRuns)
-    .set({ outcome: 'interrupted' })
-    .where(
-      and(
-        eq(syncRuns.outcome, 'running'),
-        stillUnrecorded.length > 0 ? notInArray(syncRuns.id, stillUnrecorded) : undefined,
-      ),
-    )
-    .run();
-  const runId = Number(
-    cache.db.insert(syncRuns).values({ startedAt }).returning({ id: syncRuns.id }).get().id,
+  lease.write(() =>
+    cache.db
+      .update(syncRuns)
+      .set({ outcome: 'interrupted' })
+      .where(
+        and(
+          eq(syncRuns.outcome, 'running'),
+          stillUnrecorded.length > 0 ? notInArray(syncRuns.id, stillUnrecorded) : undefined,
+        ),
+      )
+      .run(),
+  );
+  const runId = lease.write(() =>
+    Number(cache.db.insert(syncRuns).values({ startedAt }).returning({ id: syncRuns.id }).get().id),
   );
 
   const counts: Record<string, number> = {};
@@ -154,8 +171,19 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     const reason: unknown = signal.reason;
     if (reason instanceof AppError && reason.code !== 'CANCELLED') {
       outcome = 'failed';
-      errors.push({ resource: '', code: reason.code, message: reason.message });
+      if (!errors.some((error) => error.resource === '' && error.message === reason.message))
+        errors.push({ resource: '', code: reason.code, message: reason.message });
     } else outcome = 'cancelled';
+  };
+  /**
+   * The lease is another process's now: the run writes nothing more, and ends saying so. (Only
+   * this aborts `stop`.)
+   */
+  const leaseLost = (error: LeaseLostError) => {
+    if (!stop.signal.aborted) stop.abort(error);
+    outcome = 'failed';
+    if (!errors.some((known) => known.resource === '' && known.message === error.message))
+      errors.push({ resource: '', code: error.code, message: error.message });
   };
 
   try {
@@ -187,22 +215,25 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         now,
         checkpoint: () => readCheckpoint(cache, resource),
         commitPage(write, checkpoint) {
-          cache.db.transaction((tx) => {
-            const written = write(tx, cache.sqlite);
-            const current = readCheckpoint(cache, resource) ?? {
-              highWaterMark: null,
-              cursor: null,
-              windowState: null,
-              completedAt: null,
-            };
-            const changes = typeof checkpoint === 'function' ? checkpoint() : checkpoint;
-            const row = toCheckpointRow(resource, { ...current, ...changes });
-            tx.insert(syncCheckpoints)
-              .values(row)
-              .onConflictDoUpdate({ target: syncCheckpoints.resource, set: row })
-              .run();
-            counts[resource] = (counts[resource] ?? 0) + written;
-          });
+          // Renews the lease in the page's own transaction: nothing lands once it is another's.
+          lease.write(() =>
+            cache.db.transaction((tx) => {
+              const written = write(tx, cache.sqlite);
+              const current = readCheckpoint(cache, resource) ?? {
+                highWaterMark: null,
+                cursor: null,
+                windowState: null,
+                completedAt: null,
+              };
+              const changes = typeof checkpoint === 'function' ? checkpoint() : checkpoint;
+              const row = toCheckpointRow(resource, { ...current, ...changes });
+              tx.insert(syncCheckpoints)
+                .values(row)
+                .onConflictDoUpdate({ target: syncCheckpoints.resource, set: row })
+                .run();
+              counts[resource] = (counts[resource] ?? 0) + written;
+            }),
+          );
           progress();
         },
         parseRecord(schema, raw) {
@@ -227,10 +258,17 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       try {
         // A repair forgets where the resource stood and reads it all again.
         if (options.full)
-          cache.db.delete(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).run();
+          lease.write(() =>
+            cache.db.delete(syncCheckpoints).where(eq(syncCheckpoints.resource, resource)).run(),
+          );
         progress();
         await module.pull(context);
       } catch (error) {
+        // Taken over: how the run ends, whatever else is happening (its requests are aborted).
+        if (error instanceof LeaseLostError) {
+          leaseLost(error);
+          break;
+        }
         const appError = error instanceof AppError ? error : null;
         // A cancel (the user's, Ctrl+C, the app closing) is how the run ended, which its
         // outcome says; it is no problem of the resource it happened to stop in.
@@ -265,10 +303,24 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   if (outcome === 'succeeded' && errors.length > 0) outcome = 'partial';
 
   const finishedAt = now().toISOString();
-  const recordEnd = () => recordRunEnd(cache, { runId, outcome, counts, errors, finishedAt });
+  const recordEnd = () =>
+    lease.write(() => recordRunEnd(cache, { runId, outcome, counts, errors, finishedAt }));
   try {
-    recordEnd();
+    if (!stop.signal.aborted) recordEnd();
   } catch (error) {
+    if (error instanceof LeaseLostError) leaseLost(error);
+    else recordEndRefused(error);
+  }
+  // Taken over: the run's row is the new holder's to mark (interrupted), and so is the refresh.
+  if (stop.signal.aborted) return { runId, outcome, counts, errors, startedAt, finishedAt };
+  // New rows: the gram blocks they marked stale are recomputed (short-text search) and the
+  // planner's statistics follow the shape of the data; a failure there fails nothing.
+  refreshAfterWrites(cache, (what, error) =>
+    log.warn(`after the sync, refreshing the ${what} failed:`, error),
+  );
+  return { runId, outcome, counts, errors, startedAt, finishedAt };
+
+  function recordEndRefused(error: unknown): void {
     // The history refused the run's end (a full disk, a read-only cache file): the run ends all
     // the same, failed and saying why, so that nothing waits for it. The pages it committed stay.
     log.error('the sync could not record how it ended:', error);
@@ -281,18 +333,13 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     });
     try {
       recordEnd();
-    } catch {
+    } catch (again) {
+      if (again instanceof LeaseLostError) leaseLost(again);
       // Still refused: the row stays "running" for now, and the caller keeps its true end for
       // the next run to write first (so it is not taken for interrupted).
-      unrecorded.push({ runId, outcome, counts: { ...counts }, errors: [...errors], finishedAt });
+      else unrecorded.push({ runId, outcome, counts: { ...counts }, errors: [...errors], finishedAt });
     }
   }
-  // New rows: the gram blocks they marked stale are recomputed (short-text search) and the
-  // planner's statistics follow the shape of the data; a failure there fails nothing.
-  refreshAfterWrites(cache, (what, error) =>
-    log.warn(`after the sync, refreshing the ${what} failed:`, error),
-  );
-  return { runId, outcome, counts, errors, startedAt, finishedAt };
 }
 
 /**

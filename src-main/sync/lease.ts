@@ -1,6 +1,6 @@
 import { AppError } from '../../src-shared/errors';
 import type { CacheDb } from '../store';
-import { createRowLeases, type RowLeaseOptions } from './row-lease';
+import { createRowLeases, type HeldLease, type RowLeaseOptions } from './row-lease';
 
 /**
  * One organisation is synced, and its offline edits pushed, by one process at a time. The app
@@ -13,8 +13,12 @@ import { createRowLeases, type RowLeaseOptions } from './row-lease';
  *
  * The row is held by row-lease.ts's rules: a lease whose process is gone (killed, crashed) is
  * taken over at once, one not renewed for two minutes too, whatever its process id says. A
- * holder whose heartbeat finds the lease taken over stops its run at the next page or edit
- * (the `onLost` of `hold`), rather than go on writing beside the new owner.
+ * holder taken over stops rather than go on writing beside the new owner, and does not wait for
+ * its heartbeat to learn it (a suspended laptop wakes up to 15 s before its next one): a sync
+ * writes each page, checkpoint, history row and deletion pass through the lease's `write`, and a
+ * push its claims and verdicts, so the first write after a takeover finds it in the same
+ * transaction, writes nothing and stops the run (`onLost`); a push also `check`s before each
+ * edit, so no request of an edit leaves once the lease is another's.
  */
 
 export const BUSY_MESSAGE =
@@ -29,16 +33,18 @@ export type LeaseOptions = RowLeaseOptions;
 export interface Leases {
   /**
    * Takes the organisation's lease for this core, or throws `BUSY` when another holds it.
-   * Nested holds of one core (a sync and the push it starts) share it; the returned function
-   * gives one back, and the last gives the lease back. `onLost` is told (once) when a renewal
-   * finds the lease taken over by another process: the holder must stop its run.
+   * Nested holds of one core (a sync and the push it starts) share it, and write through the
+   * same guard (row-lease.ts: `write`, `check`); each hold's `release` gives it back, and the
+   * last gives the lease back. `onLost` is told (once) when a renewal, a check or a write finds
+   * the lease taken over by another process: the holder must stop its run.
    */
-  hold(profileId: string, cache: CacheDb, onLost?: (error: AppError) => void): () => void;
+  hold(profileId: string, cache: CacheDb, onLost?: (error: AppError) => void): HeldLease;
 }
 
 interface Held {
   count: number;
-  release: () => void;
+  /** The row's lease, once taken. */
+  lease: HeldLease | null;
   lost: boolean;
   onLost: Set<(error: AppError) => void>;
 }
@@ -58,31 +64,36 @@ export function createLeases(options: LeaseOptions = {}): Leases {
       let entry = held.get(profileId);
       if (entry) entry.count += 1;
       else {
-        const fresh: Held = { count: 1, release: () => undefined, lost: false, onLost: new Set() };
+        const fresh: Held = { count: 1, lease: null, lost: false, onLost: new Set() };
         // Lost for good: the next hold of this process takes the lease afresh (or is told BUSY),
         // and the holds still out give nothing back, as the lease is no longer theirs.
-        const lease = rows.take(cache, 1, (error) => {
+        fresh.lease = rows.take(cache, 1, (error) => {
           fresh.lost = true;
           if (held.get(profileId) === fresh) held.delete(profileId);
           for (const told of [...fresh.onLost]) told(error);
           fresh.onLost.clear();
         });
         // Taking over a stale lease is the normal way on after a kill: nothing to warn about.
-        if (!lease) throw new AppError('BUSY', BUSY_MESSAGE);
-        fresh.release = () => lease.release();
+        if (!fresh.lease) throw new AppError('BUSY', BUSY_MESSAGE);
         held.set(profileId, (entry = fresh));
       }
       const own = entry;
+      const lease = own.lease!;
       if (onLost) own.onLost.add(onLost);
       let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        if (onLost) own.onLost.delete(onLost);
-        own.count -= 1;
-        if (own.count > 0 || own.lost) return;
-        held.delete(profileId);
-        own.release();
+      return {
+        // Each hold writes through the one lease: once it is lost, every hold's write refuses.
+        check: () => lease.check(),
+        write: (write) => lease.write(write),
+        release() {
+          if (released) return;
+          released = true;
+          if (onLost) own.onLost.delete(onLost);
+          own.count -= 1;
+          if (own.count > 0 || own.lost) return;
+          held.delete(profileId);
+          lease.release();
+        },
       };
     },
   };

@@ -11,6 +11,7 @@ import type { ProfileStore } from '../profiles';
 import { cacheWriteProblem, isSqliteError, type CacheDb } from '../store';
 import { lastSucceededAt, recordRunNotStarted, runSync, syncHistory, type RunEnd } from './engine';
 import { createLeases, type Leases } from './lease';
+import { LeaseLostError, UNGUARDED, type HeldLease, type LeaseGuard } from './row-lease';
 import { allResources } from './resources';
 import type { ResourceSync } from './types';
 
@@ -115,6 +116,16 @@ function storeEnds(file: string, ends: readonly RunEnd[]): void {
   }
 }
 
+/** Whether the lease is still this process's (it looks at the row only after a long silence). */
+function stillHeld(lease: HeldLease): boolean {
+  try {
+    lease.check();
+    return true;
+  } catch (error) {
+    return !(error instanceof LeaseLostError);
+  }
+}
+
 export function createSyncService(options: SyncServiceOptions): SyncService {
   const clients = new Map<string, ApiClient>();
   const running = new Map<string, { controller: AbortController; done: Promise<SyncSummaryShape> }>();
@@ -151,16 +162,21 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     return ends;
   };
 
-  /** The history row of a run that ended before it pulled, or null when the cache refuses it. */
+  /**
+   * The history row of a run that ended before it pulled, or null when the cache refuses it or
+   * the lease is another process's.
+   */
   function recordNotStarted(
     cache: CacheDb,
+    lease: LeaseGuard,
     run: Omit<EventPayload<'sync.finished'>, 'profileId' | 'runId'> & {
       outcome: SyncSummaryShape['outcome'];
     },
   ): number | null {
     try {
-      return recordRunNotStarted(cache, run);
+      return lease.write(() => recordRunNotStarted(cache, run));
     } catch (error) {
+      if (error instanceof LeaseLostError) return null;
       // A cache that refuses writes is what stopped the run: its message is enough, no stack.
       log.warn(
         'the history could not record a sync that ended before it pulled:',
@@ -181,13 +197,14 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     let summary: SyncSummaryShape;
     let cache: CacheDb | undefined;
     let ends: RunEnd[] | undefined;
-    let release: (() => void) | undefined;
+    let lease: HeldLease | undefined;
     try {
       cache = options.cacheOf(profileId);
       // Before anything is written: another process's run would be marked interrupted, and
-      // its checkpoints, history and run-ends file written over.
-      // A lease taken over while this run is silent (lease.ts) stops it at the next page.
-      release = leases.hold(profileId, cache, (lost) => controller.abort(lost));
+      // its checkpoints, history and run-ends file written over. Every write of the run goes
+      // through it: one taken over while this run was silent (lease.ts) stops the run at its
+      // first write after, with nothing written, and its requests aborted.
+      lease = leases.hold(profileId, cache, (lost) => controller.abort(lost));
       const client = clientOf(profileId);
       await options.beforePull?.(profileId, controller.signal);
       summary = await runSync({
@@ -196,6 +213,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         resources: options.resources ?? allResources,
         full,
         signal: controller.signal,
+        lease,
         now: options.now,
         ...(options.trailingDays ? { trailingDays: options.trailingDays } : {}),
         unrecordedEnds: (ends = unrecordedOf(profileId, cache)),
@@ -214,9 +232,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       if (!(error instanceof AppError) && !isSqliteError(error)) log.error('sync failed:', error);
       if (isSqliteError(error)) options.onCacheError?.(profileId, error);
       const cancelled = error instanceof AppError && error.code === 'CANCELLED';
+      // Taken over before its first page: a failure, as a run taken over later ends, and one
+      // that writes nothing more (no row in the history: that is the new holder's now).
+      const lost = error instanceof LeaseLostError;
       // Refused because another process syncs: that run is the history's, not this refusal, and
       // nothing failed here. `busy` lets the window tell it from a failure and stay quiet.
-      const busy = error instanceof AppError && error.code === 'BUSY';
+      const busy = error instanceof AppError && error.code === 'BUSY' && !lost;
       // A run stopped before its first page has no row in the history yet. One that the cache
       // can still take gets one now (the push before the pull broke), so the history says what
       // happened then; else its id is null (an earlier run's would tell another run's outcome).
@@ -238,14 +259,15 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       };
       failed.runId =
         runId ??
-        (cache && failed.outcome !== 'busy'
-          ? recordNotStarted(cache, { ...failed, outcome: failed.outcome })
+        (cache && failed.outcome !== 'busy' && !lost
+          ? recordNotStarted(cache, lease ?? UNGUARDED, { ...failed, outcome: failed.outcome })
           : null);
       options.events.emit('sync.finished', { profileId, ...failed });
       throw error instanceof AppError ? error : new AppError('INTERNAL', failureMessage(error));
     } finally {
-      if (cache && ends) storeEnds(runEndsFile(cache.file), ends);
-      release?.();
+      // A run taken over leaves the file beside the cache to the new holder too.
+      if (cache && ends && lease && stillHeld(lease)) storeEnds(runEndsFile(cache.file), ends);
+      lease?.release();
     }
     options.events.emit('sync.finished', { profileId, ...summary });
     return summary;
