@@ -1,17 +1,12 @@
 import { z } from 'zod';
-import {
-  DimensionCreate,
-  DimensionItemCreate,
-  DimensionItemUpdate,
-  DimensionUpdate,
-  SupplierCreate,
-  SupplierUpdate,
-} from './api';
+import { DimensionCreate, DimensionItemCreate, DimensionItemUpdate, DimensionUpdate } from './api';
+import { SupplierCreateInput, SupplierUpdateInput } from './bank-details';
 import { AppErrorShape } from './errors';
 
 /**
- * Offline edits over IPC: what the renderer may ask (the API's own request schemas, so a
- * field is refused in the renderer's words before it reaches the outbox) and what it sees of
+ * Offline edits over IPC: what the renderer may ask (the API's own request schemas, with the
+ * checks of a supplier's VAT id, IBAN and BIC of bank-details.ts, so a field is refused in the
+ * renderer's words before it reaches the outbox) and what it sees of
  * the outbox: each open edit with its status, the error on its field, and for a conflict the
  * server's newer record.
  */
@@ -21,8 +16,8 @@ const Operation = { profileId: z.uuid(), operationId: z.uuid() };
 const RecordId = z.string().min(1).max(100);
 
 export const EditInputs = {
-  'suppliers.create': z.object({ ...Profile, input: SupplierCreate }).strict(),
-  'suppliers.update': z.object({ ...Profile, id: RecordId, input: SupplierUpdate }).strict(),
+  'suppliers.create': z.object({ ...Profile, input: SupplierCreateInput }).strict(),
+  'suppliers.update': z.object({ ...Profile, id: RecordId, input: SupplierUpdateInput }).strict(),
   'dimensions.create': z.object({ ...Profile, input: DimensionCreate }).strict(),
   'dimensions.update': z.object({ ...Profile, id: RecordId, input: DimensionUpdate }).strict(),
   'dimensionItems.create': z

@@ -240,8 +240,12 @@ ${profileOption}
   --name NAME            the supplier's name (required for create)
   --code C               its supplier number (required for create unless the ERP numbers them)
   --status S             ACTIVE, DEACTIVATED or DELETED
-  --vat-id V             its VAT id
-  --iban I               its IBAN
+  --vat-id V             its VAT id; one with an EU prefix (DE, FR, EL, XI…) must have that
+                         country's format
+  --iban I               its IBAN, spaces and lower case allowed; its country, length and
+                         check digits are checked, and it is kept without spaces
+  --bic B                its BIC (8 or 11 characters); one of another country than the IBAN's
+                         is kept with a warning
   --currency CUR         its ISO 4217 currency, such as EUR`,
   dimension: `${dimensionUsage}
 

@@ -6,6 +6,7 @@ import {
   type ExpenseFileSummary,
   type TransactionDetail,
 } from '../../src-shared/details';
+import { formatIban } from '../../src-shared/bank-details';
 import { AppError } from '../../src-shared/errors';
 import { formatAmount } from '../../src-shared/money';
 import type { DimensionItemRow, DimensionRow, MinorAmount, ReviewState } from '../../src-shared/search';
@@ -196,7 +197,7 @@ function describe(found: Found): Fact[] {
         ['number', s.number],
         ['status', s.status],
         ['VAT id', s.vatIdNo],
-        ['IBAN', s.iban],
+        ['IBAN', s.iban === null ? null : formatIban(s.iban)],
         ['BIC', s.bic],
         ['currency', s.currency],
         ['updated', s.updateTime],

@@ -1,5 +1,10 @@
 import { parseArgs } from 'node:util';
-import { SupplierCreate, SupplierUpdate } from '../../src-shared/api';
+import {
+  bankCountryWarning,
+  formatIban,
+  SupplierCreateInput,
+  SupplierUpdateInput,
+} from '../../src-shared/bank-details';
 import type { SupplierRow } from '../../src-shared/search';
 import type { Core } from '../core';
 import { searchSuppliers } from '../search';
@@ -14,14 +19,15 @@ const OPTIONS = {
   status: 'status',
   vatIdNo: 'vat-id',
   iban: 'iban',
+  bic: 'bic',
   currency: 'currency',
 };
 
 export const supplierUsage = `satchel supplier list [--text T] [--all] [--json] [--profile NAME_OR_ID]
-satchel supplier create --name NAME [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
-               [--profile NAME_OR_ID]
-satchel supplier update ID [--name NAME] [--code C] [--status S] [--vat-id V] [--iban I] [--currency CUR]
-               [--profile NAME_OR_ID]
+satchel supplier create --name NAME [--code C] [--status S] [--vat-id V] [--iban I] [--bic B]
+               [--currency CUR] [--profile NAME_OR_ID]
+satchel supplier update ID [--name NAME] [--code C] [--status S] [--vat-id V] [--iban I] [--bic B]
+               [--currency CUR] [--profile NAME_OR_ID]
                (both offline: the edit waits in the outbox for "edits push" or the next sync)`;
 
 /**
@@ -44,6 +50,7 @@ export async function supplierCommand(core: Core, args: string[], io: CliIo): Pr
       status: { type: 'string' },
       'vat-id': { type: 'string' },
       iban: { type: 'string' },
+      bic: { type: 'string' },
       currency: { type: 'string' },
     },
   });
@@ -53,26 +60,40 @@ export async function supplierCommand(core: Core, args: string[], io: CliIo): Pr
     ...(values.status !== undefined ? { status: values.status } : {}),
     ...(values['vat-id'] !== undefined ? { vatIdNo: values['vat-id'] } : {}),
     ...(values.iban !== undefined ? { iban: values.iban } : {}),
+    ...(values.bic !== undefined ? { bic: values.bic } : {}),
     ...(values.currency !== undefined ? { currency: values.currency } : {}),
   };
   const profile = chooseProfile(core, values.profile);
   if (action === 'create') {
-    const input = SupplierCreate.safeParse(fields);
+    const input = SupplierCreateInput.safeParse(fields);
     if (!input.success) throw optionError(input.error);
     const result = attempt(() => core.outbox.createSupplier(profile.id, input.data));
     io.stdout.write(
       `Supplier ${result.recordId} created offline; edit ${result.operationId} waits to be sent\n`,
     );
+    warnOfBank(io, fields, result.record);
     return;
   }
   const [id] = positionals;
   if (!id) throw new UsageError('supplier update needs the supplier id');
-  const input = SupplierUpdate.safeParse(fields);
+  const input = SupplierUpdateInput.safeParse(fields);
   if (!input.success) throw optionError(input.error);
   const result = attempt(() => core.outbox.updateSupplier(profile.id, id, input.data));
   io.stdout.write(
     `Supplier ${result.recordId} updated offline; edit ${result.operationId} waits to be sent\n`,
   );
+  warnOfBank(io, fields, result.record);
+}
+
+/**
+ * A BIC of another country than the IBAN's is queued (it can be right across a border) and
+ * said on stderr, when this edit gave either of them; the other may be the supplier's own.
+ */
+function warnOfBank(io: CliIo, fields: Record<string, unknown>, record: Record<string, unknown>): void {
+  if (!('iban' in fields) && !('bic' in fields)) return;
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const warning = bankCountryWarning(text(record['iban']), text(record['bic']));
+  if (warning) io.stderr.write(`Warning: ${warning}\n`);
 }
 
 function attempt<T>(edit: () => T): T {
@@ -130,7 +151,7 @@ function list(core: Core, args: string[], io: CliIo): void {
         row.name ?? '',
         `${row.status ?? ''}${editNote(edits.get(row.id))}`,
         row.vatIdNo ?? '',
-        row.iban ?? '',
+        row.iban === null ? '' : formatIban(row.iban),
       ]),
     ]),
   );

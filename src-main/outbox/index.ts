@@ -376,7 +376,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
           return null;
         }
         const payload =
-          resolution === 'mine' ? undefined : validateEdit(tx, targetOf(row), resolution.merged);
+          resolution === 'mine' ? undefined : validateEdit(tx, targetOf(row), resolution.merged, server);
         // The edit is sent on the server's version; later edits of the record follow it there
         // by the same rule as when taking theirs: those on a field the colleague changed stay
         // on their own version, and the push asks the user about them. A field this resolution

@@ -4,9 +4,8 @@ import {
   DimensionItemCreate,
   DimensionItemUpdate,
   DimensionUpdate,
-  SupplierCreate,
-  SupplierUpdate,
 } from '../../src-shared/api';
+import { SupplierCreateInput, SupplierUpdateInput } from '../../src-shared/bank-details';
 import { dimensionItems, dimensions, suppliers } from '../store';
 import { WireDimension, WireDimensionItem, WireSupplier } from '../sync/wire';
 
@@ -73,8 +72,8 @@ const supplier: ResourceSpec = {
   resource: 'supplier',
   label: 'supplier',
   table: suppliers,
-  createSchema: SupplierCreate as z.ZodType<Payload>,
-  updateSchema: SupplierUpdate as z.ZodType<Payload>,
+  createSchema: SupplierCreateInput as z.ZodType<Payload>,
+  updateSchema: SupplierUpdateInput as z.ZodType<Payload>,
   wire: WireSupplier as z.ZodType<Raw & { id: string; updateTime?: string | undefined }>,
   collectionPath: () => '/v1/suppliers',
   recordPath: (id) => `/v1/suppliers/${encodeURIComponent(id)}`,

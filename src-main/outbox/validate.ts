@@ -1,17 +1,18 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { COST_CARRIER_DIMENSION_ID, COST_CENTER_DIMENSION_ID } from '../../src-shared/api';
+import { BANK_FIELDS } from '../../src-shared/bank-details';
 import { AppError, validationError } from '../../src-shared/errors';
 import { dimensionItems, dimensions, suppliers } from '../store';
 import type { Tx } from '../sync/types';
 import { supplierNumbering } from './queue';
-import { specs, type OutboxResource, type Payload } from './records';
+import { sameJson, specs, type OutboxResource, type Payload, type Raw } from './records';
 
 /**
  * Offline edits are checked with the rules the API enforces, so a mistake is shown on its field
  * while the user is still looking at it, not after the next push: the shared request schemas
  * (required members, lengths, status values, unknown members), `code` as the organisation's
  * supplier numbering demands, codes unique as far as the cache knows, and the rules on system
- * and deleted dimensions. What only the server can know (a code taken since the last sync) comes
+ * and deleted dimensions, and a supplier's VAT id, IBAN and BIC as typed (bank-details.ts). What only the server can know (a code taken since the last sync) comes
  * back from the push as a failed edit naming the field.
  */
 
@@ -28,10 +29,31 @@ export interface EditTarget {
   parentId?: string | null;
 }
 
-export function validateEdit(tx: Tx, target: EditTarget, input: unknown): Payload {
+/** The VAT id, IBAN and BIC of a supplier edit that are the server record's own values. */
+function serverHeld(resource: OutboxResource, input: unknown, server: Raw | undefined): Payload {
+  if (resource !== 'supplier' || !server || typeof input !== 'object' || input === null) return {};
+  return Object.fromEntries(
+    Object.entries(input as Payload).filter(
+      ([key, value]) =>
+        (BANK_FIELDS as readonly string[]).includes(key) &&
+        sameJson(specs.supplier.fieldValue(server, key), value),
+    ),
+  );
+}
+
+/**
+ * `server`: the server's record the values of a merge were partly taken from. A VAT id, IBAN or
+ * BIC taken from it is the server's value, not one the user typed, and is not checked again.
+ */
+export function validateEdit(tx: Tx, target: EditTarget, input: unknown, server?: Raw): Payload {
   const spec = specs[target.resource];
   const schema = target.operation === 'create' ? spec.createSchema : spec.updateSchema;
-  const parsed = schema.safeParse(input);
+  const held = serverHeld(target.resource, input, server);
+  const parsed = schema.safeParse(
+    Object.keys(held).length === 0
+      ? input
+      : Object.fromEntries(Object.entries(input as Payload).filter(([key]) => !(key in held))),
+  );
   if (!parsed.success) {
     // An unknown member is named as the field, as the API does.
     const issue = parsed.error.issues[0];
@@ -39,7 +61,7 @@ export function validateEdit(tx: Tx, target: EditTarget, input: unknown): Payloa
       throw invalid(`Unknown field ${issue.keys[0]}.`, [...issue.path, issue.keys[0]].join('.'));
     throw validationError(parsed.error);
   }
-  const payload = parsed.data;
+  const payload = { ...parsed.data, ...held };
   if (target.operation === 'update') {
     const changes = Object.keys(payload).filter(
       (key) => key !== 'externalUserId' || target.resource === 'supplier',

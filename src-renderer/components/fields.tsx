@@ -33,11 +33,15 @@ export function TriState({
   );
 }
 
-/** A labelled input with its error shown on it (aria-invalid, described by the message). */
+/**
+ * A labelled input with its error shown on it (aria-invalid, described by the message), and a
+ * warning that does not stop saving (described by it too).
+ */
 export function Field({
   id,
   label,
   error,
+  warning,
   children,
   hint,
   className = 'field compact',
@@ -45,6 +49,7 @@ export function Field({
   id: string;
   label: string;
   error?: string | undefined;
+  warning?: string | undefined;
   hint?: string;
   className?: string;
   children: (props: {
@@ -53,7 +58,10 @@ export function Field({
     'aria-describedby': string | undefined;
   }) => ReactNode;
 }) {
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  const described = [error ? `${id}-error` : hint ? `${id}-hint` : '', warning ? `${id}-warning` : '']
+    .filter(Boolean)
+    .join(' ');
+  const describedBy = described === '' ? undefined : described;
   return (
     <div className={className}>
       <label htmlFor={id}>{label}</label>
@@ -66,6 +74,11 @@ export function Field({
       {error && (
         <p className="field-error" id={`${id}-error`}>
           {error}
+        </p>
+      )}
+      {warning && (
+        <p className="field-warning" id={`${id}-warning`}>
+          {warning}
         </p>
       )}
     </div>

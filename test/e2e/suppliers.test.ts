@@ -221,3 +221,75 @@ describe('a renamed supplier', () => {
     }
   }, 120_000);
 });
+
+describe('a supplier’s bank details', () => {
+  it('marks a mistyped IBAN on its field and puts the cursor there, and leaves a synced one alone', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+    const [synced, other] = sandbox.state.suppliers.filter((s) => s.status === 'ACTIVE');
+    if (!synced || !other) throw new Error('the demo data has too few active suppliers');
+    synced.iban = 'DE00 1234 5678'; // as the server may hold it: no IBAN at all
+    const core = createCore({ dataDir: tempDir(), secrets });
+    const profile = await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      const grid = page.getByRole('grid', { name: 'Suppliers' });
+      const find = async (supplier: { number: string; name: string }) => {
+        await page.getByLabel('Search').fill(supplier.number);
+        await grid.locator('tbody tr').filter({ hasText: supplier.name }).first().waitFor();
+      };
+
+      // The synced supplier's malformed IBAN is shown and kept; its name changes all the same.
+      await find(synced);
+      await grid.getByRole('button', { name: `Edit ${synced.name}`, exact: true }).click();
+      let editor = page.getByRole('form', { name: `Edit ${synced.name}` });
+      expect(await editor.getByLabel('IBAN').inputValue()).toBe('DE00 1234 5678');
+      await editor.getByLabel('Name').fill('Renamed Bank GmbH');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await page.getByTestId('supplier-saved').waitFor();
+      expect(core.outbox.list(profile.id)).toMatchObject([
+        { recordId: synced.id, payload: { name: 'Renamed Bank GmbH' } },
+      ]);
+
+      // A mistyped IBAN is marked as soon as the field is left, and Save puts the cursor on it.
+      await find(other);
+      await grid.getByRole('button', { name: `Edit ${other.name}`, exact: true }).click();
+      editor = page.getByRole('form', { name: `Edit ${other.name}` });
+      const iban = editor.getByLabel('IBAN');
+      await iban.fill('de89 3704 0044 0532 0130 01');
+      await editor.getByLabel('BIC').focus();
+      const message = "The IBAN's check digits do not match: a character is probably mistyped.";
+      await expect.poll(() => iban.getAttribute('aria-invalid')).toBe('true');
+      const described = await iban.getAttribute('aria-describedby');
+      expect(await editor.locator(`[id="${described}"]`).textContent()).toBe(message);
+      await editor.getByLabel('Name').focus();
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => iban.evaluate((input) => input === document.activeElement)).toBe(true);
+      expect(core.outbox.list(profile.id)).toHaveLength(1);
+      await checkScreen(app, 'supplier-iban-refused');
+
+      // Put right, the mark goes as it is typed; a French bank for a Monaco account is a warning.
+      await iban.fill('MC58 1122 2000 0101 2345 6789 030');
+      await expect.poll(() => iban.getAttribute('aria-invalid')).toBe(null);
+      await editor.getByLabel('BIC').fill('bnpafrpp');
+      await editor
+        .getByText('The BIC is of a bank in FR and the IBAN of an account in MC', { exact: false })
+        .waitFor();
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await page.getByTestId('supplier-saved').waitFor();
+      await grid.getByText('MC58 1122 2000 0101 2345 6789 030').waitFor();
+      expect(core.outbox.list(profile.id)).toMatchObject([
+        { recordId: synced.id },
+        { recordId: other.id, payload: { iban: 'MC5811222000010123456789030', bic: 'BNPAFRPP' } },
+      ]);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});

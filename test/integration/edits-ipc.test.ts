@@ -56,4 +56,63 @@ describe('offline edits over IPC', () => {
       .get(supplier.id);
     expect(row).toEqual({ name: 'Müller & Söhne GmbH', local_edit_pending: 0 });
   });
+
+  it('refuses a mistyped IBAN with the field named, and renames a supplier whose synced IBAN is malformed', async () => {
+    const setup = await connectedCore(tempDir());
+    cleanups.push(setup.close);
+    const handlers = createHandlers(setup.core);
+    const profileId = setup.profile.id;
+    const [malformed, other] = setup.sandbox.state.suppliers.filter((s) => s.status === 'ACTIVE');
+    if (!malformed || !other) throw new Error('the demo data has too few active suppliers');
+    malformed.iban = 'DE00 1234 5678'; // as the server may hold it: no IBAN at all
+    await dispatch(handlers, 'sync.start', { profileId });
+
+    const refused = await dispatch(handlers, 'suppliers.update', {
+      profileId,
+      id: other.id,
+      input: { iban: 'DE89 3704 0044 0532 0130 01' },
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        field: 'input.iban',
+        message: "The IBAN's check digits do not match: a character is probably mistyped.",
+      },
+    });
+    const badBic = await dispatch(handlers, 'suppliers.create', {
+      profileId,
+      input: { name: 'Typo AG', code: 'TYPO-1', bic: 'COBADEFFX' },
+    });
+    expect(badBic).toMatchObject({
+      ok: false,
+      error: { field: 'input.bic', message: 'A BIC has 8 or 11 characters; this one has 9.' },
+    });
+    expect(await dispatch(handlers, 'edits.list', { profileId })).toEqual({ ok: true, value: { items: [] } });
+
+    // The IBAN the server holds is not the user's to fix before renaming the supplier.
+    const renamed = await dispatch(handlers, 'suppliers.update', {
+      profileId,
+      id: malformed.id,
+      input: { name: 'Renamed Bank GmbH' },
+    });
+    expect(renamed).toMatchObject({
+      ok: true,
+      value: { record: { name: 'Renamed Bank GmbH', iban: 'DE00 1234 5678' } },
+    });
+    // A typed IBAN is kept in its electronic form, and sent so.
+    const fixed = await dispatch(handlers, 'suppliers.update', {
+      profileId,
+      id: other.id,
+      input: { iban: 'de89 3704 0044 0532 0130 00' },
+    });
+    expect(fixed).toMatchObject({ ok: true, value: { record: { iban: 'DE89370400440532013000' } } });
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({
+      ok: true,
+      value: { outcome: 'succeeded' },
+    });
+    const server = (id: string) => setup.sandbox.state.suppliers.find((s) => s.id === id);
+    expect(server(malformed.id)).toMatchObject({ name: 'Renamed Bank GmbH', iban: 'DE00 1234 5678' });
+    expect(server(other.id)?.iban).toBe('DE89370400440532013000');
+  });
 });

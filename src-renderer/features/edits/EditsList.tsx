@@ -6,7 +6,7 @@ import type { OutboxItemShape } from '../../../src-shared/edits';
 import { formatCount, formatTime, humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
 import { useCommand, useCommandMutation } from '../../lib/query';
-import { formOf, queuedEditForm, serverValue } from './forms';
+import { formOf, queuedEditForm, serverValue, type FieldSpec } from './forms';
 import { RecordEditor } from './RecordEditor';
 import { RESOURCE_LABEL as RESOURCE, stoppedPushText } from './reasons';
 
@@ -50,11 +50,17 @@ function refusalText(item: OutboxItem, error: { message: string; field?: string 
   return `${field ? `${labelOf(item, field)}: ` : ''}${error.message}`;
 }
 
-/** A field's value as its form says it: a status by its label ("Deleted", not `DELETED`). */
+/**
+ * A field's value as its form says it: a status by its label ("Deleted", not `DELETED`), an
+ * IBAN in groups of four.
+ */
 function shownValue(item: OutboxItem, field: string, value: unknown): string {
-  const spec = formOf(item.resource, item.operation === 'create').fields.find((f) => f.key === field);
+  const spec: FieldSpec | undefined = formOf(item.resource, item.operation === 'create').fields.find(
+    (f) => f.key === field,
+  );
   const option = spec?.options?.find((candidate) => candidate.value === value);
-  return option ? option.label : show(value);
+  if (option) return option.label;
+  return typeof value === 'string' && spec?.format ? spec.format(value) : show(value);
 }
 
 /**
@@ -245,7 +251,7 @@ function EditItem({
         </strong>
         <span className="muted">
           {Object.entries(item.payload)
-            .map(([key, value]) => `${labelOf(item, key)} ${show(value)}`)
+            .map(([key, value]) => `${labelOf(item, key)} ${shownValue(item, key, value)}`)
             .join(' · ')}
         </span>
         <span className="muted">
@@ -291,6 +297,7 @@ function EditItem({
             busy={edit.isPending}
             serverError={edit.error}
             initialErrors={queued.refusal}
+            {...(queued.warnings ? { warnings: queued.warnings } : {})}
             onCancel={backToView}
             onSubmit={(payload) => edit.mutate({ ...operation, input: queued.input(payload) }, stays)}
           />

@@ -13,11 +13,25 @@ function errorsOf(error: Error | null, fields: FieldSpec[]): Record<string, stri
     : { form: error.message };
 }
 
+/** The first message of each field the schema refuses in `payload` (or the form's own). */
+function issuesOf(schema: z.ZodType, payload: Record<string, unknown>, fields: FieldSpec[]) {
+  const parsed = schema.safeParse(payload);
+  const found: Record<string, string> = {};
+  if (parsed.success) return found;
+  for (const issue of parsed.error.issues) {
+    const key = String(issue.path[0] ?? 'form');
+    found[fields.some((spec) => spec.key === key) ? key : 'form'] ??= issue.message;
+  }
+  return found;
+}
+
 /**
  * Create or change a supplier, dimension or dimension item. The API's own request schema
- * checks the form first, so a mistake is named on its field before anything is queued; what
+ * (with the app's checks of a supplier's VAT id, IBAN and BIC) checks the form first, so a
+ * mistake is named on its field before anything is queued: a changed field as soon as the user
+ * leaves it, all of them on Save, which then puts the cursor on the first field at fault. What
  * only the outbox or the server knows (a code already taken) comes back with its field and is
- * shown there too.
+ * shown there too. A field the user did not change is not sent, so not checked.
  */
 export function RecordEditor({
   fields,
@@ -28,6 +42,7 @@ export function RecordEditor({
   busy,
   serverError,
   initialErrors,
+  warnings,
   onSubmit,
   onCancel,
 }: {
@@ -41,6 +56,13 @@ export function RecordEditor({
   serverError: Error | null;
   /** Errors the form opens with, by field (a refused edit's field). */
   initialErrors?: Record<string, string>;
+  /** Warnings by field that do not stop saving (a BIC of another country than the IBAN's). */
+  warnings?: (
+    fields: FieldSpec[],
+    values: RecordValues,
+    initial: RecordValues,
+    mode: PayloadMode,
+  ) => Record<string, string>;
   onSubmit(payload: Record<string, unknown>): void;
   onCancel(): void;
 }) {
@@ -58,6 +80,24 @@ export function RecordEditor({
 
   useEffect(() => first.current?.focus(), []);
 
+  const inputOf = (key: string) => document.getElementById(`${id}-${key}`);
+  /** A field checked on its own, as it stands in `next`: its error set, or cleared. */
+  const checkField = (key: string, next: RecordValues) => {
+    const payload = payloadOf(fields, next, initial, mode);
+    const message = key in payload ? issuesOf(schema, payload, fields)[key] : undefined;
+    setErrors((shown) => {
+      const { [key]: _old, ...rest } = shown;
+      return message ? { ...rest, [key]: message } : rest;
+    });
+  };
+  const change = (key: string, value: string) => {
+    const next = { ...values, [key]: value };
+    setValues(next);
+    // A field marked wrong is checked again as it is typed, so the mark goes once it is right.
+    if (errors[key]) checkField(key, next);
+  };
+  const shownWarnings = warnings?.(fields, values, initial, mode) ?? {};
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const payload = payloadOf(fields, values, initial, mode);
@@ -65,14 +105,11 @@ export function RecordEditor({
       setErrors({ form: 'Nothing changed.' });
       return;
     }
-    const parsed = schema.safeParse(payload);
-    if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? 'form');
-        next[fields.some((spec) => spec.key === key) ? key : 'form'] ??= issue.message;
-      }
+    const next = issuesOf(schema, payload, fields);
+    if (Object.keys(next).length > 0) {
       setErrors(next);
+      const wrong = fields.find((spec) => next[spec.key]);
+      if (wrong) inputOf(wrong.key)?.focus();
       return;
     }
     setErrors({});
@@ -88,6 +125,7 @@ export function RecordEditor({
           id={`${id}-${field.key}`}
           label={field.label}
           error={errors[field.key]}
+          warning={shownWarnings[field.key]}
           className="field"
           {...(field.hint ? { hint: field.hint } : {})}
         >
@@ -97,7 +135,7 @@ export function RecordEditor({
                 {...props}
                 name={field.key}
                 value={values[field.key] ?? ''}
-                onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+                onChange={(event) => change(field.key, event.target.value)}
               >
                 {field.options.map((option) => (
                   <option key={option.value} value={option.value}>
@@ -111,7 +149,8 @@ export function RecordEditor({
                 ref={index === 0 ? first : undefined}
                 name={field.key}
                 value={values[field.key] ?? ''}
-                onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+                onChange={(event) => change(field.key, event.target.value)}
+                onBlur={() => checkField(field.key, values)}
               />
             )
           }

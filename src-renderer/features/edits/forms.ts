@@ -4,9 +4,14 @@ import {
   DimensionItemCreate,
   DimensionItemUpdate,
   DimensionUpdate,
-  SupplierCreate,
-  SupplierUpdate,
 } from '../../../src-shared/api';
+import {
+  bankCountryWarning,
+  compactCode,
+  formatIban,
+  SupplierCreateInput,
+  SupplierUpdateInput,
+} from '../../../src-shared/bank-details';
 import type { OutboxItemShape } from '../../../src-shared/edits';
 import { AppError } from '../../../src-shared/errors';
 
@@ -21,6 +26,13 @@ export interface FieldSpec {
   options?: Array<{ value: string; label: string }>;
   /** Emptied, it is sent as null (the API clears it); otherwise an empty field is left out. */
   nullable?: boolean;
+  /** The value as the form shows it (an IBAN in groups of four). */
+  format?: (value: string) => string;
+  /**
+   * The value as compared with the one the form opened with, to tell whether the user changed
+   * it: an IBAN retyped without its spaces is the same IBAN, not a change.
+   */
+  normalize?: (value: string) => string;
 }
 
 export type RecordValues = Record<string, string>;
@@ -41,11 +53,17 @@ export function valuesFrom(
   return Object.fromEntries(
     fields.map((field) => {
       const value = source[field.key];
-      return [field.key, value === null || value === undefined ? (defaults[field.key] ?? '') : String(value)];
+      if (value === null || value === undefined) return [field.key, defaults[field.key] ?? ''];
+      return [field.key, field.format ? field.format(String(value)) : String(value)];
     }),
   );
 }
 
+/**
+ * What a form sends, and so what is checked: in an update only the fields the user changed
+ * (compared with `normalize`), so a value the server holds and the user left alone (a synced
+ * supplier's malformed IBAN) is neither sent nor checked.
+ */
 export function payloadOf(
   fields: FieldSpec[],
   values: RecordValues,
@@ -55,7 +73,8 @@ export function payloadOf(
   const payload: Record<string, unknown> = {};
   for (const field of fields) {
     const value = (values[field.key] ?? '').trim();
-    if (mode === 'update' && value === (initial[field.key] ?? '').trim()) continue;
+    const same = field.normalize ?? ((text: string) => text);
+    if (mode === 'update' && same(value) === same((initial[field.key] ?? '').trim())) continue;
     if (mode === 'create' && value === '') continue;
     payload[field.key] = value === '' && field.nullable ? null : value;
   }
@@ -85,8 +104,8 @@ export function formOf(resource: OutboxResource, creating: boolean) {
           ],
         },
         { key: 'vatIdNo', label: 'VAT id', nullable: true },
-        { key: 'iban', label: 'IBAN', nullable: true },
-        { key: 'bic', label: 'BIC', nullable: true },
+        { key: 'iban', label: 'IBAN', nullable: true, format: formatIban, normalize: compactCode },
+        { key: 'bic', label: 'BIC', nullable: true, normalize: compactCode },
         {
           key: 'currency',
           label: 'Currency',
@@ -94,7 +113,8 @@ export function formOf(resource: OutboxResource, creating: boolean) {
         },
       ] satisfies FieldSpec[],
       defaults: { status: 'ACTIVE' },
-      schema: creating ? SupplierCreate : SupplierUpdate,
+      schema: creating ? SupplierCreateInput : SupplierUpdateInput,
+      warnings: supplierWarnings,
     };
   const item = resource === 'dimensionItem';
   return {
@@ -125,6 +145,22 @@ export function formOf(resource: OutboxResource, creating: boolean) {
         ? DimensionCreate
         : DimensionUpdate,
   };
+}
+
+/**
+ * Warnings that do not stop saving, by field: a BIC of another country than the IBAN's, once
+ * both are well formed and this form changed one of them.
+ */
+export function supplierWarnings(
+  fields: FieldSpec[],
+  values: RecordValues,
+  initial: RecordValues,
+  mode: PayloadMode,
+): Record<string, string> {
+  const sent = payloadOf(fields, values, initial, mode);
+  if (!('iban' in sent) && !('bic' in sent)) return {};
+  const warning = bankCountryWarning(values['iban'], values['bic']);
+  return warning ? { bic: warning } : {};
 }
 
 /**
@@ -162,6 +198,7 @@ export function queuedEditForm(item: {
   return {
     fields,
     schema: form.schema,
+    warnings: 'warnings' in form ? form.warnings : undefined,
     initial: valuesFrom(fields, item.payload, creating ? form.defaults : {}),
     mode: (creating ? 'create' : 'replace') as PayloadMode,
     /**

@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { formatIban } from '../../../src-shared/bank-details';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { SupplierRow } from '../../../src-shared/search';
 import { ListGrid } from '../../components/ListGrid';
@@ -22,6 +23,7 @@ function supplierForm(supplier: SupplierRow | null) {
   return {
     fields: form.fields,
     schema: form.schema,
+    warnings: form.warnings,
     initial: valuesFrom(form.fields, supplier ? { ...supplier, code: supplier.number } : {}, form.defaults),
     mode: supplier ? ('update' as const) : ('create' as const),
   };
@@ -150,7 +152,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
                 <td className="mono">{row.number ?? '—'}</td>
                 <td>{row.deletedAt !== null ? 'Gone from the server' : humanize(row.status)}</td>
                 <td className="mono">{row.vatIdNo ?? '—'}</td>
-                <td className="mono">{row.iban ?? '—'}</td>
+                <td className="mono">{row.iban === null ? '—' : formatIban(row.iban)}</td>
                 <td>
                   <button
                     type="button"

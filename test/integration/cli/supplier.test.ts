@@ -119,3 +119,90 @@ describe('satchel supplier list and edits', () => {
     expect(edit(untouched.id)).toBeNull();
   });
 });
+
+describe('satchel supplier create and update: bank details', () => {
+  it('refuses a mistyped IBAN, BIC or VAT id with exit 2 and queues nothing', async () => {
+    const { dataDir, core, profile } = await connect('Bank details', { transactions: 20 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const create = (...extra: string[]) =>
+      runCli(['supplier', 'create', '--name', 'Typo GmbH', '--code', 'TYPO-1', ...extra], { env });
+
+    expect(await create('--iban', 'DE89 3704 0044 0532 0130 01')).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining(
+        "--iban: The IBAN's check digits do not match: a character is probably mistyped.",
+      ),
+    });
+    expect((await create('--iban', 'DE89 3704 0044 0532 0130 0')).stderr).toContain(
+      '--iban: A German IBAN has 22 characters; this one has 21.',
+    );
+    expect((await create('--bic', 'COBADEF')).stderr).toContain(
+      '--bic: A BIC has 8 or 11 characters; this one has 7.',
+    );
+    expect((await create('--vat-id', 'DE12345678')).stderr).toContain(
+      '--vat-id: A German VAT id is DE followed by 9 digits.',
+    );
+    const edits = await runCli(['edits', 'list', '--json'], { env });
+    expect(edits.code).toBe(0);
+    expect(JSON.parse(edits.stdout)).toMatchObject({ items: [] });
+  });
+
+  it('keeps an IBAN typed with spaces in its electronic form, shows it in groups, and warns of a foreign BIC', async () => {
+    const { dataDir, core, profile } = await connect('Bank details kept', { transactions: 20 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    const created = await runCli(
+      [
+        ...['supplier', 'create', '--name', 'Banque Monaco SAM', '--code', 'MC-1'],
+        ...[
+          '--iban',
+          'mc58 1122 2000 0101 2345 6789 030',
+          '--bic',
+          'bnpafrpp',
+          '--vat-id',
+          'fr 40 303265045',
+        ],
+      ],
+      { env },
+    );
+    // A Monaco account with a French bank can be right: queued, with a warning.
+    expect(created).toMatchObject({
+      code: 0,
+      stderr:
+        'Warning: The BIC is of a bank in FR and the IBAN of an account in MC: check that they belong together (they can, across a border).\n',
+    });
+    const listed = await runCli(['supplier', 'list', '--text', 'Banque Monaco', '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      suppliers: [{ iban: 'MC5811222000010123456789030', bic: 'BNPAFRPP', vatIdNo: 'FR40303265045' }],
+    });
+    const table = await runCli(['supplier', 'list', '--text', 'Banque Monaco'], { env });
+    expect(table.stdout).toContain('MC58 1122 2000 0101 2345 6789 030');
+  });
+
+  it('renames a synced supplier whose IBAN the server holds malformed', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Malformed IBAN', { transactions: 20 });
+    const supplier = sandbox.state.suppliers.find((candidate) => candidate.status === 'ACTIVE')!;
+    supplier.iban = 'DE00 1234 5678';
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    const renamed = await runCli(['supplier', 'update', supplier.id, '--name', 'Renamed Bank GmbH'], { env });
+    expect(renamed).toMatchObject({ code: 0, stderr: '' });
+    const listed = await runCli(['supplier', 'list', '--text', 'Renamed Bank', '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      suppliers: [{ id: supplier.id, name: 'Renamed Bank GmbH', iban: 'DE00 1234 5678' }],
+    });
+    // Changing the IBAN itself is checked, though.
+    const retyped = await runCli(['supplier', 'update', supplier.id, '--iban', 'DE00 1234 5678'], { env });
+    expect(retyped).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--iban: A German IBAN has 22'),
+    });
+  });
+});

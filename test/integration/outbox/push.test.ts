@@ -154,7 +154,7 @@ describe('offline edits', () => {
     const created = outbox.createSupplier(profileId, { name: 'Twice GmbH', code: 'DUP-1' });
     // Someone else takes the code on the server before the push.
     expect((await setup.api('POST', '/v1/suppliers', { name: 'First', code: 'DUP-1' })).status).toBe(201);
-    const later = outbox.updateSupplier(profileId, created.recordId, { vatIdNo: 'DE1' });
+    const later = outbox.updateSupplier(profileId, created.recordId, { vatIdNo: 'DE100000004' });
 
     const summary = await outbox.push(profileId);
     expect(summary).toMatchObject({ sent: 0, failed: 1, remaining: 1 });
@@ -202,7 +202,7 @@ describe('offline edits', () => {
     const [a, b, c] = setup.sandbox.state.suppliers.slice(10, 13).map((s) => ({ ...s }));
     outbox.updateSupplier(profileId, a!.id, { name: 'Mine A' });
     outbox.updateSupplier(profileId, b!.id, { name: 'Mine B' });
-    outbox.updateSupplier(profileId, c!.id, { name: 'Mine C', vatIdNo: 'DE-MINE' });
+    outbox.updateSupplier(profileId, c!.id, { name: 'Mine C', vatIdNo: 'DE100000001' });
     for (const s of [a, b, c])
       control.updateSupplier(s!.id, { name: `Theirs ${s!.id.slice(0, 4)}`, vatIdNo: 'DE-THEIRS' });
 
@@ -239,13 +239,13 @@ describe('offline edits', () => {
     outbox.updateSupplier(profileId, p!.id, { name: 'Mine P' });
     outbox.updateSupplier(profileId, q!.id, { name: 'Mine Q' });
     // Q's second edit is made before the push, on the field the colleague changes too.
-    outbox.updateSupplier(profileId, q!.id, { vatIdNo: 'DE-MINE-Q' });
+    outbox.updateSupplier(profileId, q!.id, { vatIdNo: 'DE100000002' });
     control.updateSupplier(p!.id, { name: 'Theirs P' });
     control.updateSupplier(q!.id, { name: 'Theirs Q', vatIdNo: 'DE-THEIRS-Q' });
     expect(await outbox.push(profileId)).toMatchObject({ sent: 0, conflicts: 2 });
     // A sync meets the colleague's versions; P's second edit is made while its conflict is open.
     expect((await setup.sync()).outcome).toBe('succeeded');
-    const later = outbox.updateSupplier(profileId, p!.id, { vatIdNo: 'DE-MINE-P' });
+    const later = outbox.updateSupplier(profileId, p!.id, { vatIdNo: 'DE100000003' });
     const conflicts = outbox.list(profileId).filter((item) => item.status === 'conflict');
     expect(conflicts.map((item) => item.recordId)).toEqual([p!.id, q!.id]);
 
@@ -255,13 +255,16 @@ describe('offline edits', () => {
     expect(waiting.find((item) => item.operationId === later.operationId)?.basedOn).toBe(
       server(p!.id).updateTime,
     );
-    expect(row(setup.cache, 'suppliers', p!.id)).toMatchObject({ name: 'Theirs P', vat_id_no: 'DE-MINE-P' });
+    expect(row(setup.cache, 'suppliers', p!.id)).toMatchObject({
+      name: 'Theirs P',
+      vat_id_no: 'DE100000003',
+    });
 
     expect(await outbox.push(profileId)).toEqual({ sent: 1, failed: 0, conflicts: 1, remaining: 0 });
-    expect(server(p!.id)).toMatchObject({ name: 'Theirs P', vatIdNo: 'DE-MINE-P' });
+    expect(server(p!.id)).toMatchObject({ name: 'Theirs P', vatIdNo: 'DE100000003' });
     expect(server(q!.id)).toMatchObject({ name: 'Theirs Q', vatIdNo: 'DE-THEIRS-Q' });
     const [left] = outbox.list(profileId);
-    expect(left).toMatchObject({ recordId: q!.id, status: 'conflict', payload: { vatIdNo: 'DE-MINE-Q' } });
+    expect(left).toMatchObject({ recordId: q!.id, status: 'conflict', payload: { vatIdNo: 'DE100000002' } });
   });
 
   // Every resolution settles later edits of the record the same way: one on a field the
@@ -286,7 +289,7 @@ describe('offline edits', () => {
       // Made on the same version before the push: one on a field the colleague leaves alone,
       // then one on a field the colleague changes too.
       const other = setup.outbox.updateSupplier(profileId, supplier.id, { iban: 'DE02120300000000202051' });
-      const touched = setup.outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE-MINE' });
+      const touched = setup.outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE100000001' });
       control.updateSupplier(supplier.id, { name: 'Theirs', vatIdNo: 'DE-THEIRS' });
       expect(await setup.outbox.push(profileId)).toMatchObject({ sent: 0, conflicts: 1 });
       expect(setup.outbox.list(profileId)[0]).toMatchObject({
@@ -323,12 +326,12 @@ describe('offline edits', () => {
       expect(left).toMatchObject({
         operationId: touched.operationId,
         status: 'conflict',
-        payload: { vatIdNo: 'DE-MINE' },
+        payload: { vatIdNo: 'DE100000001' },
         error: { code: 'CONFLICT' },
         server: { id: supplier.id, name, vatIdNo: 'DE-THEIRS' },
       });
       // Meanwhile the cache shows the user's edit; taking theirs leaves the server's record.
-      expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({ vat_id_no: 'DE-MINE' });
+      expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({ vat_id_no: 'DE100000001' });
       outbox.resolve(profileId, touched.operationId, 'theirs');
       expect(outbox.list(profileId)).toEqual([]);
       expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({
@@ -371,7 +374,7 @@ describe('offline edits', () => {
     const server = () => setup.sandbox.state.suppliers.find((s) => s.id === supplier.id)!;
     outbox.updateSupplier(profileId, supplier.id, { name: 'Same Name' });
     outbox.updateSupplier(profileId, supplier.id, { iban: 'DE02120300000000202051' });
-    const touched = outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE-MINE' });
+    const touched = outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE100000001' });
     // The colleague makes the first edit's change too, and changes the third edit's field.
     setup.sandbox.control!.updateSupplier(supplier.id, { name: 'Same Name', vatIdNo: 'DE-THEIRS' });
 
@@ -393,12 +396,15 @@ describe('offline edits', () => {
     const supplier = setup.sandbox.state.suppliers[30]!;
     const original = row(setup.cache, 'suppliers', supplier.id)!;
     const first = outbox.updateSupplier(profileId, supplier.id, { name: 'Edit 1' });
-    outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE42' });
-    expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({ name: 'Edit 1', vat_id_no: 'DE42' });
+    outbox.updateSupplier(profileId, supplier.id, { vatIdNo: 'DE100000042' });
+    expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({
+      name: 'Edit 1',
+      vat_id_no: 'DE100000042',
+    });
     outbox.discard(profileId, first.operationId);
     expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({
       name: original.name,
-      vat_id_no: 'DE42',
+      vat_id_no: 'DE100000042',
     });
     outbox.discard(profileId, outbox.list(profileId)[0]!.operationId);
     expect(row(setup.cache, 'suppliers', supplier.id)).toMatchObject({

@@ -44,7 +44,7 @@ const OPTIONS: Record<string, string[]> = {
     ...['tag', 'untag', 'is-reviewed', 'json', 'out', 'force'],
   ],
   account: ['profile', 'json'],
-  supplier: ['profile', 'name', 'code', 'status', 'vat-id', 'iban', 'currency', 'text', 'all', 'json'],
+  supplier: ['profile', 'name', 'code', 'status', 'vat-id', 'iban', 'bic', 'currency', 'text', 'all', 'json'],
   dimension: ['profile', 'name', 'code', 'status', 'items', 'all', 'json'],
   edits: ['profile', 'json', 'mine', 'theirs'],
   status: ['json'],

@@ -6,6 +6,7 @@ import {
   payloadOf,
   queuedEditForm,
   serverValue,
+  supplierWarnings,
   valuesFrom,
 } from '../../../src-renderer/features/edits/forms';
 
@@ -56,8 +57,8 @@ describe('the forms of offline edits', () => {
     });
     expect(queued.fields.map((field) => field.key)).toEqual(['vatIdNo']);
     expect(queued.initial).toEqual({ vatIdNo: '' });
-    const sent = payloadOf(queued.fields, { vatIdNo: 'DE123' }, queued.initial, queued.mode);
-    expect(queued.input(sent)).toEqual({ vatIdNo: 'DE123', externalUserId: 'erp-7' });
+    const sent = payloadOf(queued.fields, { vatIdNo: 'DE123456789' }, queued.initial, queued.mode);
+    expect(queued.input(sent)).toEqual({ vatIdNo: 'DE123456789', externalUserId: 'erp-7' });
     expect(queued.schema.safeParse(queued.input(sent)).success).toBe(true);
 
     // A queued create opens with every field, the defaults filled in.
@@ -130,5 +131,42 @@ describe('the forms of offline edits', () => {
     expect(fieldOf(new AppError('VALIDATION_ERROR', 'taken', 'input.code'))).toBe('code');
     expect(fieldOf(new AppError('VALIDATION_ERROR', 'no field'))).toBeUndefined();
     expect(fieldOf(new Error('plain'))).toBeUndefined();
+  });
+});
+
+describe('the supplier form’s bank details', () => {
+  it('shows an IBAN in groups of four and counts only a real change of it as a change', () => {
+    const { fields } = formOf('supplier', false);
+    // A synced supplier whose IBAN the server holds malformed: left alone, it is not sent,
+    // so not checked, and the name can be changed.
+    const initial = valuesFrom(fields, { name: 'Kaffee Nord', iban: 'DE00123' });
+    expect(initial['iban']).toBe('DE00 123');
+    expect(payloadOf(fields, { ...initial, name: 'Kaffee Süd' }, initial, 'update')).toEqual({
+      name: 'Kaffee Süd',
+    });
+    const valid = valuesFrom(fields, { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' });
+    expect(valid['iban']).toBe('DE89 3704 0044 0532 0130 00');
+    // Retyped without spaces or in lower case: the same IBAN, not a change.
+    for (const typed of ['DE89370400440532013000', 'de89 3704 0044 0532 0130 00'])
+      expect(payloadOf(fields, { ...valid, iban: typed }, valid, 'update')).toEqual({});
+    expect(payloadOf(fields, { ...valid, bic: 'cobadeffxxx' }, valid, 'update')).toEqual({});
+  });
+
+  it('refuses a mistyped IBAN on its field, and warns of a BIC of another country', () => {
+    const { fields, schema } = formOf('supplier', false);
+    const initial = valuesFrom(fields, { name: 'Kaffee Nord', iban: null, bic: null });
+    const typed = { ...initial, iban: 'DE89 3704 0044 0532 0130 01' };
+    const parsed = schema.safeParse(payloadOf(fields, typed, initial, 'update'));
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['iban'],
+      message: "The IBAN's check digits do not match: a character is probably mistyped.",
+    });
+    const monaco = { ...initial, iban: 'MC58 1122 2000 0101 2345 6789 030', bic: 'BNPAFRPP' };
+    expect(schema.safeParse(payloadOf(fields, monaco, initial, 'update')).success).toBe(true);
+    expect(supplierWarnings(fields, monaco, initial, 'update')).toEqual({
+      bic: expect.stringContaining('The BIC is of a bank in FR and the IBAN of an account in MC'),
+    });
+    // The server's own pair, untouched, is not for this form to question.
+    expect(supplierWarnings(fields, monaco, monaco, 'update')).toEqual({});
   });
 });
