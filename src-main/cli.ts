@@ -25,7 +25,8 @@ import { syncCommand, syncUsage } from './cli/sync';
 
 /**
  * Satchel without a window: the same core, for people who script and for servers without a
- * screen. Exit codes: 0 success, 1 failure, 2 usage, 130 interrupted (Ctrl+C or SIGTERM: a
+ * screen. Exit codes: 0 success, 1 failure, 2 usage, 3 the offline copy is read-only (a command
+ * that would write to it, refused before it did anything), 130 interrupted (Ctrl+C or SIGTERM: a
  * sync, download or push stops at its next safe point and says so; a second Ctrl+C quits at
  * once), 141 when the reader of the output went away (`| head`; the same stop, silently).
  */
@@ -48,7 +49,8 @@ ${statusUsage}
 
 "satchel COMMAND --help" (or "satchel help COMMAND") describes a command's options and defaults.
 The data folder is --data-dir, else SATCHEL_DATA_DIR, else the app's own folder.
-Exit status: 0 done, 1 failed, 2 a mistake in the command, 130 interrupted, 141 output closed.
+Exit status: 0 done, 1 failed, 2 a mistake in the command, 3 the offline copy is read-only,
+130 interrupted, 141 output closed.
 `;
 
 type Command = (core: Core, args: string[], io: CliIo) => Promise<void>;

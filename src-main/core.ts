@@ -35,6 +35,7 @@ import { createFillLeases, type FillLeaseOptions } from './files/fill-lease';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
 import { defaultMigrationsDir, shippedSchemaVersion } from './store/migrations';
+import { writeProblem } from './store/writable';
 
 /**
  * The app core: every service Satchel has, built from plain options. It imports nothing from
@@ -107,8 +108,25 @@ export interface Core {
   pickFolder(title?: string): Promise<string | null>;
   /** Asks for a file to export to or import from (the shell's dialog), granting it; null when cancelled. */
   pickFile(purpose: FilePurpose, suggestedName?: string): Promise<string | null>;
-  /** The cache of one organisation, opened (and migrated) on first use. */
+  /**
+   * The cache of one organisation, opened (and migrated) on first use. A copy that cannot be
+   * written opens read-only (`readOnly` on it, and `readOnlyError` below): it reads as usual, and
+   * SQLite refuses every write to it.
+   */
   cacheOf(profileId: string): CacheDb;
+  /**
+   * Why the organisation's offline copy cannot be written, as the error every command that would
+   * write to it is refused with (code `READ_ONLY`), or null when it can be written (or is not
+   * open yet: `cacheOf` first).
+   */
+  readOnlyError(profileId: string): AppError | null;
+  /** The cache as `cacheOf` gives it, refused at once with `readOnlyError` when it is read-only. */
+  writableCacheOf(profileId: string): CacheDb;
+  /**
+   * Closes the organisation's copy and opens it afresh ("Check again"): a read-only copy whose
+   * cause was fixed is writable again. Nothing runs on a read-only copy, so nothing is stopped.
+   */
+  recheckCache(profileId: string): Promise<void>;
   /**
    * Count and per-currency sums of a transaction search, counted in the organisation's totals
    * thread (src-main/search/background-totals.ts) so that pages and every other command are
@@ -256,9 +274,11 @@ export function createCore(options: CoreOptions): Core {
     let cache = caches.get(profile.id);
     if (!cache) {
       const file = profiles.cacheFile(profile.id);
-      mkdirSync(path.dirname(file), { recursive: true });
+      // Made only where it can be: in a folder that cannot be written, the copy opens read-only.
+      if (!writeProblem([path.dirname(file)])) mkdirSync(path.dirname(file), { recursive: true });
       try {
-        cache = openCache(file, { migrationsDir });
+        // The offline files' folder is written by the copy's work too (previews, the fill).
+        cache = openCache(file, { migrationsDir, alsoWritten: [filesFolderOf(profile.id)] });
       } catch (error) {
         // The file is named by its id: the message names the organisation the user knows.
         if (!(error instanceof CacheOpenError)) throw error;
@@ -269,11 +289,13 @@ export function createCore(options: CoreOptions): Core {
         );
       }
       caches.set(profile.id, cache);
+      if (cache.readOnly)
+        log.warn(`opened the offline copy of ${profile.id} read-only: ${cache.readOnly.why}`);
     }
     // The copy records its connection (nothing secret): a list of organisations lost or damaged
     // can be rebuilt from the copies (`recoverProfiles`). Renamed or moved: written again.
     const connection = JSON.stringify(profile);
-    if (recordedConnections.get(cache) !== connection) {
+    if (!cache.readOnly && recordedConnections.get(cache) !== connection) {
       try {
         recordConnection(cache.sqlite, profile, clock());
         recordedConnections.set(cache, connection);
@@ -285,6 +307,60 @@ export function createCore(options: CoreOptions): Core {
     return cache;
   }
 
+  /** The organisation's folder of offline files (files/service.ts `filesRoot`). */
+  function filesFolderOf(profileId: string): string {
+    return path.join(dataDir, 'files', profileId);
+  }
+
+  function readOnlyError(profileId: string): AppError | null {
+    const profile = profiles.list().find((candidate) => candidate.id === profileId);
+    const problem = profile ? caches.get(profile.id)?.readOnly : null;
+    if (!profile || !problem) return null;
+    return new AppError(
+      'READ_ONLY',
+      `The offline copy of "${profile.name}" is read-only: ${problem.why}. You can search and read; sync, edits, review marks and downloads into the copy are off until ${problem.where} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`,
+    );
+  }
+
+  function writableCacheOf(profileId: string): CacheDb {
+    const cache = cacheOf(profileId);
+    const refused = readOnlyError(profileId);
+    if (refused) throw refused;
+    return cache;
+  }
+
+  /**
+   * Throws `readOnlyError` when the copy is read-only. A copy that does not open is left to the
+   * work itself, which says so as it always has (and a push on its way is joined, not refused).
+   */
+  function refuseReadOnly(profileId: string): void {
+    try {
+      cacheOf(profileId);
+    } catch {
+      return;
+    }
+    const refused = readOnlyError(profileId);
+    if (refused) throw refused;
+  }
+
+  /** `run`, refused at once (before any request or work) when the copy is read-only. */
+  function writing<A extends [string, ...unknown[]], R>(run: (...args: A) => R): (...args: A) => R {
+    return (...args) => {
+      refuseReadOnly(args[0]);
+      return run(...args);
+    };
+  }
+
+  /** The same for work that answers with a promise: the refusal is a rejection, never a throw. */
+  function writingAsync<A extends [string, ...unknown[]], R>(
+    run: (...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
+    return async (...args) => {
+      refuseReadOnly(args[0]);
+      return run(...args);
+    };
+  }
+
   const totalsThreads = new Map<string, BackgroundTotals>();
 
   function totalsThreadOf(profileId: string): BackgroundTotals {
@@ -293,7 +369,8 @@ export function createCore(options: CoreOptions): Core {
     let thread = totalsThreads.get(id);
     if (!thread) {
       thread = createBackgroundTotals({
-        file: cache.file,
+        // A read-only copy may be read from a snapshot (store/database.ts openReadOnly).
+        file: cache.readFile,
         fallback: (inAppThread) => answerAsk(cache.sqlite, inAppThread),
         ...(options.totalsThread ? { script: options.totalsThread } : {}),
       });
@@ -317,7 +394,7 @@ export function createCore(options: CoreOptions): Core {
   // closure below runs only after both exist.
   // One lease keeper for the sync and the outbox: a sync holds it while it pushes first.
   const leases = createLeases(options.lease);
-  const sync = createSyncService({
+  const syncService = createSyncService({
     leases,
     profiles,
     events,
@@ -333,13 +410,16 @@ export function createCore(options: CoreOptions): Core {
     ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
   });
 
+  // A sync of a read-only copy is refused before its first request: its pages could not be kept.
+  const sync: SyncService = { ...syncService, sync: writingAsync(syncService.sync) };
+
   const demo = createDemo({
     profiles,
     onMoved: (profileId) => sync.forget(profileId),
     ...(options.demoSandbox ? { sandbox: options.demoSandbox } : {}),
   });
 
-  const files = createFileService({
+  const fileService = createFileService({
     dataDir,
     cacheOf,
     clientOf: sync.clientOf,
@@ -351,6 +431,27 @@ export function createCore(options: CoreOptions): Core {
     networkDown,
     fillLeases: createFillLeases(options.fillLease),
   });
+  // What would write to a read-only copy is refused at once. A preview of a file already on this
+  // computer is a read and works; one that would fetch it fails, and says why.
+  const files: FileService = {
+    ...fileService,
+    start: writingAsync(fileService.start),
+    pause: writing(fileService.pause),
+    resume: writing(fileService.resume),
+    cancel: writingAsync(fileService.cancel),
+    retry: writing(fileService.retry),
+    check: writingAsync(fileService.check),
+    setOfflineScope: writing(fileService.setOfflineScope),
+    fillOffline: writingAsync(fileService.fillOffline),
+    resumeInterrupted: writing(fileService.resumeInterrupted),
+    async fetch(profileId, fileId, signal) {
+      try {
+        return await fileService.fetch(profileId, fileId, signal);
+      } catch (error) {
+        throw readOnlyError(profileId) ?? error;
+      }
+    },
+  };
   // After each sync, the offline file cache catches up with its scope (a no-op when it is none),
   // or, on the command line, only has its folder swept (`afterSync`).
   const afterSync = options.afterSync === 'sweep' ? files.sweepOffline : files.fillOffline;
@@ -372,10 +473,23 @@ export function createCore(options: CoreOptions): Core {
     networkDown,
   });
   // A push started from the UI has no signal of its own; closing the app still stops it.
+  // Every change to the edits is refused at once on a read-only copy: an edit typed into it could
+  // not be kept, and a push could not record what the server answered.
   const outbox: Outbox = {
     ...edits,
-    push: (profileId, signal) =>
+    createSupplier: writing(edits.createSupplier),
+    updateSupplier: writing(edits.updateSupplier),
+    createDimension: writing(edits.createDimension),
+    updateDimension: writing(edits.updateDimension),
+    createDimensionItem: writing(edits.createDimensionItem),
+    updateDimensionItem: writing(edits.updateDimensionItem),
+    edit: writing(edits.edit),
+    retry: writing(edits.retry),
+    discard: writing(edits.discard),
+    resolve: writing(edits.resolve),
+    push: writingAsync((profileId: string, signal?: AbortSignal) =>
       edits.push(profileId, signal ? AbortSignal.any([signal, closing.signal]) : closing.signal),
+    ),
   };
 
   async function removeProfile(profileId: string): Promise<void> {
@@ -468,6 +582,17 @@ export function createCore(options: CoreOptions): Core {
     return { setAside, kept };
   }
 
+  async function recheckCache(profileId: string): Promise<void> {
+    const { id } = profiles.get(profileId);
+    const cache = caches.get(id);
+    // A writable copy stays as it is: it may be syncing, and there is nothing to check.
+    if (cache && !cache.readOnly) return;
+    await closeTotals(id);
+    cache?.close();
+    caches.delete(id);
+    sync.forget(id);
+  }
+
   async function recoveryPlan(): Promise<RecoveryPlan> {
     try {
       profiles.list();
@@ -505,6 +630,9 @@ export function createCore(options: CoreOptions): Core {
     }),
     pickFile: createFileChooser(options.pickFile, grants.grantFile),
     cacheOf,
+    readOnlyError,
+    writableCacheOf,
+    recheckCache,
     // Async, so that a cache that does not open is a rejected promise, never a throw: "Needs
     // attention" asks four counts at once, and a throw in the second left the first's
     // rejection unhandled.

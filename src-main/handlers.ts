@@ -121,6 +121,11 @@ async function withExportProgress<T>(
  * marks and other writes of a command met these as "Satchel could not complete …".
  */
 function cacheTrouble(core: Core, profileId: string, error: unknown): AppError | null {
+  // A write that reached a copy opened read-only: refused with the words every other one gets.
+  if (isSqliteError(error) && error.code.startsWith('SQLITE_READONLY')) {
+    const readOnly = core.readOnlyError(profileId);
+    if (readOnly) return readOnly;
+  }
   // Only the refusals of the disk and the file: another SQLite error is a bug, answered below.
   if (!isSqliteError(error) || !/^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|CANTOPEN)/.test(error.code))
     return null;
@@ -155,6 +160,17 @@ function noticingDamage(core: Core, table: HandlerTable): HandlerTable {
   return guarded as HandlerTable;
 }
 
+/** Whether the organisation's copy opens, and whether it can be written (`profiles.cacheStatus`). */
+function cacheStatus(core: Core, profileId: string): CommandOutput<'profiles.cacheStatus'> {
+  const problem = core.cacheProblem(profileId);
+  const readOnly = problem ? null : core.cacheOf(profileId).readOnly;
+  const refused = readOnly ? core.readOnlyError(profileId) : null;
+  return {
+    problem,
+    readOnly: readOnly && refused ? { message: refused.message, where: readOnly.where } : null,
+  };
+}
+
 export function createHandlers(core: Core): HandlerTable {
   const runningExports = new Map<string, RunningExport>();
   // Per organisation, the last import that changed something, while the app runs: what undoing
@@ -172,7 +188,11 @@ export function createHandlers(core: Core): HandlerTable {
     'profiles.add': (input) => core.addProfile(input),
     'profiles.rename': ({ id, name }) => core.profiles.rename(id, name),
     'profiles.localWork': ({ id }) => core.localWork(id),
-    'profiles.cacheStatus': ({ id }) => ({ problem: core.cacheProblem(id) }),
+    'profiles.cacheStatus': ({ id }) => cacheStatus(core, id),
+    'profiles.recheckCache': async ({ id }) => {
+      await core.recheckCache(id);
+      return cacheStatus(core, id);
+    },
     'profiles.rebuildCache': ({ id }) => core.rebuildCache(id),
     'profiles.recoveryPlan': () => core.recoveryPlan(),
     'profiles.recover': () => core.recoverProfiles(),
@@ -208,7 +228,7 @@ export function createHandlers(core: Core): HandlerTable {
     // A whole search result is changed in slices (review/slices.ts), with progress.
     'review.apply': ({ profileId, target, change }) =>
       withReviewProgress(core, profileId, (onProgress) =>
-        applyReviewInSlices(core.cacheOf(profileId), target, change, {
+        applyReviewInSlices(core.writableCacheOf(profileId), target, change, {
           // The result is listed in the totals thread: 0.3–0.5 s for 283,292 of a million rows.
           rowsOf: (search) => core.reviewRows(profileId, search),
           onProgress,
@@ -248,7 +268,7 @@ export function createHandlers(core: Core): HandlerTable {
       }),
     'review.import': ({ profileId, file: named }) =>
       core.grants.useFile('reviewImport', named, (file) => {
-        const cache = core.cacheOf(profileId);
+        const cache = core.writableCacheOf(profileId);
         return afterReviewChanges(cache, async () => {
           const { result, undo } = await withReviewProgress(core, profileId, (onProgress) =>
             importReviewFileInSlices(cache, { file }, { onProgress }),
@@ -266,8 +286,8 @@ export function createHandlers(core: Core): HandlerTable {
           'NOT_FOUND',
           'This import can no longer be undone: another import of the organisation came after it, it was undone already, or Satchel was started again since.',
         );
+      const cache = core.writableCacheOf(profileId);
       lastImports.delete(profileId);
-      const cache = core.cacheOf(profileId);
       return afterReviewChanges(cache, () =>
         withReviewProgress(core, profileId, (onProgress) =>
           undoImportInSlices(cache, last.undo, { onProgress }),

@@ -38,6 +38,11 @@ export const ErrorCode = z.enum([
   /** The API answered something that does not match the published interface. */
   'BAD_RESPONSE',
   'CANCELLED',
+  /**
+   * The organisation's offline copy cannot be written (a read-only disk or share, changed
+   * permissions): it is open for reading, and what would write to it is refused at once.
+   */
+  'READ_ONLY',
   /** Another Satchel process is syncing the organisation (or pushing its edits) now. */
   'BUSY',
   'INTERNAL',

@@ -69,6 +69,28 @@ export const KeychainStatus = z.union([
 
 const ProfileId = z.object({ id: z.uuid() }).strict();
 
+/** Whether an organisation's offline copy opens, and whether it can be written. */
+const CacheStatus = z.object({
+  problem: z
+    .object({
+      reason: z.enum([
+        'NOT_A_DATABASE',
+        'NEWER_SCHEMA',
+        'CANNOT_OPEN',
+        'MIGRATION_FAILED',
+        'NO_MIGRATIONS',
+        'READ_ONLY',
+      ]),
+      message: z.string(),
+      readable: z
+        .object({ edits: z.number().int().nonnegative(), marks: z.number().int().nonnegative() })
+        .nullable(),
+    })
+    .nullable(),
+  /** The copy opened read-only: why, in words (the whole message the window shows), and where. */
+  readOnly: z.object({ message: z.string(), where: z.string() }).nullable(),
+});
+
 /** A connection just given credentials, and whether the API could check them then. */
 const CheckedProfile = ProfileSummary.extend({ checked: z.boolean() });
 
@@ -182,28 +204,16 @@ export const commands = {
   /**
    * Whether the connection's offline copy opens. When it does not (damaged, or written by a
    * newer version), why, in words, and what of the user's own work can still be read from it
-   * (null: nothing). The window shows it in place of the areas (docs/screens.md).
+   * (null: nothing). The window shows it in place of the areas (docs/screens.md). When it opens
+   * but cannot be written (a read-only disk, changed permissions), `readOnly` says why and
+   * where: the window shows a banner, and the controls that would write are off.
    */
-  'profiles.cacheStatus': {
-    input: ProfileId,
-    output: z.object({
-      problem: z
-        .object({
-          reason: z.enum([
-            'NOT_A_DATABASE',
-            'NEWER_SCHEMA',
-            'CANNOT_OPEN',
-            'MIGRATION_FAILED',
-            'NO_MIGRATIONS',
-          ]),
-          message: z.string(),
-          readable: z
-            .object({ edits: z.number().int().nonnegative(), marks: z.number().int().nonnegative() })
-            .nullable(),
-        })
-        .nullable(),
-    }),
-  },
+  'profiles.cacheStatus': { input: ProfileId, output: CacheStatus },
+  /**
+   * "Check again" of a read-only offline copy (or one that did not open): closes it and opens it
+   * afresh, writable again if its cause was fixed; answers as `profiles.cacheStatus`.
+   */
+  'profiles.recheckCache': { input: ProfileId, output: CacheStatus },
   /**
    * Sets a damaged offline copy aside (renamed beside it, never deleted), makes a fresh one with
    * the unsent edits, review marks and tags that could still be read, and says where the old one

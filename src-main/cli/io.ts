@@ -24,7 +24,11 @@ export interface CliIo {
   signal?: AbortSignal;
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130, brokenPipe: 141 } as const;
+/**
+ * `readOnly`: the organisation's offline copy cannot be written (a read-only disk, changed
+ * permissions), so a command that would write to it was refused before it did anything.
+ */
+export const EXIT = { ok: 0, failure: 1, usage: 2, readOnly: 3, interrupted: 130, brokenPipe: 141 } as const;
 
 /** How many commands now stop by themselves on Ctrl+C (see `interruptHandled`). */
 let handlers = 0;
@@ -181,6 +185,7 @@ export function cliMessage(message: string, profile?: string): string {
   const rebuild = `satchel profile rebuild${name === undefined ? '' : ` --profile ${shellWord(name)}`}`;
   return message
     .replace('in Settings.', 'with "satchel profile set-key".')
+    .replace('then choose Check again, or start Satchel again.', 'then run the command again.')
     .replace(/\b([Ss]et (?:it|the copy) aside and rebuild it)\b/, `$1 with "${rebuild}"`);
 }
 
@@ -204,7 +209,7 @@ export function printError(io: CliIo, error: unknown, command?: string): number 
     io.stderr.write(
       `satchel: ${cliMessage(error.message)}${error.field ? ` (field: ${error.field})` : ''}\n`,
     );
-    return EXIT.failure;
+    return error.code === 'READ_ONLY' ? EXIT.readOnly : EXIT.failure;
   }
   // A copy SQLite found damaged while reading or writing it: not a failed write.
   if (isSqliteError(error) && isCorruption(error)) {
@@ -218,7 +223,7 @@ export function printError(io: CliIo, error: unknown, command?: string): number 
     io.stderr.write(
       `satchel: Satchel could not write to the offline copy of this organisation (${cacheWriteProblem(error)}).\n`,
     );
-    return EXIT.failure;
+    return error.code.startsWith('SQLITE_READONLY') ? EXIT.readOnly : EXIT.failure;
   }
   io.stderr.write(`satchel: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
   return EXIT.failure;

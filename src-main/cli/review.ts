@@ -94,7 +94,7 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
   const status = statusLine(io);
   // Ended however the change ends: the slices before a failure stay changed, and their count
   // stays readable above the error.
-  const { changed } = await applyReviewInSlices(core.cacheOf(profile.id), target.data, change.data, {
+  const { changed } = await applyReviewInSlices(core.writableCacheOf(profile.id), target.data, change.data, {
     onProgress: (done, total) => {
       if (total > 0) status.show(`changing ${done} of ${total} records`);
     },
@@ -168,7 +168,9 @@ async function exchange(
   if (!given)
     throw new UsageError(direction === 'export' ? '--out FILE.json is required' : 'name the file to import');
   const file = path.resolve(given);
-  const cache = core.cacheOf(chooseProfile(core, values.profile).id);
+  const profileId = chooseProfile(core, values.profile).id;
+  // An export only reads the copy; an import writes to it, refused at once when it cannot.
+  const cache = direction === 'import' ? core.writableCacheOf(profileId) : core.cacheOf(profileId);
   try {
     if (direction === 'export') {
       const result = exportReviewFile(cache, { file }, { overwrite: values.force === true });

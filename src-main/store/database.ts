@@ -1,4 +1,15 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
@@ -8,6 +19,7 @@ import { CacheOpenError } from './errors';
 import { refreshGramBlocks } from './gram-blocks';
 import { appliedMigrations, isNewerThanShipped, readJournal } from './migrations';
 import * as schema from './schema';
+import { writeProblem, type WriteProblem } from './writable';
 
 export { defaultMigrationsDir, shippedSchemaVersion } from './migrations';
 
@@ -23,6 +35,17 @@ export interface CacheDb {
   /** Migrations applied to this file; equals shippedSchemaVersion after a successful open. */
   readonly schemaVersion: number;
   readonly file: string;
+  /**
+   * Why the copy cannot be written, when it cannot: it is then open read-only (SQLite refuses
+   * every write) and nothing of it is changed. Null: an ordinary, writable copy.
+   */
+  readonly readOnly: WriteProblem | null;
+  /**
+   * The file the connection reads: `file`, or, for a read-only copy SQLite cannot read in place,
+   * a private snapshot of it in the system's temporary folder (see openReadOnly). Readers beside
+   * this connection (the totals thread) open this one.
+   */
+  readonly readFile: string;
   /** Closes the file (SQLite checkpoints the WAL on the last close). Safe to call twice. */
   close(): void;
 }
@@ -32,6 +55,11 @@ export interface OpenCacheOptions {
   migrationsDir: string;
   /** How long a statement waits for another connection's lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
+  /**
+   * Folders the copy's work writes to besides its own (the organisation's files folder): when
+   * one cannot be written, the copy opens read-only too, so that nothing half-works.
+   */
+  alsoWritten?: readonly string[];
 }
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
@@ -63,6 +91,16 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
     );
   }
   refuseNonSqlite(resolved);
+  // Its folder (SQLite makes its -wal and -shm files there; on a read-only disk it is what to
+  // name), the file, those files if they are left, and what else the copy writes to: asked
+  // before SQLite opens anything.
+  const problem = writeProblem([
+    path.dirname(resolved),
+    resolved,
+    ...['-wal', '-shm'].map((suffix) => `${resolved}${suffix}`).filter((file) => existsSync(file)),
+    ...(options.alsoWritten ?? []),
+  ]);
+  if (problem) return openReadOnly(resolved, journal, problem, options);
   mkdirSync(path.dirname(resolved), { recursive: true });
 
   let sqlite: Database.Database;
@@ -104,6 +142,8 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
       sqlite,
       schemaVersion,
       file: resolved,
+      readOnly: null,
+      readFile: resolved,
       close() {
         if (sqlite.open) sqlite.close();
       },
@@ -112,6 +152,110 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
     sqlite.close();
     throw error;
   }
+}
+
+/**
+ * Opens a copy that cannot be written for reading only: SQLite's `readonly` connection, plus
+ * `query_only`, so that every write is refused by SQLite itself and the file is left exactly as
+ * it was (no WAL switch, no migration, no statistics).
+ *
+ * SQLite reads a WAL database read-only only when its `-shm` file exists or can be made; a copy
+ * closed cleanly has none, and in a folder that cannot be written none can be made (it says
+ * SQLITE_CANTOPEN, and better-sqlite3 takes no `immutable=1` URI). Such a copy is read from a
+ * private snapshot instead: the file (and its WAL, when one was left) copied into the system's
+ * temporary folder, removed again on close. Nothing can change the original meanwhile, so the
+ * snapshot is as current as the copy.
+ *
+ * A copy that needs an update of its schema cannot be read by this version without being
+ * updated, and updating is writing: refused with what to do, nothing changed.
+ */
+function openReadOnly(
+  file: string,
+  journal: NonNullable<ReturnType<typeof readJournal>>,
+  problem: WriteProblem,
+  options: OpenCacheOptions,
+): CacheDb {
+  if (!existsSync(file) || statSync(file).size === 0) {
+    throw new CacheOpenError(
+      'READ_ONLY',
+      `There is no offline copy at ${file} yet, and Satchel cannot make one: ${problem.why}. Make it writable again, then open the organisation again.`,
+    );
+  }
+  let snapshot: string | null = null;
+  let sqlite: Database.Database | null = null;
+  const open = (name: string) => {
+    const connection = new Database(name, { readonly: true, fileMustExist: true });
+    try {
+      connection.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      return { connection, applied: readApplied(connection, file) };
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+  };
+  try {
+    let opened: ReturnType<typeof open>;
+    try {
+      opened = open(file);
+    } catch (error) {
+      if (sqliteCode(error) !== 'SQLITE_CANTOPEN') throw error;
+      snapshot = snapshotOf(file);
+      opened = open(snapshot);
+    }
+    sqlite = opened.connection;
+    if (isNewerThanShipped(opened.applied, journal)) {
+      throw new CacheOpenError(
+        'NEWER_SCHEMA',
+        `The offline copy at ${file} was written by a newer version of Satchel. Update the app, or set the copy aside and rebuild it (Satchel keeps the unsent edits and review marks it can read).`,
+      );
+    }
+    if (opened.applied.count < journal.length) {
+      throw new CacheOpenError(
+        'READ_ONLY',
+        `The offline copy at ${file} must be updated for this version of Satchel before it can be read, and it cannot be written: ${problem.why}. Nothing was changed. Make it writable again, then choose Check again or start Satchel again.`,
+      );
+    }
+    sqlite.pragma('query_only = ON');
+    sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    sqlite.pragma('foreign_keys = ON');
+    const connection = sqlite;
+    const copy = snapshot;
+    return {
+      db: drizzle({ client: connection, schema }),
+      sqlite: connection,
+      schemaVersion: opened.applied.count,
+      file,
+      readOnly: problem,
+      readFile: copy ?? file,
+      close() {
+        if (connection.open) connection.close();
+        if (copy) rmSync(path.dirname(copy), { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    sqlite?.close();
+    if (snapshot) rmSync(path.dirname(snapshot), { recursive: true, force: true });
+    if (error instanceof CacheOpenError) throw error;
+    throw new CacheOpenError(
+      'CANNOT_OPEN',
+      `Satchel could not open the offline copy at ${file} for reading (${messageOf(error)}); it cannot be written either: ${problem.why}.`,
+      { cause: error },
+    );
+  }
+}
+
+/** The file and the WAL it may have left, copied into a new private temporary folder. */
+function snapshotOf(file: string): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'satchel-read-only-'));
+  const copy = path.join(folder, path.basename(file));
+  try {
+    copyFileSync(file, copy);
+    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
+  } catch (error) {
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+  return copy;
 }
 
 /** Refuses a non-empty file that does not start with the SQLite header; reads only. */

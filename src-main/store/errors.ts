@@ -6,7 +6,13 @@ import { AppError } from '../../src-shared/errors';
  * In every case the file is left exactly as it was found.
  */
 export type CacheOpenFailure =
-  'NOT_A_DATABASE' | 'NEWER_SCHEMA' | 'CANNOT_OPEN' | 'MIGRATION_FAILED' | 'NO_MIGRATIONS';
+  | 'NOT_A_DATABASE'
+  | 'NEWER_SCHEMA'
+  | 'CANNOT_OPEN'
+  | 'MIGRATION_FAILED'
+  | 'NO_MIGRATIONS'
+  /** The copy cannot be written and needs what only writing does: an update of its schema. */
+  | 'READ_ONLY';
 
 export class CacheOpenError extends AppError {
   readonly reason: CacheOpenFailure;

@@ -31,5 +31,6 @@ export {
 } from './fts';
 export { gramBlocksAreConsistent, gramCandidates, refreshGramBlocks } from './gram-blocks';
 export { TEXT_TABLE } from './text-table';
+export { writeProblem, type WriteProblem } from './writable';
 export * from './schema';
 export * as schema from './schema';

@@ -99,7 +99,7 @@ describe('a damaged offline copy', () => {
       expect(core.cacheProblem(healthy.id)).toBeNull();
       expect(await dispatch(handlers, 'profiles.cacheStatus', { id: healthy.id })).toEqual({
         ok: true,
-        value: { problem: null },
+        value: { problem: null, readOnly: null },
       });
 
       const rebuilt = await dispatch(handlers, 'profiles.rebuildCache', { id: damaged.id });
@@ -354,13 +354,18 @@ describe('a damaged offline copy', () => {
         target: { by: 'ids', kind: 'transaction', ids: [transactionId] },
         change: { action: 'setNote', note: 'Cannot be kept' },
       });
+      // Found when the copy opened, not at this first write: refused at once, in the same words
+      // the window's banner says (docs/store.md, "A copy that cannot be written").
       expect(review).toEqual({
         ok: false,
         error: {
-          code: 'INTERNAL',
-          message:
-            'Satchel could not use the offline copy of "Damaged AG": the cache file cannot be written; check that it and its folder are writable.',
+          code: 'READ_ONLY',
+          message: `The offline copy of "Damaged AG" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`,
         },
+      });
+      expect(await dispatch(handlers, 'profiles.cacheStatus', { id: damaged.id })).toMatchObject({
+        ok: true,
+        value: { problem: null, readOnly: { where: file } },
       });
       // Not taken for damage: nothing offers to set it aside.
       expect(core.cacheProblem(damaged.id)).toBeNull();

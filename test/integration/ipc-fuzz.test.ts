@@ -38,6 +38,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'profiles.localWork': { id: uuid },
   'profiles.cacheStatus': { id: uuid },
   'profiles.rebuildCache': { id: uuid },
+  'profiles.recheckCache': { id: uuid },
   'profiles.recoveryPlan': {},
   'profiles.recover': {},
   'profiles.remove': { id: uuid },

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { useCliProfiles } from '../../helpers/cli-profile';
+import { useReadOnlyFolders } from '../../helpers/read-only';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // The command line when the offline copy refuses a write, as a full disk or a read-only folder
@@ -41,5 +44,42 @@ describe('the command line on a disk that refuses writes', () => {
     expect(sync.stderr).toContain("could not write to this organisation's cache (database or disk is full)");
     expect(sync.stderr).not.toMatch(/^\s+at /m);
     expect(sync.stderr).not.toContain('SqliteError');
+  });
+});
+
+describe('the command line on a read-only data folder', () => {
+  const makeReadOnly = useReadOnlyFolders();
+  const state = (file: string) => ({
+    sha: createHash('sha256').update(readFileSync(file)).digest('hex'),
+    mtime: statSync(file).mtimeMs,
+  });
+
+  it('reads, and refuses what would write at once with the reason and exit status 3', async () => {
+    const { dataDir, core, profile, cacheFile } = await connect('Archive', { transactions: 30 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const before = state(cacheFile);
+    makeReadOnly(dataDir);
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    const search = await runCli(['search', '--json'], { env });
+    expect(search.stderr).toBe('');
+    expect(search.code).toBe(0);
+    expect((JSON.parse(search.stdout) as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+
+    const said = new RegExp(
+      `(^|\\n)satchel: The offline copy of "Archive" is read-only: the folder ${dataDir}/caches is on a read-only disk or share\\. You can search and read; sync, edits, review marks and downloads into the copy are off until ${dataDir}/caches can be written again \\(a writable disk, or write permission for your user\\): then run the command again\\.\\n$`,
+    );
+    for (const args of [
+      ['supplier', 'create', '--name', 'Never GmbH', '--code', 'N-1'],
+      ['review', 'mark', '--reviewed', '--from', '2020-01-01'],
+      ['sync'],
+      ['edits', 'push'],
+    ]) {
+      const refused = await runCli(args, { env });
+      expect({ args, code: refused.code, stdout: refused.stdout }).toEqual({ args, code: 3, stdout: '' });
+      expect(refused.stderr).toMatch(said);
+    }
+    expect(state(cacheFile)).toEqual(before);
   });
 });

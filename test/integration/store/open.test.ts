@@ -1,7 +1,7 @@
 import type { ReviewChange, TransactionFilters } from '../../../src-shared/search';
 import { applyReview, reviewStates } from '../../../src-main/review';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -21,6 +21,7 @@ import { bankTransactions } from '../../../src-main/store/schema';
 import { totalsQuery, transactionTotals } from '../../../src-main/search/transactions';
 import { searchExpenses } from '../../../src-main/search/expenses';
 import { transactionRow, useCaches } from './fixtures';
+import { useReadOnlyFolders } from '../../helpers/read-only';
 
 const caches = useCaches();
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -568,5 +569,70 @@ describe('openCache', () => {
     const error = openError(caches.file(), path.join(caches.tempDir(), 'nowhere'));
     expect(error.reason).toBe('NO_MIGRATIONS');
     expect(error.message).toMatch(/Reinstall/);
+  });
+});
+
+describe('a copy that cannot be written', () => {
+  const makeReadOnly = useReadOnlyFolders();
+  /** The bytes and modification time of every file in the folder: what "unchanged" means. */
+  const state = (folder: string) =>
+    readdirSync(folder)
+      .sort()
+      .map((name) => {
+        const file = path.join(folder, name);
+        return { name, sha: sha(file), mtime: statSync(file).mtimeMs };
+      });
+
+  it('opens read-only: reads work, SQLite refuses every write, nothing on disk changes', () => {
+    const file = caches.file();
+    const writable = caches.open(file);
+    expect(writable.readOnly).toBeNull();
+    writable.db
+      .insert(bankTransactions)
+      .values(transactionRow({ counterparty: 'Read Only GmbH' }))
+      .run();
+    writable.close();
+    const folder = path.dirname(file);
+    const before = state(folder);
+    const undo = makeReadOnly(folder);
+
+    const cache = caches.open(file);
+    expect(cache.readOnly).toMatchObject({ where: folder });
+    expect(cache.readOnly?.why).toContain('read-only');
+    expect(cache.schemaVersion).toBe(shippedSchemaVersion(defaultMigrationsDir()));
+    // Closed cleanly, the copy left no -shm file, and none can be made there: SQLite cannot read
+    // it in place, so it is read from a private snapshot, removed on close.
+    expect(cache.readFile).not.toBe(file);
+    const rows = cache.sqlite.prepare('SELECT counterparty FROM bank_transactions').pluck().all();
+    expect(rows).toEqual(['Read Only GmbH']);
+    expect(() =>
+      cache.db
+        .insert(bankTransactions)
+        .values(transactionRow({ counterparty: 'Never' }))
+        .run(),
+    ).toThrow(expect.objectContaining({ code: expect.stringMatching(/^SQLITE_READONLY/) }));
+    cache.close();
+    expect(existsSync(cache.readFile)).toBe(false);
+    undo();
+    expect(state(folder)).toEqual(before);
+
+    // Fixed: the next open writes again.
+    const again = caches.open(file);
+    expect(again.readOnly).toBeNull();
+    again.db.insert(bankTransactions).values(transactionRow()).run();
+  });
+
+  it('refuses a copy that needs an update it cannot be given, and leaves it as it was', () => {
+    const file = caches.file();
+    openCache(file, { migrationsDir: migrationsBefore('0015') }).close();
+    const folder = path.dirname(file);
+    const before = state(folder);
+    makeReadOnly(folder);
+    const error = openError(file);
+    expect(error.reason).toBe('READ_ONLY');
+    expect(error.message).toMatch(
+      /must be updated for this version of Satchel before it can be read, and it cannot be written: .*read-only.*Nothing was changed/,
+    );
+    expect(state(folder)).toEqual(before);
   });
 });
