@@ -10,6 +10,7 @@ import { AreaView } from './features/AreaView';
 import type { Opening } from './features/attention/groups';
 import { DamagedCache } from './features/connect/DamagedCache';
 import { DamagedList } from './features/connect/DamagedList';
+import { ReadOnlyBanner } from './features/connect/ReadOnlyBanner';
 import { FirstRun } from './features/connect/FirstRun';
 import { OrganisationSwitcher } from './components/OrganisationSwitcher';
 import { chooseProfile, readChosenProfile, storeChosenProfile } from './lib/profile-choice';
@@ -17,6 +18,7 @@ import { focusAreaWhenShown } from './lib/area-focus';
 import { focusSearch, isPlainKey } from './lib/keys';
 import { invalidateOnEvents } from './lib/live';
 import { PlatformContext } from './lib/platform';
+import { ReadOnlyContext } from './lib/read-only';
 import { useCommand } from './lib/query';
 import { call } from './lib/satchel';
 
@@ -76,6 +78,9 @@ export function App() {
     { enabled: profile !== null && profile !== undefined },
   );
   const cacheProblem = profile ? (cacheStatus.data?.problem ?? null) : null;
+  // A copy that opened but cannot be written: its areas read as usual, under a banner that says
+  // why, and the controls that would write are off with that reason (docs/screens.md).
+  const readOnly = profile && !cacheProblem ? (cacheStatus.data?.readOnly ?? null) : null;
   // The first connection (the demo, or Connect on the first screen) takes the welcome screen
   // away with the button pressed: the focus goes to the area shown instead of the page.
   const connected = profiles.data !== undefined && profiles.data.profiles.length > 0;
@@ -202,14 +207,19 @@ export function App() {
               }}
             />
           ) : (
-            <AreaView
-              area={area}
-              info={info.status === 'ready' ? info.info : null}
-              profile={profile}
-              opening={opening?.area === area && opening.profileId === profile?.id ? opening : null}
-              onOpen={open}
-              onGo={go}
-            />
+            <ReadOnlyContext.Provider value={readOnly?.message ?? null}>
+              {readOnly && profile && (
+                <ReadOnlyBanner key={profile.id} profileId={profile.id} message={readOnly.message} />
+              )}
+              <AreaView
+                area={area}
+                info={info.status === 'ready' ? info.info : null}
+                profile={profile}
+                opening={opening?.area === area && opening.profileId === profile?.id ? opening : null}
+                onOpen={open}
+                onGo={go}
+              />
+            </ReadOnlyContext.Provider>
           )}
         </main>
         <StatusBar info={info} notice={notice} online={online} profile={cacheProblem ? null : profile} />

@@ -9,6 +9,7 @@ import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { damageTable } from '../helpers/damage';
+import { useReadOnlyFolders } from '../helpers/read-only';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
@@ -406,6 +407,61 @@ describe('damaged local state in the window', () => {
     } finally {
       await app.close();
       await core.close();
+      await sandbox.stop();
+    }
+  });
+});
+
+describe('a read-only offline copy in the window', () => {
+  const makeReadOnly = useReadOnlyFolders();
+
+  it('says so once in a banner, keeps reading, turns Sync off with the reason, and checks again', async () => {
+    const { sandbox, dataDir, file } = await syncedOrganisation('Archive AG', { seed: 7, transactions: 60 });
+    const before = readFileSync(file);
+    // The organisation's copy is on a read-only disk (test/helpers/read-only.ts: real, even as root).
+    const undo = makeReadOnly(path.dirname(file));
+    const core = createCore({ dataDir, secrets });
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      const banner = page.getByTestId('read-only-banner');
+      await banner.waitFor();
+      const message = `The offline copy of "Archive AG" is read-only: the folder ${path.dirname(file)} is on a read-only disk or share. You can search and read; sync, edits, review marks and downloads into the copy are off until ${path.dirname(file)} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+      expect(await banner.locator('p').textContent()).toBe(message);
+      // Reading works: the transactions are listed.
+      await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      // A review mark would write: its button is there, off, with the reason.
+      const mark = page.getByTestId('transaction-pane').getByRole('button', { name: 'Mark reviewed' });
+      expect(await mark.isDisabled()).toBe(true);
+      expect(await mark.getAttribute('title')).toBe(message);
+      // The totals thread reads the copy too (from its snapshot): the count arrives.
+      await page.getByRole('button', { name: /^Mark all \d+ reviewed…$/ }).waitFor();
+      await app.screenshot('read-only-banner');
+
+      await page.keyboard.press('Control+5');
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+      const syncNow = page.getByRole('button', { name: 'Sync now' });
+      expect(await syncNow.isDisabled()).toBe(true);
+      expect(await syncNow.getAttribute('title')).toBe(message);
+      // Its reason is its accessible description: the banner's text.
+      expect(await syncNow.getAttribute('aria-describedby')).toBe('read-only-reason');
+      expect(await page.locator('#read-only-reason').textContent()).toBe(message);
+      expect(await page.getByTestId('read-only-banner').count()).toBe(1);
+      expect(readFileSync(file).equals(before)).toBe(true);
+
+      // Fixed: Check again brings writing back without a restart.
+      undo();
+      await banner.getByRole('button', { name: 'Check again' }).click();
+      await banner.waitFor({ state: 'detached' });
+      await syncNow.and(page.locator(':enabled')).waitFor();
+      expect(await syncNow.getAttribute('title')).toBeNull();
+    } finally {
+      await app.close();
       await sandbox.stop();
     }
   });

@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type RefObject } from 'react';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { DimensionItemRow, DimensionRow } from '../../../src-shared/search';
 import { Badge, ListGrid } from '../../components/ListGrid';
@@ -68,7 +69,10 @@ export function DimensionsView({
   const updateItem = useCommandMutation('dimensionItems.update', CHANGED_BY_EDIT);
   const mutations = [createDimension, updateDimension, createItem, updateItem];
 
+  // A read-only copy: New and Edit stay, off, with the reason; Enter on a row opens no editor.
+  const readOnly = useReadOnly();
   const startEdit = (next: Editing) => {
+    if (readOnly) return;
     for (const mutation of mutations) mutation.reset();
     setSaved(null);
     setEditing(next);
@@ -174,6 +178,7 @@ export function DimensionsView({
         <button
           type="button"
           className="primary"
+          {...writeControl(readOnly)}
           onClick={() => startEdit({ kind: 'dimension', record: null })}
         >
           New dimension
@@ -230,6 +235,7 @@ export function DimensionsView({
                     <button
                       type="button"
                       tabIndex={-1}
+                      {...writeControl(readOnly)}
                       onClick={() => {
                         keys.setActive(index);
                         startEdit({ kind: 'dimension', record: row });
@@ -349,6 +355,7 @@ function Items({
   );
   const deleted = isDeleted(dimension);
   const name = label(dimension);
+  const readOnly = useReadOnly();
 
   return (
     <section className="dimension-items" aria-labelledby={`${id}-title`}>
@@ -356,8 +363,8 @@ function Items({
         <h2 id={`${id}-title`}>Items of {name}</h2>
         <button
           type="button"
-          disabled={deleted}
           aria-describedby={deleted ? `${id}-deleted` : undefined}
+          {...writeControl(readOnly, deleted)}
           onClick={() => onEdit(null)}
         >
           New item
@@ -408,6 +415,7 @@ function Items({
               <button
                 type="button"
                 tabIndex={-1}
+                {...writeControl(readOnly)}
                 onClick={() => onEdit(row)}
                 aria-label={`Edit ${label(row)}`}
               >

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { AppError } from '../../../src-shared/errors';
 import type { EventPayload } from '../../../src-shared/ipc';
 import type { z } from 'zod';
@@ -211,6 +212,8 @@ function EditItem({
   // An interrupted edit is settled by the next push: a sync pushes first, then reads the server.
   const sync = useCommandMutation('sync.start', [...CHANGED_BY_EDIT, 'sync.history']);
   const operation = { profileId, operationId: item.operationId };
+  // A read-only copy: every action on the edit stays, off, with the reason.
+  const off = writeControl(useReadOnly());
   const name = show(item.name ?? item.payload['name'] ?? item.server?.['name'] ?? item.recordId);
   const syncFailure =
     sync.data?.outcome === 'failed'
@@ -318,23 +321,25 @@ function EditItem({
             <>
               <button
                 type="button"
+                {...off}
                 onClick={() => resolve.mutate({ ...operation, resolution: 'mine' }, stays)}
               >
                 Keep mine
               </button>
               <button
                 type="button"
+                {...off}
                 onClick={() => resolve.mutate({ ...operation, resolution: 'theirs' }, leaves)}
               >
                 Take theirs
               </button>
-              <button type="button" onClick={() => setMode('merge')}>
+              <button type="button" {...off} onClick={() => setMode('merge')}>
                 Field by field…
               </button>
             </>
           ) : (
             item.status === 'failed' && (
-              <button type="button" onClick={() => retry.mutate(operation, stays)}>
+              <button type="button" {...off} onClick={() => retry.mutate(operation, stays)}>
                 Retry
               </button>
             )
@@ -342,6 +347,7 @@ function EditItem({
           {item.status === 'interrupted' && (
             <button
               type="button"
+              {...off}
               onClick={() => {
                 if (sync.isPending) return;
                 onSyncing(true);
@@ -356,6 +362,7 @@ function EditItem({
           {editable && (
             <button
               type="button"
+              {...off}
               onClick={() => {
                 edit.reset();
                 setMode('edit');
@@ -364,7 +371,7 @@ function EditItem({
               Edit…
             </button>
           )}
-          <button type="button" className="danger" onClick={() => discard.mutate(operation, leaves)}>
+          <button type="button" className="danger" {...off} onClick={() => discard.mutate(operation, leaves)}>
             Discard
           </button>
         </div>
@@ -392,6 +399,7 @@ export function EditsList({ profileId, organisation }: { profileId: string; orga
   const list = useCommand('edits.list', { profileId });
   const push = useCommandMutation('edits.push', [...CHANGED_BY_EDIT]);
   const items = list.data?.items ?? [];
+  const readOnly = useReadOnly();
   const heading = useRef<HTMLHeadingElement>(null);
   // A push running now, started here or by a sync or a reconnect, with what it settled so far.
   const [progress, setProgress] = useState<EventPayload<'edits.progress'> | null>(null);
@@ -446,7 +454,7 @@ export function EditsList({ profileId, organisation }: { profileId: string; orga
         <button
           type="button"
           ref={sendButton}
-          disabled={items.length === 0 || sending}
+          {...writeControl(readOnly, items.length === 0 || sending)}
           onClick={() => {
             pressed.current = true;
             push.mutate({ profileId });

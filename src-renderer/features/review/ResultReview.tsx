@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import type { ReviewChange, ReviewTarget } from '../../../src-shared/search';
 import { formatCount } from '../../lib/format';
 import { useReview } from './useReview';
@@ -31,6 +32,7 @@ export function ResultReview({
 }) {
   const uid = useId();
   const review = useReview(profileId);
+  const readOnly = useReadOnly();
   const [asked, setConfirm] = useState<{ change: ReviewChange; key: string; total: number } | null>(null);
   // What the confirmation was asked for: this search with this count.
   const key = JSON.stringify([target, total]);
@@ -75,16 +77,16 @@ export function ResultReview({
         <>
           <button
             type="button"
-            disabled={!total}
             aria-describedby={total === null ? `${uid}-counting` : undefined}
+            {...writeControl(readOnly, !total)}
             onClick={() => ask({ action: 'setReviewed' })}
           >
             {total === null ? 'Mark all reviewed…' : `Mark all ${formatCount(total)} reviewed…`}
           </button>
           <button
             type="button"
-            disabled={!total}
             aria-describedby={total === null ? `${uid}-counting` : undefined}
+            {...writeControl(readOnly, !total)}
             onClick={() => ask({ action: 'clearReviewed' })}
           >
             Unmark all…
@@ -122,15 +124,16 @@ export function SelectionReview({
   onClear(): void;
   children?: ReactNode;
 }) {
+  const off = writeControl(useReadOnly());
   if (count === 0)
     return <span className="muted">Select rows with x or their box, or change the whole result:</span>;
   return (
     <>
       <span>{formatCount(count)} selected</span>
-      <button type="button" onClick={() => onMark('setReviewed')}>
+      <button type="button" {...off} onClick={() => onMark('setReviewed')}>
         Mark selected reviewed
       </button>
-      <button type="button" onClick={() => onMark('clearReviewed')}>
+      <button type="button" {...off} onClick={() => onMark('clearReviewed')}>
         Mark selected not reviewed
       </button>
       {children}

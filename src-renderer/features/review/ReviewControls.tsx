@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import type { RecordKind, ReviewState } from '../../../src-shared/search';
 import { formatTime } from '../../lib/format';
 import { useModifierShortcut } from '../../lib/platform';
@@ -79,6 +80,8 @@ export function ReviewControls({
   }, [focus, onFocused]);
 
   const error = apply.error?.message;
+  // Read-only copy: every control here stays, off, with the reason (lib/read-only.ts).
+  const readOnly = useReadOnly();
   const noteChanged = note !== (review.note ?? '');
   return (
     <section className="review-controls" aria-labelledby={`${uid}-title`}>
@@ -90,6 +93,7 @@ export function ReviewControls({
           type="button"
           aria-pressed={review.reviewedAt !== null}
           className={review.reviewedAt ? 'toggle on' : 'toggle'}
+          {...writeControl(readOnly)}
           onClick={() =>
             apply.mutate({ target, change: { action: review.reviewedAt ? 'clearReviewed' : 'setReviewed' } })
           }
@@ -104,6 +108,7 @@ export function ReviewControls({
           <span className="badge badge-flag">Flagged: {review.flagReason}</span>
           <button
             type="button"
+            {...writeControl(readOnly)}
             onClick={() => {
               refocus.current = { to: 'reason' };
               apply.mutate(
@@ -144,7 +149,7 @@ export function ReviewControls({
             placeholder="e.g. Receipt missing"
             onChange={(event) => setReason(event.target.value)}
           />
-          <button type="submit" disabled={reason.trim() === ''}>
+          <button type="submit" {...writeControl(readOnly, reason.trim() === '')}>
             Flag
           </button>
         </form>
@@ -176,7 +181,7 @@ export function ReviewControls({
           {shortcut('Enter')} saves.
         </p>
         <div className="actions">
-          <button type="submit" disabled={!noteChanged}>
+          <button type="submit" {...writeControl(readOnly, !noteChanged)}>
             Save note
           </button>
         </div>
@@ -193,6 +198,7 @@ export function ReviewControls({
               <button
                 type="button"
                 aria-label={`Remove tag ${existing}`}
+                {...writeControl(readOnly)}
                 onClick={() => {
                   refocus.current = { to: 'tag', index, count: review.tags.length };
                   apply.mutate(
@@ -226,7 +232,7 @@ export function ReviewControls({
             placeholder="Add a tag"
             onChange={(event) => setTag(event.target.value)}
           />
-          <button type="submit" disabled={tag.trim() === ''}>
+          <button type="submit" {...writeControl(readOnly, tag.trim() === '')}>
             Add
           </button>
         </form>

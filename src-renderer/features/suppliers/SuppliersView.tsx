@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { formatIban } from '../../../src-shared/bank-details';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { SupplierRow } from '../../../src-shared/search';
 import { ListGrid } from '../../components/ListGrid';
@@ -63,7 +64,10 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const answer = search.isPlaceholderData ? undefined : search.data;
   const create = useCommandMutation('suppliers.create', CHANGED_BY_EDIT);
   const update = useCommandMutation('suppliers.update', CHANGED_BY_EDIT);
+  // A read-only copy: New and Edit stay, off, with the reason; Enter on a row opens no editor.
+  const readOnly = useReadOnly();
   const startEdit = (supplier: SupplierRow | null) => {
+    if (readOnly) return;
     create.reset();
     update.reset();
     setSaved(null);
@@ -107,7 +111,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           />{' '}
           Show deleted
         </label>
-        <button type="button" className="primary" onClick={() => startEdit(null)}>
+        <button type="button" className="primary" {...writeControl(readOnly)} onClick={() => startEdit(null)}>
           New supplier
         </button>
       </div>
@@ -157,6 +161,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
                   <button
                     type="button"
                     tabIndex={-1}
+                    {...writeControl(readOnly)}
                     onClick={() => startEdit(row)}
                     aria-label={`Edit ${row.name ?? row.id}`}
                   >

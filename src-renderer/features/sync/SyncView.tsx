@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { useEffect, useRef, useState } from 'react';
 import type { EventPayload } from '../../../src-shared/ipc';
 import type { ProfileSummary } from '../../../src-shared/profiles';
@@ -98,6 +99,8 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
   }, [finished, client, resetStart]);
 
   const running = isRunning(start.isPending, progress);
+  // A read-only copy: Sync now and Repair stay, off, with the reason (lib/read-only.ts).
+  const readOnly = useReadOnly();
   // Why the run that just ended failed (the network, the credentials, a cache that refused to
   // write): what stopped it is its last problem.
   const failure =
@@ -148,12 +151,17 @@ export function SyncView({ profile }: { profile: ProfileSummary }) {
           type="button"
           className="primary"
           ref={syncButton}
-          disabled={running}
+          {...writeControl(readOnly, running)}
           onClick={() => startRun(false)}
         >
           Sync now
         </button>
-        <button type="button" ref={repairButton} disabled={running} onClick={() => startRun(true)}>
+        <button
+          type="button"
+          ref={repairButton}
+          {...writeControl(readOnly, running)}
+          onClick={() => startRun(true)}
+        >
           Repair (read everything again)
         </button>
         {running && (
