@@ -3,7 +3,8 @@ import { SupplierCreate, SupplierUpdate } from './api/suppliers';
 
 /**
  * A supplier's bank details and VAT id as the user types them: checked, in words that say
- * what is wrong, and put in the form they are kept in. One module for the Suppliers form, the
+ * what is wrong (an IBAN or BIC refused, a doubtful VAT id or BIC/IBAN pair only warned of),
+ * and put in the form they are kept in. One module for the Suppliers form, the
  * outbox's check of an edit (IPC) and the CLI, so all three say the same.
  *
  * The checks apply to a value the user enters or changes, never to one that came from the
@@ -219,71 +220,89 @@ export function bankCountryWarning(iban: string | null | undefined, bic: string 
 /**
  * VAT id formats of the EU member states, and XI for Northern Ireland, after the country
  * prefix (EL for Greece), as the European Commission's VIES describes them: lengths and which
- * places are letters or digits. No check digit is computed and nothing is looked up online.
+ * places are letters or digits, with the adjective and the shape a warning names. No check
+ * digit is computed and nothing is looked up online.
  */
-const VAT_FORMATS: Record<string, readonly [pattern: RegExp, description: string]> = {
-  AT: [/^U\d{8}$/, 'An Austrian VAT id is ATU followed by 8 digits.'],
-  BE: [/^[01]\d{9}$/, 'A Belgian VAT id is BE followed by 10 digits, the first 0 or 1.'],
-  BG: [/^\d{9,10}$/, 'A Bulgarian VAT id is BG followed by 9 or 10 digits.'],
-  CY: [/^\d{8}[A-Z]$/, 'A Cypriot VAT id is CY followed by 8 digits and a letter.'],
-  CZ: [/^\d{8,10}$/, 'A Czech VAT id is CZ followed by 8, 9 or 10 digits.'],
-  DE: [/^\d{9}$/, 'A German VAT id is DE followed by 9 digits.'],
-  DK: [/^\d{8}$/, 'A Danish VAT id is DK followed by 8 digits.'],
-  EE: [/^\d{9}$/, 'An Estonian VAT id is EE followed by 9 digits.'],
-  EL: [/^\d{9}$/, 'A Greek VAT id is EL followed by 9 digits.'],
+const VAT_FORMATS: Record<string, readonly [pattern: RegExp, adjective: string, shape: string]> = {
+  AT: [/^U\d{8}$/, 'Austrian', 'ATU followed by 8 digits'],
+  BE: [/^[01]\d{9}$/, 'Belgian', 'BE followed by 10 digits, the first 0 or 1'],
+  BG: [/^\d{9,10}$/, 'Bulgarian', 'BG followed by 9 or 10 digits'],
+  CY: [/^\d{8}[A-Z]$/, 'Cypriot', 'CY followed by 8 digits and a letter'],
+  CZ: [/^\d{8,10}$/, 'Czech', 'CZ followed by 8, 9 or 10 digits'],
+  DE: [/^\d{9}$/, 'German', 'DE followed by 9 digits'],
+  DK: [/^\d{8}$/, 'Danish', 'DK followed by 8 digits'],
+  EE: [/^\d{9}$/, 'Estonian', 'EE followed by 9 digits'],
+  EL: [/^\d{9}$/, 'Greek', 'EL followed by 9 digits'],
   ES: [
     /^(?=.*[A-Z])[A-Z0-9]\d{7}[A-Z0-9]$/,
-    'A Spanish VAT id is ES followed by 9 characters: 7 digits between a first and a last that are letters or digits, not both digits.',
+    'Spanish',
+    'ES followed by 9 characters: 7 digits between a first and a last that are letters or digits, not both digits',
   ],
-  FI: [/^\d{8}$/, 'A Finnish VAT id is FI followed by 8 digits.'],
-  FR: [
-    /^[0-9A-HJ-NP-Z]{2}\d{9}$/,
-    'A French VAT id is FR followed by 2 letters or digits (not I or O) and 9 digits.',
-  ],
-  HR: [/^\d{11}$/, 'A Croatian VAT id is HR followed by 11 digits.'],
-  HU: [/^\d{8}$/, 'A Hungarian VAT id is HU followed by 8 digits.'],
+  FI: [/^\d{8}$/, 'Finnish', 'FI followed by 8 digits'],
+  FR: [/^[0-9A-HJ-NP-Z]{2}\d{9}$/, 'French', 'FR followed by 2 letters or digits (not I or O) and 9 digits'],
+  HR: [/^\d{11}$/, 'Croatian', 'HR followed by 11 digits'],
+  HU: [/^\d{8}$/, 'Hungarian', 'HU followed by 8 digits'],
   IE: [
     /^(\d{7}[A-W][A-I]?|\d[A-Z+*]\d{5}[A-W])$/,
-    'An Irish VAT id is IE followed by 7 digits and 1 or 2 letters (or the older form like 8Z49289F).',
+    'Irish',
+    'IE followed by 7 digits and 1 or 2 letters, or the older form like 8Z49289F',
   ],
-  IT: [/^\d{11}$/, 'An Italian VAT id is IT followed by 11 digits.'],
-  LT: [/^(\d{9}|\d{12})$/, 'A Lithuanian VAT id is LT followed by 9 or 12 digits.'],
-  LU: [/^\d{8}$/, 'A Luxembourg VAT id is LU followed by 8 digits.'],
-  LV: [/^\d{11}$/, 'A Latvian VAT id is LV followed by 11 digits.'],
-  MT: [/^\d{8}$/, 'A Maltese VAT id is MT followed by 8 digits.'],
-  NL: [/^\d{9}B\d{2}$/, 'A Dutch VAT id is NL followed by 9 digits, B and 2 digits.'],
-  PL: [/^\d{10}$/, 'A Polish VAT id is PL followed by 10 digits.'],
-  PT: [/^\d{9}$/, 'A Portuguese VAT id is PT followed by 9 digits.'],
-  RO: [/^[1-9]\d{1,9}$/, 'A Romanian VAT id is RO followed by 2 to 10 digits, the first not 0.'],
-  SE: [/^\d{10}01$/, 'A Swedish VAT id is SE followed by 12 digits ending in 01.'],
-  SI: [/^\d{8}$/, 'A Slovenian VAT id is SI followed by 8 digits.'],
-  SK: [/^\d{10}$/, 'A Slovak VAT id is SK followed by 10 digits.'],
+  IT: [/^\d{11}$/, 'Italian', 'IT followed by 11 digits'],
+  LT: [/^(\d{9}|\d{12})$/, 'Lithuanian', 'LT followed by 9 or 12 digits'],
+  LU: [/^\d{8}$/, 'Luxembourg', 'LU followed by 8 digits'],
+  LV: [/^\d{11}$/, 'Latvian', 'LV followed by 11 digits'],
+  MT: [/^\d{8}$/, 'Maltese', 'MT followed by 8 digits'],
+  NL: [/^\d{9}B\d{2}$/, 'Dutch', 'NL followed by 9 digits, B and 2 digits'],
+  PL: [/^\d{10}$/, 'Polish', 'PL followed by 10 digits'],
+  PT: [/^\d{9}$/, 'Portuguese', 'PT followed by 9 digits'],
+  RO: [/^[1-9]\d{1,9}$/, 'Romanian', 'RO followed by 2 to 10 digits, the first not 0'],
+  SE: [/^\d{10}01$/, 'Swedish', 'SE followed by 12 digits ending in 01'],
+  SI: [/^\d{8}$/, 'Slovenian', 'SI followed by 8 digits'],
+  SK: [/^\d{10}$/, 'Slovak', 'SK followed by 10 digits'],
   XI: [
     /^(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/,
-    'A Northern Ireland VAT id is XI followed by 9 or 12 digits (or GD or HA and 3 digits).',
+    'Northern Ireland',
+    'XI followed by 9 or 12 digits, or GD or HA and 3 digits',
   ],
 };
 
+/** A VAT id without spaces, dots and hyphens, in upper case: the form VIES compares. */
+const compactVatId = (typed: string): string => typed.replace(/[\s.-]+/g, '').toUpperCase();
+
+/** Whether a VAT id has an EU prefix and that country's format. */
+function isEuVatId(compact: string): boolean {
+  return VAT_FORMATS[compact.slice(0, 2)]?.[0].test(compact.slice(2)) ?? false;
+}
+
 /**
- * A VAT id as typed. One that starts with an EU prefix (any case; spaces, dots and hyphens
- * ignored) is checked against that country's format and kept compact in upper case
- * ("DE 123.456.789" is kept as DE123456789). A Greek one written GR is refused with its EL
- * prefix named. Anything else is another country's tax id and is kept as typed (trimmed).
+ * A VAT id as typed; never refused. The field also holds other countries' tax ids, and some of
+ * those begin with letters that are an EU prefix (a Mexican RFC "FRAN800101AB1"), so one with
+ * an EU prefix (any case; spaces, dots and hyphens ignored) is kept compact in upper case only
+ * when it has that country's format ("DE 123.456.789" is kept as DE123456789). Anything else
+ * is kept exactly as typed (trimmed): `vatIdWarning` says when it looks like a mistyped EU one.
  */
 export function checkVatId(typed: string): Checked {
   const trimmed = typed.trim();
   if (trimmed === '') return { value: null };
-  const compact = trimmed.replace(/[\s.-]+/g, '').toUpperCase();
-  const prefix = compact.slice(0, 2);
-  if (prefix === 'GR' && /^\d{9}$/.test(compact.slice(2)))
-    return { problem: `Greek VAT ids start with EL, not GR: EL${compact.slice(2)}.` };
+  const compact = compactVatId(trimmed);
+  return { value: isEuVatId(compact) ? compact : trimmed };
+}
+
+/**
+ * A VAT id that starts with an EU prefix but lacks that country's format (or a Greek one
+ * written GR) is worth a second look but not a refusal: it may be mistyped, or be no EU VAT id
+ * at all. Says what is expected, and that it is saved as typed; nothing for other values.
+ */
+export function vatIdWarning(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  const compact = compactVatId(value);
+  const [prefix, rest] = [compact.slice(0, 2), compact.slice(2)];
+  if (prefix === 'GR' && /^\d{9}$/.test(rest))
+    return `Greek VAT ids start with EL, not GR: EL${rest}. It is saved as typed — change it if it is meant to be a Greek VAT id.`;
   const format = VAT_FORMATS[prefix];
-  if (!format) return { value: trimmed };
-  const [pattern, description] = format;
-  const rest = compact.slice(2);
-  return pattern.test(rest)
-    ? { value: compact }
-    : { problem: `${description} This one has ${rest.length} after ${prefix}: ${rest}.` };
+  if (!format || isEuVatId(compact)) return undefined;
+  const [, adjective, shape] = format;
+  return `This does not look like ${anOf(adjective).replace(/^A/, 'a')} VAT id (${shape}); it is saved as typed — check it if it is meant to be one.`;
 }
 
 /**
@@ -307,7 +326,8 @@ export const VatIdInput = typedField(50, checkVatId);
 
 /**
  * What the app accepts from the user to create or change a supplier: the API's request
- * schemas with the checks above on the VAT id, IBAN and BIC. The wire schemas stay the API's
+ * schemas with the checks above on the IBAN and BIC, and the VAT id in its kept form (never
+ * refused: its warning is the caller's to show). The wire schemas stay the API's
  * own (the sandbox checks requests with them, as the API does).
  */
 export const SupplierCreateInput = SupplierCreate.extend({

@@ -4,6 +4,7 @@ import {
   formatIban,
   SupplierCreateInput,
   SupplierUpdateInput,
+  vatIdWarning,
 } from '../../src-shared/bank-details';
 import type { SupplierRow } from '../../src-shared/search';
 import type { Core } from '../core';
@@ -86,14 +87,20 @@ export async function supplierCommand(core: Core, args: string[], io: CliIo): Pr
 }
 
 /**
- * A BIC of another country than the IBAN's is queued (it can be right across a border) and
- * said on stderr, when this edit gave either of them; the other may be the supplier's own.
+ * Doubtful values are queued and said on stderr: a VAT id with an EU prefix but not that
+ * country's format (it may be another country's tax id), when this edit gave it; a BIC of
+ * another country than the IBAN's (it can be right across a border), when this edit gave
+ * either of them, the other may be the supplier's own.
  */
 function warnOfBank(io: CliIo, fields: Record<string, unknown>, record: Record<string, unknown>): void {
-  if (!('iban' in fields) && !('bic' in fields)) return;
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  const warning = bankCountryWarning(text(record['iban']), text(record['bic']));
-  if (warning) io.stderr.write(`Warning: ${warning}\n`);
+  const warnings = [
+    'vatIdNo' in fields ? vatIdWarning(text(record['vatIdNo'])) : undefined,
+    'iban' in fields || 'bic' in fields
+      ? bankCountryWarning(text(record['iban']), text(record['bic']))
+      : undefined,
+  ];
+  for (const warning of warnings) if (warning) io.stderr.write(`Warning: ${warning}\n`);
 }
 
 function attempt<T>(edit: () => T): T {

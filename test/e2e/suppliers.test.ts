@@ -223,7 +223,7 @@ describe('a renamed supplier', () => {
 });
 
 describe('a supplier’s bank details', () => {
-  it('marks a mistyped IBAN on its field and puts the cursor there, and leaves a synced one alone', async () => {
+  it('marks a mistyped IBAN on its field and puts the cursor there, warns of a doubtful VAT id, and leaves a synced IBAN alone', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
     const [synced, other] = sandbox.state.suppliers.filter((s) => s.status === 'ACTIVE');
     if (!synced || !other) throw new Error('the demo data has too few active suppliers');
@@ -279,12 +279,29 @@ describe('a supplier’s bank details', () => {
       await editor
         .getByText('The BIC is of a bank in FR and the IBAN of an account in MC', { exact: false })
         .waitFor();
+      // A VAT id not in its EU prefix's format is a warning beside it, described by it, not
+      // a mark: it may be no VAT id at all, and is saved as typed.
+      const vatId = editor.getByLabel('VAT id');
+      await vatId.fill('DE 1234 5678');
+      const vatWarning =
+        'This does not look like a German VAT id (DE followed by 9 digits); it is saved as typed — check it if it is meant to be one.';
+      await editor.getByText(vatWarning).waitFor();
+      await editor.getByLabel('Name').focus();
+      expect(await vatId.getAttribute('aria-invalid')).toBe(null);
+      const vatDescribed = (await vatId.getAttribute('aria-describedby'))?.split(' ') ?? [];
+      const descriptions = await Promise.all(
+        vatDescribed.map((describedId) => editor.locator(`[id="${describedId}"]`).textContent()),
+      );
+      expect(descriptions).toContain(vatWarning);
       await editor.getByRole('button', { name: 'Save' }).click();
       await page.getByTestId('supplier-saved').waitFor();
       await grid.getByText('MC58 1122 2000 0101 2345 6789 030').waitFor();
       expect(core.outbox.list(profile.id)).toMatchObject([
         { recordId: synced.id },
-        { recordId: other.id, payload: { iban: 'MC5811222000010123456789030', bic: 'BNPAFRPP' } },
+        {
+          recordId: other.id,
+          payload: { iban: 'MC5811222000010123456789030', bic: 'BNPAFRPP', vatIdNo: 'DE 1234 5678' },
+        },
       ]);
     } finally {
       await app.close();

@@ -57,7 +57,7 @@ describe('offline edits over IPC', () => {
     expect(row).toEqual({ name: 'Müller & Söhne GmbH', local_edit_pending: 0 });
   });
 
-  it('refuses a mistyped IBAN with the field named, and renames a supplier whose synced IBAN is malformed', async () => {
+  it('refuses a mistyped IBAN with the field named, takes an unusual VAT id, and renames a supplier whose synced IBAN is malformed', async () => {
     const setup = await connectedCore(tempDir());
     cleanups.push(setup.close);
     const handlers = createHandlers(setup.core);
@@ -107,6 +107,12 @@ describe('offline edits over IPC', () => {
       input: { iban: 'de89 3704 0044 0532 0130 00' },
     });
     expect(fixed).toMatchObject({ ok: true, value: { record: { iban: 'DE89370400440532013000' } } });
+    // A VAT id not in its EU prefix's format is no refusal (it may be no VAT id): kept as typed.
+    const rfc = await dispatch(handlers, 'suppliers.create', {
+      profileId,
+      input: { name: 'Franco SA de CV', code: 'MX-1', vatIdNo: ' FRAN800101AB1 ' },
+    });
+    expect(rfc).toMatchObject({ ok: true, value: { record: { vatIdNo: 'FRAN800101AB1' } } });
     expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({
       ok: true,
       value: { outcome: 'succeeded' },
@@ -114,5 +120,7 @@ describe('offline edits over IPC', () => {
     const server = (id: string) => setup.sandbox.state.suppliers.find((s) => s.id === id);
     expect(server(malformed.id)).toMatchObject({ name: 'Renamed Bank GmbH', iban: 'DE00 1234 5678' });
     expect(server(other.id)?.iban).toBe('DE89370400440532013000');
+    const franco = setup.sandbox.state.suppliers.find((s) => s.name === 'Franco SA de CV');
+    expect(franco?.vatIdNo).toBe('FRAN800101AB1');
   });
 });

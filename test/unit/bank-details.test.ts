@@ -7,6 +7,7 @@ import {
   formatIban,
   SupplierCreateInput,
   SupplierUpdateInput,
+  vatIdWarning,
 } from '../../src-shared/bank-details';
 import { SupplierUpdate } from '../../src-shared/api';
 
@@ -112,30 +113,63 @@ describe('BICs as typed', () => {
 });
 
 describe('VAT ids as typed', () => {
-  it("checks an EU prefix's format and keeps it compact", () => {
-    expect(checkVatId('DE123456789')).toEqual({ value: 'DE123456789' });
-    expect(checkVatId('de 123.456.789')).toEqual({ value: 'DE123456789' });
-    expect(checkVatId('ATU12345678')).toEqual({ value: 'ATU12345678' });
-    expect(checkVatId('FR40303265045')).toEqual({ value: 'FR40303265045' });
-    expect(checkVatId('NL123456789B01')).toEqual({ value: 'NL123456789B01' });
-    expect(checkVatId('EL123456789')).toEqual({ value: 'EL123456789' });
-    expect(checkVatId('XI123456789')).toEqual({ value: 'XI123456789' });
-    expect(checkVatId('IE6388047V')).toEqual({ value: 'IE6388047V' });
-    expect(checkVatId('ESX1234567L')).toEqual({ value: 'ESX1234567L' });
-    expect(checkVatId('DE12345678').problem).toBe(
-      'A German VAT id is DE followed by 9 digits. This one has 8 after DE: 12345678.',
-    );
-    expect(checkVatId('ATU1234567').problem).toMatch(/^An Austrian VAT id is ATU followed by 8 digits\./);
-    expect(checkVatId('NL123456789').problem).toMatch(/^A Dutch VAT id is NL followed by 9 digits, B/);
-    expect(checkVatId('ES123456789').problem).toMatch(/^A Spanish VAT id/);
-    expect(checkVatId('GR123456789').problem).toBe('Greek VAT ids start with EL, not GR: EL123456789.');
+  it("keeps one in its EU prefix's format compact in upper case, with no warning", () => {
+    for (const [typed, kept] of [
+      ['DE123456789', 'DE123456789'],
+      ['de 123.456.789', 'DE123456789'],
+      ['ATU12345678', 'ATU12345678'],
+      ['FR40303265045', 'FR40303265045'],
+      ['NL123456789B01', 'NL123456789B01'],
+      ['EL123456789', 'EL123456789'],
+      ['XI123456789', 'XI123456789'],
+      ['IE6388047V', 'IE6388047V'],
+      ['ESX1234567L', 'ESX1234567L'],
+    ]) {
+      expect(checkVatId(typed!)).toEqual({ value: kept });
+      expect(vatIdWarning(typed)).toBeUndefined();
+    }
   });
 
-  it("keeps another country's tax id as typed", () => {
+  it("saves one with an EU prefix but not that country's format as typed, with a warning", () => {
+    // It may be a typo, or no VAT id at all: saved as typed, the user told what was expected.
+    expect(checkVatId(' DE12345678 ')).toEqual({ value: 'DE12345678' });
+    expect(vatIdWarning('DE12345678')).toBe(
+      'This does not look like a German VAT id (DE followed by 9 digits); it is saved as typed — check it if it is meant to be one.',
+    );
+    expect(checkVatId('de 1234.5678')).toEqual({ value: 'de 1234.5678' });
+    expect(vatIdWarning('de 1234.5678')).toMatch(/^This does not look like a German VAT id/);
+    expect(vatIdWarning('ATU1234567')).toMatch(
+      /^This does not look like an Austrian VAT id \(ATU followed by 8 digits\);/,
+    );
+    expect(vatIdWarning('NL123456789')).toMatch(
+      /^This does not look like a Dutch VAT id \(NL followed by 9 digits, B/,
+    );
+    expect(vatIdWarning('ES123456789')).toMatch(/^This does not look like a Spanish VAT id/);
+    expect(checkVatId('GR123456789')).toEqual({ value: 'GR123456789' });
+    expect(vatIdWarning('GR123456789')).toBe(
+      'Greek VAT ids start with EL, not GR: EL123456789. It is saved as typed — change it if it is meant to be a Greek VAT id.',
+    );
+  });
+
+  it('saves a non-EU tax id that starts with EU letters as typed', () => {
+    // A Mexican RFC starts with letters of the name: FR here, as a French VAT id would.
+    expect(checkVatId(' FRAN800101AB1 ')).toEqual({ value: 'FRAN800101AB1' });
+    expect(checkVatId('fran 800101 ab1')).toEqual({ value: 'fran 800101 ab1' });
+    expect(vatIdWarning('FRAN800101AB1')).toMatch(
+      /^This does not look like a French VAT id \(FR followed by/,
+    );
+    expect(SupplierCreateInput.parse({ name: 'Franco SA de CV', vatIdNo: 'FRAN800101AB1' })).toMatchObject({
+      vatIdNo: 'FRAN800101AB1',
+    });
+  });
+
+  it("keeps another country's tax id as typed, with no warning", () => {
     expect(checkVatId('CHE-123.456.789 MWST')).toEqual({ value: 'CHE-123.456.789 MWST' });
     expect(checkVatId('GB123456789')).toEqual({ value: 'GB123456789' });
     expect(checkVatId(' 12-3456789 ')).toEqual({ value: '12-3456789' });
     expect(checkVatId(' ')).toEqual({ value: null });
+    for (const value of ['CHE-123.456.789 MWST', 'GB123456789', '12-3456789', 'GR12', '', null, undefined])
+      expect(vatIdWarning(value)).toBeUndefined();
   });
 });
 

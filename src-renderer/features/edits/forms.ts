@@ -11,6 +11,7 @@ import {
   formatIban,
   SupplierCreateInput,
   SupplierUpdateInput,
+  vatIdWarning,
 } from '../../../src-shared/bank-details';
 import type { OutboxItemShape } from '../../../src-shared/edits';
 import { AppError } from '../../../src-shared/errors';
@@ -148,7 +149,8 @@ export function formOf(resource: OutboxResource, creating: boolean) {
 }
 
 /**
- * Warnings that do not stop saving, by field: a BIC of another country than the IBAN's, once
+ * Warnings that do not stop saving, by field: a VAT id with an EU prefix but not that
+ * country's format, when this form changed it; a BIC of another country than the IBAN's, once
  * both are well formed and this form changed one of them.
  */
 export function supplierWarnings(
@@ -158,9 +160,13 @@ export function supplierWarnings(
   mode: PayloadMode,
 ): Record<string, string> {
   const sent = payloadOf(fields, values, initial, mode);
-  if (!('iban' in sent) && !('bic' in sent)) return {};
-  const warning = bankCountryWarning(values['iban'], values['bic']);
-  return warning ? { bic: warning } : {};
+  const warnings: Record<string, string> = {};
+  const vatId = 'vatIdNo' in sent ? vatIdWarning(values['vatIdNo']) : undefined;
+  if (vatId) warnings['vatIdNo'] = vatId;
+  const bank =
+    'iban' in sent || 'bic' in sent ? bankCountryWarning(values['iban'], values['bic']) : undefined;
+  if (bank) warnings['bic'] = bank;
+  return warnings;
 }
 
 /**

@@ -121,7 +121,7 @@ describe('satchel supplier list and edits', () => {
 });
 
 describe('satchel supplier create and update: bank details', () => {
-  it('refuses a mistyped IBAN, BIC or VAT id with exit 2 and queues nothing', async () => {
+  it('refuses a mistyped IBAN or BIC with exit 2 and queues nothing', async () => {
     const { dataDir, core, profile } = await connect('Bank details', { transactions: 20 });
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
     await core.close();
@@ -142,12 +142,46 @@ describe('satchel supplier create and update: bank details', () => {
     expect((await create('--bic', 'COBADEF')).stderr).toContain(
       '--bic: A BIC has 8 or 11 characters; this one has 7.',
     );
-    expect((await create('--vat-id', 'DE12345678')).stderr).toContain(
-      '--vat-id: A German VAT id is DE followed by 9 digits.',
-    );
     const edits = await runCli(['edits', 'list', '--json'], { env });
     expect(edits.code).toBe(0);
     expect(JSON.parse(edits.stdout)).toMatchObject({ items: [] });
+  });
+
+  it("queues a VAT id not in its EU prefix's format as typed, with a warning on stderr", async () => {
+    const { dataDir, core, profile } = await connect('VAT warning', { transactions: 20 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    const typo = await runCli(
+      ['supplier', 'create', '--name', 'Typo GmbH', '--code', 'TYPO-1', '--vat-id', 'DE12345678'],
+      { env },
+    );
+    expect(typo).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('created offline'),
+      stderr:
+        'Warning: This does not look like a German VAT id (DE followed by 9 digits); it is saved as typed — check it if it is meant to be one.\n',
+    });
+    // A Mexican RFC starts with FR: no French VAT id, and kept exactly as typed.
+    const rfc = await runCli(
+      ['supplier', 'create', '--name', 'Franco SA de CV', '--code', 'MX-1', '--vat-id', ' FRAN800101AB1 '],
+      { env },
+    );
+    expect(rfc).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(/^Warning: This does not look like a French VAT id/),
+    });
+    const listed = async (text: string) =>
+      JSON.parse((await runCli(['supplier', 'list', '--text', text, '--json'], { env })).stdout);
+    expect(await listed('Typo GmbH')).toMatchObject({ suppliers: [{ vatIdNo: 'DE12345678' }] });
+    const franco = (await listed('Franco SA')).suppliers[0];
+    expect(franco).toMatchObject({ vatIdNo: 'FRAN800101AB1' });
+    expect(JSON.parse((await runCli(['edits', 'list', '--json'], { env })).stdout).items).toHaveLength(2);
+
+    // An update that leaves the VAT id alone says nothing of it.
+    const renamed = await runCli(['supplier', 'update', franco.id, '--name', 'Franco Hermanos SA'], { env });
+    expect(renamed).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('keeps an IBAN typed with spaces in its electronic form, shows it in groups, and warns of a foreign BIC', async () => {

@@ -169,4 +169,30 @@ describe('the supplier form’s bank details', () => {
     // The server's own pair, untouched, is not for this form to question.
     expect(supplierWarnings(fields, monaco, monaco, 'update')).toEqual({});
   });
+
+  it('saves a VAT id not in its EU prefix’s format as typed, warning of it beside the field', () => {
+    const { fields, schema } = formOf('supplier', false);
+    const initial = valuesFrom(fields, { name: 'Kaffee Nord', vatIdNo: 'DE-THEIRS' });
+    // The server's value, untouched, is not warned of: only a VAT id this form changes.
+    expect(supplierWarnings(fields, { ...initial, name: 'Kaffee Süd' }, initial, 'update')).toEqual({});
+    const typed = { ...initial, vatIdNo: 'DE 1234 5678' };
+    expect(supplierWarnings(fields, typed, initial, 'update')).toEqual({
+      vatIdNo:
+        'This does not look like a German VAT id (DE followed by 9 digits); it is saved as typed — check it if it is meant to be one.',
+    });
+    expect(schema.parse(payloadOf(fields, typed, initial, 'update'))).toEqual({ vatIdNo: 'DE 1234 5678' });
+    // A Mexican RFC is warned of the same way, and saved as typed.
+    const { fields: created, schema: creating } = formOf('supplier', true);
+    const blank = valuesFrom(created, {}, { status: 'ACTIVE' });
+    const rfc = { ...blank, name: 'Franco SA de CV', code: 'MX-1', vatIdNo: 'FRAN800101AB1' };
+    expect(supplierWarnings(created, rfc, blank, 'create')).toEqual({
+      vatIdNo: expect.stringContaining('This does not look like a French VAT id'),
+    });
+    expect(creating.parse(payloadOf(created, rfc, blank, 'create'))).toMatchObject({
+      vatIdNo: 'FRAN800101AB1',
+    });
+    const valid = { ...initial, vatIdNo: 'de 123 456 789' };
+    expect(supplierWarnings(fields, valid, initial, 'update')).toEqual({});
+    expect(schema.parse(payloadOf(fields, valid, initial, 'update'))).toEqual({ vatIdNo: 'DE123456789' });
+  });
 });
