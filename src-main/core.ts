@@ -313,9 +313,12 @@ export function createCore(options: CoreOptions): Core {
   }
 
   function readOnlyError(profileId: string): AppError | null {
+    // Asked before every write (each review mark among them): the open copy answers first, and
+    // the list of organisations (a file read) is read only for the name of a read-only one.
+    const problem = caches.get(profileId)?.readOnly;
+    if (!problem) return null;
     const profile = profiles.list().find((candidate) => candidate.id === profileId);
-    const problem = profile ? caches.get(profile.id)?.readOnly : null;
-    if (!profile || !problem) return null;
+    if (!profile) return null;
     return new AppError(
       'READ_ONLY',
       `The offline copy of "${profile.name}" is read-only: ${problem.why}. You can search and read; sync, edits, review marks and downloads into the copy are off until ${problem.where} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`,
