@@ -66,7 +66,7 @@ export interface TerminalOptions {
   /** What the person types once the output shows `when` (a hidden prompt, say), Enter included. */
   type?: string;
   when?: RegExp;
-  /** The most KiB a file the command writes may grow to (`ulimit -f`), as on a disk filling up. */
+  /** The most KiB a file the command writes may grow to (`prlimit --fsize`), as on a disk filling up. */
   fileLimitKiB?: number;
   /** The terminal's width in characters (`stty cols`); unset, it tells none. */
   columns?: number;
@@ -85,16 +85,17 @@ export function runCliAtTerminal(
   options: TerminalOptions = {},
 ): Promise<{ code: number | null; shown: string }> {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const node = [process.execPath, '--import', 'tsx', cliEntry, ...args].map(quote).join(' ');
-  const setup = [
-    ...(options.fileLimitKiB === undefined ? [] : [`ulimit -f ${options.fileLimitKiB}`]),
-    ...(options.columns === undefined ? [] : [`stty cols ${options.columns}`]),
-  ];
-  const command = setup.length === 0 ? node : `${setup.join(' && ')} && exec ${node}`;
+  // The limit in bytes through util-linux's prlimit, not the shell's `ulimit -f`: its unit is
+  // the shell's to choose (KiB in bash, 512 bytes in dash), and `script` runs the command in
+  // the user's $SHELL. The shell is named too, so that the command reads the same everywhere.
+  const limit =
+    options.fileLimitKiB === undefined ? [] : ['prlimit', `--fsize=${options.fileLimitKiB * 1024}`, '--'];
+  const node = [...limit, process.execPath, '--import', 'tsx', cliEntry, ...args].map(quote).join(' ');
+  const command = options.columns === undefined ? node : `stty cols ${options.columns} && exec ${node}`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
       cwd: repoRoot,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, SHELL: '/bin/sh', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 60_000,
     });
