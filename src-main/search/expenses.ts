@@ -212,8 +212,49 @@ interface RawRow extends ReviewColumns {
   fileCount: number;
 }
 
-function expenseOrder(sorting: ExpenseSorting): string {
-  return SORT_KEYS[sorting.field].map((key) => `${key} ${sorting.direction}`).join(', ');
+/** The columns of the timestamp sorts: kept as the API sent them (`expenseOrder`). */
+const TIME_COLUMNS: Partial<Record<ExpenseSortField, 'expense_time' | 'update_time'>> = {
+  expenseTime: 'expense_time',
+  updateTime: 'update_time',
+};
+
+/**
+ * Whether a timestamp column's text order is its instants' order: every value in UTC (`Z`) and
+ * of one width, hence of one form digit for digit (`2026-07-15T09:30:00Z` throughout, as the
+ * sandbox writes them, or `….500Z` throughout). Checked once per content generation (a few
+ * milliseconds for 43,000 expenses).
+ */
+function sortsAsText(sqlite: Database.Database, column: 'expense_time' | 'update_time'): boolean {
+  return memoized(sqlite, 'expense-time-form', column, () => {
+    const found = prepared(
+      sqlite,
+      `SELECT count(DISTINCT length(${column})) AS widths,
+         count(*) FILTER (WHERE ${column} NOT GLOB '${UTC_SECONDS}*Z'
+           OR substr(${column}, 20) GLOB '*[^.0-9Z]*') AS others
+       FROM expenses WHERE ${column} IS NOT NULL`,
+    ).get() as { widths: number; others: number };
+    return found.widths <= 1 && found.others === 0;
+  });
+}
+
+const DIGIT = '[0-9]';
+const UTC_SECONDS = `${DIGIT.repeat(4)}-${DIGIT.repeat(2)}-${DIGIT.repeat(2)}T${DIGIT.repeat(2)}:${DIGIT.repeat(2)}:${DIGIT.repeat(2)}`;
+
+/**
+ * The ORDER BY of a sort. Timestamps are ordered as instants: the cache keeps them as sent, and
+ * the API may send any fraction of a second and any offset, which as text order wrongly
+ * ("10:00:00.5Z" before "10:00:00Z", '.' < 'Z'; "10:30:00+01:00", 09:30 UTC, after both). When
+ * every value has one form the text order is right, and the sort walks the `(column, id)` index
+ * and stops after the page; otherwise it sorts by the instant (SQLite's `unixepoch`, to the
+ * millisecond; ties by id), about 13 ms for a page of 43,000 expenses.
+ */
+function expenseOrder(sqlite: Database.Database, sorting: ExpenseSorting): string {
+  const column = TIME_COLUMNS[sorting.field];
+  const keys =
+    column && !sortsAsText(sqlite, column)
+      ? [`unixepoch(e.${column}, 'subsec')`, 'e.id']
+      : SORT_KEYS[sorting.field];
+  return keys.map((key) => `${key} ${sorting.direction}`).join(', ');
 }
 
 export function searchExpenses(
@@ -228,7 +269,7 @@ export function searchExpenses(
   const { total: known, ...tuning } = options;
   const search = ExpenseSearch.parse(query);
   const where = expenseWhere(cache.sqlite, search.filters, tuning);
-  const order = expenseOrder(search.sorting);
+  const order = expenseOrder(cache.sqlite, search.sorting);
   const total = known ?? expenseCount(cache, search.filters, tuning);
   const text = searchText(search.filters.text);
   // A rare text: from its matches (CROSS JOIN keeps them the outer loop), else the whole table.
@@ -259,7 +300,7 @@ export function expenseIds(cache: CacheDb, filters: ExpenseFilters, sorting: Exp
   const where = expenseWhere(cache.sqlite, filters);
   return prepared(
     cache.sqlite,
-    `SELECT e.id FROM expenses e WHERE ${where.sql} ORDER BY ${expenseOrder(sorting)}`,
+    `SELECT e.id FROM expenses e WHERE ${where.sql} ORDER BY ${expenseOrder(cache.sqlite, sorting)}`,
   )
     .pluck()
     .all(where.params) as string[];
