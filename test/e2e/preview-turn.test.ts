@@ -7,13 +7,14 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp, testFileUrl } from './harness';
-import { largePng, multiPagePdf, openTransaction } from './receipts';
+import { largePng, loneReceipts, multiPagePdf, openTransaction } from './receipts';
 import { connectSandbox } from './steps';
 
 // Receipts photographed or scanned sideways, turned in the preview: a landscape photo turned a
 // quarter lies upright in a box of the turned size, fits the pane, and zoomed scrolls to every
-// edge; a PDF is drawn turned by pdf.js, every page; each file keeps its own turn while its
-// expense is open, and a file opened afresh starts upright.
+// edge; a PDF is drawn turned by pdf.js, every page; each file keeps its own turn for the
+// session: while its expense is open, and when another expense is looked at and this one opened
+// again; another expense's file starts upright and keeps its own.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -58,6 +59,14 @@ describe('turning a receipt in the preview', () => {
       content: multiPagePdf(['Invoice page one', 'Invoice page two']),
       mimeType: 'application/pdf',
       name: 'invoice.pdf',
+    });
+    // Another expense's receipt, a photo too.
+    const other = loneReceipts(sandbox, 1)[0];
+    if (!other) throw new Error('no expense with one file');
+    sandbox.control?.replaceFile(other.fileId, {
+      content: largePng(600, 900),
+      mimeType: 'image/png',
+      name: 'other.png',
     });
     const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
     await connectSandbox(core, sandbox);
@@ -227,17 +236,42 @@ describe('turning a receipt in the preview', () => {
       await invoice.getByRole('status').getByText('Turned 90° right').waitFor();
       expect((await pixels()).width).toBeGreaterThan((await pixels()).height);
 
-      // Opened afresh (the pane closed and the transaction opened again): upright, as the file
-      // is; the turn was the view's only.
+      // Another expense (the pane closed, another transaction opened): its photo starts upright,
+      // and turned left there it keeps that.
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      pane = await openTransaction(app, other.id);
+      let otherPhoto = pane.getByRole('figure', { name: 'Image other.png' });
+      const showOther = pane.getByRole('button', { name: 'Show preview of other.png' });
+      await otherPhoto.or(showOther).first().waitFor();
+      if (await showOther.isVisible()) await showOther.click();
+      await otherPhoto.getByRole('status').getByText('Not turned').waitFor();
+      await otherPhoto.getByRole('button', { name: 'Turn left (Shift+R)' }).click();
+      await otherPhoto.getByRole('status').getByText('Turned 90° left').waitFor();
+
+      // Back to the first expense: each of its files as it was left, turned right, laid out so.
       await page.keyboard.press('Escape');
       await pane.waitFor({ state: 'detached' });
       pane = await openTransaction(app, expense.bankTransactionId);
       photo = pane.getByRole('figure', { name: 'Image sideways.png' });
-      await photo.getByRole('status').getByText('Not turned').waitFor();
-      const again = await boxOf(photo.getByRole('img', { name: 'Receipt sideways.png' }));
-      expect(again.width).toBeGreaterThan(again.height);
+      await photo.getByRole('status').getByText('Turned 90° right').waitFor();
+      await expect
+        .poll(async () => {
+          const box = await boxOf(photo.getByRole('img', { name: 'Receipt sideways.png' }));
+          return box.height > box.width;
+        })
+        .toBe(true);
       invoice = pane.getByRole('figure', { name: 'PDF invoice.pdf' });
-      await invoice.getByRole('status').getByText('Not turned').waitFor();
+      await drawn(1).waitFor();
+      await invoice.getByRole('status').getByText('Turned 90° right').waitFor();
+      await expect.poll(async () => (await pixels()).width > (await pixels()).height).toBe(true);
+
+      // And the other one again: still turned left.
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      pane = await openTransaction(app, other.id);
+      otherPhoto = pane.getByRole('figure', { name: 'Image other.png' });
+      await otherPhoto.getByRole('status').getByText('Turned 90° left').waitFor();
     } finally {
       await app.close();
       await core.close();

@@ -9,7 +9,7 @@ import {
 } from '../../../src-shared/details';
 import { formatBytes, formatDate, formatMoney, humanize } from '../../lib/format';
 import { FilePreview } from '../preview/FilePreview';
-import type { Turn } from '../preview/viewer';
+import { useFileTurn } from '../preview/turns';
 
 /**
  * Where a line is booked, in one line of text: "Account 4930 Office supplies · VAT 19 % ·
@@ -124,13 +124,13 @@ export function ExpenseFiles({ profileId, files }: { profileId: string; files: E
 
 /**
  * One file; its preview opens by itself when the copy is on disk, else when asked (it downloads).
- * The file's turn in the preview is kept here, beside it: hiding the preview and showing it again,
- * or looking at the expense's other files in between, keeps it; another expense's files (or this
- * one's opened again later) start upright. A view setting only: nothing is saved anywhere.
+ * The file's turn in the preview is kept for the session, by organisation and file id
+ * (`preview/turns.ts`): hiding the preview, looking at other files or expenses, closing the
+ * pane and coming back all keep it. A view setting only: nothing is saved anywhere.
  */
 function ExpenseFile({ profileId, file }: { profileId: string; file: ExpenseFileSummary }) {
   const [shown, setShown] = useState(file.downloaded);
-  const [turn, setTurn] = useState<Turn>(0);
+  const [turn, setTurn] = useFileTurn(profileId, file.id);
   const previewId = useId();
   const name = file.name ?? file.id;
   return (

@@ -192,8 +192,9 @@ function fetchProblem(error: Error, downloaded: boolean): string {
 
 /**
  * A receipt or invoice shown in the app: the cached copy (fetched first if it is not on disk),
- * images as they are, PDFs drawn by pdf.js a page at a time. The turn is the caller's, per file:
- * it outlives this preview (hidden and shown again, a fresh copy loaded) and is never saved.
+ * images as they are, PDFs drawn by pdf.js a page at a time. The turn is the caller's, per file
+ * (`useFileTurn`, for the session): it outlives this preview (hidden and shown again, a fresh
+ * copy loaded, the expense left and opened again) and is never saved.
  */
 export function FilePreview({
   profileId,

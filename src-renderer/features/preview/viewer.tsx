@@ -6,7 +6,7 @@ import { useState, type KeyboardEvent } from 'react';
  * larger ones scroll inside the frame. The turn is a quarter at a time, right (clockwise) or
  * left, for a receipt photographed or scanned sideways or upside down; it is the view's only
  * (nothing is written to the file or the server) and is held by the caller, per file
- * (`FilePreview`'s `turn`), so that it outlives the view while the file stays on screen.
+ * (`FilePreview`'s `turn`, kept for the session by `turns.ts`), so that it outlives the view.
  */
 export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
 
