@@ -16,8 +16,24 @@ import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
 import { savedEditStatus, type SavedEdit } from '../edits/saved';
 import { EditorPane, RecordEditor } from '../edits/RecordEditor';
+import './suppliers.css';
 
 const PAGE_SIZE = 50;
+
+/**
+ * An IBAN in groups of four, on one line (suppliers.css): cut short with an ellipsis when the
+ * column is too narrow for it, its whole value in the tooltip. The text stays whole in the
+ * page, so a screen reader reads all of it.
+ */
+function IbanCell({ iban }: { iban: string | null }) {
+  if (iban === null) return <td className="mono">—</td>;
+  const grouped = formatIban(iban);
+  return (
+    <td className="mono iban" title={grouped}>
+      <span className="clip">{grouped}</span>
+    </td>
+  );
+}
 
 function supplierForm(supplier: SupplierRow | null) {
   const form = formOf('supplier', supplier === null);
@@ -156,7 +172,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
                 <td className="mono">{row.number ?? '—'}</td>
                 <td>{row.deletedAt !== null ? 'Gone from the server' : humanize(row.status)}</td>
                 <td className="mono">{row.vatIdNo ?? '—'}</td>
-                <td className="mono">{row.iban === null ? '—' : formatIban(row.iban)}</td>
+                <IbanCell iban={row.iban} />
                 <td>
                   <button
                     type="button"
