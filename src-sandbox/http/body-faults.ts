@@ -10,8 +10,8 @@ import type { BodyFault } from './server';
 /**
  * The body as a fault rule wants it: one byte flipped in the middle (same length), and/or cut
  * after `truncateAt` bytes — a stream that then fails, so the server destroys the connection
- * with the full Content-Length already promised — and/or sent slowly, in ten pieces spread
- * over `slowMs`.
+ * with the full Content-Length already promised — and/or sent slowly, in ten pieces (or
+ * `slowPieces`) spread over `slowMs`.
  */
 export function damaged(body: Buffer, fault: BodyFault | undefined): Buffer | Readable {
   if (!fault) return body;
@@ -21,7 +21,7 @@ export function damaged(body: Buffer, fault: BodyFault | undefined): Buffer | Re
     const at = Math.floor(bytes.length / 2);
     bytes[at] = (bytes[at] ?? 0) ^ 0xff;
   }
-  if (fault.slowMs) return slowly(bytes, fault.slowMs, fault.truncateAt);
+  if (fault.slowMs) return slowly(bytes, fault.slowMs, fault.slowPieces ?? 10, fault.truncateAt);
   if (fault.truncateAt === undefined || fault.truncateAt >= bytes.length) return bytes;
   const head = bytes.subarray(0, fault.truncateAt);
   let sent = false;
@@ -36,12 +36,12 @@ export function damaged(body: Buffer, fault: BodyFault | undefined): Buffer | Re
 }
 
 /**
- * `bytes` in ten pieces: the first at once (the headers go with it), then one every tenth of
- * `ms`; cut (the stream fails) after `truncateAt`.
+ * `bytes` in `pieces` pieces: the first at once (the headers go with it), then one every
+ * `pieces`-th of `ms`; cut (the stream fails) after `truncateAt`.
  */
-function slowly(bytes: Buffer, ms: number, truncateAt: number | undefined): Readable {
+function slowly(bytes: Buffer, ms: number, pieces: number, truncateAt: number | undefined): Readable {
   const end = truncateAt === undefined ? bytes.length : Math.min(truncateAt, bytes.length);
-  const piece = Math.max(1, Math.ceil(bytes.length / 10));
+  const piece = Math.max(1, Math.ceil(bytes.length / pieces));
   let at = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Readable({
@@ -59,7 +59,7 @@ function slowly(bytes: Buffer, ms: number, truncateAt: number | undefined): Read
           this.push(bytes.subarray(at, next));
           at = next;
         },
-        at === 0 ? 0 : ms / 10,
+        at === 0 ? 0 : ms / pieces,
       );
     },
     destroy(error, callback) {

@@ -39,6 +39,11 @@ export const FaultRule = z.strictObject({
    */
   slowBodyMs: z.number().int().min(1).max(600_000).optional(),
   /**
+   * With `slowBodyMs`: the body in this many pieces instead of ten, one every this-many-th of
+   * `slowBodyMs` — fewer, longer gaps, each still followed by bytes.
+   */
+  slowBodyPieces: z.number().int().min(2).max(1000).optional(),
+  /**
    * The whole body with one byte flipped (right length: a file's sha256 does not match, a JSON
    * answer may not parse). File content and JSON answers.
    */

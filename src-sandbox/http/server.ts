@@ -37,6 +37,8 @@ export interface BodyFault {
   corrupt?: boolean;
   /** Spread the body over this many milliseconds. */
   slowMs?: number;
+  /** With `slowMs`: in this many pieces (ten when left out). */
+  slowPieces?: number;
 }
 /** One API request as it arrived (after authentication), for tests that count requests. */
 export interface RequestLogEntry {
@@ -214,6 +216,7 @@ async function run(
         ...(fault.truncateBodyAt !== undefined ? { truncateAt: fault.truncateBodyAt } : {}),
         ...(fault.corruptBody ? { corrupt: true } : {}),
         ...(fault.slowBodyMs ? { slowMs: fault.slowBodyMs } : {}),
+        ...(fault.slowBodyPieces ? { slowPieces: fault.slowBodyPieces } : {}),
       };
       continue;
     }

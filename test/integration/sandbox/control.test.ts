@@ -196,6 +196,23 @@ describe('control surface', () => {
     expect(Number(whole.headers.get('content-length'))).toBe(Number(response.headers.get('content-length')));
   });
 
+  test('fault: a slow body in the number of pieces asked for, the whole of it', async () => {
+    const token = await api.token();
+    const whole = await fetch(`${api.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
+    const expected = Buffer.from(await whole.arrayBuffer());
+    await control('POST', '/faults', { match: 'listUsers', slowBodyMs: 900, slowBodyPieces: 3, times: 1 });
+    const started = Date.now();
+    const response = await fetch(`${api.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('content-length'))).toBe(expected.length);
+    const pieces: Uint8Array[] = [];
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) pieces.push(chunk);
+    // The first piece at once, then one every 300 ms: two gaps.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    expect(pieces).toHaveLength(3);
+    expect(Buffer.concat(pieces).equals(expected)).toBe(true);
+  });
+
   test('fault: forced 429 with Retry-After and Remaining 0', async () => {
     await control('POST', '/faults', { match: 'listPaymentTerms', rateLimit: true, times: 1 });
     const limited = await api.call('GET', '/v1/payment-terms');
