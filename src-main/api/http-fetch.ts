@@ -17,7 +17,9 @@ import { Agent, errors, type Dispatcher } from 'undici';
  * - `idleTimeoutMs`: the request fails when no byte arrived for that long, waiting for the
  *   answer or within the body. A deadline for the whole request would cut a large file on a
  *   slow line however steadily it arrives; a body the reader is slow to take pauses the
- *   connection, and that is not silence;
+ *   connection, and that is not silence. `firstByteTimeoutMs`, when given, is the wait for the
+ *   answer to begin (its status and headers) instead: a person waiting for a preview is told
+ *   sooner that a server says nothing, while a body that has begun keeps the idle time;
  * - the body streams as it arrives (with back-pressure) and ends in an error when the
  *   connection closes before the body is complete, so a cut body is seen as cut and can be
  *   continued with `Range`;
@@ -50,6 +52,11 @@ export interface RawInit {
   signal?: AbortSignal | undefined;
   /** Fail when no byte arrived for this long (waiting for the answer or in the body). */
   idleTimeoutMs?: number;
+  /**
+   * Fail when the answer (its status line and headers) has not come within this long; the body
+   * then keeps `idleTimeoutMs`. Left out: `idleTimeoutMs` for both.
+   */
+  firstByteTimeoutMs?: number;
 }
 
 export type RawFetch = (url: string, init?: RawInit) => Promise<RawResponse>;
@@ -86,10 +93,14 @@ function silence(ms: number): RequestTimeoutError {
 }
 
 /** undici's own time-outs as the one this module promises; anything else as it is. */
-function translated(error: unknown, idleTimeoutMs: number): unknown {
-  return error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError
-    ? silence(idleTimeoutMs)
-    : error;
+function translated(error: unknown, firstByteMs: number, idleTimeoutMs: number): unknown {
+  if (error instanceof errors.HeadersTimeoutError) return silence(firstByteMs);
+  return error instanceof errors.BodyTimeoutError ? silence(idleTimeoutMs) : error;
+}
+
+/** A time-out in milliseconds as undici takes it: 0 (none) when not a positive finite number. */
+function undiciTimeout(ms: number | undefined): number {
+  return ms && Number.isFinite(ms) && ms > 0 ? Math.max(1, ms) : 0;
 }
 
 /** Body bytes held for a reader before the connection is paused (back-pressure). */
@@ -135,6 +146,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly signal: AbortSignal | undefined,
+    private readonly firstByteMs: number,
     private readonly idleTimeoutMs: number,
   ) {
     this.answered = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
@@ -178,7 +190,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onError(error: Error): void {
-    this.failure = { error: translated(error, this.idleTimeoutMs) };
+    this.failure = { error: translated(error, this.firstByteMs, this.idleTimeoutMs) };
     this.settle.reject(this.failure.error);
     this.done();
   }
@@ -284,8 +296,8 @@ export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
       throw new TypeError(`This client sends only GET and HEAD requests, not ${method}.`);
     const signal = init?.signal;
     // 0 turns undici's time-outs off (its defaults are 300 s).
-    const idle =
-      init?.idleTimeoutMs && Number.isFinite(init.idleTimeoutMs) ? Math.max(1, init.idleTimeoutMs) : 0;
+    const idle = undiciTimeout(init?.idleTimeoutMs);
+    const firstByte = init?.firstByteTimeoutMs === undefined ? idle : undiciTimeout(init.firstByteTimeoutMs);
     let url = new URL(input);
     const headers: Record<string, string> = { 'accept-encoding': 'identity' };
     for (const [name, value] of Object.entries(init?.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -293,14 +305,14 @@ export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new TypeError(`Unsupported protocol ${url.protocol}`);
       if (signal?.aborted) throw signal.reason ?? new Error('Aborted.');
-      const exchange = new Exchange(signal, idle);
+      const exchange = new Exchange(signal, firstByte, idle);
       agent.dispatch(
         {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method,
           headers,
-          headersTimeout: idle,
+          headersTimeout: firstByte,
           bodyTimeout: idle,
         },
         exchange,
@@ -360,7 +372,8 @@ export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
 export function fromFetch(fetchImpl: typeof fetch): RawFetch {
   return async (url, init) => {
     const controller = new AbortController();
-    const idle = idleTimer(init?.idleTimeoutMs, (error) => controller.abort(error));
+    const timedOut = (error: RequestTimeoutError) => controller.abort(error);
+    const answer = idleTimer(init?.firstByteTimeoutMs ?? init?.idleTimeoutMs, timedOut);
     const signal = init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
     let response: Response;
     try {
@@ -370,12 +383,13 @@ export function fromFetch(fetchImpl: typeof fetch): RawFetch {
         signal,
       });
     } catch (error) {
-      idle.stop();
       throw controller.signal.aborted ? controller.signal.reason : error;
+    } finally {
+      answer.stop();
     }
-    idle.touch();
     const stream = response.body;
-    if (!stream) idle.stop();
+    // The body's silence is timed from the answer on.
+    const idle = idleTimer(stream ? init?.idleTimeoutMs : undefined, timedOut);
     const body: RawBody | null = stream && {
       async *[Symbol.asyncIterator]() {
         try {

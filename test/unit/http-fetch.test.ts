@@ -189,6 +189,44 @@ describe('http fetch for file bodies', () => {
     },
   );
 
+  it.each([
+    ['the undici transport', () => createHttpFetch()],
+    ["Node's fetch through fromFetch", () => fromFetch(globalThis.fetch)],
+  ])(
+    'waits the first-byte time for an answer to begin, then the idle time within its body: %s',
+    async (_name, make) => {
+      const url = await serve((request, response) => {
+        if (request.url === '/silent-head') return; // never answers
+        // The headers at once, then two more pieces 1.3 s apart: each gap far longer than the
+        // first-byte wait (undici times it to within a second), shorter than the idle time.
+        response.writeHead(200, { 'content-length': '300' });
+        response.write(Buffer.alloc(100, 3));
+        let sent = 1;
+        const timer = setInterval(() => {
+          response.write(Buffer.alloc(100, 3));
+          sent += 1;
+          if (sent === 3) {
+            clearInterval(timer);
+            response.end();
+          }
+        }, 1_300);
+      });
+      const fetch = make();
+      const init: RawInit = { firstByteTimeoutMs: 100, idleTimeoutMs: 5_000 };
+      const started = Date.now();
+      await expect(fetch(`${url}/silent-head`, init)).rejects.toMatchObject({
+        name: 'TimeoutError',
+        message: 'No data arrived for 100 ms.',
+      });
+      expect(Date.now() - started).toBeLessThan(2_500); // not the idle time's 5 s
+
+      const slow = await fetch(`${url}/gaps`, init);
+      const body = await readAll(slow);
+      expect(body.length).toBe(300);
+      expect(body.every((byte) => byte === 3)).toBe(true);
+    },
+  );
+
   it('never sends a request stopped while it waited for a connection, and keeps the connection usable', async () => {
     const seen: string[] = [];
     const url = await serve((request, response) => {
