@@ -79,6 +79,12 @@ export interface CoreOptions {
    */
   apiTimeoutMs?: number;
   /**
+   * How long a preview's request waits for the answer to begin: 10 s by default
+   * (files/offline.ts `PREVIEW_FIRST_BYTE_MS`), never longer than `apiTimeoutMs`; tests make it
+   * short.
+   */
+  previewFirstByteMs?: number;
+  /**
    * What a sync that succeeded is followed by for the offline files: `fill` (the default) brings
    * them to the keep-offline scope; `sweep` only clears the folder of leftovers and fetches
    * nothing: the command line, which exits as soon as its sync is done and would stop a fill
@@ -430,6 +436,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     now: clock,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
+    ...(options.previewFirstByteMs ? { previewFirstByteMs: options.previewFirstByteMs } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
     fillLeases: createFillLeases(options.fillLease),

@@ -102,6 +102,17 @@ export interface ApiClient {
       retries?: number;
       /** With `retries`: the longest `Retry-After` of a 5xx waited for before the retry. */
       maxServerWaitMs?: number;
+      /**
+       * How long each attempt waits for the answer to begin (its status and headers) before it
+       * is timed out, never longer than `timeoutMs`; the body keeps `timeoutMs` as its longest
+       * silence, so a large file that arrives slowly but steadily is never cut. For a preview a
+       * person waits for. Left out: `timeoutMs` for both.
+       *
+       * `retries`, `maxServerWaitMs` and this bound the token request made for this request
+       * too, when the token must be fetched first (its deadline is this wait: a token's answer
+       * is small): a person waiting for a file does not wait out the sign-in's full backoff.
+       */
+      firstByteTimeoutMs?: number;
     },
   ): Promise<RawResponse>;
   readonly governor: RateGovernor;
@@ -157,7 +168,11 @@ export class ServerFailureError extends AppError {
   }
 }
 
-/** No answer (or no byte of it) within the client's time-out, after the retries allowed. */
+/**
+ * No answer (or no byte of it) within the client's time-out, or within the shorter wait for the
+ * answer to begin that the request asked for (`firstByteTimeoutMs`), after the retries allowed.
+ * `timeoutMs` is the wait that ran out.
+ */
 export class NoAnswerInTimeError extends AppError {
   constructor(
     readonly host: string,
@@ -170,6 +185,13 @@ export class NoAnswerInTimeError extends AppError {
   get waited(): string {
     return this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`;
   }
+}
+
+/** How far a request (and the token request made for it) is retried and waited for; see fetchRaw. */
+interface Limits {
+  retries?: number | undefined;
+  maxServerWaitMs?: number | undefined;
+  firstByteTimeoutMs?: number | undefined;
 }
 
 /** A JSON answer as `read` leaves it: its body read whole when it is a success, else unread. */
@@ -260,10 +282,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxRetries = options.maxRetries ?? 5;
   let token: { value: string; expiresAtMs: number } | null = null;
-  let tokenRequest: Promise<string> | null = null;
+  /**
+   * The token requests in flight, by their limits: callers with the same limits share one. A
+   * preview's bounded request does not join a sync's (it would wait out that one's backoff),
+   * and a sync does not join a preview's (it would give up after its two attempts).
+   */
+  const tokenRequests = new Map<string, Promise<string>>();
   let requests = 0;
 
-  async function fetchToken(signal?: AbortSignal): Promise<string> {
+  /** The wait for an answer to begin: `timeoutMs`, or a shorter one asked for. */
+  const firstByteWait = (asked: number | undefined): number =>
+    asked === undefined ? timeoutMs : Math.min(asked, timeoutMs);
+
+  async function fetchToken(signal: AbortSignal | undefined, limits: Limits): Promise<string> {
     const credentials = await options.credentials();
     if (credentials.kind === 'token') return credentials.accessToken;
     const form = new URLSearchParams({
@@ -275,11 +306,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { response, text } = await send('POST /oauth2/token', `${base}/oauth2/token`, {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       transport: (url, headers, attemptSignal) =>
-        jsonAttempt(url, { method: 'POST', body: form.toString() }, headers, attemptSignal),
+        jsonAttempt(
+          url,
+          { method: 'POST', body: form.toString() },
+          headers,
+          attemptSignal,
+          firstByteWait(limits.firstByteTimeoutMs),
+        ),
       read: readJsonAnswer,
       signal,
       idempotent: true,
       authenticated: false,
+      retries: limits.retries,
+      maxServerWaitMs: limits.maxServerWaitMs,
+      firstByteTimeoutMs: limits.firstByteTimeoutMs,
     });
     if (response.status === 400 || response.status === 401) {
       throw new AppError(
@@ -305,11 +345,25 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return token.value;
   }
 
-  /** A valid token, refreshed a minute before it expires; one sign-in at a time. */
-  async function accessToken(signal?: AbortSignal, force = false): Promise<string> {
+  /**
+   * A valid token, refreshed a minute before it expires; one sign-in at a time for callers with
+   * the same `limits` (those of the request it is fetched for).
+   */
+  async function accessToken(
+    signal: AbortSignal | undefined,
+    force: boolean,
+    limits: Limits,
+  ): Promise<string> {
     if (!force && token && now() < token.expiresAtMs - 60_000) return token.value;
-    tokenRequest ??= fetchToken(signal).finally(() => (tokenRequest = null));
-    return tokenRequest;
+    const key = `${limits.retries ?? ''}/${limits.maxServerWaitMs ?? ''}/${limits.firstByteTimeoutMs ?? ''}`;
+    let running = tokenRequests.get(key);
+    if (!running) {
+      const started = fetchToken(signal, limits).finally(() => {
+        if (tokenRequests.get(key) === started) tokenRequests.delete(key);
+      });
+      tokenRequests.set(key, (running = started));
+    }
+    return running;
   }
 
   interface SendInit<R extends Answer, T> {
@@ -326,6 +380,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     retries?: number | undefined;
     /** The longest `Retry-After` of a 5xx waited for; `MAX_SERVER_WAIT_MS` when left out. */
     maxServerWaitMs?: number | undefined;
+    /**
+     * The wait for an answer to begin (fetchRaw's `firstByteTimeoutMs`): what a time-out says it
+     * waited, and with `retries` and `maxServerWaitMs` the bounds of a token request made for it.
+     */
+    firstByteTimeoutMs?: number | undefined;
     /**
      * Sends one attempt. `signal` is the caller's; `timeoutMs` is the transport's to keep: the
      * JSON transport as a deadline for the whole request, the file transport as the longest
@@ -351,8 +410,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     init: { method: string; body?: string },
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
+    deadlineMs = timeoutMs,
   ): Promise<Response> {
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(deadlineMs);
     try {
       return await doFetch(url, {
         method: init.method,
@@ -362,7 +422,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     } catch (error) {
       throw timeout.aborted && !signal?.aborted
-        ? new RequestTimeoutError(`No answer within ${Math.round(timeoutMs / 1000)} s.`)
+        ? new RequestTimeoutError(
+            `No answer within ${deadlineMs >= 1000 ? `${Math.round(deadlineMs / 1000)} s` : `${deadlineMs} ms`}.`,
+          )
         : error;
     }
   }
@@ -375,6 +437,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let limited = 0;
     let resets = 0;
     const retries = init.retries ?? maxRetries;
+    const limits: Limits = {
+      retries: init.retries,
+      maxServerWaitMs: init.maxServerWaitMs,
+      firstByteTimeoutMs: init.firstByteTimeoutMs,
+    };
     /**
      * An attempt that ended without a whole answer: none came (`midAnswer` false), or its body
      * broke off after the headers. Throws what the request ends in, or waits out the backoff
@@ -398,7 +465,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           `${operation} answered with a body that could not be read: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}.`,
         );
       if (!init.idempotent || failures >= retries || (reset && resets >= (init.resetRetries ?? maxRetries))) {
-        if (timedOut) throw new NoAnswerInTimeError(new URL(url).host, timeoutMs);
+        if (timedOut)
+          throw new NoAnswerInTimeError(new URL(url).host, firstByteWait(init.firstByteTimeoutMs));
         if (reset) throw new ConnectionResetError(new URL(url).host, midAnswer);
         throw new AppError(
           'OFFLINE',
@@ -416,7 +484,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
       const headers = { ...init.headers };
       try {
-        if (init.authenticated) headers['authorization'] = `Bearer ${await accessToken(init.signal, false)}`;
+        if (init.authenticated)
+          headers['authorization'] = `Bearer ${await accessToken(init.signal, false, limits)}`;
         init.beforeSend?.();
       } catch (error) {
         // Nothing was sent (no token, the caller's own failure, a cancel meanwhile): the permit
@@ -452,7 +521,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response.status === 401 && init.authenticated && !refreshed) {
         refreshed = true;
         await response.body?.cancel();
-        await accessToken(init.signal, true);
+        await accessToken(init.signal, true, limits);
         continue;
       }
       if (RETRYABLE_STATUS.has(response.status) && init.idempotent && failures < retries) {
@@ -571,7 +640,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const url = `${base}${path}`;
       const response = await send(operation, url, {
         headers: init.headers ?? {},
-        transport: (url, headers, signal) => rawFetch(url, { headers, signal, idleTimeoutMs: timeoutMs }),
+        transport: (url, headers, signal) =>
+          rawFetch(url, {
+            headers,
+            signal,
+            idleTimeoutMs: timeoutMs,
+            ...(init.firstByteTimeoutMs === undefined
+              ? {}
+              : { firstByteTimeoutMs: firstByteWait(init.firstByteTimeoutMs) }),
+          }),
         signal: init.signal,
         idempotent: true,
         authenticated: true,
@@ -579,6 +656,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         resetRetries: init.resetRetries,
         retries: init.retries,
         maxServerWaitMs: init.maxServerWaitMs,
+        firstByteTimeoutMs: init.firstByteTimeoutMs,
         read: async (answer) => answer,
       });
       if (!response.ok && response.status !== 206) throw await failure(response, url);

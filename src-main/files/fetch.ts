@@ -61,6 +61,12 @@ export interface FetchFileOptions {
   retries?: number;
   maxServerWaitMs?: number;
   /**
+   * How long the client waits for the answer to begin (`fetchRaw`'s `firstByteTimeoutMs`); the
+   * body keeps the client's silence time-out. A preview's shorter wait; the client's own when
+   * left out.
+   */
+  firstByteTimeoutMs?: number;
+  /**
    * Called before each write to the `.part` file (its creation, each piece of the body, its
    * removal) and before it is renamed or handed to `place`; throws to stop the fetch with
    * nothing more written: a bulk download or a fill whose lease another process took over
@@ -69,13 +75,14 @@ export interface FetchFileOptions {
   fence?: () => void;
 }
 
-/** The options of `fetchRaw` that say how far the client retries the file's request. */
+/** The options of `fetchRaw` that say how far the client retries and waits for the file's request. */
 function retryLimits(options: FetchFileOptions) {
-  const { resetRetries, retries, maxServerWaitMs } = options;
+  const { resetRetries, retries, maxServerWaitMs, firstByteTimeoutMs } = options;
   return {
     ...(resetRetries === undefined ? {} : { resetRetries }),
     ...(retries === undefined ? {} : { retries }),
     ...(maxServerWaitMs === undefined ? {} : { maxServerWaitMs }),
+    ...(firstByteTimeoutMs === undefined ? {} : { firstByteTimeoutMs }),
   };
 }
 

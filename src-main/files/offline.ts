@@ -41,6 +41,17 @@ const PREVIEW_RETRIES = 1;
  * that asks for longer is reported at once rather than waited for in silence.
  */
 const PREVIEW_SERVER_WAIT_MS = 3_000;
+/**
+ * How long a preview's request waits for the server's answer to begin (its status and
+ * headers) before the attempt is timed out, instead of the client's 30 s of silence: a file's
+ * answer begins within a second or two from a server that works, and with two attempts a
+ * server that takes the connection and says nothing is reported after about 20 s rather than a
+ * minute of spinner. Once the answer has begun, the body keeps the client's silence time-out:
+ * a large PDF on a slow line is not cut off while its bytes keep coming. The fill and bulk
+ * downloads, which nobody watches, keep the client's time-out. (`OfflineDeps.previewFirstByteMs`
+ * sets another for tests.)
+ */
+const PREVIEW_FIRST_BYTE_MS = 10_000;
 
 /**
  * A file of the folder written to more recently than this may be another process's (a preview
@@ -153,6 +164,8 @@ export interface OfflineDeps {
   inflight?: Map<string, Promise<CachedFile>>;
   /** Whether the system says there is no network at all: a missing copy is then not asked for. */
   networkDown?: () => boolean;
+  /** A preview's wait for the answer to begin; `PREVIEW_FIRST_BYTE_MS` unless a test sets it. */
+  previewFirstByteMs?: number;
 }
 
 /** `promise`, or a rejection with the signal's reason once it aborts (the promise goes on). */
@@ -267,7 +280,11 @@ async function cacheCopy(
         // twice at most before it says so (service.ts `fetch`) and leaves the next try to them.
         ...(fill
           ? { delayBeforeRequest: () => fill.share.delayMs(), resetRetries: 0 }
-          : { retries: PREVIEW_RETRIES, maxServerWaitMs: PREVIEW_SERVER_WAIT_MS }),
+          : {
+              retries: PREVIEW_RETRIES,
+              maxServerWaitMs: PREVIEW_SERVER_WAIT_MS,
+              firstByteTimeoutMs: deps.previewFirstByteMs ?? PREVIEW_FIRST_BYTE_MS,
+            }),
       });
     } catch (error) {
       if (!fill) await rm(partPath, { force: true });

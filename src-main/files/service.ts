@@ -68,6 +68,8 @@ export interface FileServiceOptions {
   durable?: boolean;
   /** The preview URL of a cached copy (CoreOptions.fileUrl). */
   fileUrl?: (profileId: string, localName: string) => string;
+  /** A preview's wait for the answer to begin (CoreOptions.previewFirstByteMs). */
+  previewFirstByteMs?: number;
   /**
    * Whether the organisation's API cannot be reached because the system says there is no
    * network at all (connectivity.ts); never for the demo organisation, whose API is in the app.
@@ -220,6 +222,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     now: options.now,
     inflight,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
+    ...(options.previewFirstByteMs ? { previewFirstByteMs: options.previewFirstByteMs } : {}),
     ...(options.networkDown ? { networkDown: () => options.networkDown?.(profileId) ?? false } : {}),
   });
 

@@ -76,3 +76,46 @@ describe('a preview whose connection is reset or whose server fails', () => {
     }
   }, 120_000);
 });
+
+describe('a preview whose server takes the connection and says nothing', () => {
+  it("says it waited the preview's time, not the client's, and opens the receipt with Try again", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
+    const [silent] = loneReceipts(sandbox, 1);
+    if (!silent) throw new Error('no receipt to preview');
+    // The preview waits 1 s for the answer to begin (10 s in the app); the client's own silence
+    // time-out stays at its 30 s.
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl, previewFirstByteMs: 1_000 });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    const control = sandbox.control!;
+    const contentRequests = () =>
+      control.requests('getFileContent').filter((entry) => entry.path.includes(silent.fileId)).length;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      control.addFault({ match: `/v1/files/${silent.fileId}/content`, latencyMs: 30_000 });
+      const pane = await openTransaction(app, silent.id);
+      const started = Date.now();
+      await pane.getByRole('button', { name: `Show preview of ${silent.fileName}` }).click();
+      const problem = pane.getByRole('alert');
+      const host = new URL(sandbox.url).host;
+      await problem
+        .getByText(`The server at ${host} did not answer within 1 s; try again.`, { exact: true })
+        .waitFor();
+      // Two attempts of the preview's wait: seconds, not the client's minute.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(contentRequests()).toBe(2);
+      expect(await problem.getByText('offline', { exact: false }).count()).toBe(0);
+
+      control.clearFaults();
+      await problem.getByRole('button', { name: 'Try again' }).click();
+      await pane.getByRole('group', { name: `Zoom of ${silent.fileName}` }).waitFor();
+      expect(contentRequests()).toBe(3);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});

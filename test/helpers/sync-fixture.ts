@@ -13,7 +13,10 @@ export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export async function connectedCore(
   dataDir: string,
   sandboxOptions: Partial<SandboxOptions> = {},
-  coreOptions: Pick<CoreOptions, 'pickFile' | 'pickFolder' | 'lease' | 'apiTimeoutMs'> = {},
+  coreOptions: Pick<
+    CoreOptions,
+    'pickFile' | 'pickFolder' | 'lease' | 'apiTimeoutMs' | 'previewFirstByteMs'
+  > = {},
 ) {
   const sandbox = await startSandbox({
     port: 0,
@@ -50,7 +53,10 @@ export async function syncedCore(
   dir: string,
   closers: Array<() => Promise<void>>,
   sandboxOptions: Partial<SandboxOptions> = {},
-  coreOptions: Pick<CoreOptions, 'pickFile' | 'pickFolder' | 'lease' | 'apiTimeoutMs'> = {},
+  coreOptions: Pick<
+    CoreOptions,
+    'pickFile' | 'pickFolder' | 'lease' | 'apiTimeoutMs' | 'previewFirstByteMs'
+  > = {},
 ) {
   const fixture = await connectedCore(dir, { readLimit: 100_000, ...sandboxOptions }, coreOptions);
   closers.push(() => fixture.close());

@@ -348,6 +348,108 @@ describe('damaged downloads', () => {
     expect(contentRequests(sandbox).get(id)).toBe(3);
   });
 
+  it("gives up a preview's fetch when no answer begins within its first-byte wait, long before the client's time-out", async () => {
+    // The client's silence time-out is 5 s; a preview waits 600 ms for the answer to begin. The
+    // sandbox takes the connection and says nothing for far longer (a hung server).
+    const { core, profile, sandbox } = await syncedCore(
+      tempDir(),
+      closers,
+      {},
+      { apiTimeoutMs: 5_000, previewFirstByteMs: 600 },
+    );
+    const id = sandbox.state.files[45]!.id;
+    sandbox.control?.addFault({ match: `/v1/files/${id}/content`, latencyMs: 20_000 });
+    const host = new URL(sandbox.url).host;
+    const started = Date.now();
+    await expect(core.files.fetch(profile.id, id)).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: `The server at ${host} did not answer within 600 ms; try again.`,
+    });
+    // Two attempts of 600 ms and the short pause between: not two of the client's 5 s.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(contentRequests(sandbox).get(id)).toBe(2);
+    expect(core.connectivity.state()).toMatchObject({ online: true, reason: null });
+    sandbox.control?.clearFaults();
+    await expect(core.files.fetch(profile.id, id)).resolves.toMatchObject({ fileId: id });
+    expect(contentRequests(sandbox).get(id)).toBe(3);
+  });
+
+  it("delivers a preview's body that trickles on well past the first-byte wait, whole and in one request", async () => {
+    // The answer begins at once, then its other three pieces come 1.5 s apart: each gap far
+    // longer than the preview's 300 ms wait for the first byte (undici times its waits to within
+    // a second), none near the client's 4 s of silence.
+    const { core, profile, sandbox } = await syncedCore(
+      tempDir(),
+      closers,
+      {},
+      { apiTimeoutMs: 4_000, previewFirstByteMs: 300 },
+    );
+    const id = sandbox.state.files[46]!.id;
+    const record = sandboxFile(sandbox, id);
+    sandbox.control?.addFault({
+      match: `/v1/files/${id}/content`,
+      slowBodyMs: 6_000,
+      slowBodyPieces: 4,
+      times: 1,
+    });
+    const started = Date.now();
+    const shown = await core.files.fetch(profile.id, id);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_300);
+    expect(shown).toMatchObject({ fileId: id, size: record.size });
+    const localName = core
+      .cacheOf(profile.id)
+      .sqlite.prepare(`SELECT local_path FROM expense_files WHERE id = ?`)
+      .pluck()
+      .get(id) as string;
+    expect(sha256Of(path.join(core.files.filesRoot(profile.id), localName))).toBe(record.sha256);
+    const log = sandbox.control?.requests('getFileContent') ?? [];
+    expect(log.map((entry) => entry.range)).toEqual([undefined]); // one request, never cut
+  });
+
+  it('bounds the token request a preview makes to two attempts and its wait, while a sync keeps its retries', async () => {
+    // Tokens that live 30 s are fetched again before every request (the client renews a
+    // minute ahead): the preview's file request needs a new token first, every time.
+    const { core, profile, sandbox } = await syncedCore(
+      tempDir(),
+      closers,
+      { tokenTtlSeconds: 30 },
+      { apiTimeoutMs: 5_000, previewFirstByteMs: 600 },
+    );
+    const control = sandbox.control!;
+    const id = sandbox.state.files[47]!.id;
+    // A sign-in that fails with 503 every time: two attempts, not the client's six and their
+    // backoff (8–15 s) while the pane shows a spinner.
+    const failing = control.addFault({ match: 'issueToken', status: 503 });
+    let started = Date.now();
+    await expect(core.files.fetch(profile.id, id)).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      message: expect.stringMatching(/^The API's sign-in failed \(503\): Injected fault/),
+    });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(control.faultFired(failing)).toBe(2);
+    expect(contentRequests(sandbox).get(id)).toBeUndefined();
+
+    // A sign-in that does not answer: two attempts of the preview's wait, not of the 5 s.
+    control.clearFaults();
+    const silent = control.addFault({ match: 'issueToken', latencyMs: 20_000 });
+    started = Date.now();
+    await expect(core.files.fetch(profile.id, id)).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: `The server at ${new URL(sandbox.url).host} did not answer within 600 ms; try again.`,
+    });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(control.faultFired(silent)).toBe(2);
+
+    // A sync's sign-in keeps the client's retries: three 503s in a row are waited out.
+    control.clearFaults();
+    const flaky = control.addFault({ match: 'issueToken', status: 503, times: 3 });
+    const summary = await core.sync.sync(profile.id);
+    expect(summary.outcome).toBe('succeeded');
+    expect(control.faultFired(flaky)).toBe(3);
+    // And the preview opens once the sign-in works.
+    await expect(core.files.fetch(profile.id, id)).resolves.toMatchObject({ fileId: id });
+  });
+
   it("waits out a 429 for a preview's fetch as for any request, not counting it as an attempt", async () => {
     // A forced 429 empties the bucket until its window ends: a window of a second keeps it brief.
     const { core, profile, sandbox } = await syncedCore(tempDir(), closers, { windowSeconds: 1 });
