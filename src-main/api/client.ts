@@ -265,6 +265,51 @@ async function errorFrom(
   return { message: `${response.status} ${response.statusText}`.trim() };
 }
 
+/** A token request in flight that several requests may wait for (createApiClient's `accessToken`). */
+interface SharedSignIn {
+  token: Promise<string>;
+  /** Gives the sign-in up: aborted when the last caller waiting for it is cancelled. */
+  controller: AbortController;
+  /** The callers waiting with a signal of their own and not cancelled. */
+  waiting: number;
+}
+
+/**
+ * The shared sign-in's token for one caller. A caller cancelled meanwhile stops waiting at once
+ * (CANCELLED) and leaves the sign-in to the others; the last one to leave gives it up. A caller
+ * without a signal cannot be cancelled, and keeps it going.
+ */
+function waitForSignIn(shared: SharedSignIn, signal: AbortSignal | undefined): Promise<string> {
+  if (!signal) {
+    shared.waiting += 1;
+    return shared.token;
+  }
+  const cancelled = () => new AppError('CANCELLED', 'Cancelled.');
+  if (signal.aborted) {
+    if (shared.waiting === 0) shared.controller.abort();
+    return Promise.reject(cancelled());
+  }
+  shared.waiting += 1;
+  return new Promise<string>((resolve, reject) => {
+    const leave = () => {
+      shared.waiting -= 1;
+      if (shared.waiting === 0) shared.controller.abort();
+      reject(cancelled());
+    };
+    signal.addEventListener('abort', leave, { once: true });
+    shared.token.then(
+      (value) => {
+        signal.removeEventListener('abort', leave);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', leave);
+        reject(error);
+      },
+    );
+  });
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
@@ -285,9 +330,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /**
    * The token requests in flight, by their limits: callers with the same limits share one. A
    * preview's bounded request does not join a sync's (it would wait out that one's backoff),
-   * and a sync does not join a preview's (it would give up after its two attempts).
+   * and a sync does not join a preview's (it would give up after its two attempts). A shared
+   * one runs under a signal of its own, given up only when every caller waiting for it has
+   * been cancelled: a sync stopped while it signs in does not cancel the download beside it.
    */
-  const tokenRequests = new Map<string, Promise<string>>();
+  const tokenRequests = new Map<string, SharedSignIn>();
   let requests = 0;
 
   /** The wait for an answer to begin: `timeoutMs`, or a shorter one asked for. */
@@ -357,13 +404,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!force && token && now() < token.expiresAtMs - 60_000) return token.value;
     const key = `${limits.retries ?? ''}/${limits.maxServerWaitMs ?? ''}/${limits.firstByteTimeoutMs ?? ''}`;
     let running = tokenRequests.get(key);
-    if (!running) {
-      const started = fetchToken(signal, limits).finally(() => {
-        if (tokenRequests.get(key) === started) tokenRequests.delete(key);
-      });
+    // One given up a moment ago (its last caller cancelled) is not joined: it ends cancelled.
+    if (!running || running.controller.signal.aborted) {
+      const controller = new AbortController();
+      const started: SharedSignIn = {
+        controller,
+        waiting: 0,
+        token: fetchToken(controller.signal, limits).finally(() => {
+          if (tokenRequests.get(key) === started) tokenRequests.delete(key);
+        }),
+      };
+      // Each caller gets the outcome through waitForSignIn; one cancelled before it waited
+      // leaves none to observe it.
+      started.token.catch(() => undefined);
       tokenRequests.set(key, (running = started));
     }
-    return running;
+    return waitForSignIn(running, signal);
   }
 
   interface SendInit<R extends Answer, T> {
