@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readSync,
   rmSync,
   statSync,
@@ -90,6 +91,9 @@ export function openCache(file: string, options: OpenCacheOptions): CacheDb {
       `Satchel could not find its database migrations in ${options.migrationsDir}. Reinstall the app.`,
     );
   }
+  // Snapshots of read-only copies left by a process that was killed: removed at every open, not
+  // only the next read-only one (the copy may be writable again by then).
+  removeStaleSnapshots();
   refuseNonSqlite(resolved);
   // Its folder (SQLite makes its -wal and -shm files there; on a read-only disk it is what to
   // name), the file, those files if they are left, and what else the copy writes to: asked
@@ -244,9 +248,16 @@ function openReadOnly(
   }
 }
 
-/** The file and the WAL it may have left, copied into a new private temporary folder. */
+const SNAPSHOT_PREFIX = 'satchel-read-only-';
+
+/**
+ * The file and the WAL it may have left, copied into a new private temporary folder, named
+ * `satchel-read-only-<pid>-<random>` after the process that reads it: close removes it, and
+ * the next open of any copy, in any process, removes those whose process is gone
+ * (removeStaleSnapshots).
+ */
 function snapshotOf(file: string): string {
-  const folder = mkdtempSync(path.join(tmpdir(), 'satchel-read-only-'));
+  const folder = mkdtempSync(path.join(tmpdir(), `${SNAPSHOT_PREFIX}${process.pid}-`));
   const copy = path.join(folder, path.basename(file));
   try {
     copyFileSync(file, copy);
@@ -256,6 +267,44 @@ function snapshotOf(file: string): string {
     throw error;
   }
   return copy;
+}
+
+/**
+ * Removes the snapshots (snapshotOf) that a process killed while it had a read-only copy open
+ * left in the temporary folder: each is a whole copy of a database. Only folders of our naming
+ * with a process id, and only when no process of that id runs (`kill(pid, 0)` says ESRCH; EPERM
+ * is a live process of another user): a live process's snapshot, this one's among them, stays.
+ * A process id reused since keeps its folder until that process is gone too. Best effort: what
+ * cannot be listed or removed is left, and the open goes on.
+ */
+export function removeStaleSnapshots(folder = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${SNAPSHOT_PREFIX}(\\d+)-[^-]+$`).exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processRuns(pid)) continue;
+    try {
+      rmSync(path.join(folder, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch (error) {
+      log.warn(`could not remove the stale read-only snapshot ${path.join(folder, name)}:`, error);
+    }
+  }
+  return removed;
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 /** Refuses a non-empty file that does not start with the SQLite header; reads only. */

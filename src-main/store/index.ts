@@ -6,6 +6,7 @@ export {
   PAGE_CACHE_KIB,
   refreshAfterWrites,
   refreshStatistics,
+  removeStaleSnapshots,
   shippedSchemaVersion,
 } from './database';
 export type { CacheDb, CacheDrizzle, CacheSchema, OpenCacheOptions } from './database';

@@ -1,9 +1,11 @@
 import type { ReviewChange, TransactionFilters } from '../../../src-shared/search';
 import { applyReview, reviewStates } from '../../../src-main/review';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   CacheOpenError,
   defaultMigrationsDir,
@@ -11,6 +13,7 @@ import {
   gramCandidates,
   openCache,
   PAGE_CACHE_KIB,
+  removeStaleSnapshots,
   shippedSchemaVersion,
   transactionSearchIsConsistent,
 } from '../../../src-main/store';
@@ -634,5 +637,78 @@ describe('a copy that cannot be written', () => {
       /must be updated for this version of Satchel before it can be read, and it cannot be written: .*read-only.*Nothing was changed/,
     );
     expect(state(folder)).toEqual(before);
+  });
+});
+
+describe('snapshots of read-only copies left by a killed process', () => {
+  const makeReadOnly = useReadOnlyFolders();
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(
+      children
+        .splice(0)
+        .map(async (child) => child.exitCode === null && child.signalCode === null && killed(child)),
+    );
+    // Their snapshots too: what the next open would remove.
+    removeStaleSnapshots();
+  });
+  const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+  /** A process of its own that opens the copy and keeps it open; resolves with the file it reads. */
+  function openInChild(file: string): Promise<{ child: ChildProcess; readFile: string }> {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'test/helpers/read-only-process.ts'), file],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    children.push(child);
+    return new Promise((resolve, reject) => {
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('\n')) resolve({ child, readFile: stdout.trim() });
+      });
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`the child ended (${code}) before opening: ${stderr}`)));
+    });
+  }
+
+  const killed = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+
+  it('removes a killed process’s snapshot at the next open, and keeps a live one’s', async () => {
+    const file = caches.file();
+    const writable = caches.open(file);
+    writable.db.insert(bankTransactions).values(transactionRow()).run();
+    writable.close();
+    makeReadOnly(path.dirname(file));
+
+    const [dead, live] = await Promise.all([openInChild(file), openInChild(file)]);
+    for (const opened of [dead, live]) {
+      // Closed cleanly, the copy is read from a snapshot of its own in the temporary folder.
+      expect(opened.readFile).not.toBe(file);
+      expect(path.basename(path.dirname(opened.readFile))).toMatch(
+        new RegExp(`^satchel-read-only-${opened.child.pid}-`),
+      );
+      expect(existsSync(opened.readFile)).toBe(true);
+    }
+    await killed(dead.child);
+    // Killed, it could not remove its snapshot: a whole copy of the database, left behind.
+    expect(existsSync(dead.readFile)).toBe(true);
+
+    const cache = caches.open(file);
+    expect(cache.readOnly).not.toBeNull();
+    expect(existsSync(dead.readFile)).toBe(false);
+    expect(existsSync(path.dirname(dead.readFile))).toBe(false);
+    // The live process's snapshot and this one's own stay, and both still read.
+    expect(existsSync(live.readFile)).toBe(true);
+    expect(existsSync(cache.readFile)).toBe(true);
+    expect(cache.sqlite.prepare('SELECT count(*) FROM bank_transactions').pluck().get()).toBe(1);
+    expect(removeStaleSnapshots()).not.toContain(path.basename(path.dirname(live.readFile)));
+    expect(existsSync(live.readFile)).toBe(true);
   });
 });
