@@ -12,6 +12,7 @@ import {
 } from '../../../src-shared/files';
 import { Field, PathField, RadioGroup } from '../../components/fields';
 import { trapTab, useModal } from '../../components/modal';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { call } from '../../lib/satchel';
 import './files.css';
 
@@ -133,6 +134,9 @@ export function DownloadDialog({
   const [layout, setLayout] = useState<DownloadLayout>(initial.layout);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  // The download's queue is kept in the offline copy: a read-only one cannot start it (the
+  // dialog stays, with what was typed, should the copy turn read-only while it is open).
+  const readOnly = useReadOnly();
 
   useModal(dialog);
 
@@ -366,7 +370,7 @@ export function DownloadDialog({
           <button type="button" onClick={() => dialog.current?.close()}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" {...writeControl(readOnly, busy)}>
             {busy ? 'Starting…' : 'Start download'}
           </button>
         </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { DownloadJobShape } from '../../../src-shared/files';
 import type { ProfileSummary } from '../../../src-shared/profiles';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { DownloadDialog } from './DownloadDialog';
 import { filesCount } from './format';
 import { JobList } from './JobList';
@@ -16,6 +17,8 @@ export function FilesView({ profile }: { profile: ProfileSummary }) {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [started, setStarted] = useState<string | null>(null);
   const { jobs, error } = useDownloads(profile.id);
+  // A download records its queue in the offline copy: off while the copy is read-only.
+  const readOnly = useReadOnly();
 
   const onStarted = (job: DownloadJobShape, resumed: boolean, waitingForNetwork: boolean) =>
     setStarted(
@@ -40,7 +43,12 @@ export function FilesView({ profile }: { profile: ProfileSummary }) {
       <section aria-labelledby="downloads-title">
         <div className="section-head">
           <h2 id="downloads-title">Downloads</h2>
-          <button type="button" className="primary" onClick={() => setDialogOpen(true)}>
+          <button
+            type="button"
+            className="primary"
+            {...writeControl(readOnly)}
+            onClick={() => setDialogOpen(true)}
+          >
             Download files…
           </button>
         </div>

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CommandName } from '../../../src-shared/ipc';
 import { formatCount, formatTime, humanize } from '../../lib/format';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { call } from '../../lib/satchel';
 import {
   checkOutcome,
@@ -51,6 +52,10 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
   const keepFocus = useRef(false);
   const title = useRef<HTMLHeadingElement>(null);
   const [busy, setBusy] = useState(false);
+  // Pause, resume, retry, cancel and the folder check write the job's state into the offline
+  // copy: off, with the reason, while it is read-only. Show folder and the list still work.
+  const readOnly = useReadOnly();
+  const off = (disabled: boolean) => writeControl(readOnly, disabled);
   useEffect(() => {
     // Focus put, or a click made, outside the controls is the user's: left where it is.
     const elsewhere = (event: Event) => {
@@ -257,7 +262,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
 
       <div ref={controls} className="actions" role="group" aria-label="Download controls">
         {(running || (job.status === 'pending' && job.active)) && (
-          <button type="button" disabled={busy} onClick={() => void run('downloads.pause')}>
+          <button type="button" {...off(busy)} onClick={() => void run('downloads.pause')}>
             Pause
           </button>
         )}
@@ -265,7 +270,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
           <button
             type="button"
             className="primary"
-            disabled={busy}
+            {...off(busy)}
             onClick={() => void run('downloads.resume')}
           >
             Resume
@@ -275,15 +280,19 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         {job.status === 'completed' && (
           <button
             type="button"
-            disabled={busy || !job.folderExists}
-            aria-describedby={job.folderExists ? undefined : `${id}-folder-gone`}
+            {...(readOnly
+              ? off(busy)
+              : {
+                  disabled: busy || !job.folderExists,
+                  'aria-describedby': job.folderExists ? undefined : `${id}-folder-gone`,
+                })}
             onClick={() => void run('downloads.check')}
           >
             Check folder
           </button>
         )}
         {job.errors.length > 0 && retryable && (
-          <button type="button" disabled={busy} onClick={() => void run('downloads.retry')}>
+          <button type="button" {...off(busy)} onClick={() => void run('downloads.retry')}>
             Retry all failed
           </button>
         )}
@@ -296,7 +305,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
                 type="button"
                 className="danger"
                 autoFocus
-                disabled={busy}
+                {...off(busy)}
                 onClick={() => void run('downloads.cancel')}
               >
                 Yes, cancel it
@@ -312,7 +321,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
               </button>
             </span>
           ) : (
-            <button type="button" disabled={busy} onClick={() => setConfirmCancel(true)}>
+            <button type="button" {...off(busy)} onClick={() => setConfirmCancel(true)}>
               Cancel…
             </button>
           ))}
@@ -339,7 +348,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
                 {retryable && (
                   <button
                     type="button"
-                    disabled={busy}
+                    {...off(busy)}
                     aria-label={`Retry ${failure.relativePath}`}
                     onClick={() => void run('downloads.retry', [failure.fileId])}
                   >

@@ -4,6 +4,7 @@ import { AppError } from '../../../src-shared/errors';
 import { FILLING_ELSEWHERE_MESSAGE, type OfflineUsage } from '../../../src-shared/files';
 import { Field } from '../../components/fields';
 import { formatCount } from '../../lib/format';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { useCommand } from '../../lib/query';
 import { call } from '../../lib/satchel';
 import { formatByteSize } from './format';
@@ -57,6 +58,8 @@ function OfflineForm({ profileId, usage }: { profileId: string; usage: OfflineUs
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The setting is kept in the offline copy, and filling writes beside it: off while read-only.
+  const readOnly = useReadOnly();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -89,7 +92,7 @@ function OfflineForm({ profileId, usage }: { profileId: string; usage: OfflineUs
       onSubmit={(event) => void submit(event)}
       noValidate
     >
-      <fieldset className="download-group">
+      <fieldset className="download-group" disabled={readOnly !== null}>
         <legend>Keep offline</legend>
         <label className="check">
           <input
@@ -120,7 +123,7 @@ function OfflineForm({ profileId, usage }: { profileId: string; usage: OfflineUs
             <input
               {...props}
               inputMode="numeric"
-              disabled={mode !== 'recent'}
+              disabled={mode !== 'recent' || readOnly !== null}
               value={days}
               onChange={(event) => setDays(event.target.value)}
             />
@@ -136,6 +139,7 @@ function OfflineForm({ profileId, usage }: { profileId: string; usage: OfflineUs
             <input
               {...props}
               inputMode="decimal"
+              disabled={readOnly !== null}
               value={budget}
               onChange={(event) => setBudget(event.target.value)}
             />
@@ -143,7 +147,7 @@ function OfflineForm({ profileId, usage }: { profileId: string; usage: OfflineUs
         </Field>
       </div>
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" {...writeControl(readOnly, busy)}>
           {busy ? 'Saving…' : 'Save'}
         </button>
         {saved && (
