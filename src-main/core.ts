@@ -180,6 +180,14 @@ export interface Core {
    */
   noteCacheError(profileId: string, error: unknown): CacheOpenError | null;
   /**
+   * Notes a write that SQLite (or the file system) refused in an organisation's copy that opened
+   * writable. When the copy cannot be written now (its file made immutable, its disk remounted
+   * read-only, its permissions changed while Satchel ran), it is opened again read-only, as the
+   * next start would open it: the returned error is `readOnlyError`'s, `cache.readOnly` tells the
+   * window (the banner, Check again), and what the copy holds still reads. Null otherwise.
+   */
+  noteWriteRefused(profileId: string, error: unknown): AppError | null;
+  /**
    * The unsent edits and review marks that only the connection's offline copy holds; of a copy
    * that cannot be opened (`damaged`), those it still gives up.
    */
@@ -538,6 +546,39 @@ export function createCore(options: CoreOptions): Core {
     return damage;
   }
 
+  /** Writable connections of copies found read-only while open (noteWriteRefused). */
+  const retired = new Map<string, CacheDb[]>();
+
+  function noteWriteRefused(profileId: string, error: unknown): AppError | null {
+    const cache = caches.get(profileId);
+    if (!cache || !refusedWrite(error)) return null;
+    if (cache.readOnly) return readOnlyError(profileId);
+    const file = cache.file;
+    const problem = writeProblem([
+      path.dirname(file),
+      file,
+      ...['-wal', '-shm'].map((suffix) => `${file}${suffix}`).filter((name) => existsSync(name)),
+      filesFolderOf(profileId),
+    ]);
+    if (!problem) return null;
+    log.warn(`a write to the offline copy of ${profileId} was refused; opening it again read-only:`, error);
+    // Opened afresh, as the next start would open it. The writable connection is retired, not
+    // closed: work still holding it (a fill after a sync) ends with SQLite's own refusal rather
+    // than a closed connection; it is closed with the core, or at Check again. The totals thread
+    // goes (a new one opens the read-only copy, or its snapshot).
+    void closeTotals(profileId);
+    retired.set(profileId, [...(retired.get(profileId) ?? []), cache]);
+    caches.delete(profileId);
+    sync.forget(profileId);
+    try {
+      cacheOf(profileId);
+    } catch (reopen) {
+      log.warn(`the offline copy of ${profileId} did not open again:`, reopen);
+    }
+    events.emit('cache.readOnly', { profileId });
+    return readOnlyError(profileId);
+  }
+
   function cacheProblem(profileId: string): CacheProblem | null {
     const { id } = profiles.get(profileId);
     try {
@@ -599,6 +640,8 @@ export function createCore(options: CoreOptions): Core {
     if (cache && !cache.readOnly) return;
     await closeTotals(id);
     cache?.close();
+    for (const writable of retired.get(id) ?? []) writable.close();
+    retired.delete(id);
     caches.delete(id);
     sync.forget(id);
   }
@@ -655,6 +698,7 @@ export function createCore(options: CoreOptions): Core {
     cacheProblem,
     rebuildCache,
     noteCacheError,
+    noteWriteRefused,
     localWork(profileId) {
       const { id } = profiles.get(profileId);
       // What a damaged copy still gives up; it is set aside, not deleted, when removed.
@@ -733,8 +777,19 @@ export function createCore(options: CoreOptions): Core {
         if (outbox.isPushing(profileId)) await outbox.push(profileId).catch(() => undefined);
       await demo.stop();
       for (const profileId of [...totalsThreads.keys()]) await closeTotals(profileId);
-      for (const cache of caches.values()) cache.close();
+      for (const cache of [...caches.values(), ...[...retired.values()].flat()]) cache.close();
+      retired.clear();
       caches.clear();
     },
   };
+}
+
+/**
+ * Whether an error is a refusal to write, from SQLite (a read-only file, an I/O error a write
+ * met, a file it cannot open) or from the file system: worth asking the copy whether it can
+ * still be written (`noteWriteRefused`).
+ */
+function refusedWrite(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return /^(SQLITE_(READONLY|IOERR|CANTOPEN|PERM)|EROFS$|EPERM$|EACCES$)/.test(code);
 }

@@ -121,6 +121,10 @@ async function withExportProgress<T>(
  * marks and other writes of a command met these as "Satchel could not complete …".
  */
 function cacheTrouble(core: Core, profileId: string, error: unknown): AppError | null {
+  // A copy that could not be written any more while it was open (made immutable, its disk
+  // remounted read-only): opened again read-only, and refused with the words every other one gets.
+  const turned = core.noteWriteRefused(profileId, error);
+  if (turned) return turned;
   // A write that reached a copy opened read-only: refused with the words every other one gets.
   if (isSqliteError(error) && error.code.startsWith('SQLITE_READONLY')) {
     const readOnly = core.readOnlyError(profileId);

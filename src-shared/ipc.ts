@@ -523,6 +523,12 @@ export const events = {
    */
   'cache.damaged': z.object({ profileId: z.uuid() }),
   /**
+   * A write to the organisation's offline copy was refused because it cannot be written any more
+   * (made read-only while the app ran): it is open read-only from now on, and
+   * `profiles.cacheStatus` says why (the banner, with Check again).
+   */
+  'cache.readOnly': z.object({ profileId: z.uuid() }),
+  /**
    * A review change of a whole search result, or an import or its undo: records (or marks) done
    * of the total fixed at its start. `ended` on its last event, however it ended: all done, or
    * failed part-way (then `done` says how many were changed before, which stay changed), so

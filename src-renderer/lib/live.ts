@@ -31,6 +31,8 @@ export function invalidateOnEvents(client: QueryClient): () => void {
     window.satchel.on('sync.finished', () => invalidate(CHANGED_BY_SYNC)),
     // A copy SQLite found damaged: the window shows why in place of the organisation's areas.
     window.satchel.on('cache.damaged', () => invalidate(['profiles.cacheStatus'])),
+    // A copy found read-only at a write: the banner says so, and the writing controls go off.
+    window.satchel.on('cache.readOnly', () => invalidate(['profiles.cacheStatus'])),
     // Online again: the keep-offline usage may say the last fill stopped for want of a network.
     window.satchel.on('app.online', (state) => {
       invalidate(['edits.list', 'files.offlineScope.get']);

@@ -42,3 +42,33 @@ export function useReadOnlyFolders() {
     return once;
   };
 }
+
+/**
+ * Makes files immutable (`chattr +i`) and undoes it after the test: what makes a copy read-only
+ * while it is open. Neither a read-only mount applied afterwards nor a changed permission stops a
+ * file that is already open for writing (the kernel checks them at open; a read-only remount of
+ * the mount it was opened on is refused as busy), but an immutable flag refuses every write, also
+ * through an open descriptor, to root too (ext4, since Linux 5.4: EPERM). Null when the system
+ * does not allow it (not root, a file system without the flag): the test is then skipped.
+ */
+export function useImmutableFiles() {
+  const undo: Array<() => void> = [];
+  afterEach(() => {
+    for (const step of undo.splice(0).reverse()) step();
+  });
+  return function makeImmutable(files: readonly string[]): (() => void) | null {
+    try {
+      execFileSync('chattr', ['+i', ...files], { stdio: 'ignore' });
+    } catch {
+      return null;
+    }
+    let undone = false;
+    const once = () => {
+      if (undone) return;
+      undone = true;
+      execFileSync('chattr', ['-i', ...files], { stdio: 'ignore' });
+    };
+    undo.push(once);
+    return once;
+  };
+}

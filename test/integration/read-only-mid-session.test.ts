@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventPayload } from '../../src-shared/ipc';
+import { createHandlers, dispatch } from '../../src-main/handlers';
+import { connectedCore } from '../helpers/sync-fixture';
+import { useImmutableFiles, useReadOnlyFolders } from '../helpers/read-only';
+import { useTempDirs } from '../helpers/temp-dir';
+
+// An offline copy that becomes read-only while the app runs, through the handler table the
+// window uses (docs/store.md, "A copy that cannot be written").
+const tempDir = useTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+// Declared after the temporary folders: undone before they are removed.
+const makeReadOnly = useReadOnlyFolders();
+const makeImmutable = useImmutableFiles();
+
+async function syncedCopy() {
+  const setup = await connectedCore(tempDir(), { transactions: 80 });
+  cleanups.push(setup.close);
+  const handlers = createHandlers(setup.core);
+  const profileId = setup.profile.id;
+  expect(await dispatch(handlers, 'sync.start', { profileId })).toMatchObject({
+    ok: true,
+    value: { outcome: 'succeeded' },
+  });
+  const file = setup.core.profiles.cacheFile(profileId);
+  const ids = setup.core
+    .cacheOf(profileId)
+    .sqlite.prepare('SELECT id FROM bank_transactions ORDER BY id LIMIT 3')
+    .pluck()
+    .all() as string[];
+  const note = (id: string | undefined, text: string) =>
+    dispatch(handlers, 'review.apply', {
+      profileId,
+      target: { by: 'ids', kind: 'transaction', ids: [id ?? ''] },
+      change: { action: 'setNote', note: text },
+    });
+  const notes = () =>
+    setup.core
+      .cacheOf(profileId)
+      .sqlite.prepare('SELECT note FROM review_marks WHERE note IS NOT NULL ORDER BY note')
+      .pluck()
+      .all();
+  return { ...setup, handlers, profileId, file, ids, note, notes };
+}
+
+describe('a copy that becomes read-only while it is open', () => {
+  it('keeps writing through a read-only mount put over its folder: the open file is not affected', async () => {
+    const { handlers, profileId, file, ids, note, notes } = await syncedCopy();
+    expect(await note(ids[0], 'Before')).toMatchObject({ ok: true });
+    // The kernel checks a read-only mount when a file is opened, not at each write: SQLite's open
+    // file, its WAL and its -shm stay writable, and nothing the user does is lost.
+    makeReadOnly(path.dirname(file));
+    expect(await note(ids[1], 'After')).toMatchObject({ ok: true });
+    expect(notes()).toEqual(['After', 'Before']);
+    expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toMatchObject({
+      ok: true,
+      value: { problem: null, readOnly: null },
+    });
+  });
+
+  it('turns read-only at the first write refused, says so as the banner does, and loses nothing', async (context) => {
+    const { core, handlers, profileId, file, ids, note, notes, sandbox } = await syncedCopy();
+    expect(await note(ids[0], 'Before')).toMatchObject({ ok: true });
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    const events: Array<EventPayload<'cache.readOnly'>> = [];
+    const stop = core.events.subscribe((event, payload) => {
+      if (event === 'cache.readOnly') events.push(payload as EventPayload<'cache.readOnly'>);
+    });
+    cleanups.push(async () => stop());
+    // The file and its WAL made immutable while open: every write to them is refused from now on.
+    const undo = makeImmutable([file, `${file}-wal`]);
+    if (!undo) return context.skip();
+
+    const message = `The offline copy of "Sandbox" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+    expect(await note(ids[1], 'Refused')).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+    // The window is told, and asks: the banner's words, with Check again.
+    expect(events).toEqual([{ profileId }]);
+    expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toEqual({
+      ok: true,
+      value: { problem: null, readOnly: { message, where: file } },
+    });
+    // Not taken for damage; what was written before still reads, searches too.
+    expect(core.cacheProblem(profileId)).toBeNull();
+    expect(notes()).toEqual(['Before']);
+    expect(
+      await dispatch(handlers, 'transactions.search', {
+        profileId,
+        search: { filters: {}, withTotals: true },
+      }),
+    ).toMatchObject({ ok: true, value: { totals: { count: 80 } } });
+    // An edit is refused in the same words, before anything is sent.
+    sandbox.control?.clearRequests();
+    const supplier = sandbox.state.suppliers[2];
+    expect(
+      await dispatch(handlers, 'suppliers.update', {
+        profileId,
+        id: supplier?.id ?? '',
+        input: { name: 'Never sent GmbH' },
+      }),
+    ).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+
+    // Fixed: Check again brings writing back, and the refused note can be made.
+    undo();
+    expect(await dispatch(handlers, 'profiles.recheckCache', { id: profileId })).toEqual({
+      ok: true,
+      value: { problem: null, readOnly: null },
+    });
+    expect(await note(ids[1], 'Refused')).toMatchObject({ ok: true });
+    expect(notes()).toEqual(['Before', 'Refused']);
+  });
+});
