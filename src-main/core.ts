@@ -69,6 +69,11 @@ export interface CoreOptions {
    * `search/totals-thread.ts`); by default its source, run through tsx.
    */
   totalsThread?: string;
+  /**
+   * The built script of the review file check thread (the app passes electron-vite's path of
+   * `review/check-thread.ts`); by default its source, run through tsx.
+   */
+  reviewCheckThread?: string;
   /** The sync lease's heartbeat and expiry (tests make them short; sync/lease.ts). */
   lease?: LeaseOptions;
   /** The offline fill lease's heartbeat and expiry (files/fill-lease.ts); tests make them short. */
@@ -143,6 +148,8 @@ export interface Core {
   expenseCount(profileId: string, filters: ExpenseFilters): Promise<number>;
   /** The rows a bulk review change of a whole search result works through, listed in the same thread. */
   reviewRows(profileId: string, target: Exclude<ReviewTarget, { by: 'ids' }>): Promise<Float64Array>;
+  /** The review file check thread's built script, when the app has one (review/sliced-check.ts). */
+  readonly reviewCheckThread: string | undefined;
   /**
    * Connects an organisation: stores it, then checks the credentials with one request. Refused
    * credentials, or an address that answers but not as the spend API, undo everything and name
@@ -692,6 +699,7 @@ export function createCore(options: CoreOptions): Core {
     transactionTotals: async (profileId, filters) => totalsThreadOf(profileId).totals(filters),
     expenseCount: async (profileId, filters) => totalsThreadOf(profileId).expenseCount(filters),
     reviewRows: async (profileId, target) => totalsThreadOf(profileId).reviewRows(target),
+    reviewCheckThread: options.reviewCheckThread,
     removeProfile,
     recoveryPlan,
     recoverProfiles,

@@ -275,7 +275,7 @@ export function createHandlers(core: Core): HandlerTable {
         const cache = core.writableCacheOf(profileId);
         return afterReviewChanges(cache, async () => {
           const { result, undo } = await withReviewProgress(core, profileId, (onProgress) =>
-            importReviewFileInSlices(cache, { file }, { onProgress }),
+            importReviewFileInSlices(cache, { file }, { onProgress, checkThread: core.reviewCheckThread }),
           );
           if (!undo || undo.entries.length === 0) return { ...result, importId: null };
           const importId = randomUUID();

@@ -19,6 +19,7 @@ import { createCore } from './core';
 import { createHandlers, dispatch } from './handlers';
 // Built by electron-vite as a script of its own; the path is where that script is at run time.
 import totalsThread from './search/totals-thread?modulePath';
+import reviewCheckThread from './review/check-thread?modulePath';
 import { log } from './log';
 import { aboutBox } from './shell/about';
 import { CONTENT_SECURITY_POLICY } from './shell/csp';
@@ -104,6 +105,7 @@ void app.whenReady().then(() => {
     core = createCore({
       dataDir: app.getPath('userData'),
       totalsThread,
+      reviewCheckThread,
       migrationsDir: app.isPackaged
         ? path.join(process.resourcesPath, 'migrations', 'cache')
         : path.join(app.getAppPath(), 'resources', 'migrations', 'cache'),

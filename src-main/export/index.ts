@@ -101,12 +101,19 @@ export async function importReviewFileInSlices(
   {
     undoable = true,
     onProgress,
-  }: { undoable?: boolean; onProgress?: (done: number, total: number, phase: ImportPhase) => void } = {},
+    checkThread,
+  }: {
+    undoable?: boolean;
+    onProgress?: (done: number, total: number, phase: ImportPhase) => void;
+    /** The check thread's built script (review/sliced-check.ts); by default its source. */
+    checkThread?: string | undefined;
+  } = {},
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
   try {
     return await mergeReviewFileInSlices(cache, input.file, {
       undoable,
       ...(onProgress ? { onProgress } : {}),
+      ...(checkThread ? { checkThread } : {}),
     });
   } catch (error) {
     throw inWords(error);

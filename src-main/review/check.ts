@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import {
   ExportedMark,
@@ -12,14 +11,15 @@ import {
 
 /**
  * Reading and checking a review file before an import writes anything: the whole file, so a
- * bad one changes nothing. Its marks are checked a slice at a time: a colleague's 100,000
- * marks (67 MB) took about 1.1 s of checking in one go (ReviewFile.safeParse), beside 0.2 s
- * of reading and 0.3–0.4 s of JSON.parse, and all of it held the app's thread, so that no IPC
- * was answered meanwhile (2.6 s on the machine that first measured it). Now the file is read
- * off the thread, parsed in one go (the one stretch left), and its marks checked in slices of
- * CHECK_SLICE with the event loop free between them. Whole or in slices, the check says what
- * ReviewFile.safeParse of the whole file says: the same marks, or the same first problem and
- * count of problems.
+ * bad one changes nothing. A colleague's 100,000 marks (67 MB) took about 1.1 s of checking in
+ * one go (ReviewFile.safeParse), beside 0.2 s of reading and decoding and 0.3–0.5 s of
+ * JSON.parse, and all of it held the app's thread, so that no IPC was answered meanwhile
+ * (2.6 s on the machine that first measured it). The app and the command line now read,
+ * decode, parse and check the file in a thread of its own (sliced-check.ts, check-thread.ts);
+ * here is the check itself, which that thread runs a slice of marks at a time, and
+ * readReviewFile, the same in the caller's thread in one go. Whole or in slices, the check
+ * says what ReviewFile.safeParse of the whole file says: the same marks, or the same first
+ * problem and count of problems.
  */
 
 export type ReviewImportFailure =
@@ -52,40 +52,7 @@ export function readReviewFile(file: string): ReviewFile {
   return check.finish();
 }
 
-export interface SlicedCheckOptions {
-  /** Marks checked in one turn of the event loop. Default CHECK_SLICE. */
-  sliceSize?: number;
-  /** After each slice: marks checked so far, and how many the file has. */
-  onProgress?: (done: number, total: number) => void;
-}
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * readReviewFile for the app and the command line: the file read off the thread, and its
- * marks checked a slice at a time with the event loop free between slices.
- */
-export async function readReviewFileInSlices(
-  file: string,
-  { sliceSize = CHECK_SLICE, onProgress }: SlicedCheckOptions = {},
-): Promise<ReviewFile> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  const check = startCheck(file, bytes);
-  for (let from = 0; from < check.total; from += sliceSize) {
-    await nextTurn();
-    const to = Math.min(check.total, from + sliceSize);
-    check.marks(from, to);
-    onProgress?.(to, check.total);
-  }
-  return check.finish();
-}
-
-function unreadable(file: string, error: unknown): ReviewImportError {
+export function unreadable(file: string, error: unknown): ReviewImportError {
   return new ReviewImportError(
     'UNREADABLE',
     `Satchel could not read ${file}. Check the file exists and you may open it.`,
@@ -113,7 +80,7 @@ function note(into: Found, issues: readonly Issue[], prefix: PropertyKey[] = [])
  * The file decoded, parsed and checked but for its marks, which `marks(from, to)` checks a
  * stretch at a time; `finish` returns the file, or throws what is wrong with it.
  */
-function startCheck(file: string, bytes: Buffer) {
+export function startCheck(file: string, bytes: Buffer) {
   const content = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (content.trim() === '') {
     throw new ReviewImportError(

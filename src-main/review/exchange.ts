@@ -4,7 +4,8 @@ import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { readMarkRow, readTagRows, writeMarkRow, writeTagRows, type MarkRow } from './mark-rows';
 import { changeStamps, type ImportUndo } from './undo';
-import { readReviewFile, readReviewFileInSlices, ReviewImportError } from './check';
+import { readReviewFile, ReviewImportError } from './check';
+import { readReviewFileInSlices } from './sliced-check';
 import { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, type ExportedMark, type ReviewFile } from './format';
 
 /**
@@ -122,8 +123,10 @@ export interface SlicedImportOptions {
   undoable: boolean;
   /** Marks merged in one transaction. Default IMPORT_SLICE. */
   sliceSize?: number;
-  /** Marks checked in one turn of the event loop. Default CHECK_SLICE (check.ts). */
+  /** Marks checked between two progress reports. Default CHECK_SLICE (check.ts). */
   checkSliceSize?: number;
+  /** The check thread's built script (sliced-check.ts); by default its source, through tsx. */
+  checkThread?: string;
   /**
    * After each slice of the check, then of the merge: marks checked or merged so far, of how
    * many the file has.
@@ -138,18 +141,19 @@ export const IMPORT_SLICE = 250;
  * The app's import: the same merge, a slice of marks per transaction with the event loop free
  * between slices, so that a large file (a colleague's 100,000 marks, 50 MB, 11 s of merging)
  * does not hold every IPC answer, sync step and download meanwhile. The whole file is read
- * and checked before the first slice, so a bad file still changes nothing; the check too is
- * made in slices (check.ts). What a slice commits stays if the app is killed part-way;
- * importing the file again completes the merge, as the newer change wins and an equal one
- * changes nothing.
+ * and checked before the first slice, so a bad file still changes nothing; the reading and the
+ * check run in a thread of their own (sliced-check.ts). What a slice commits stays if the app
+ * is killed part-way; importing the file again completes the merge, as the newer change wins
+ * and an equal one changes nothing.
  */
 export async function mergeReviewFileInSlices(
   cache: CacheDb,
   file: string,
-  { undoable, sliceSize = IMPORT_SLICE, checkSliceSize, onProgress }: SlicedImportOptions,
+  { undoable, sliceSize = IMPORT_SLICE, checkSliceSize, checkThread, onProgress }: SlicedImportOptions,
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
   const parsed = await readReviewFileInSlices(file, {
     ...(checkSliceSize === undefined ? {} : { sliceSize: checkSliceSize }),
+    ...(checkThread === undefined ? {} : { script: checkThread }),
     ...(onProgress ? { onProgress: (done: number, total: number) => onProgress(done, total, 'check') } : {}),
   });
   const run = importRun(cache, file, parsed, undoable);

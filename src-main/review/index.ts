@@ -11,12 +11,7 @@ export {
   type ImportPhase,
   type ImportResult,
 } from './exchange';
-export {
-  CHECK_SLICE,
-  readReviewFile,
-  readReviewFileInSlices,
-  ReviewImportError,
-  type ReviewImportFailure,
-} from './check';
+export { CHECK_SLICE, readReviewFile, ReviewImportError, type ReviewImportFailure } from './check';
+export { readReviewFileInSlices, type SlicedCheckOptions } from './sliced-check';
 export { undoImport, undoImportInSlices, type ImportUndo, type UndoResult } from './undo';
 export { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, ReviewFile } from './format';
