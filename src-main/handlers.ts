@@ -10,7 +10,12 @@ import {
   type ReviewPhase,
 } from '../src-shared/ipc';
 import type { Core } from './core';
-import { exportExpenses, exportReviewFile, exportTransactions, importReviewFileInSlices } from './export';
+import {
+  exportExpenses,
+  exportReviewFileInSlices,
+  exportTransactions,
+  importReviewFileInSlices,
+} from './export';
 import { log } from './log';
 import { cacheWriteProblem, isSqliteError } from './store';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
@@ -268,7 +273,7 @@ export function createHandlers(core: Core): HandlerTable {
     'review.export': ({ profileId, file: named }) =>
       core.grants.useFile('reviewExport', named, (file) => {
         const cache = core.cacheOf(profileId);
-        return afterReviewChanges(cache, () => exportReviewFile(cache, { file }));
+        return afterReviewChanges(cache, () => exportReviewFileInSlices(cache, { file }));
       }),
     'review.import': ({ profileId, file: named }) =>
       core.grants.useFile('reviewImport', named, (file) => {

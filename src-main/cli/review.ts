@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
 import type { Core } from '../core';
-import { exportReviewFile, importReviewFileInSlices } from '../export';
+import { exportReviewFileInSlices, importReviewFileInSlices } from '../export';
 import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
@@ -173,7 +173,7 @@ async function exchange(
   const cache = direction === 'import' ? core.writableCacheOf(profileId) : core.cacheOf(profileId);
   try {
     if (direction === 'export') {
-      const result = exportReviewFile(cache, { file }, { overwrite: values.force === true });
+      const result = await exportReviewFileInSlices(cache, { file }, { overwrite: values.force === true });
       io.stdout.write(`${counted(result.marks, 'review mark', 'review marks')} written to ${result.file}\n`);
     } else {
       // In slices, as the app does: another Satchel writing to this copy meanwhile (the app's

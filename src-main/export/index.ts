@@ -10,6 +10,7 @@ import type { CacheDb } from '../store';
 import { writeFailure } from '../folders';
 import {
   exportReview,
+  exportReviewInSlices,
   mergeReviewFileInSlices,
   ReviewImportError,
   type ImportPhase,
@@ -84,6 +85,29 @@ export function exportReviewFile(
   checkTarget(input.file, overwrite);
   try {
     return { file: input.file, ...exportReview(cache, input.file) };
+  } catch (error) {
+    throw writeFailure(input.file, error);
+  }
+}
+
+/**
+ * exportReviewFile as the app and the command line make it: the marks read and written a
+ * slice at a time, the event loop free between slices (review/exchange.ts).
+ */
+export async function exportReviewFileInSlices(
+  cache: CacheDb,
+  input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
+  {
+    overwrite = true,
+    onProgress,
+  }: { overwrite?: boolean; onProgress?: (done: number, total: number) => void } = {},
+): Promise<{ file: string; marks: number }> {
+  checkTarget(input.file, overwrite);
+  try {
+    return {
+      file: input.file,
+      ...(await exportReviewInSlices(cache, input.file, onProgress ? { onProgress } : {})),
+    };
   } catch (error) {
     throw writeFailure(input.file, error);
   }

@@ -1,5 +1,4 @@
 import { exportFailure, openTemporaryBeside } from '../temporary-file';
-import type { z } from 'zod';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { readMarkRow, readTagRows, writeMarkRow, writeTagRows, type MarkRow } from './mark-rows';
@@ -23,37 +22,154 @@ export interface ExportOptions {
   now?: () => Date;
 }
 
-/** Writes every review mark to `file` (replaced atomically); returns how many marks. */
+export interface SlicedExportOptions extends ExportOptions {
+  /** Marks read and written between two turns of the event loop. Default EXPORT_SLICE. */
+  sliceSize?: number;
+  /** After each slice: marks written so far, and how many there were when the export began. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Marks read, serialised and written in one piece: 9–11 ms for 250 marks with every facet on a
+ * busy two-core machine (docs/search-and-review.md, "Export and import of review state").
+ */
+export const EXPORT_SLICE = 250;
+
+/**
+ * Writes every review mark to `file` (replaced atomically); returns how many marks. The file
+ * is what `JSON.stringify(content, null, 1)` of the whole content gives, with a line end, but
+ * written a slice of marks at a time (reviewFilePieces): the whole text in one string took
+ * about twice the file in memory (the string and its UTF-8 copy; 100,000 marks make 58 MB)
+ * and held the thread while it was built and written.
+ */
 export function exportReview(cache: CacheDb, file: string, options: ExportOptions = {}): { marks: number } {
-  const rows = cache.sqlite.prepare('SELECT * FROM review_marks ORDER BY kind, record_id').all() as MarkRow[];
-  const tags = tagsByRecord(cache);
-  const content: z.input<typeof ReviewFile> = {
-    format: REVIEW_FORMAT,
-    version: REVIEW_FORMAT_VERSION,
-    exportedAt: (options.now ?? (() => new Date()))().toISOString(),
-    organisationId: options.organisationId !== undefined ? options.organisationId : organisationOf(cache),
-    marks: rows.map((row) => toExported(row, tags.get(`${row.kind}:${row.record_id}`) ?? [])),
-  };
+  const temporary = openTemporaryBeside(file);
+  try {
+    let marks = 0;
+    for (const piece of reviewFilePieces(cache, options, EXPORT_SLICE)) {
+      temporary.write(piece.text);
+      marks = piece.done;
+    }
+    temporary.commit(file);
+    return { marks };
+  } catch (error) {
+    throw exportFailure(file, error, temporary.discard());
+  }
+}
+
+/**
+ * The app's and the command line's export: the same file, with the event loop free between
+ * two slices of marks. The app runs it after the review changes asked for before it and
+ * before any asked for later (afterReviewChanges), so no mark changes between its slices.
+ */
+export async function exportReviewInSlices(
+  cache: CacheDb,
+  file: string,
+  { sliceSize = EXPORT_SLICE, onProgress, ...options }: SlicedExportOptions = {},
+): Promise<{ marks: number }> {
   // Written beside the target and on the disk before it replaces it, so a crash or a full
   // disk leaves the previous file whole; a failure removes the temporary wherever it is.
   const temporary = openTemporaryBeside(file);
   try {
-    temporary.write(`${JSON.stringify(content, null, 1)}\n`);
+    let marks = 0;
+    for (const piece of reviewFilePieces(cache, options, sliceSize)) {
+      temporary.write(piece.text);
+      marks = piece.done;
+      if (piece.marks === 0) continue; // the file's end
+      onProgress?.(piece.done, piece.total);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     temporary.commit(file);
+    return { marks };
   } catch (error) {
     throw exportFailure(file, error, temporary.discard());
   }
-  return { marks: rows.length };
 }
 
-function tagsByRecord(cache: CacheDb): Map<string, string[]> {
-  const rows = cache.sqlite
-    .prepare('SELECT kind, record_id, tag FROM review_tags ORDER BY kind, record_id, tag COLLATE NOCASE')
-    .all() as { kind: string; record_id: string; tag: string }[];
+interface Piece {
+  text: string;
+  /** Marks in this piece. */
+  marks: number;
+  /** Marks written with this piece and those before it. */
+  done: number;
+  total: number;
+}
+
+/**
+ * The review file's text in pieces: its fields and the first slice of marks, each further
+ * slice, then its end. Together they are `JSON.stringify(content, null, 1)` and a line end:
+ * a mark sits two levels deep, so its own text (the same function's, indent 1) is indented
+ * two spaces more on every line (JSON never has a line end inside a string). Marks are read a
+ * slice at a time in key order, each slice after the last key written, with their tags.
+ */
+function* reviewFilePieces(cache: CacheDb, options: ExportOptions, sliceSize: number): Generator<Piece> {
+  const fields = {
+    format: REVIEW_FORMAT,
+    version: REVIEW_FORMAT_VERSION,
+    exportedAt: (options.now ?? (() => new Date()))().toISOString(),
+    organisationId: options.organisationId !== undefined ? options.organisationId : organisationOf(cache),
+  };
+  const total = prepared(cache.sqlite, 'SELECT count(*) FROM review_marks').pluck().get() as number;
+  const page = prepared(
+    cache.sqlite,
+    `SELECT * FROM review_marks WHERE (kind, record_id) > (@kind, @id)
+      ORDER BY kind, record_id LIMIT @limit`,
+  );
+  const tagsOfPage = prepared(
+    cache.sqlite,
+    `SELECT kind, record_id, tag FROM review_tags
+      WHERE (kind, record_id) >= (@firstKind, @firstId) AND (kind, record_id) <= (@lastKind, @lastId)
+      ORDER BY kind, record_id, tag COLLATE NOCASE`,
+  );
+  // Before every kind ('transaction', 'expense'): the first page starts at the first mark.
+  let after = { kind: '', id: '' };
+  let done = 0;
+  for (;;) {
+    const rows = page.all({ ...after, limit: sliceSize }) as MarkRow[];
+    if (rows.length === 0) break;
+    const first = rows[0]!;
+    const last = rows.at(-1)!;
+    const tags = tagsByRecord(
+      tagsOfPage.all({
+        firstKind: first.kind,
+        firstId: first.record_id,
+        lastKind: last.kind,
+        lastId: last.record_id,
+      }) as TagListRow[],
+    );
+    const text = rows
+      .map(
+        (row) =>
+          `  ${JSON.stringify(toExported(row, tags.get(`${row.kind}:${row.record_id}`) ?? []), null, 1).replace(/\n/g, '\n  ')}`,
+      )
+      .join(',\n');
+    const opening = done === 0 ? `${JSON.stringify(fields, null, 1).slice(0, -2)},\n "marks": [\n` : ',\n';
+    done += rows.length;
+    after = { kind: last.kind, id: last.record_id };
+    yield { text: `${opening}${text}`, marks: rows.length, done, total };
+  }
+  yield {
+    text: done === 0 ? `${JSON.stringify({ ...fields, marks: [] }, null, 1)}\n` : '\n ]\n}\n',
+    marks: 0,
+    done,
+    total,
+  };
+}
+
+interface TagListRow {
+  kind: string;
+  record_id: string;
+  tag: string;
+}
+
+/** Tags by `kind:record_id`, in the order listed. */
+function tagsByRecord(rows: readonly TagListRow[]): Map<string, string[]> {
   const byRecord = new Map<string, string[]>();
   for (const row of rows) {
     const key = `${row.kind}:${row.record_id}`;
-    byRecord.set(key, [...(byRecord.get(key) ?? []), row.tag]);
+    const list = byRecord.get(key);
+    if (list) list.push(row.tag);
+    else byRecord.set(key, [row.tag]);
   }
   return byRecord;
 }

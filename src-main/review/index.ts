@@ -3,7 +3,9 @@ export { applyReview, createReviewService, reviewStates, type ReviewService } fr
 export { afterReviewChanges, applyReviewInSlices, type SlicedReviewOptions } from './slices';
 export { countAttention, needsAttention, type AttentionGroup } from './attention';
 export {
+  EXPORT_SLICE,
   exportReview,
+  exportReviewInSlices,
   importReview,
   IMPORT_SLICE,
   mergeReviewFile,
