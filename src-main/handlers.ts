@@ -169,8 +169,11 @@ function noticingDamage(core: Core, table: HandlerTable): HandlerTable {
   return guarded as HandlerTable;
 }
 
-/** Whether the organisation's copy opens, and whether it can be written (`profiles.cacheStatus`). */
-function cacheStatus(core: Core, profileId: string): CommandOutput<'profiles.cacheStatus'> {
+/**
+ * Whether the organisation's copy opens, and whether it can be written (`profiles.cacheStatus`,
+ * and `satchel status`). A copy that cannot be written is opened read-only, never migrated.
+ */
+export function cacheStatus(core: Core, profileId: string): CommandOutput<'profiles.cacheStatus'> {
   const problem = core.cacheProblem(profileId);
   const readOnly = problem ? null : core.cacheOf(profileId).readOnly;
   const refused = readOnly ? core.readOnlyError(profileId) : null;

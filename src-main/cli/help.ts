@@ -273,11 +273,15 @@ ${profileOption}
   --theirs               resolve a conflict by dropping yours`,
   status: `${statusUsage}
 
-The app's version, the data folder, whether the keychain answers, and each organisation's last
-sync. With none connected, it says so on stderr and exits 0 (the JSON has "profiles": []).
+The app's version, the data folder, whether the keychain answers (or that it is locked, and what
+to do), and each organisation's last sync and offline copy: writable, read-only, or that it
+cannot be opened; below the table, why and what to do for each copy that is not writable. It
+only reports (a read-only copy is read, never migrated or written) and exits 0 whatever it
+finds. With none connected, it says so on stderr and exits 0 (the JSON has "profiles": []).
 
 Options:
-  --json                 as JSON`,
+  --json                 as JSON; each organisation's "cache" is {"readOnly", "problem"}, as the
+                         window reads it: null, or why (and "where", for a read-only copy)`,
 };
 
 export function commandHelp(command: string): string | undefined {

@@ -49,8 +49,8 @@ describe('satchel CLI: sync and search', () => {
     // `status` shows each organisation's last sync: none yet.
     const before = await runCli(['status'], { env });
     expect(before.code).toBe(0);
-    expect(before.stdout).toMatch(/^ORGANISATION\s+URL\s+LAST SYNC$/m);
-    expect(before.stdout).toMatch(/^Demo\s+http:\S+\s+never$/m);
+    expect(before.stdout).toMatch(/^ORGANISATION\s+URL\s+LAST SYNC\s+OFFLINE COPY$/m);
+    expect(before.stdout).toMatch(/^Demo\s+http:\S+\s+never\s+writable$/m);
 
     const synced = await runCli(['sync'], { env });
     expect(synced.code).toBe(0);
@@ -62,7 +62,9 @@ describe('satchel CLI: sync and search', () => {
     expect(synced.stderr).not.toContain('\r'); // not a terminal: plain lines
     const after = await runCli(['status'], { env });
     expect(after.code).toBe(0);
-    expect(after.stdout).toMatch(/^Demo\s+http:\S+\s+succeeded, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/m);
+    expect(after.stdout).toMatch(
+      /^Demo\s+http:\S+\s+succeeded, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\s+writable$/m,
+    );
 
     await sandbox.stop();
     stops.length = 0;
