@@ -38,6 +38,19 @@ function progressPrinter(io: CliIo) {
   };
 }
 
+/**
+ * Why the organisation's copy refuses a sync, when it is read-only; null otherwise. A copy that
+ * does not open is left to the sync, which says so for that organisation as it always has.
+ */
+function readOnlyRefusal(core: Core, profileId: string): AppError | null {
+  try {
+    core.cacheOf(profileId);
+  } catch {
+    return null;
+  }
+  return core.readOnlyError(profileId);
+}
+
 export async function syncCommand(core: Core, args: string[], io: CliIo): Promise<void> {
   if (args[0] === 'history') return syncHistoryCommand(core, args.slice(1), io);
   const { values } = parseArgs({
@@ -48,6 +61,13 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
   const targets = values.profile ? [profileOption(core, values.profile)] : core.profiles.list();
   if (targets.length === 0)
     throw new UsageError('no organisation is connected; add one with "satchel profile add"');
+  // A read-only copy is refused before anything is announced or synced, as every other writing
+  // command is (exit 3, the same words): a sync of all that stopped at it half-way would leave
+  // some organisations synced and the rest not, depending on their order.
+  for (const profile of targets) {
+    const refused = readOnlyRefusal(core, profile.id);
+    if (refused) throw refused;
+  }
 
   const printer = progressPrinter(io);
   const stop = core.events.subscribe((event, payload) => {

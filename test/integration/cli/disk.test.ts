@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
@@ -67,19 +68,66 @@ describe('the command line on a read-only data folder', () => {
     expect(search.code).toBe(0);
     expect((JSON.parse(search.stdout) as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
 
+    // Refused before anything is announced: the one line says why ("Syncing Archive" said first
+    // read as though the sync had begun).
     const said = new RegExp(
-      `(^|\\n)satchel: The offline copy of "Archive" is read-only: the folder ${dataDir}/caches is on a read-only disk or share\\. You can search and read; sync, edits, review marks and downloads into the copy are off until ${dataDir}/caches can be written again \\(a writable disk, or write permission for your user\\): then run the command again\\.\\n$`,
+      `^satchel: The offline copy of "Archive" is read-only: the folder ${dataDir}/caches is on a read-only disk or share\\. You can search and read; sync, edits, review marks and downloads into the copy are off until ${dataDir}/caches can be written again \\(a writable disk, or write permission for your user\\): then run the command again\\.\\n$`,
     );
     for (const args of [
       ['supplier', 'create', '--name', 'Never GmbH', '--code', 'N-1'],
       ['review', 'mark', '--reviewed', '--from', '2020-01-01'],
       ['sync'],
+      ['sync', '--profile', 'Archive', '--full'],
       ['edits', 'push'],
+      ['download', '--to', path.join(tempDir(), 'receipts')],
     ]) {
       const refused = await runCli(args, { env });
       expect({ args, code: refused.code, stdout: refused.stdout }).toEqual({ args, code: 3, stdout: '' });
       expect(refused.stderr).toMatch(said);
     }
     expect(state(cacheFile)).toEqual(before);
+  });
+});
+
+describe('satchel sync with one organisation read-only among several', () => {
+  const makeReadOnly = useReadOnlyFolders();
+
+  it('refuses the whole sync before it starts, naming the read-only copy; the others sync by name', async () => {
+    // Archive comes second: nothing of the first is synced either.
+    const { sandbox, dataDir, core, profile: current } = await connect('Current', { transactions: 30 });
+    const profile = await core.profiles.add({
+      name: 'Archive',
+      baseUrl: sandbox.url,
+      auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+    });
+    const cacheFile = core.profiles.cacheFile(profile.id);
+    for (const { id } of [profile, current]) expect((await core.sync.sync(id)).outcome).toBe('succeeded');
+    await core.close();
+    const runs = () => {
+      const db = new Database(core.profiles.cacheFile(current.id), { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM sync_runs').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    const before = runs();
+    // Only Archive's file (restored from a backup onto a read-only share, say).
+    makeReadOnly(cacheFile);
+    const env = { SATCHEL_DATA_DIR: dataDir };
+
+    const refused = await runCli(['sync'], { env });
+    expect(refused).toEqual({
+      code: 3,
+      signal: null,
+      stdout: '',
+      stderr: `satchel: The offline copy of "Archive" is read-only: the file ${cacheFile} is on a read-only disk or share. You can search and read; sync, edits, review marks and downloads into the copy are off until ${cacheFile} can be written again (a writable disk, or write permission for your user): then run the command again.\n`,
+    });
+    expect(runs()).toBe(before);
+
+    const named = await runCli(['sync', '--profile', 'Current'], { env });
+    expect(named.code).toBe(0);
+    expect(named.stdout).toMatch(/^Current: succeeded, \d+ records written\n$/);
+    expect(runs()).toBe(before + 1);
   });
 });
