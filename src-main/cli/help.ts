@@ -65,7 +65,8 @@ const csvOptions = `  --out FILE.csv         the file to write (required); an ex
 const help: Record<string, string> = {
   profile: `${profileUsage}
 
-Connects organisations; what a change did is said on stderr (stdout stays empty). A secret is
+Connects organisations; what a change did is said on stderr (stdout stays empty; only list and
+recover take --json, and an option an action does not take is refused, exit 2). A secret is
 never an argument: at a terminal it is asked for without
 being shown; from a script pipe it in (--client-secret-stdin, --token-stdin) or set
 SATCHEL_CLIENT_SECRET (or SATCHEL_TOKEN). The key is checked with the API before it is kept.

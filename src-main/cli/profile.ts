@@ -65,6 +65,36 @@ function wantsToken(
   return values['token-stdin'] || (!values['client-id'] && !values.demo && Boolean(io.env['SATCHEL_TOKEN']));
 }
 
+/**
+ * The options each action takes. The actions share one parser, so an option of another action
+ * (`profile add --json`) would parse and be ignored, and the user believe it did something:
+ * refused instead, as any other command refuses an option it does not know.
+ */
+const ACTION_OPTIONS: Record<string, readonly string[]> = {
+  add: ['name', 'url', 'client-id', 'client-secret-stdin', 'token-stdin', 'demo'],
+  list: ['json'],
+  rename: ['name'],
+  'set-url': ['url'],
+  'set-key': ['client-id', 'client-secret-stdin', 'token-stdin'],
+  remove: ['force'],
+  rebuild: ['profile'],
+  recover: ['yes', 'json'],
+};
+
+function refuseOtherOptions(action: string, tokens: ReadonlyArray<{ kind: string; name?: string }>): void {
+  const takes = ACTION_OPTIONS[action];
+  if (!takes) return;
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined || takes.includes(token.name)) continue;
+    // A change's result is said on stderr; the organisations as JSON are the list's.
+    const json =
+      token.name === 'json'
+        ? '; only "satchel profile list --json" and "satchel profile recover --json" give JSON'
+        : '';
+    throw new UsageError(`profile ${action} takes no --${token.name}${json}`);
+  }
+}
+
 export async function profileCommand(core: Core, args: string[], io: CliIo): Promise<void> {
   try {
     await profileAction(core, args, io);
@@ -75,10 +105,11 @@ export async function profileCommand(core: Core, args: string[], io: CliIo): Pro
 
 async function profileAction(core: Core, args: string[], io: CliIo): Promise<void> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args: rest,
     allowPositionals: true,
     strict: true,
+    tokens: true,
     options: {
       name: { type: 'string' },
       url: { type: 'string' },
@@ -92,6 +123,7 @@ async function profileAction(core: Core, args: string[], io: CliIo): Promise<voi
       profile: { type: 'string' },
     },
   });
+  if (action !== undefined) refuseOtherOptions(action, tokens);
   switch (action) {
     case 'add': {
       if (!values.name || !values.url) throw new UsageError('profile add needs --name and --url');

@@ -89,7 +89,7 @@ describe('the command line on a read-only data folder', () => {
   });
 });
 
-describe('satchel sync with one organisation read-only among several', () => {
+describe('satchel sync with one organisation read-only among several', { timeout: 120_000 }, () => {
   const makeReadOnly = useReadOnlyFolders();
 
   it('refuses the whole sync before it starts, naming the read-only copy; the others sync by name', async () => {

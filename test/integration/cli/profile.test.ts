@@ -153,4 +153,49 @@ describe('satchel CLI: connections', () => {
     expect(noSuch.code).toBe(1);
     expect(noSuch.stderr).toContain('No organisation called "Nobody"');
   });
+
+  // Nine commands, each a child process through tsx.
+  it(
+    'refuses an option its action does not take (--json of add or rename), changing nothing',
+    { timeout: 120_000 },
+    async () => {
+      const env = { SATCHEL_DATA_DIR: tempDir(), SATCHEL_CLIENT_SECRET: 'sk_never_used' };
+      const add = ['profile', 'add', '--name', 'Acme', '--url', 'http://127.0.0.1:9', '--client-id', 'kid'];
+      const json = 'only "satchel profile list --json" and "satchel profile recover --json" give JSON';
+      expect(await runCli([...add, '--json'], { env })).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: `satchel: profile add takes no --json; ${json}\nRun "satchel profile --help" for its options.\n`,
+      });
+      expect((await runCli(['profile', 'list', '--json'], { env })).stdout).toBe('[]\n');
+
+      expect((await runCli(add, { env })).code).toBe(0);
+      const renamed = await runCli(['profile', 'rename', 'Acme', '--name', 'Acme GmbH', '--json'], { env });
+      expect(renamed).toMatchObject({ code: 2, stdout: '' });
+      expect(renamed.stderr).toBe(
+        `satchel: profile rename takes no --json; ${json}\nRun "satchel profile --help" for its options.\n`,
+      );
+      // Any option of another action, not only --json: refused, not ignored.
+      for (const [args, option] of [
+        [['profile', 'rename', 'Acme', '--name', 'Acme GmbH', '--force'], '--force'],
+        [['profile', 'set-url', 'Acme', '--url', 'http://127.0.0.1:8', '--name', 'Other'], '--name'],
+        [['profile', 'remove', 'Acme', '--yes'], '--yes'],
+        [['profile', 'list', '--demo'], '--demo'],
+      ] as const) {
+        const refused = await runCli([...args], { env });
+        expect({ args, code: refused.code, stderr: refused.stderr }).toEqual({
+          args,
+          code: 2,
+          stderr: `satchel: profile ${args[1]} takes no ${option}\nRun "satchel profile --help" for its options.\n`,
+        });
+      }
+      const listed = JSON.parse((await runCli(['profile', 'list', '--json'], { env })).stdout) as Array<{
+        name: string;
+        baseUrl: string;
+      }>;
+      expect(listed).toMatchObject([{ name: 'Acme', baseUrl: 'http://127.0.0.1:9' }]);
+      expect((await runCli(['profile', 'remove', 'Acme'], { env })).code).toBe(0);
+    },
+  );
 });
