@@ -155,16 +155,24 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   let lastDecile = -1;
   let lastWaiting: string | null = null;
   let jobId: string | null = null;
+  // The job's newest state, and whether the line shows it: the line is redrawn at most every
+  // 100 ms, and the last state (all files done) may come only with the job's end.
+  let latest: DownloadProgress | null = null;
+  let drawn = false;
   const stop = core.events.subscribe((event, payload) => {
     if (event !== 'downloads.progress') return;
     const progress = payload as DownloadProgress;
-    if (progress.jobId !== jobId || progress.status !== 'running') return;
+    if (progress.jobId !== jobId) return;
     if (status.interactive) {
-      if (Date.now() - lastLine < 100) return;
+      latest = progress;
+      drawn = false;
+      if (progress.status !== 'running' || Date.now() - lastLine < 100) return;
       lastLine = Date.now();
       status.show(progressLine(progress));
+      drawn = true;
       return;
     }
+    if (progress.status !== 'running') return;
     // Not a terminal: a plain line at every tenth of the files and when a wait begins.
     const { files } = progress;
     const decile = files.total > 0 ? Math.floor(((files.done + files.failed) * 10) / files.total) : 0;
@@ -199,7 +207,13 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
         : `Downloading ${files.total} files to ${started.job.destination}${files.present > 0 ? ` (${files.present} already there)` : ''}\n`,
     );
     if (!started.resumed) io.stderr.write(otherDownloadsNote(core, profile.id, started.job));
-    const result = await core.files.wait(profile.id, started.job.id).finally(() => status.end());
+    const result = await core.files.wait(profile.id, started.job.id).finally(() => {
+      // Its last state before the line ends, so that it never trails the summary below it.
+      // (Only where a line was started: its time left and any wait are over by now.)
+      if (latest && !drawn && lastLine > 0)
+        status.show(progressLine({ ...latest, etaSeconds: null, waitingUntil: null }));
+      status.end();
+    });
     const job = core.files.status(profile.id, started.job.id);
     const counts = job.files;
     const manifest =

@@ -97,6 +97,23 @@ describe('the progress line at a terminal', { timeout: 120_000 }, () => {
     expect(sync.code).toBe(1);
   });
 
+  it('download: the last progress line shows the total, not a state the summary has passed', async () => {
+    // A download short enough to end within one interval of its progress events: its last state
+    // came only with its end, which the line did not draw.
+    const { sandbox, env } = await synced(40);
+    const total = sandbox.state.files.length;
+    const destination = path.join(tempDir(), 'all');
+    const download = await runCliAtTerminal(['download', '--to', destination], { env });
+    expect(download.shown).toContain('\r\x1b[2K');
+    expect(terminalScreen(download.shown)).toEqual([
+      `Downloading ${total} files to ${destination}`,
+      expect.stringMatching(new RegExp(`^${total}/${total} files · (\\S+ \\S+) of \\1( · |$)`)),
+      expect.stringMatching(new RegExp(`^${total} of ${total} files in ${destination} .*; manifest: `)),
+      '',
+    ]);
+    expect(download.code).toBe(0);
+  });
+
   it('download: progress, the summary, the failed file and the error each on a line', async () => {
     const { sandbox, env } = await synced(200);
     const total = sandbox.state.files.length;
