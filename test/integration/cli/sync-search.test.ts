@@ -38,7 +38,9 @@ async function v0(url: string, clientId: string, clientSecret: string, body: obj
   };
 }
 
-describe('satchel CLI: sync and search', () => {
+// Eleven `satchel` processes through tsx, one after the other: about 25 s on a loaded
+// machine, too close to the project's 30 s for one test.
+describe('satchel CLI: sync and search', { timeout: 120_000 }, () => {
   it('connects the demo organisation, syncs with plain progress lines, and searches offline like the API', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 21, transactions: 1200 });
     stops.push(() => sandbox.stop());
