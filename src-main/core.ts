@@ -425,7 +425,10 @@ export function createCore(options: CoreOptions): Core {
     cacheOf,
     now: clock,
     networkDown,
-    onCacheError: (profileId, error) => void noteCacheError(profileId, error),
+    // A write refused because the copy cannot be written any more turns it read-only, and the
+    // run ends in the words every refused write gets (the banner appears at once).
+    onCacheError: (profileId, error) =>
+      noteCacheError(profileId, error) ? null : noteWriteRefused(profileId, error),
     beforePull: async (profileId, signal) => {
       await outbox.push(profileId, signal);
     },

@@ -50,8 +50,12 @@ export interface SyncOptions {
    * history refuses it twice.
    */
   unrecordedEnds?: RunEnd[];
-  /** Told of every error SQLite raised while the run wrote (the core notes a damaged copy). */
-  onCacheError?: (error: unknown) => void;
+  /**
+   * Told of every error SQLite raised while the run wrote (the core notes a damaged copy). A
+   * refused write that made the copy read-only (core `noteWriteRefused`) gives back the error the
+   * run ends with instead: the run stops there, failed, in its words.
+   */
+  onCacheError?: (error: unknown) => AppError | null | void;
   /**
    * The organisation's lease, through which every write of the run goes (row-lease.ts); none
    * for a caller that runs the sync alone.
@@ -185,6 +189,15 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     if (!errors.some((known) => known.resource === '' && known.message === error.message))
       errors.push({ resource: '', code: error.code, message: error.message });
   };
+  /**
+   * The copy cannot be written any more (the core opened it again read-only): no other resource
+   * could be stored either, so the run ends failed, saying so once in the words the banner uses.
+   */
+  const readOnly = (error: AppError) => {
+    outcome = 'failed';
+    if (!errors.some((known) => known.resource === '' && known.message === error.message))
+      errors.push({ resource: '', code: error.code, message: error.message });
+  };
 
   try {
     for (const module of resources) {
@@ -280,8 +293,13 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
           outcome = 'cancelled';
           break;
         }
+        const turned = isSqliteError(error) ? options.onCacheError?.(error) : null;
+        if (turned) {
+          log.warn(`sync of ${resource} stopped: the offline copy turned read-only`);
+          readOnly(turned);
+          break;
+        }
         if (!appError) log.error(`sync of ${resource} failed:`, error);
-        if (isSqliteError(error)) options.onCacheError?.(error);
         reportError({
           code: appError?.code ?? 'INTERNAL',
           message:
@@ -323,14 +341,17 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   function recordEndRefused(error: unknown): void {
     // The history refused the run's end (a full disk, a read-only cache file): the run ends all
     // the same, failed and saying why, so that nothing waits for it. The pages it committed stay.
-    log.error('the sync could not record how it ended:', error);
-    options.onCacheError?.(error);
-    outcome = 'failed';
-    errors.push({
-      resource: '',
-      code: 'INTERNAL',
-      message: `Satchel could not write to this organisation's cache (${cacheWriteProblem(error)}). What the sync stored is kept; sync again once that is fixed.`,
-    });
+    const turned = options.onCacheError?.(error);
+    if (turned) readOnly(turned);
+    else {
+      log.error('the sync could not record how it ended:', error);
+      outcome = 'failed';
+      errors.push({
+        resource: '',
+        code: 'INTERNAL',
+        message: `Satchel could not write to this organisation's cache (${cacheWriteProblem(error)}). What the sync stored is kept; sync again once that is fixed.`,
+      });
+    }
     try {
       recordEnd();
     } catch (again) {

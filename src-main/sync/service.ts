@@ -45,8 +45,12 @@ export interface SyncServiceOptions {
   networkDown?: (profileId: string) => boolean;
   /** The organisation's lease against other processes (lease.ts), shared with the outbox. */
   leases?: Leases;
-  /** Told of every error SQLite raised in a run of the organisation (the core notes a damaged copy). */
-  onCacheError?: (profileId: string, error: unknown) => void;
+  /**
+   * Told of every error SQLite raised in a run of the organisation (the core notes a damaged
+   * copy). A refused write that made the copy read-only gives back the error (`READ_ONLY`) the
+   * run ends with instead of the disk's words (engine.ts `onCacheError`).
+   */
+  onCacheError?: (profileId: string, error: unknown) => AppError | null | void;
 }
 
 export interface SyncService {
@@ -230,14 +234,17 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       // A bug is logged with its stack; a cache that refused a write (a full disk) is no bug,
       // and the run's message already says what happened and what to do.
       if (!(error instanceof AppError) && !isSqliteError(error)) log.error('sync failed:', error);
-      if (isSqliteError(error)) options.onCacheError?.(profileId, error);
-      const cancelled = error instanceof AppError && error.code === 'CANCELLED';
+      // A copy that could not be written any more is read-only now: the run says so in the
+      // words every refused write gets, and has nothing more to write (not even its history row).
+      const turned = (isSqliteError(error) && options.onCacheError?.(profileId, error)) || null;
+      const reason: unknown = turned ?? error;
+      const cancelled = reason instanceof AppError && reason.code === 'CANCELLED';
       // Taken over before its first page: a failure, as a run taken over later ends, and one
       // that writes nothing more (no row in the history: that is the new holder's now).
-      const lost = error instanceof LeaseLostError;
+      const lost = reason instanceof LeaseLostError;
       // Refused because another process syncs: that run is the history's, not this refusal, and
       // nothing failed here. `busy` lets the window tell it from a failure and stay quiet.
-      const busy = error instanceof AppError && error.code === 'BUSY' && !lost;
+      const busy = reason instanceof AppError && reason.code === 'BUSY' && !lost;
       // A run stopped before its first page has no row in the history yet. One that the cache
       // can still take gets one now (the push before the pull broke), so the history says what
       // happened then; else its id is null (an earlier run's would tell another run's outcome).
@@ -250,8 +257,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
           : [
               {
                 resource: '',
-                code: error instanceof AppError ? error.code : 'INTERNAL',
-                message: failureMessage(error),
+                code: reason instanceof AppError ? reason.code : 'INTERNAL',
+                message: failureMessage(reason),
               },
             ],
         startedAt,
@@ -259,11 +266,11 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       };
       failed.runId =
         runId ??
-        (cache && failed.outcome !== 'busy' && !lost
+        (cache && failed.outcome !== 'busy' && !lost && !turned
           ? recordNotStarted(cache, lease ?? UNGUARDED, { ...failed, outcome: failed.outcome })
           : null);
       options.events.emit('sync.finished', { profileId, ...failed });
-      throw error instanceof AppError ? error : new AppError('INTERNAL', failureMessage(error));
+      throw reason instanceof AppError ? error : new AppError('INTERNAL', failureMessage(reason));
     } finally {
       // A run taken over leaves the file beside the cache to the new holder too.
       if (cache && ends && lease && stillHeld(lease)) storeEnds(runEndsFile(cache.file), ends);

@@ -114,3 +114,74 @@ describe('a copy that becomes read-only while it is open', () => {
     expect(notes()).toEqual(['Before', 'Refused']);
   });
 });
+
+describe('a sync of a copy that becomes read-only', () => {
+  /** The copy made immutable; then what a sync, the banner and a search say. */
+  async function syncRefused(when: 'before' | 'during') {
+    const { core, handlers, profileId, file, notes, note, ids } = await syncedCopy();
+    expect(await note(ids[0], 'Kept')).toMatchObject({ ok: true });
+    const seen: string[] = [];
+    const finished: Array<EventPayload<'sync.finished'>> = [];
+    let undo: (() => void) | null = null;
+    const stop = core.events.subscribe((event, payload) => {
+      seen.push(event);
+      if (event === 'sync.finished') finished.push(payload as EventPayload<'sync.finished'>);
+      // The first page of this run stored: every write after it is refused (chattr is synchronous).
+      if (when === 'during' && event === 'sync.progress' && !undo)
+        if ((payload as EventPayload<'sync.progress'>).records > 0)
+          undo = makeImmutable([file, `${file}-wal`]);
+    });
+    cleanups.push(async () => stop());
+    if (when === 'before') undo = makeImmutable([file, `${file}-wal`]);
+    if (process.getuid?.() !== 0) return null;
+    const answer = await dispatch(handlers, 'sync.start', { profileId, full: when === 'during' });
+    expect(undo).not.toBeNull();
+    const message = `The offline copy of "Sandbox" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+    // The run ends failed, in the banner's words (not the disk error's), once.
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({
+      outcome: 'failed',
+      errors: [{ resource: '', code: 'READ_ONLY', message }],
+    });
+    if (answer.ok) expect(answer.value).toMatchObject({ outcome: 'failed', errors: finished[0]?.errors });
+    else expect(answer).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+    // The window is told at once, as after a refused edit: the banner and Check again.
+    expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
+    expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toEqual({
+      ok: true,
+      value: { problem: null, readOnly: { message, where: file } },
+    });
+    // Nothing stored is lost: the note and every transaction still read and search.
+    expect(core.cacheProblem(profileId)).toBeNull();
+    expect(notes()).toEqual(['Kept']);
+    expect(
+      await dispatch(handlers, 'transactions.search', {
+        profileId,
+        search: { filters: {}, withTotals: true },
+      }),
+    ).toMatchObject({ ok: true, value: { totals: { count: 80 } } });
+    // The next sync is refused at once, in the same words.
+    expect(await dispatch(handlers, 'sync.start', { profileId })).toEqual({
+      ok: false,
+      error: { code: 'READ_ONLY', message },
+    });
+    return { handlers, profileId, undo: undo as unknown as () => void };
+  }
+
+  it('made read-only before Sync now: the sync says read-only and the copy turns read-only', async (context) => {
+    const refused = await syncRefused('before');
+    if (!refused) return context.skip();
+    // Fixed: Check again, and the sync runs.
+    refused.undo();
+    await dispatch(refused.handlers, 'profiles.recheckCache', { id: refused.profileId });
+    expect(await dispatch(refused.handlers, 'sync.start', { profileId: refused.profileId })).toMatchObject({
+      ok: true,
+      value: { outcome: 'succeeded' },
+    });
+  });
+
+  it('made read-only while the sync stores pages: it stops in the same words, the copy turns read-only', async (context) => {
+    const refused = await syncRefused('during');
+    if (!refused) return context.skip();
+  });
+});
