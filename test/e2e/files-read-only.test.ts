@@ -8,13 +8,15 @@ import { startSandbox } from '../../src-sandbox';
 import { useReadOnlyFolders } from '../helpers/read-only';
 import { useTempDirs } from '../helpers/temp-dir';
 import { closeBrowser, openApp } from './harness';
+import { loneReceipts, openTransaction } from './receipts';
 import { connectSandbox } from './steps';
 
 // The Files area of an organisation whose offline copy is read-only (a real read-only mount,
 // test/helpers/read-only.ts): what would write to the copy (a new download records its queue
 // there; Resume, Cancel, Check folder change a job's state there; the keep-offline setting is
-// kept there) is shown but off, with the banner's reason; the job list and Open folder work; and
-// everything comes back after Check again once the folder can be written.
+// kept there) is shown but off, with the banner's reason, and so are the ways into a download
+// elsewhere (the Transactions bulk bar, the preview's Save a copy); the job list and Open folder
+// work; and everything comes back after Check again once the folder can be written.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -29,6 +31,14 @@ describe('the Files area of a read-only offline copy', () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
     const dataDir = tempDir();
     const opened: string[] = [];
+    // A receipt with no preview, so that its pane offers "Save a copy…" (a download of it).
+    const [zip] = loneReceipts(sandbox, 1);
+    if (!zip) throw new Error('the demo data has no lone receipt');
+    sandbox.control?.replaceFile(zip.fileId, {
+      content: Buffer.from('PK\u0003\u0004receipts'),
+      mimeType: 'application/zip',
+      name: 'receipts.zip',
+    });
     let core = createCore({ dataDir, secrets });
     const profile = await connectSandbox(core, sandbox);
     // One download finished, one broken off when the app closed (Interrupted: Resume, Cancel…).
@@ -93,10 +103,49 @@ describe('the Files area of a read-only offline copy', () => {
       await open.click();
       await expect.poll(() => opened).toEqual([finished]);
 
+      // The ways into a download from Transactions are off too, rather than leading to a dialog
+      // whose Start download is: the preview's Save a copy and the bulk bar's two.
+      const off = async (control: Locator) => {
+        expect(await control.isDisabled()).toBe(true);
+        expect(await control.getAttribute('title')).toBe(reason);
+        expect(await control.getAttribute('aria-describedby')).toBe('read-only-reason');
+      };
+      await page.keyboard.press('Control+1');
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      let pane = await openTransaction(app, zip.id);
+      await pane.getByRole('button', { name: 'Show preview of receipts.zip' }).click();
+      const saveCopy = () => pane.getByRole('button', { name: 'Save a copy of receipts.zip…' });
+      await saveCopy().waitFor();
+      await off(saveCopy());
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      await page.getByRole('grid', { name: 'Transactions' }).focus();
+      await page.keyboard.press('x');
+      const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
+      const bulkDownloads = [
+        bulk.getByRole('button', { name: 'Download files…' }),
+        bulk.getByRole('button', { name: 'Download files of this result…' }),
+      ];
+      for (const control of bulkDownloads) {
+        await control.waitFor();
+        await off(control);
+      }
+
       // Fixed: Check again brings the controls back without a restart.
       undo();
       await banner.getByRole('button', { name: 'Check again' }).click();
       await banner.waitFor({ state: 'detached' });
+      for (const control of bulkDownloads) {
+        await control.and(page.locator(':enabled')).waitFor();
+        expect(await control.getAttribute('title')).toBeNull();
+      }
+      pane = await openTransaction(app, zip.id);
+      await pane.getByRole('button', { name: 'Show preview of receipts.zip' }).click();
+      await saveCopy().and(page.locator(':enabled')).waitFor();
+      expect(await saveCopy().getAttribute('title')).toBeNull();
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+4');
+      await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
       for (const control of writing) {
         await control.and(page.locator(':enabled')).waitFor();
         expect(await control.getAttribute('title')).toBeNull();

@@ -10,7 +10,7 @@ import { connectSandbox } from './steps';
 
 // An offline copy that cannot be written any more while the window is open (its file made
 // immutable: test/helpers/read-only.ts): the first refused save turns the organisation
-// read-only (the banner, with Check again) and keeps what the user typed.
+// read-only (the banner, with Check again) and keeps what the user typed, its Save off until then.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -60,6 +60,11 @@ describe('a copy that becomes read-only while the window is open', () => {
       const create = page.getByRole('button', { name: 'New supplier' });
       expect(await create.isDisabled()).toBe(true);
       expect(await create.getAttribute('title')).toBe(message);
+      // The form's own Save too: clicking it again could only be refused in the same words.
+      const save = editor.getByRole('button', { name: 'Save' });
+      expect(await save.isDisabled()).toBe(true);
+      expect(await save.getAttribute('title')).toBe(message);
+      expect(await save.getAttribute('aria-describedby')).toBe('read-only-reason');
       await app.screenshot('read-only-mid-session');
 
       // Fixed: Check again, and the same form saves what was typed.
@@ -67,7 +72,9 @@ describe('a copy that becomes read-only while the window is open', () => {
       await banner.getByRole('button', { name: 'Check again' }).click();
       await banner.waitFor({ state: 'detached' });
       expect(await editor.getByLabel('Name').inputValue()).toBe(typed);
-      await editor.getByRole('button', { name: 'Save' }).click();
+      expect(await save.isDisabled()).toBe(false);
+      expect(await save.getAttribute('title')).toBeNull();
+      await save.click();
       await page.getByTestId('supplier-saved').waitFor();
       const name = core
         .cacheOf(profile.id)

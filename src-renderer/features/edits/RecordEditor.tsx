@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { z } from 'zod';
 import { Field } from '../../components/fields';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { fieldOf, payloadOf, type FieldSpec, type PayloadMode, type RecordValues } from './forms';
 
 /** The form's errors for an answer of the core: on the field it names, or on the form. */
@@ -67,6 +68,7 @@ export function RecordEditor({
   onCancel(): void;
 }) {
   const id = useId();
+  const readOnly = useReadOnly();
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState(() => ({ ...initialErrors, ...errorsOf(serverError, fields) }));
   const first = useRef<HTMLInputElement>(null);
@@ -162,7 +164,8 @@ export function RecordEditor({
         </p>
       )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
+        {/* Off with the reason once the copy turns read-only; what was typed stays for Check again. */}
+        <button type="submit" className="primary" {...writeControl(readOnly, busy)}>
           {busy ? 'Saving…' : 'Save'}
         </button>
         <button type="button" onClick={onCancel}>

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
 import { cacheExtension } from '../../../src-shared/file-template';
 import { useModifierShortcut } from '../../lib/platform';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { call } from '../../lib/satchel';
 import { DownloadDialog } from '../files/DownloadDialog';
 import { useDownloads } from '../files/useDownloads';
@@ -85,11 +86,14 @@ function SaveCopy({ profileId, file, label }: { profileId: string; file: Preview
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState<Saving | null>(null);
   const button = useRef<HTMLButtonElement>(null);
+  // A copy is a download, which a read-only offline copy cannot record: off, with the reason.
+  const readOnly = useReadOnly();
   return (
     <>
       <button
         ref={button}
         type="button"
+        {...writeControl(readOnly)}
         aria-label={`Save a copy of ${label}…`}
         onClick={() => {
           setSaving(null);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ReviewChange, TransactionFilters, TransactionSorting } from '../../../src-shared/search';
 import { formatCount } from '../../lib/format';
 import { useModifierShortcut } from '../../lib/platform';
+import { useReadOnly, writeControl } from '../../lib/read-only';
 import { DownloadDialog, type ScopeChoice } from '../files/DownloadDialog';
 import { filesCount } from '../files/format';
 import { ResultReview, SelectionReview } from '../review/ResultReview';
@@ -31,6 +32,9 @@ export function BulkBar({
 }) {
   const review = useReview(profileId);
   const shortcut = useModifierShortcut();
+  // A download records its queue in the offline copy: off, with the reason, when it is read-only
+  // (rather than a dialog whose Start download is off).
+  const readOnly = useReadOnly();
   const [done, setDone] = useState<string | null>(null);
   const [download, setDownload] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -69,7 +73,7 @@ export function BulkBar({
         onMark={(action) => run(byIds('transaction', ids), { action })}
         onClear={onClear}
       >
-        <button type="button" onClick={() => setDownload('selection')}>
+        <button type="button" {...writeControl(readOnly)} onClick={() => setDownload('selection')}>
           Download files…
         </button>
       </SelectionReview>
@@ -80,7 +84,7 @@ export function BulkBar({
         noun="transactions"
         onDone={setDone}
       >
-        <button type="button" disabled={!total} onClick={() => setDownload('result')}>
+        <button type="button" {...writeControl(readOnly, !total)} onClick={() => setDownload('result')}>
           Download files of this result…
         </button>
         <button
