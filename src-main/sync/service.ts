@@ -270,7 +270,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
           ? recordNotStarted(cache, lease ?? UNGUARDED, { ...failed, outcome: failed.outcome })
           : null);
       options.events.emit('sync.finished', { profileId, ...failed });
-      throw reason instanceof AppError ? error : new AppError('INTERNAL', failureMessage(reason));
+      throw reason instanceof AppError ? reason : new AppError('INTERNAL', failureMessage(reason));
     } finally {
       // A run taken over leaves the file beside the cache to the new holder too.
       if (cache && ends && lease && stillHeld(lease)) storeEnds(runEndsFile(cache.file), ends);

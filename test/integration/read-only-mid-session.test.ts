@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../src-shared/errors';
 import type { EventPayload } from '../../src-shared/ipc';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { connectedCore } from '../helpers/sync-fixture';
@@ -134,7 +135,22 @@ describe('a sync of a copy that becomes read-only', () => {
     cleanups.push(async () => stop());
     if (when === 'before') undo = makeImmutable([file, `${file}-wal`]);
     if (process.getuid?.() !== 0) return null;
-    const answer = await dispatch(handlers, 'sync.start', { profileId, full: when === 'during' });
+    // Before: the core itself, as the command line calls it (the window's door below would turn
+    // a stray SQLite error into the same words). During: through that door.
+    const answer =
+      when === 'before'
+        ? await core.sync.sync(profileId).then(
+            (value) => ({ ok: true as const, value }),
+            (error: unknown) => ({
+              ok: false as const,
+              error: {
+                appError: error instanceof AppError,
+                code: (error as { code?: unknown }).code,
+                message: (error as Error).message,
+              },
+            }),
+          )
+        : await dispatch(handlers, 'sync.start', { profileId, full: true });
     expect(undo).not.toBeNull();
     const message = `The offline copy of "Sandbox" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
     // The run ends failed, in the banner's words (not the disk error's), once.
@@ -145,7 +161,8 @@ describe('a sync of a copy that becomes read-only', () => {
     });
     // Refused before its first page, the run could not be recorded and the call is refused; later,
     // the run ends failed with that error.
-    if (when === 'before') expect(answer).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+    if (when === 'before')
+      expect(answer).toEqual({ ok: false, error: { appError: true, code: 'READ_ONLY', message } });
     else
       expect(answer).toMatchObject({ ok: true, value: { outcome: 'failed', errors: finished[0]?.errors } });
     // The window is told at once, as after a refused edit: the banner and Check again.
