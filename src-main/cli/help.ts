@@ -103,9 +103,9 @@ are. A list that reads is refused (exit 1). It never asks: with --json, the plan
   sync: `${syncUsage}
 
 Sends the waiting offline edits, then brings every connected organisation (or the one named) up
-to date. Progress goes to stderr; each organisation's outcome is a line on stdout. When the
-offline copy of one of them is read-only, nothing is synced: it is refused before it starts,
-with why (exit 3); name the others with --profile to sync them meanwhile.
+to date. Progress goes to stderr; each organisation's outcome is a line on stdout. An
+organisation whose offline copy is read-only is not synced: said with why in its turn, the
+others synced, exit 3 (exit 1 when another one failed too); alone, it is refused at once.
 
 Options:
 ${profileOption}

@@ -61,22 +61,29 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
   const targets = values.profile ? [profileOption(core, values.profile)] : core.profiles.list();
   if (targets.length === 0)
     throw new UsageError('no organisation is connected; add one with "satchel profile add"');
-  // A read-only copy is refused before anything is announced or synced, as every other writing
-  // command is (exit 3, the same words): a sync of all that stopped at it half-way would leave
-  // some organisations synced and the rest not, depending on their order.
-  for (const profile of targets) {
-    const refused = readOnlyRefusal(core, profile.id);
-    if (refused) throw refused;
-  }
+  // A read-only copy is refused before anything is announced, as every other writing command
+  // refuses it (exit 3, the same words). Among others, it is left out and said in its turn, and
+  // the others are synced, as a sync that fails for one organisation goes on with the next:
+  // one client's copy on a read-only share does not hold back the rest of the night's sync.
+  const refusals = new Map(targets.map((profile) => [profile.id, readOnlyRefusal(core, profile.id)]));
+  const first = refusals.get(targets[0]!.id);
+  if (first && targets.every((profile) => refusals.get(profile.id))) throw first;
 
   const printer = progressPrinter(io);
   const stop = core.events.subscribe((event, payload) => {
     if (event === 'sync.progress') printer.update(payload as SyncProgressEvent);
   });
   const failures: string[] = [];
+  const readOnly: string[] = [];
   try {
     for (const profile of targets) {
       if (io.signal?.aborted) break;
+      const refused = refusals.get(profile.id);
+      if (refused) {
+        io.stderr.write(`Not syncing ${profile.name}: ${cliMessage(refused.message, profile.name)}\n`);
+        readOnly.push(profile.name);
+        continue;
+      }
       io.stderr.write(`Syncing ${profile.name}${values.full ? ' (repair: reading everything again)' : ''}\n`);
       const syncing = core.sync.sync(profile.id, { full: values.full });
       // Ctrl+C: the sync stops at a page boundary; every page written stays.
@@ -105,6 +112,9 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
   }
   if (io.signal?.aborted)
     throw new AppError('CANCELLED', 'Sync interrupted; every page it wrote is kept. Run it again to finish.');
+  const skipped = readOnly.map((name) => `${name}: not synced, its offline copy is read-only`);
   if (failures.length > 0)
-    throw new AppError('SERVER_ERROR', `Sync did not complete (${failures.join('; ')}).`);
+    throw new AppError('SERVER_ERROR', `Sync did not complete (${[...failures, ...skipped].join('; ')}).`);
+  if (skipped.length > 0)
+    throw new AppError('READ_ONLY', `Sync did not complete (${skipped.join('; ')}); the others were synced.`);
 }

@@ -92,8 +92,8 @@ describe('the command line on a read-only data folder', () => {
 describe('satchel sync with one organisation read-only among several', { timeout: 120_000 }, () => {
   const makeReadOnly = useReadOnlyFolders();
 
-  it('refuses the whole sync before it starts, naming the read-only copy; the others sync by name', async () => {
-    // Archive comes second: nothing of the first is synced either.
+  it('leaves the read-only copy out in its turn, saying why, syncs the others and exits 3', async () => {
+    // Archive comes second, after Current, and is said in its turn.
     const { sandbox, dataDir, core, profile: current } = await connect('Current', { transactions: 30 });
     const profile = await core.profiles.add({
       name: 'Archive',
@@ -116,18 +116,24 @@ describe('satchel sync with one organisation read-only among several', { timeout
     makeReadOnly(cacheFile);
     const env = { SATCHEL_DATA_DIR: dataDir };
 
-    const refused = await runCli(['sync'], { env });
-    expect(refused).toEqual({
-      code: 3,
-      signal: null,
-      stdout: '',
-      stderr: `satchel: The offline copy of "Archive" is read-only: the file ${cacheFile} is on a read-only disk or share. You can search and read; sync, edits, review marks and downloads into the copy are off until ${cacheFile} can be written again (a writable disk, or write permission for your user): then run the command again.\n`,
-    });
-    expect(runs()).toBe(before);
+    const why = `The offline copy of "Archive" is read-only: the file ${cacheFile} is on a read-only disk or share. You can search and read; sync, edits, review marks and downloads into the copy are off until ${cacheFile} can be written again (a writable disk, or write permission for your user): then run the command again.`;
+    const all = await runCli(['sync'], { env });
+    expect(all.code).toBe(3);
+    expect(all.stdout).toMatch(/^Current: succeeded, \d+ records written\n$/);
+    expect(all.stderr).toMatch(/^Syncing Current\n/);
+    expect(all.stderr).toContain(`\nNot syncing Archive: ${why}\n`);
+    expect(all.stderr).toMatch(
+      /\nsatchel: Sync did not complete \(Archive: not synced, its offline copy is read-only\); the others were synced\.\n$/,
+    );
+    expect(runs()).toBe(before + 1);
+
+    // Named alone, it is refused at once, nothing said before the reason.
+    const alone = await runCli(['sync', '--profile', 'Archive'], { env });
+    expect(alone).toEqual({ code: 3, signal: null, stdout: '', stderr: `satchel: ${why}\n` });
 
     const named = await runCli(['sync', '--profile', 'Current'], { env });
     expect(named.code).toBe(0);
     expect(named.stdout).toMatch(/^Current: succeeded, \d+ records written\n$/);
-    expect(runs()).toBe(before + 1);
+    expect(runs()).toBe(before + 2);
   });
 });
