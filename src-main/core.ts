@@ -455,6 +455,9 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
     ...(options.previewFirstByteMs ? { previewFirstByteMs: options.previewFirstByteMs } : {}),
+    // As a sync's: a download whose write the copy refused because it is read-only now says so.
+    onCacheError: (profileId, error) =>
+      noteCacheError(profileId, error) ? null : noteWriteRefused(profileId, error),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
     fillLeases: createFillLeases(options.fillLease),

@@ -16,7 +16,7 @@ import type { EventBus } from '../events';
 import { NO_NETWORK_DOWNLOAD_MESSAGE } from '../connectivity';
 import { checkWritableFolder, createFolder, type FolderOpener } from '../folders';
 import { log } from '../log';
-import type { CacheDb } from '../store';
+import { isSqliteError, type CacheDb } from '../store';
 import { createFillLeases, type FillLeases } from './fill-lease';
 import { createFills } from './fills';
 import type { HeldLease } from '../sync/row-lease';
@@ -70,6 +70,12 @@ export interface FileServiceOptions {
   fileUrl?: (profileId: string, localName: string) => string;
   /** A preview's wait for the answer to begin (CoreOptions.previewFirstByteMs). */
   previewFirstByteMs?: number;
+  /**
+   * Told of an error SQLite raised that ended a download run. A refused write that made the
+   * copy read-only (core `noteWriteRefused`) gives back the error the job ends with instead of
+   * the disk's words, as a sync's does.
+   */
+  onCacheError?: (profileId: string, error: unknown) => AppError | null | void;
   /**
    * Whether the organisation's API cannot be reached because the system says there is no
    * network at all (connectivity.ts); never for the demo organisation, whose API is in the app.
@@ -342,6 +348,11 @@ export function createFileService(options: FileServiceOptions): FileService {
             status: jobRow(cacheOf(profileId), jobId)?.status ?? ('running' as const),
             error: new AppError('BUSY', RUN_TAKEN_OVER_MESSAGE),
           };
+        // The copy could not be written any more and is read-only now: the job says so in the
+        // words every refused write gets (the banner shows), and has nothing more to write. It
+        // reads as interrupted, to resume, once the copy can be written again.
+        const turned = isSqliteError(error) ? options.onCacheError?.(profileId, error) : null;
+        if (turned) return { status: 'paused' as const, error: turned };
         // Paused, so that it is shown as stopped and resumed on request (if the cache takes the
         // write: the failure may be the cache's own).
         try {

@@ -205,3 +205,44 @@ describe('a sync of a copy that becomes read-only', () => {
     if (!refused) return context.skip();
   });
 });
+
+describe('a download into a copy that becomes read-only', () => {
+  it('ends in the read-only words, the copy turns read-only, and the job resumes once it is fixed', async (context) => {
+    const { core, handlers, profileId, file, sandbox } = await syncedCopy();
+    const ids = sandbox.state.files.slice(0, 6).map((entry) => entry.id);
+    const seen: string[] = [];
+    let undo: (() => void) | null = null;
+    const stop = core.events.subscribe((event, payload) => {
+      seen.push(event);
+      // At the job's first word of progress, before it records a file: every write of the run
+      // from here on is refused (chattr is synchronous).
+      if (event === 'downloads.progress' && !undo && (payload as { status: string }).status === 'running')
+        undo = makeImmutable([file, `${file}-wal`]);
+    });
+    cleanups.push(async () => stop());
+    if (process.getuid?.() !== 0) return context.skip();
+    const destination = path.join(tempDir(), 'receipts');
+    const { job } = await core.files.start(profileId, {
+      scope: { by: 'ids', kind: 'file', ids },
+      destination,
+    });
+
+    const ended = await core.files.wait(profileId, job.id);
+    expect(undo).not.toBeNull();
+    const message = `The offline copy of "Sandbox" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+    expect(ended.error).toBeInstanceOf(AppError);
+    expect(ended.error).toMatchObject({ code: 'READ_ONLY', message });
+    expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
+    expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toEqual({
+      ok: true,
+      value: { problem: null, readOnly: { message, where: file } },
+    });
+
+    // Fixed: Check again, and the job resumes and finishes, the files it fetched kept.
+    (undo as unknown as () => void)();
+    await dispatch(handlers, 'profiles.recheckCache', { id: profileId });
+    await core.files.resume(profileId, job.id);
+    expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
+    expect(core.files.status(profileId, job.id).files.done).toBe(6);
+  });
+});
