@@ -427,8 +427,7 @@ export function createCore(options: CoreOptions): Core {
     networkDown,
     // A write refused because the copy cannot be written any more turns it read-only, and the
     // run ends in the words every refused write gets (the banner appears at once).
-    onCacheError: (profileId, error) =>
-      noteCacheError(profileId, error) ? null : noteWriteRefused(profileId, error),
+    onCacheError: refusedCacheWrite,
     beforePull: async (profileId, signal) => {
       await outbox.push(profileId, signal);
     },
@@ -456,8 +455,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
     ...(options.previewFirstByteMs ? { previewFirstByteMs: options.previewFirstByteMs } : {}),
     // As a sync's: a download whose write the copy refused because it is read-only now says so.
-    onCacheError: (profileId, error) =>
-      noteCacheError(profileId, error) ? null : noteWriteRefused(profileId, error),
+    onCacheError: refusedCacheWrite,
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
     fillLeases: createFillLeases(options.fillLease),
@@ -557,6 +555,15 @@ export function createCore(options: CoreOptions): Core {
       events.emit('cache.damaged', { profileId: profile.id });
     }
     return damage;
+  }
+
+  /**
+   * A sync's or a download's cache error: damage is only noted (the run keeps SQLite's words and
+   * the damaged banner shows); a write refused because the copy cannot be written any more turns
+   * it read-only and gives the error the run ends with. Null when it is neither.
+   */
+  function refusedCacheWrite(profileId: string, error: unknown): AppError | null {
+    return noteCacheError(profileId, error) ? null : noteWriteRefused(profileId, error);
   }
 
   /** Writable connections of copies found read-only while open (noteWriteRefused). */
