@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { ReviewImportError, startCheck, unreadable } from './check';
+import { readAndStartCheck, ReviewImportError } from './check';
 import type { CheckMessage, CheckThreadData } from './sliced-check';
 
 /**
@@ -54,13 +53,7 @@ function failure(error: unknown): CheckMessage {
 
 async function run(): Promise<void> {
   port!.postMessage({ kind: 'started' } satisfies CheckMessage);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  const check = startCheck(file, bytes);
+  const check = readAndStartCheck(file);
   for (let from = 0; from < check.total; from += sliceSize) {
     const to = Math.min(check.total, from + sliceSize);
     check.marks(from, to);

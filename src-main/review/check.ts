@@ -41,15 +41,20 @@ export const CHECK_SLICE = 1000;
 
 /** Reads and checks the whole file at once; every failure is a ReviewImportError saying what to do. */
 export function readReviewFile(file: string): ReviewFile {
+  const check = readAndStartCheck(file);
+  check.marks(0, check.total);
+  return check.finish();
+}
+
+/** The file read at once and its check started (`startCheck`); unreadable when it cannot be read. */
+export function readAndStartCheck(file: string): ReturnType<typeof startCheck> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (error) {
     throw unreadable(file, error);
   }
-  const check = startCheck(file, bytes);
-  check.marks(0, check.total);
-  return check.finish();
+  return startCheck(file, bytes);
 }
 
 export function unreadable(file: string, error: unknown): ReviewImportError {
