@@ -22,7 +22,14 @@ import { createProfileStore, type Profile, type ProfileStore } from './profiles'
 import type { ExpenseFilters, ReviewTarget, SearchTotals, TransactionFilters } from '../src-shared/search';
 import { createBackgroundTotals, type BackgroundTotals } from './search/background-totals';
 import { answerAsk } from './search/thread-asks';
-import { CacheOpenError, isCorruption, openCache, type CacheDb, type CacheOpenFailure } from './store';
+import {
+  CacheOpenError,
+  isCorruption,
+  openCache,
+  refusedWrite,
+  type CacheDb,
+  type CacheOpenFailure,
+} from './store';
 import { readableWork, rescueWork, setAsideCache, type ReadableWork, type RescuedWork } from './cache-rescue';
 import { listedProfile, planRecovery, recordConnection } from './profiles-recover';
 import type { SandboxOptions } from '../src-sandbox';
@@ -454,7 +461,8 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
     ...(options.previewFirstByteMs ? { previewFirstByteMs: options.previewFirstByteMs } : {}),
-    // As a sync's: a download whose write the copy refused because it is read-only now says so.
+    // As a sync's: a download or a keep-offline fill whose write the copy refused because it is
+    // read-only now says so (and stops).
     onCacheError: refusedCacheWrite,
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
@@ -583,8 +591,8 @@ export function createCore(options: CoreOptions): Core {
     if (!problem) return null;
     log.warn(`a write to the offline copy of ${profileId} was refused; opening it again read-only:`, error);
     // Opened afresh, as the next start would open it. The writable connection is retired, not
-    // closed: work still holding it (a fill after a sync) ends with SQLite's own refusal rather
-    // than a closed connection; it is closed with the core, or at Check again. The totals thread
+    // closed: work still holding it (a fill after a sync) ends with SQLite's own refusal (said in
+    // the read-only words) rather than a closed connection; it is closed with the core, or at Check again. The totals thread
     // goes (a new one opens the read-only copy, or its snapshot).
     void closeTotals(profileId);
     retired.set(profileId, [...(retired.get(profileId) ?? []), cache]);
@@ -803,14 +811,4 @@ export function createCore(options: CoreOptions): Core {
       caches.clear();
     },
   };
-}
-
-/**
- * Whether an error is a refusal to write, from SQLite (a read-only file, an I/O error a write
- * met, a file it cannot open) or from the file system: worth asking the copy whether it can
- * still be written (`noteWriteRefused`).
- */
-function refusedWrite(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-  return /^(SQLITE_(READONLY|IOERR|CANTOPEN|PERM)|EROFS$|EPERM$|EACCES$)/.test(code);
 }

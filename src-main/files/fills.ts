@@ -2,6 +2,8 @@ import { AppError } from '../../src-shared/errors';
 import type { LastFill } from '../../src-shared/files';
 import type { EventBus } from '../events';
 import { log } from '../log';
+import { isSqliteError } from '../store';
+import type { HeldLease } from '../sync/row-lease';
 import type { FillLeases } from './fill-lease';
 import { fillOffline, type FillResult, type OfflineDeps } from './offline';
 import type { ReadShare } from './share';
@@ -41,6 +43,12 @@ export interface FillsOptions {
   share: (profileId: string) => ReadShare;
   /** Who fills each cache across processes. */
   leases: FillLeases;
+  /**
+   * Told of an error SQLite raised that ended a fill (service.ts `onCacheError`): a write the
+   * copy refused because it cannot be written any more turns it read-only, and the error given
+   * back (the read-only words) is what the fill ends with.
+   */
+  onCacheError?: (profileId: string, error: unknown) => AppError | null | void;
 }
 
 export interface Fills {
@@ -82,6 +90,12 @@ export function createFills(options: FillsOptions): Fills {
   function unwait(profileId: string): void {
     clearInterval(waiting.get(profileId));
     waiting.delete(profileId);
+  }
+
+  /** What a fill ends with after SQLite's `error`: the read-only words once the copy turned read-only. */
+  function turned(profileId: string, error: unknown): unknown {
+    if (!isSqliteError(error)) return error;
+    return options.onCacheError?.(profileId, error) ?? error;
   }
 
   /** Fills once the other process has given the lease back (or is gone). */
@@ -130,10 +144,17 @@ export function createFills(options: FillsOptions): Fills {
       fetch,
       done: Promise.resolve({ fetched: 0, evicted: 0, failed: 0 }),
     };
-    const lease = leases.take(options.deps(profileId).cache, (error) => {
-      fill.lost = true;
-      fill.controller.abort(error);
-    });
+    let lease: HeldLease | null;
+    try {
+      lease = leases.take(options.deps(profileId).cache, (error) => {
+        fill.lost = true;
+        fill.controller.abort(error);
+      });
+    } catch (error) {
+      // Taking the lease is the fill's first write: refused, nothing ran. A rejection, never a
+      // throw (the heartbeat of a fill waiting for another process calls this too).
+      return Promise.reject(turned(profileId, error));
+    }
     if (!lease) {
       // Not a failure: the other process brings the cache to its scope, and the usage says so.
       // A sweep is not worth waiting for: the other fill sweeps.
@@ -185,6 +206,13 @@ export function createFills(options: FillsOptions): Fills {
           total.failed += round.failed;
         } catch (error) {
           if (fill.lost && !fill.stopped) return tookOver();
+          // A write the copy refused: it is read-only now (or its disk is full, say), and no
+          // round, new scope or not, could record what it fetched. The fill ends here.
+          if (isSqliteError(error)) {
+            const reason = turned(profileId, error);
+            ended(reason instanceof Error ? reason.message : String(reason));
+            throw reason;
+          }
           // No network, say: a new scope still gets its round (what it evicts needs none).
           if (!fill.again || fill.stopped) {
             ended(error instanceof Error ? error.message : String(error));

@@ -8,7 +8,7 @@ import type { ApiClient } from '../api/client';
 import { abortableSleep } from '../api/rate-governor';
 import { log } from '../log';
 import { prepared } from '../search/sql';
-import type { CacheDb } from '../store';
+import { isSqliteError, type CacheDb } from '../store';
 import { FILE_SCHEME } from '../shell/file-route';
 import { EXPIRY_MS, LeaseLostError, UNGUARDED, type LeaseGuard } from '../sync/row-lease';
 import { FILE_ATTEMPTS, fileRetryDelayMs, givenUpReason, retriesFile } from './attempts';
@@ -447,7 +447,8 @@ async function adoptUnrecorded(deps: OfflineDeps, lease: LeaseGuard): Promise<nu
       );
       adopted += 1;
     } catch (error) {
-      if (error instanceof LeaseLostError) throw error;
+      // The cache's trouble, not this copy's: the fill stops (fills.ts tells the core).
+      if (error instanceof LeaseLostError || isSqliteError(error)) throw error;
       log.warn(`a copy of file ${record.id} already in the folder could not be taken:`, error);
     }
   }
@@ -529,24 +530,30 @@ export async function fillOffline(
     result.evicted += 1;
   }
   let next = 0;
+  // Trouble that ends the fill stops the other worker too, and the fill ends only once both
+  // have: nothing is fetched or written after it (its lease is given back then).
+  const halt = new AbortController();
+  const running = AbortSignal.any([signal, halt.signal]);
   const worker = async () => {
-    while (!signal.aborted) {
+    while (!running.aborted) {
       const row = missing[next];
       next += 1;
       if (!row) return;
       for (let attempts = 1; ; attempts += 1) {
         try {
-          await ensureCached(deps, row.id, signal, { share, lease });
+          await ensureCached(deps, row.id, running, { share, lease });
           result.fetched += 1;
           onFetched?.();
           break;
         } catch (error) {
           if (error instanceof LeaseLostError) throw error;
-          if (signal.aborted) return;
-          if (stopsEveryFile(error)) throw error;
+          if (running.aborted) return;
+          // A write the cache refused (a copy turned read-only, a full disk) is no file's own
+          // trouble: every file would be fetched for nothing, its record refused.
+          if (stopsEveryFile(error) || isSqliteError(error)) throw error;
           if (retriesFile(error) && attempts < FILE_ATTEMPTS) {
-            await abortableSleep(fileRetryDelayMs(attempts), signal).catch(() => undefined);
-            if (signal.aborted) return;
+            await abortableSleep(fileRetryDelayMs(attempts), running).catch(() => undefined);
+            if (running.aborted) return;
             continue;
           }
           result.failed += 1;
@@ -556,6 +563,12 @@ export async function fillOffline(
       }
     }
   };
-  await Promise.all([worker(), worker()]);
+  const stopping = (error: unknown): never => {
+    halt.abort(error);
+    throw error;
+  };
+  const ends = await Promise.allSettled([worker().catch(stopping), worker().catch(stopping)]);
+  const failure = ends.find((end) => end.status === 'rejected');
+  if (failure) throw failure.reason;
   return result;
 }

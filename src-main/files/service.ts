@@ -71,9 +71,9 @@ export interface FileServiceOptions {
   /** A preview's wait for the answer to begin (CoreOptions.previewFirstByteMs). */
   previewFirstByteMs?: number;
   /**
-   * Told of an error SQLite raised that ended a download run. A refused write that made the
-   * copy read-only (core `noteWriteRefused`) gives back the error the job ends with instead of
-   * the disk's words, as a sync's does.
+   * Told of an error SQLite raised that ended a download run or a keep-offline fill. A refused
+   * write that made the copy read-only (core `noteWriteRefused`) gives back the error the job or
+   * the fill ends with instead of the disk's words, as a sync's does.
    */
   onCacheError?: (profileId: string, error: unknown) => AppError | null | void;
   /**
@@ -238,6 +238,8 @@ export function createFileService(options: FileServiceOptions): FileService {
     deps: offlineDeps,
     share: shareOf,
     leases: options.fillLeases ?? createFillLeases(),
+    // As a download run's: a fill whose write the copy refused ends in the read-only words.
+    ...(options.onCacheError ? { onCacheError: options.onCacheError } : {}),
   });
 
   function job(profileId: string, jobId: string): JobRow {

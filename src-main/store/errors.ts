@@ -25,6 +25,16 @@ export class CacheOpenError extends AppError {
   }
 }
 
+/**
+ * Whether an error is a refusal to write, from SQLite (a read-only file, an I/O error a write
+ * met, a file it cannot open) or from the file system: worth asking the copy whether it can
+ * still be written (core.ts `noteWriteRefused`).
+ */
+export function refusedWrite(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return /^(SQLITE_(READONLY|IOERR|CANTOPEN|PERM)|EROFS$|EPERM$|EACCES$)/.test(code);
+}
+
 /** Whether SQLite raised the error (better-sqlite3 gives it an `SQLITE_…` code). */
 export function isSqliteError(error: unknown): error is Error & { code: string } {
   return (

@@ -15,6 +15,7 @@ export {
   cacheWriteProblem,
   isCorruption,
   isSqliteError,
+  refusedWrite,
   type CacheOpenFailure,
 } from './errors';
 export {

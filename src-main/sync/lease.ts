@@ -50,13 +50,7 @@ interface Held {
 }
 
 export function createLeases(options: LeaseOptions = {}): Leases {
-  const rows = createRowLeases<number>(
-    'sync_lease',
-    'id',
-    () => 'the sync lease',
-    LEASE_LOST_MESSAGE,
-    options,
-  );
+  const rows = createRowLeases<number>('sync_lease', 'id', () => 'the sync', LEASE_LOST_MESSAGE, options);
   const held = new Map<string, Held>();
 
   return {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { AppError } from '../../src-shared/errors';
 import { log } from '../log';
 import type { CacheDb } from '../store';
+import { refusedWrite } from '../store/errors';
 
 /**
  * A lease held in one row of an organisation's cache, by one process at a time: the sync lease
@@ -116,7 +117,7 @@ const NOT_OURS = Symbol('lease not ours');
 export function createRowLeases<K extends string | number>(
   table: 'sync_lease' | 'download_runs' | 'offline_fill_lease',
   keyColumn: 'job_id' | 'id',
-  /** What the log calls it: "the sync lease", "download 1234…", "the offline fill". */
+  /** What the log calls it: its holder, "the sync", "download 1234…", "the offline fill". */
   describe: (key: K) => string,
   /** What a holder that lost the lease is told (the message of its LeaseLostError). */
   lostMessage: string,
@@ -235,8 +236,13 @@ export function createRowLeases<K extends string | number>(
           try {
             sqlite.prepare(`DELETE FROM ${table} WHERE ${keyColumn} = ? AND owner = ?`).run(key, owner);
           } catch (error) {
-            // A cache closed or refusing writes: the row goes stale and the next holder takes it over.
-            log.warn(`${describe(key)} could not give its lease back:`, error);
+            // A cache closed or refusing writes: the row stays, and the next holder takes it over
+            // (at once in this process, whose row it is; in another once it expires).
+            if (refusedWrite(error))
+              log.warn(
+                `${describe(key)} left its lease in the offline copy, which cannot be written now (${(error as { code: string }).code}); a later run of this process takes it over at once, another process once this one quits or the lease expires`,
+              );
+            else log.warn(`${describe(key)} could not give its lease back:`, error);
           }
         },
       };

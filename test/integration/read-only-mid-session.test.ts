@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import type { EventPayload } from '../../src-shared/ipc';
 import { createHandlers, dispatch } from '../../src-main/handlers';
+import { setLogSink } from '../../src-main/log';
 import { connectedCore } from '../helpers/sync-fixture';
 import { useImmutableFiles, useReadOnlyFolders } from '../helpers/read-only';
 import { useTempDirs } from '../helpers/temp-dir';
@@ -47,6 +48,14 @@ async function syncedCopy() {
       .pluck()
       .all();
   return { ...setup, handlers, profileId, file, ids, note, notes };
+}
+
+/** The log's lines while the test runs (the lease left behind is said there). */
+function logLines(): string[] {
+  const lines: string[] = [];
+  const before = setLogSink((_level, line) => lines.push(line));
+  cleanups.push(async () => void setLogSink(before));
+  return lines;
 }
 
 describe('a copy that becomes read-only while it is open', () => {
@@ -209,6 +218,7 @@ describe('a sync of a copy that becomes read-only', () => {
 describe('a download into a copy that becomes read-only', () => {
   it('ends in the read-only words, the copy turns read-only, and the job resumes once it is fixed', async (context) => {
     const { core, handlers, profileId, file, sandbox } = await syncedCopy();
+    const lines = logLines();
     const ids = sandbox.state.files.slice(0, 6).map((entry) => entry.id);
     const seen: string[] = [];
     let undo: (() => void) | null = null;
@@ -238,11 +248,116 @@ describe('a download into a copy that becomes read-only', () => {
       value: { problem: null, readOnly: { message, where: file } },
     });
 
-    // Fixed: Check again, and the job resumes and finishes, the files it fetched kept.
+    // Its run could not give its lease back: the row stays, and the log says why in plain words.
+    const runRows = () =>
+      core.cacheOf(profileId).sqlite.prepare('SELECT count(*) FROM download_runs').pluck().get() as number;
+    expect(runRows()).toBe(1);
+    expect(lines.filter((line) => line.includes('could not give its lease back'))).toEqual([]);
+    expect(
+      lines.filter((line) =>
+        line.includes(
+          `download ${job.id} left its lease in the offline copy, which cannot be written now (SQLITE_`,
+        ),
+      ),
+    ).toHaveLength(1);
+
+    // Fixed: Check again, and the job resumes at once (its lease taken over, not waited for) and
+    // finishes, the files it fetched kept.
     (undo as unknown as () => void)();
     await dispatch(handlers, 'profiles.recheckCache', { id: profileId });
     await core.files.resume(profileId, job.id);
+    expect(core.files.status(profileId, job.id)).toMatchObject({ active: true, elsewhere: false });
     expect((await core.files.wait(profileId, job.id)).status).toBe('completed');
     expect(core.files.status(profileId, job.id).files.done).toBe(6);
+    expect(runRows()).toBe(0);
+  });
+});
+
+describe('a keep-offline fill of a copy that becomes read-only', () => {
+  it('stops at its first refused write, turns the copy read-only, and fills again once it is fixed', async (context) => {
+    const { core, handlers, profileId, file, sandbox } = await syncedCopy();
+    const control = sandbox.control!;
+    const lines = logLines();
+    const contentRequests = () => control.requests('getFileContent').length;
+    const recorded = () =>
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare('SELECT count(*) FROM expense_files WHERE local_path IS NOT NULL')
+        .pluck()
+        .get() as number;
+    const leaseRows = () =>
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare('SELECT count(*) FROM offline_fill_lease')
+        .pluck()
+        .get() as number;
+    const wanted = sandbox.state.files.length;
+    expect(wanted).toBeGreaterThan(12);
+    // Slow enough that the fill is still fetching when the copy is made immutable.
+    control.addFault({ match: 'getFileContent', latencyMs: 150 });
+    core.files.setOfflineScope(profileId, { mode: 'all', budgetBytes: 1_000_000_000 });
+    const seen: string[] = [];
+    let undo: (() => void) | null = null;
+    let before = 0;
+    const stop = core.events.subscribe((event, payload) => {
+      seen.push(event);
+      // The fill's first word of files put in place: every write from here on is refused.
+      const { fetched, filling } = payload as EventPayload<'files.offline'>;
+      if (event === 'files.offline' && filling && fetched > 0 && !undo) {
+        before = recorded();
+        undo = makeImmutable([file, `${file}-wal`]);
+      }
+    });
+    cleanups.push(async () => stop());
+    if (process.getuid?.() !== 0) return context.skip();
+
+    const ended = await core.files.fillOffline(profileId).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(undo).not.toBeNull();
+    const message = `The offline copy of "Sandbox" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+    // The fill ends in the read-only words, and the window is told at once (the banner).
+    expect(ended).toBeInstanceOf(AppError);
+    expect(ended).toMatchObject({ code: 'READ_ONLY', message });
+    expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
+    expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toEqual({
+      ok: true,
+      value: { problem: null, readOnly: { message, where: file } },
+    });
+    // Stopped: not filling, its end said with the usage, and no file asked for after it (nor
+    // every file fetched only to have its record refused).
+    expect(core.files.offlineScope(profileId)).toMatchObject({
+      filling: false,
+      lastFill: { problem: message },
+    });
+    const asked = contentRequests();
+    expect(asked).toBeLessThan(wanted);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(contentRequests()).toBe(asked);
+    // Nothing lost: the copies recorded before still are. Another fill is refused at once.
+    expect(before).toBeGreaterThan(0);
+    expect(recorded()).toBe(before);
+    await expect(core.files.fillOffline(profileId)).rejects.toMatchObject({ code: 'READ_ONLY', message });
+    // Its lease could not be given back, and the log says why in plain words.
+    expect(leaseRows()).toBe(1);
+    expect(lines.filter((line) => line.includes('could not give its lease back'))).toEqual([]);
+    expect(
+      lines.filter((line) =>
+        line.includes(
+          'the offline fill left its lease in the offline copy, which cannot be written now (SQLITE_',
+        ),
+      ),
+    ).toHaveLength(1);
+
+    // Fixed: Check again, and the next fill takes its lease over at once and brings in the rest.
+    (undo as unknown as () => void)();
+    await dispatch(handlers, 'profiles.recheckCache', { id: profileId });
+    control.clearFaults();
+    const again = await core.files.fillOffline(profileId);
+    expect(again.elsewhere).toBeUndefined();
+    expect(again.failed).toBe(0);
+    expect(recorded()).toBe(wanted);
+    expect(leaseRows()).toBe(0);
   });
 });
