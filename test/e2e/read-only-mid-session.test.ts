@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useImmutableFiles } from '../helpers/read-only';
 import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
+import { closeBrowser, openApp, testFileUrl } from './harness';
+import { loneReceipts, openTransaction } from './receipts';
 import { connectSandbox } from './steps';
 
 // An offline copy that cannot be written any more while the window is open (its file made
 // immutable: test/helpers/read-only.ts): the first refused save turns the organisation
-// read-only (the banner, with Check again) and keeps what the user typed, its Save off until then.
+// read-only (the banner, with Check again) and keeps what the user typed, its Save off until then;
+// a preview's Try again and Fetch it again, which would fetch and record a copy, go off too.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -82,6 +87,83 @@ describe('a copy that becomes read-only while the window is open', () => {
         .pluck()
         .get(supplier.id);
       expect(name).toBe(typed);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it("turns the preview's Try again and Fetch it again off with the reason, and on after Check again", async (context) => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60, control: true });
+    const [failing, kept] = loneReceipts(sandbox, 2);
+    if (!failing || !kept) throw new Error('the demo data has too few lone receipts');
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
+    const profile = await connectSandbox(core, sandbox);
+    const file = core.profiles.cacheFile(profile.id);
+    const control = sandbox.control!;
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      // One receipt shown (so kept on this computer), then its copy gone from the disk.
+      let pane = await openTransaction(app, kept.id);
+      await pane.getByRole('button', { name: `Show preview of ${kept.fileName}` }).click();
+      await pane.getByRole('group', { name: `Zoom of ${kept.fileName}` }).waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      const localName = core
+        .cacheOf(profile.id)
+        .sqlite.prepare('SELECT local_path FROM expense_files WHERE id = ?')
+        .pluck()
+        .get(kept.fileId) as string;
+      rmSync(path.join(core.files.filesRoot(profile.id), localName));
+
+      // Another the server fails: the pane says so, and its Try again may ask again.
+      control.addFault({ match: `/v1/files/${failing.fileId}/content`, status: 503 });
+      pane = await openTransaction(app, failing.id);
+      await pane.getByRole('button', { name: `Show preview of ${failing.fileName}` }).click();
+      const problem = pane.getByRole('alert');
+      await problem.getByText('answered with a server error', { exact: false }).waitFor();
+      const tryAgain = problem.getByRole('button', { name: 'Try again' });
+      expect(await tryAgain.isDisabled()).toBe(false);
+
+      // The copy cannot be written from now on, and the first write refused (a note) says so.
+      const undo = makeImmutable([file, `${file}-wal`]);
+      if (!undo) return context.skip();
+      const refused = await dispatch(createHandlers(core), 'review.apply', {
+        profileId: profile.id,
+        target: { by: 'ids', kind: 'transaction', ids: [failing.id] },
+        change: { action: 'setNote', note: 'Refused' },
+      });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY' } });
+      const banner = page.getByTestId('read-only-banner');
+      await banner.waitFor();
+      const message = (await banner.locator('p').textContent()) ?? '';
+      expect(message).toContain('is read-only');
+      // Asking again would fetch the file and record its copy: off, with the banner's reason.
+      await expect.poll(() => tryAgain.isDisabled()).toBe(true);
+      expect(await tryAgain.getAttribute('title')).toBe(message);
+      expect(await tryAgain.getAttribute('aria-describedby')).toBe('read-only-reason');
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      // So is fetching again a copy that went away.
+      pane = await openTransaction(app, kept.id);
+      await pane.getByRole('alert').getByText('could not be read', { exact: false }).waitFor();
+      const fetchAgain = pane.getByRole('button', { name: 'Fetch it again' });
+      expect(await fetchAgain.isDisabled()).toBe(true);
+      expect(await fetchAgain.getAttribute('title')).toBe(message);
+
+      // Fixed: Check again, and the copy is fetched again and shown.
+      undo();
+      await banner.getByRole('button', { name: 'Check again' }).click();
+      await banner.waitFor({ state: 'detached' });
+      // (Check again reads everything again, this copy too: the button waits for that.)
+      await expect.poll(() => fetchAgain.isDisabled()).toBe(false);
+      expect(await fetchAgain.getAttribute('title')).toBeNull();
+      await fetchAgain.click();
+      await pane.getByRole('group', { name: `Zoom of ${kept.fileName}` }).waitFor();
     } finally {
       await app.close();
       await core.close();

@@ -245,6 +245,10 @@ export function FilePreview({
       void client.invalidateQueries({ queryKey: [name] });
   }, [justDownloaded, client]);
 
+  // Asking again after a failure always fetches the file (a copy on this computer opens without
+  // failing) and records the copy: a read-only offline copy would refuse it, so the buttons that
+  // ask are off there, with the reason, as the other writing controls are.
+  const readOnly = useReadOnly();
   const saveCopy = <SaveCopy profileId={profileId} file={file} label={label} />;
   if (kind === 'other')
     return (
@@ -268,6 +272,7 @@ export function FilePreview({
         <p>{fetchProblem(fetched.error, file.downloaded)}</p>
         <button
           type="button"
+          {...writeControl(readOnly)}
           aria-disabled={fetched.isFetching}
           onClick={() => {
             if (fetched.isFetching) return;
@@ -294,6 +299,7 @@ export function FilePreview({
         </p>
         <button
           type="button"
+          {...writeControl(readOnly)}
           aria-disabled={fetched.isFetching}
           // Shown again once the new copy is there, so it is not read before it exists. Not
           // `disabled` while it works: a disabled button would drop the focus.
