@@ -1,6 +1,7 @@
 import {
   closeSync,
   fstatSync,
+  fsync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -10,6 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../src-shared/errors';
 import { temporaryBeside, writeFailure } from './folders';
@@ -58,6 +60,12 @@ export interface TemporaryFile {
    * its folder has moved or gone since it was made: the target would not be where it was asked for.
    */
   commit(target: string, beforeRename?: () => void): void;
+  /**
+   * commit with its fsync and rename run on libuv's thread pool, the event loop free meanwhile:
+   * the fsync of a large file on a slow disk (a USB stick, a network share) can take seconds,
+   * and held the app's thread, every IPC answer with it. The same guarantees, in the same order.
+   */
+  commitAsync(target: string): Promise<void>;
   /** Closed and removed wherever it is now, when it can be; says what became of it. Never throws. */
   discard(): Left;
 }
@@ -141,6 +149,13 @@ export function openTemporaryBeside(target: string): TemporaryFile {
       renameSync(file, destination);
       close();
     },
+    async commitAsync(destination) {
+      await fsyncOnPool(fd);
+      const now = where();
+      if (now.at === 'moved' || now.at === 'gone') throw new FolderMoved(now);
+      await rename(file, destination);
+      close();
+    },
     discard() {
       // Closed, it was renamed into place (or is named as it was made): only that name is left.
       const now = open ? where() : ({ at: 'made' } as const);
@@ -160,6 +175,10 @@ export function openTemporaryBeside(target: string): TemporaryFile {
     },
   };
 }
+
+/** fsync on libuv's thread pool (fsync as called now: a test may watch it). */
+const fsyncOnPool = (fd: number) =>
+  new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
 
 /** One write of what is left from `offset`; a write that takes nothing is a full disk. */
 function writeSyncAll(fd: number, buffer: Buffer, offset: number): number {

@@ -59,8 +59,9 @@ export function exportReview(cache: CacheDb, file: string, options: ExportOption
 
 /**
  * The app's and the command line's export: the same file, with the event loop free between
- * two slices of marks. The app runs it after the review changes asked for before it and
- * before any asked for later (afterReviewChanges), so no mark changes between its slices.
+ * two slices of marks and during the file's final fsync and rename (on libuv's thread pool).
+ * The app runs it after the review changes asked for before it and before any asked for later
+ * (afterReviewChanges), so no mark changes between its slices.
  */
 export async function exportReviewInSlices(
   cache: CacheDb,
@@ -79,7 +80,8 @@ export async function exportReviewInSlices(
       onProgress?.(piece.done, piece.total);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    temporary.commit(file);
+    // The fsync (seconds for a large file on a slow disk) and the rename off the thread.
+    await temporary.commitAsync(file);
     return { marks };
   } catch (error) {
     throw exportFailure(file, error, temporary.discard());

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import fs, { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,8 @@ import {
 import type { CacheDb } from '../../../src-main/store';
 import { demoState, recordsOf, useCaches } from '../search/fixtures';
 import { upsertTransactions } from '../search/load';
+import { holdThreadPool } from '../../helpers/thread-pool';
+import { until } from '../../helpers/until';
 
 /**
  * The review export writes its marks a slice at a time (src-main/review/exchange.ts) instead
@@ -53,6 +56,33 @@ function marked(): CacheDb {
   applyReview(cache, byIds(ids.slice(0, 300)), { action: 'unflag' }, at('2026-05-01T10:04:00.000Z'));
   applyReview(cache, byIds(ids.slice(2000)), { action: 'clearReviewed' }, at('2026-05-01T10:05:00.000Z'));
   return cache;
+}
+
+/**
+ * Counts the fsyncs asked of node:fs, on this thread (fsyncSync) and on the pool (fsync),
+ * until `stop`. Watches, not replaces: each goes on to the real call.
+ */
+function watchFsync(): { onThread: number; onPool: number; stop(): void } {
+  const real = { fsync: fs.fsync, fsyncSync: fs.fsyncSync };
+  const seen = {
+    onThread: 0,
+    onPool: 0,
+    stop() {
+      Object.assign(fs, real);
+      syncBuiltinESMExports();
+    },
+  };
+  fs.fsyncSync = (fd) => {
+    seen.onThread += 1;
+    real.fsyncSync(fd);
+  };
+  fs.fsync = ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    seen.onPool += 1;
+    real.fsync(fd, callback);
+  }) as typeof fs.fsync;
+  // The named imports of node:fs (temporary-file.ts's) follow the module's object.
+  syncBuiltinESMExports();
+  return seen;
 }
 
 /** The file as JSON.stringify(content, null, 1) writes its content, with a line end. */
@@ -145,5 +175,45 @@ describe('the review export, written a slice at a time', () => {
     ticking = false;
     expect(seen).toHaveLength(5);
     for (let i = 1; i < seen.length; i += 1) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+  });
+
+  it('syncs the file to the disk and renames it on the thread pool, the event loop free meanwhile', async () => {
+    const cache = marked();
+    const whole = path.join(caches.tempDir(), 'whole.json');
+    exportReview(cache, whole, now);
+    const folder = caches.tempDir();
+    const file = path.join(folder, 'review.json');
+    // Every pool thread held: a sync or rename asked of the pool waits; one made on this
+    // thread (fsyncSync, renameSync, as before) does not, and the export would end meanwhile.
+    const pool = holdThreadPool(caches.tempDir());
+    const fsyncs = watchFsync();
+    try {
+      let ended = false;
+      const exported = exportReviewInSlices(cache, file, { ...now, sliceSize: 700 }).finally(() => {
+        ended = true;
+      });
+      // The whole text is written to the temporary beside the file, and waits there for the pool.
+      const temporary = () => readdirSync(folder).find((name) => name.endsWith('.partial'));
+      const written = () => {
+        const name = temporary();
+        return name !== undefined && readFileSync(path.join(folder, name), 'utf8').endsWith('\n ]\n}\n');
+      };
+      await until(() => ended || written(), 'the export to write its whole temporary file', 10_000);
+      expect(ended, 'the export ended without waiting for the thread pool').toBe(false);
+      // Timers still run, and the export still waits: the file is not in place yet.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ended).toBe(false);
+      expect(existsSync(file)).toBe(false);
+      // Its fsync is the one waiting: asked of the pool, none made on this thread.
+      expect(fsyncs).toMatchObject({ onThread: 0, onPool: 1 });
+
+      pool.release();
+      expect(await exported).toEqual({ marks: 2500 });
+      expect(readFileSync(file, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+      expect(temporary()).toBeUndefined();
+    } finally {
+      fsyncs.stop();
+      pool.release();
+    }
   });
 });
