@@ -7,7 +7,6 @@ import {
   type CommandName,
   type CommandOutput,
   type IpcResult,
-  type ReviewPhase,
 } from '../src-shared/ipc';
 import type { Core } from './core';
 import {
@@ -17,6 +16,7 @@ import {
   importReviewFileInSlices,
 } from './export';
 import { log } from './log';
+import { withReviewExportProgress, withReviewProgress } from './review-progress';
 import { cacheWriteProblem, isSqliteError } from './store';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
 import {
@@ -42,43 +42,6 @@ type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']
 export type HandlerTable = {
   [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C>;
 };
-
-/** Between progress events of a long review change at most (the last one is always sent). */
-const PROGRESS_INTERVAL_MS = 100;
-
-/**
- * Runs a review change in slices (a bulk change, an import, its undo) with its progress as
- * `review.progress`, as the status bar shows it: at most every PROGRESS_INTERVAL_MS, and always
- * a last event with `ended`, however it ends: all done, or failed part-way (a slice refused,
- * the copy busy or damaged, a problem found in the file being checked), so the status bar
- * never keeps "Changing review marks: X of Y" for a change that is over. An import checks its
- * file first (`phase: 'check'`, its first event at once), then changes (`'change'`); only the
- * end of the change, or a failure, ends it. A change that failed before its first event (a bad
- * request, an unreadable file) sends none: it showed nothing, and another change may be the
- * one shown.
- */
-async function withReviewProgress<T>(
-  core: Core,
-  profileId: string,
-  run: (onProgress: (done: number, total: number, phase?: ReviewPhase) => void) => Promise<T>,
-): Promise<T> {
-  // The last event sent, and the latest count (the one a failure's last event says).
-  const shown: { at: number; ended: boolean; phase?: ReviewPhase } = { at: 0, ended: false };
-  let latest: { done: number; total: number; phase: ReviewPhase } | undefined;
-  const emit = ({ done, total, phase }: NonNullable<typeof latest>, ended: boolean) => {
-    Object.assign(shown, { at: Date.now(), ended, phase });
-    core.events.emit('review.progress', { profileId, done, total, ended, phase });
-  };
-  try {
-    return await run((done, total, phase = 'change') => {
-      latest = { done, total, phase };
-      if (phase === 'change' && done >= total) emit(latest, true);
-      else if (phase !== shown.phase || Date.now() - shown.at >= PROGRESS_INTERVAL_MS) emit(latest, false);
-    });
-  } finally {
-    if (latest && !shown.ended) emit(latest, true);
-  }
-}
 
 /** A CSV export under way: whose it is, and how `export.cancel` stops it. */
 interface RunningExport {
@@ -239,7 +202,7 @@ export function createHandlers(core: Core): HandlerTable {
     'dimensionItems.search': ({ profileId, search }) => searchDimensionItems(core.cacheOf(profileId), search),
     // A whole search result is changed in slices (review/slices.ts), with progress.
     'review.apply': ({ profileId, target, change }) =>
-      withReviewProgress(core, profileId, (onProgress) =>
+      withReviewProgress(core.events, profileId, (onProgress) =>
         applyReviewInSlices(core.writableCacheOf(profileId), target, change, {
           // The result is listed in the totals thread: 0.3–0.5 s for 283,292 of a million rows.
           rowsOf: (search) => core.reviewRows(profileId, search),
@@ -276,14 +239,22 @@ export function createHandlers(core: Core): HandlerTable {
     'review.export': ({ profileId, file: named }) =>
       core.grants.useFile('reviewExport', named, (file) => {
         const cache = core.cacheOf(profileId);
-        return afterReviewChanges(cache, () => exportReviewFileInSlices(cache, { file }));
+        return afterReviewChanges(cache, () =>
+          withReviewExportProgress(core.events, profileId, (onProgress) =>
+            exportReviewFileInSlices(cache, { file }, { onProgress }),
+          ),
+        );
       }),
     'review.import': ({ profileId, file: named }) =>
       core.grants.useFile('reviewImport', named, (file) => {
         const cache = core.writableCacheOf(profileId);
         return afterReviewChanges(cache, async () => {
-          const { result, undo } = await withReviewProgress(core, profileId, (onProgress) =>
-            importReviewFileInSlices(cache, { file }, { onProgress, checkThread: core.reviewCheckThread }),
+          const { result, undo } = await withReviewProgress(
+            core.events,
+            profileId,
+            (onProgress) =>
+              importReviewFileInSlices(cache, { file }, { onProgress, checkThread: core.reviewCheckThread }),
+            { file: 'import' },
           );
           if (!undo || undo.entries.length === 0) return { ...result, importId: null };
           const importId = randomUUID();
@@ -301,7 +272,7 @@ export function createHandlers(core: Core): HandlerTable {
       const cache = core.writableCacheOf(profileId);
       lastImports.delete(profileId);
       return afterReviewChanges(cache, () =>
-        withReviewProgress(core, profileId, (onProgress) =>
+        withReviewProgress(core.events, profileId, (onProgress) =>
           undoImportInSlices(cache, last.undo, { onProgress }),
         ),
       );

@@ -496,6 +496,13 @@ export type SyncProgressEvent = z.infer<typeof SyncProgressEvent>;
 export const ReviewPhase = z.enum(['check', 'change']);
 export type ReviewPhase = z.infer<typeof ReviewPhase>;
 
+/**
+ * A step of handing the review over in a file: `export` writes the marks to the file, an
+ * import's `check` checks the file's marks (nothing changed yet), its `merge` merges them.
+ */
+export const ReviewFileStep = z.enum(['export', 'check', 'merge']);
+export type ReviewFileStep = z.infer<typeof ReviewFileStep>;
+
 export const events = {
   /** Something the user should see in the status bar. */
   'app.notice': Notice,
@@ -542,6 +549,21 @@ export const events = {
     total: z.number().int().nonnegative(),
     ended: z.boolean(),
     phase: ReviewPhase,
+  }),
+  /**
+   * A review export or import (`review.export`, `review.import`) for the window that asked:
+   * marks done of the total fixed at the step's start, at most about ten a second (the first
+   * of each step at once). `ended` on its last event, however it ended: written (an export's
+   * count reaches its total before its file is synced to the disk and put in place), merged,
+   * or failed part-way (`done` says how far it came). An import's `check` comes before its
+   * `merge`; a problem found in the file ends it at `check`.
+   */
+  'review.fileProgress': z.object({
+    profileId: z.uuid(),
+    step: ReviewFileStep,
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+    ended: z.boolean(),
   }),
   /**
    * A run's end, whatever ended it. `runId` is its row in the history, or null when it has none:

@@ -1,9 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { EventPayload } from '../../../src-shared/ipc';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import { CHANGED_BY_REVIEW } from '../../lib/live';
 import { refreshCommands } from '../../lib/refresh';
-import { reviewExportMessage, reviewImportMessage, reviewUndoMessage } from './groups';
+import {
+  reviewExportMessage,
+  reviewFileProgressText,
+  reviewImportMessage,
+  reviewUndoMessage,
+} from './groups';
 import { call } from '../../lib/satchel';
 
 /** "Review Acme GmbH 2026-11-24.json", without characters a file name cannot have. */
@@ -27,6 +33,21 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
   const [error, setError] = useState<string | null>(null);
   // The import just made, while it can be undone (the core keeps the organisation's last one).
   const [undoable, setUndoable] = useState<string | null>(null);
+  // How far the export or import under way is (`review.fileProgress`), until its last event.
+  const [progress, setProgress] = useState<EventPayload<'review.fileProgress'> | null>(null);
+  useEffect(
+    () =>
+      window.satchel.on('review.fileProgress', (event) => {
+        if (event.profileId === profile.id) setProgress(event.ended ? null : event);
+      }),
+    [profile.id],
+  );
+  // Shown only for the work this section started and waits for.
+  const shown =
+    progress &&
+    (busy === 'export' ? progress.step === 'export' : busy === 'import' && progress.step !== 'export')
+      ? progress
+      : null;
 
   const run = async (action: 'export' | 'import') => {
     setMessage(null);
@@ -38,6 +59,7 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
         ...(action === 'export' ? { suggestedName: reviewFileName(profile) } : {}),
       });
       if (!file) return;
+      setProgress(null);
       setBusy(action);
       if (action === 'export') {
         const result = await call('review.export', { profileId: profile.id, file });
@@ -100,6 +122,26 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
           {busy === 'import' ? 'Importing…' : 'Import review marks…'}
         </button>
       </div>
+      {shown && (
+        <div className="review-file-progress" data-testid="review-file-progress">
+          <p className="muted" id="review-file-progress-text">
+            {reviewFileProgressText(shown)}
+          </p>
+          <div
+            className="progress-bar"
+            role="progressbar"
+            aria-labelledby="review-file-progress-text"
+            aria-valuemin={0}
+            aria-valuemax={shown.total}
+            aria-valuenow={shown.done}
+            aria-valuetext={reviewFileProgressText(shown)}
+          >
+            <span
+              style={{ width: `${shown.total === 0 ? 100 : Math.round((shown.done / shown.total) * 100)}%` }}
+            />
+          </div>
+        </div>
+      )}
       {message && (
         <p className="muted" role="status" data-testid="review-file-result">
           {message}

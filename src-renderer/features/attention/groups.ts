@@ -72,6 +72,21 @@ export function reviewExportMessage(result: { marks: number; file: string }): st
   return `${marksOf(result.marks)} written to ${result.file}.`;
 }
 
+/**
+ * A review export or import under way, in the words of its step: "Exporting 12,000 of 54,000
+ * marks…"; an import first checks its file, then imports.
+ */
+export function reviewFileProgressText(progress: {
+  step: 'export' | 'check' | 'merge';
+  done: number;
+  total: number;
+}): string {
+  const verb = { export: 'Exporting', check: 'Checking', merge: 'Importing' }[progress.step];
+  const where = progress.step === 'check' ? ' in the file' : '';
+  const marks = progress.total === 1 ? 'mark' : 'marks';
+  return `${verb} ${formatCount(progress.done)} of ${formatCount(progress.total)} ${marks}${where}…`;
+}
+
 const recordsOf = (n: number) => `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
 
 /**

@@ -3,6 +3,7 @@ import {
   attentionItems,
   attentionTotal,
   reviewExportMessage,
+  reviewFileProgressText,
   reviewImportMessage,
   reviewUndoMessage,
 } from '../../../src-renderer/features/attention/groups';
@@ -48,6 +49,16 @@ describe('needs attention', () => {
 });
 
 describe('review file messages', () => {
+  it('say how far an export or import is, in the words of its step', () => {
+    expect(reviewFileProgressText({ step: 'export', done: 12_000, total: 54_000 })).toBe(
+      'Exporting 12,000 of 54,000 marks…',
+    );
+    expect(reviewFileProgressText({ step: 'check', done: 1000, total: 30_000 })).toBe(
+      'Checking 1,000 of 30,000 marks in the file…',
+    );
+    expect(reviewFileProgressText({ step: 'merge', done: 1, total: 1 })).toBe('Importing 1 of 1 mark…');
+  });
+
   it('count marks and records in the singular and the plural', () => {
     expect(reviewExportMessage({ marks: 1, file: '/tmp/review.json' })).toBe(
       '1 review mark written to /tmp/review.json.',

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { holdThreadPool } from '../helpers/thread-pool';
+import { seriousViolations } from './axe';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// A colleague's 40,000 review marks imported in the window, then all of them exported: the
+// section that started the work says how far it is, as a bar and in words ("Importing 12,000 of
+// 40,000 marks…"), until the result. The export is held at its last step, the file's sync to
+// the disk, by holding every thread of libuv's pool (where that sync now runs): the window shows
+// the whole count meanwhile, and the result once the pool is free.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const MARKS = 40_000;
+
+describe('the progress of a review export and import in the window', () => {
+  it('shows how many marks are checked, imported and exported, and then the result', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 100 });
+    const folder = tempDir();
+    const answers: Array<string | null> = [];
+    const core = createCore({
+      dataDir: tempDir(),
+      secrets,
+      pickFile: () => Promise.resolve(answers.shift() ?? null),
+    });
+    const at = '2026-05-04T10:00:00.000Z';
+    const colleague = path.join(folder, 'colleague.json');
+    writeFileSync(
+      colleague,
+      JSON.stringify({
+        format: 'satchel-review',
+        version: 1,
+        exportedAt: at,
+        organisationId: null,
+        marks: Array.from({ length: MARKS }, () => ({
+          kind: 'transaction',
+          id: randomUUID(),
+          reviewed: { at, changedAt: at },
+          note: { text: 'Seen by Anna', changedAt: at },
+          tags: { values: ['Q3 audit'], changedAt: at },
+        })),
+      }),
+    );
+    await connectSandbox(core, sandbox);
+    const opened = await openApp(core);
+    const { page } = opened;
+    page.setDefaultTimeout(20_000);
+    let pool: { release(): void } | null = null;
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+7');
+      await page.getByRole('heading', { level: 1, name: 'Needs attention' }).waitFor();
+      const section = page.getByRole('region', { name: 'Hand the review to a colleague' });
+      const result = section.getByTestId('review-file-result');
+      const bar = section.getByRole('progressbar');
+
+      // The import: its file checked, then its marks merged (about 90 µs a mark), counted.
+      answers.push(colleague);
+      await section.getByRole('button', { name: 'Import review marks…' }).click();
+      const importing = section.getByRole('progressbar', { name: /^Importing [\d,]+ of 40,000 marks…$/ });
+      await importing.waitFor();
+      const shown = Number(await importing.getAttribute('aria-valuenow'));
+      expect(shown).toBeGreaterThan(0);
+      expect(shown).toBeLessThanOrEqual(MARKS);
+      expect(await importing.getAttribute('aria-valuemax')).toBe(String(MARKS));
+      await section.getByRole('button', { name: 'Importing…' }).waitFor();
+      await result
+        .getByText('40,000 review marks read; 40,000 records took a newer mark', { exact: false })
+        .waitFor();
+      expect(await bar.count()).toBe(0);
+
+      // The export, held at its file's sync once its first slice is written (before then the
+      // command's own steps may use the pool): the count reaches the total and stays shown.
+      const file = path.join(folder, 'review.json');
+      const stop = core.events.subscribe((event) => {
+        if (event === 'review.fileProgress' && !pool) pool = holdThreadPool(tempDir());
+      });
+      answers.push(file);
+      await section.getByRole('button', { name: 'Export review marks…' }).click();
+      const exporting = section.getByRole('progressbar', { name: 'Exporting 40,000 of 40,000 marks…' });
+      await exporting.waitFor();
+      stop();
+      expect(await exporting.getAttribute('aria-valuenow')).toBe(String(MARKS));
+      expect(await section.getByTestId('review-file-progress').textContent()).toBe(
+        'Exporting 40,000 of 40,000 marks…',
+      );
+      await section.getByRole('button', { name: 'Exporting…' }).waitFor();
+      expect(await result.count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      pool!.release();
+      await result.getByText(`40,000 review marks written to ${file}.`).waitFor();
+      expect(await bar.count()).toBe(0);
+      await section.getByRole('button', { name: 'Export review marks…' }).waitFor();
+      expect((JSON.parse(readFileSync(file, 'utf8')) as { marks: unknown[] }).marks).toHaveLength(MARKS);
+    } finally {
+      (pool as { release(): void } | null)?.release();
+      await opened.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventPayload } from '../../../src-shared/ipc';
+import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { exportReview } from '../../../src-main/review';
+import { PROGRESS_INTERVAL_MS } from '../../../src-main/review-progress';
+import { syncedCore } from '../../helpers/sync-fixture';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// `review.import` and `review.export` through the real handler table over a synced sandbox,
+// with the `review.fileProgress` events the window shows: counts that only grow, reach the
+// total, come at most about ten a second, and end once.
+const tempDir = useTempDirs();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+type FileProgress = EventPayload<'review.fileProgress'> & { at: number };
+
+/** The events of one step: counts that never go back, none over the total, sent apart. */
+function expectThrottledCounts(events: readonly FileProgress[], total: number) {
+  expect(events.length).toBeGreaterThan(0);
+  expect(events.every((event) => event.total === total && event.done <= total)).toBe(true);
+  for (let i = 1; i < events.length; i += 1) {
+    expect(events[i]!.done).toBeGreaterThanOrEqual(events[i - 1]!.done);
+    // Apart by the interval at least, but for the count that reaches the total, and the end.
+    const last = events[i]!.done === total || events[i]!.ended;
+    if (!last) expect(events[i]!.at - events[i - 1]!.at).toBeGreaterThanOrEqual(PROGRESS_INTERVAL_MS);
+  }
+}
+
+describe('review.fileProgress', () => {
+  it('counts an import’s check and merge, then an export, to their totals, about ten a second', async () => {
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 100 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const marks = 12_000;
+    const at = '2026-05-04T10:00:00.000Z';
+    const colleague = path.join(tempDir(), 'colleague.json');
+    writeFileSync(
+      colleague,
+      JSON.stringify({
+        format: 'satchel-review',
+        version: 1,
+        exportedAt: at,
+        organisationId: null,
+        marks: Array.from({ length: marks }, () => ({
+          kind: 'transaction',
+          id: randomUUID(),
+          reviewed: { at, changedAt: at },
+          note: { text: 'Seen by Anna', changedAt: at },
+          tags: { values: ['Q3 audit'], changedAt: at },
+        })),
+      }),
+    );
+    const seen: FileProgress[] = [];
+    const stop = core.events.subscribe((event, payload) => {
+      if (event === 'review.fileProgress')
+        seen.push({ ...(payload as EventPayload<'review.fileProgress'>), at: Date.now() });
+    });
+
+    answers.push(colleague);
+    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+    const imported = await dispatch(handlers, 'review.import', { profileId, file: colleague });
+    expect(imported).toMatchObject({ ok: true, value: { marks, updated: marks } });
+    const check = seen.filter((event) => event.step === 'check');
+    const merge = seen.filter((event) => event.step === 'merge');
+    // All of the check, then all of the merge; the merge's end is the import's only end.
+    expect(seen).toEqual([...check, ...merge]);
+    expectThrottledCounts(check, marks);
+    expectThrottledCounts(merge, marks);
+    expect(check.at(-1)).toMatchObject({ done: marks, ended: false });
+    expect(seen.filter((event) => event.ended)).toEqual([merge.at(-1)]);
+    expect(merge.at(-1)).toMatchObject({ profileId, done: marks, total: marks, ended: true });
+    // Throttled: 12,000 marks are 48 slices of the merge, and far fewer events.
+    expect(merge.length).toBeLessThan(marks / 250 / 2);
+
+    seen.length = 0;
+    const file = path.join(tempDir(), 'review.json');
+    answers.push(file);
+    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewExport' });
+    const exported = await dispatch(handlers, 'review.export', { profileId, file });
+    stop();
+    expect(exported).toEqual({ ok: true, value: { file, marks } });
+    expect(seen.every((event) => event.step === 'export')).toBe(true);
+    expectThrottledCounts(seen, marks);
+    expect(seen[0]).toMatchObject({ done: 250, ended: false });
+    expect(seen.slice(-2)).toEqual([
+      { profileId, step: 'export', done: marks, total: marks, ended: false, at: expect.any(Number) },
+      { profileId, step: 'export', done: marks, total: marks, ended: true, at: expect.any(Number) },
+    ]);
+    expect(seen.length).toBeLessThan(marks / 250 / 2);
+    // The file is the one exportReview writes (apart from when it was written).
+    const whole = path.join(tempDir(), 'whole.json');
+    exportReview(core.cacheOf(profileId), whole);
+    const withoutTime = (text: string) => text.replace(/"exportedAt": "[^"]+"/, '');
+    expect(withoutTime(readFileSync(file, 'utf8'))).toBe(withoutTime(readFileSync(whole, 'utf8')));
+  }, 120_000);
+
+  it('ends an export that fails, and sends nothing for one refused before its first slice', async () => {
+    const answers: string[] = [];
+    const { core, profile } = await syncedCore(
+      tempDir(),
+      closers,
+      { transactions: 600 },
+      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
+    );
+    const handlers = createHandlers(core);
+    const profileId = profile.id;
+    const ids = core
+      .cacheOf(profileId)
+      .sqlite.prepare('SELECT id FROM bank_transactions ORDER BY id')
+      .pluck()
+      .all() as string[];
+    expect(
+      await dispatch(handlers, 'review.apply', {
+        profileId,
+        target: { by: 'ids', kind: 'transaction', ids },
+        change: { action: 'setReviewed' },
+      }),
+    ).toMatchObject({ ok: true });
+    const seen: Array<EventPayload<'review.fileProgress'>> = [];
+    const stop = core.events.subscribe((event, payload) => {
+      if (event === 'review.fileProgress') seen.push(payload as EventPayload<'review.fileProgress'>);
+    });
+    const exportTo = async (file: string) => {
+      answers.push(file);
+      await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewExport' });
+      return dispatch(handlers, 'review.export', { profileId, file });
+    };
+
+    // A folder that is not there: refused before the first slice, nothing shown.
+    const nowhere = await exportTo(path.join(tempDir(), 'gone', 'review.json'));
+    expect(nowhere).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    expect(seen).toEqual([]);
+
+    // A folder removed after the first slice: the export fails at its end, and its progress ends.
+    const folder = path.join(tempDir(), 'going');
+    mkdirSync(folder);
+    const removeOnFirst = core.events.subscribe((event) => {
+      if (event === 'review.fileProgress' && seen.length === 1) rmSync(folder, { recursive: true });
+    });
+    const failed = await exportTo(path.join(folder, 'review.json'));
+    removeOnFirst();
+    stop();
+    expect(failed).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('Nothing was written') },
+    });
+    expect(seen[0]).toMatchObject({ step: 'export', done: 250, total: ids.length, ended: false });
+    expect(seen.filter((event) => event.ended)).toEqual([seen.at(-1)]);
+  }, 120_000);
+});
