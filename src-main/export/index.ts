@@ -9,7 +9,6 @@ import type {
 import type { CacheDb } from '../store';
 import { writeFailure } from '../folders';
 import {
-  exportReview,
   exportReviewInSlices,
   mergeReviewFileInSlices,
   ReviewImportError,
@@ -74,25 +73,9 @@ export function exportExpenses(
 }
 
 /**
- * Writes the review file. The app's save dialog has asked before replacing a file; the
- * command line passes `overwrite: false` unless told to replace it.
- */
-export function exportReviewFile(
-  cache: CacheDb,
-  input: Omit<z.output<typeof ReviewFileInput>, 'profileId'>,
-  { overwrite = true }: { overwrite?: boolean } = {},
-): { file: string; marks: number } {
-  checkTarget(input.file, overwrite);
-  try {
-    return { file: input.file, ...exportReview(cache, input.file) };
-  } catch (error) {
-    throw writeFailure(input.file, error);
-  }
-}
-
-/**
- * exportReviewFile as the app and the command line make it: the marks read and written a
- * slice at a time, the event loop free between slices (review/exchange.ts).
+ * Writes the review file, the marks read and written a slice at a time, the event loop free
+ * between slices (review/exchange.ts). The app's save dialog has asked before replacing a
+ * file; the command line passes `overwrite: false` unless told to replace it.
  */
 export async function exportReviewFileInSlices(
   cache: CacheDb,

@@ -40,26 +40,8 @@ export const EXPORT_SLICE = 250;
  * is what `JSON.stringify(content, null, 1)` of the whole content gives, with a line end, but
  * written a slice of marks at a time (reviewFilePieces): the whole text in one string took
  * about twice the file in memory (the string and its UTF-8 copy; 100,000 marks make 58 MB)
- * and held the thread while it was built and written.
- */
-export function exportReview(cache: CacheDb, file: string, options: ExportOptions = {}): { marks: number } {
-  const temporary = openTemporaryBeside(file);
-  try {
-    let marks = 0;
-    for (const piece of reviewFilePieces(cache, options, EXPORT_SLICE)) {
-      temporary.write(piece.text);
-      marks = piece.done;
-    }
-    temporary.commit(file);
-    return { marks };
-  } catch (error) {
-    throw exportFailure(file, error, temporary.discard());
-  }
-}
-
-/**
- * The app's and the command line's export: the same file, with the event loop free between
- * two slices of marks and during the file's final fsync and rename (on libuv's thread pool).
+ * and held the thread while it was built and written. The event loop is free between two
+ * slices and during the file's final fsync and rename (on libuv's thread pool).
  * The app runs it after the review changes asked for before it and before any asked for later
  * (afterReviewChanges), so no mark changes between its slices.
  */

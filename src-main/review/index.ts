@@ -4,7 +4,6 @@ export { afterReviewChanges, applyReviewInSlices, type SlicedReviewOptions } fro
 export { countAttention, needsAttention, type AttentionGroup } from './attention';
 export {
   EXPORT_SLICE,
-  exportReview,
   exportReviewInSlices,
   importReview,
   IMPORT_SLICE,

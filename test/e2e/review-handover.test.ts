@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import { applyReview, exportReview, reviewStates } from '../../src-main/review';
+import { applyReview, exportReviewInSlices, reviewStates } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import type { CacheDb } from '../../src-main/store';
 import { startSandbox } from '../../src-sandbox';
@@ -98,8 +98,11 @@ describe('handing the review to a colleague in the window', () => {
         { action: 'addTags', tags: ['ask client'] },
         at('2026-05-04T11:00:00Z'),
       );
-      exportReview(theirs, path.join(folder, 'colleague.json'));
-      exportReview(stranger.cacheOf(strangerProfile.id), path.join(folder, 'other client.json'));
+      await exportReviewInSlices(theirs, path.join(folder, 'colleague.json'));
+      await exportReviewInSlices(
+        stranger.cacheOf(strangerProfile.id),
+        path.join(folder, 'other client.json'),
+      );
       writeFileSync(path.join(folder, 'empty.json'), '');
       return { opened: await openApp(mine, { onCommand: holdRefresh }), cache, ids };
     })();

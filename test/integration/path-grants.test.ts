@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import { exportReviewFile } from '../../src-main/export';
+import { exportReviewFileInSlices } from '../../src-main/export';
 import type { FileRequest, FolderRequest } from '../../src-main/folders';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { applyReview } from '../../src-main/review';
@@ -149,7 +149,7 @@ describe('paths the page names must be the user’s picks', () => {
     // A colleague's file, with two flags in it: read only once picked to be imported.
     applyReview(cache, { by: 'ids', kind: 'transaction', ids }, { action: 'flag', reason: 'Ask' });
     const colleague = path.join(folder, 'colleague.json');
-    exportReviewFile(cache, { file: colleague }); // the command line's way: no pick needed
+    await exportReviewFileInSlices(cache, { file: colleague }); // the command line's way: no pick needed
     cache.sqlite.prepare('DELETE FROM review_marks').run(); // as in a colleague's fresh cache
     expect(flagged()).toBe(0);
     const importing = () => dispatch(handlers, 'review.import', { profileId, file: colleague });

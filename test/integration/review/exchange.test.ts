@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   applyReview,
-  exportReview,
+  exportReviewInSlices,
   importReview,
   mergeReviewFile,
   mergeReviewFileInSlices,
@@ -15,7 +15,7 @@ import {
   undoImport,
   undoImportInSlices,
 } from '../../../src-main/review';
-import { exportReviewFile } from '../../../src-main/export';
+import { exportReviewFileInSlices } from '../../../src-main/export';
 import { invalid } from '../../../src-main/review/check';
 import type { CacheDb } from '../../../src-main/store';
 import { demoState, recordsOf, useCaches } from '../search/fixtures';
@@ -59,10 +59,10 @@ function marked(): CacheDb {
 }
 
 describe('export and import of review state', () => {
-  it('round-trips every mark into a colleague’s cache of the same organisation', () => {
+  it('round-trips every mark into a colleague’s cache of the same organisation', async () => {
     const mine = marked();
     const file = path.join(caches.tempDir(), 'review.json');
-    expect(exportReview(mine, file).marks).toBe(10);
+    expect((await exportReviewInSlices(mine, file)).marks).toBe(10);
     const exported = JSON.parse(readFileSync(file, 'utf8'));
     // The organisation the records belong to, as the API names it.
     expect(exported).toMatchObject({ format: 'satchel-review', version: 1, organisationId });
@@ -82,34 +82,34 @@ describe('export and import of review state', () => {
     expect(importReview(theirs, file).updated).toBe(0);
   });
 
-  it('reads a copy saved on Windows: a byte-order mark and CRLF line ends', () => {
+  it('reads a copy saved on Windows: a byte-order mark and CRLF line ends', async () => {
     const file = path.join(caches.tempDir(), 'review.json');
-    exportReview(marked(), file);
+    await exportReviewInSlices(marked(), file);
     writeFileSync(file, `\uFEFF${readFileSync(file, 'utf8').replace(/\n/g, '\r\n')}`);
     expect(importReview(loaded(), file)).toMatchObject({ marks: 10, updated: 10 });
   });
 
-  it('writes to the longest name the file system takes, and leaves nothing else beside it', () => {
+  it('writes to the longest name the file system takes, and leaves nothing else beside it', async () => {
     const mine = marked();
     const dir = caches.tempDir();
     const longest = path.join(dir, `${'r'.repeat(250)}.json`);
-    expect(exportReview(mine, longest).marks).toBe(10);
+    expect((await exportReviewInSlices(mine, longest)).marks).toBe(10);
     expect(JSON.parse(readFileSync(longest, 'utf8')).marks).toHaveLength(10);
-    expect(exportReview(mine, longest).marks).toBe(10); // replaces it
+    expect((await exportReviewInSlices(mine, longest)).marks).toBe(10); // replaces it
     expect(readdirSync(dir)).toEqual([path.basename(longest)]);
   });
 
-  it('says nothing was written when the folder chosen is gone, as a CSV export does', () => {
+  it('says nothing was written when the folder chosen is gone, as a CSV export does', async () => {
     const gone = path.join(caches.tempDir(), 'Stick');
-    expect(() => exportReviewFile(marked(), { file: path.join(gone, 'review.json') })).toThrow(
-      `The folder ${gone} does not exist. Nothing was written; choose another place.`,
-    );
+    await expect(
+      exportReviewFileInSlices(marked(), { file: path.join(gone, 'review.json') }),
+    ).rejects.toThrow(`The folder ${gone} does not exist. Nothing was written; choose another place.`);
   });
 
-  it('merges facet by facet: the newer change wins, an older one is ignored', () => {
+  it('merges facet by facet: the newer change wins, an older one is ignored', async () => {
     const mine = marked();
     const file = path.join(caches.tempDir(), 'review.json');
-    exportReview(mine, file);
+    await exportReviewInSlices(mine, file);
     const theirs = loaded();
     // Newer local changes (12:00) on records the file also carries (10:00).
     applyReview(
@@ -146,9 +146,9 @@ describe('export and import of review state', () => {
     expect(states.get(ids[1]!)?.tags).toEqual(['Q3 audit', 'travel']);
   });
 
-  it('keeps marks for records this cache does not hold yet', () => {
+  it('keeps marks for records this cache does not hold yet', async () => {
     const file = path.join(caches.tempDir(), 'review.json');
-    exportReview(marked(), file);
+    await exportReviewInSlices(marked(), file);
     const empty = caches.open(caches.file());
     expect(importReview(empty, file)).toMatchObject({ updated: 10, notCached: 10 });
     upsertTransactions(empty, records);
@@ -158,19 +158,19 @@ describe('export and import of review state', () => {
 
 describe('the app’s import, in slices', () => {
   // A colleague's review of every record of the cache (300), each record a facet of its own.
-  function colleagueFile(): string {
+  async function colleagueFile(): Promise<string> {
     const theirs = loaded();
     const at = clock('2026-05-01T10:00:00.000Z');
     applyReview(theirs, byIds(ids.slice(0, 150)), { action: 'setReviewed' }, at);
     applyReview(theirs, byIds(ids.slice(100, 300)), { action: 'addTags', tags: ['Q3 audit'] }, at);
     applyReview(theirs, byIds(ids.slice(250, 300)), { action: 'flag', reason: 'Ask' }, at);
     const file = path.join(caches.tempDir(), 'colleague.json');
-    exportReview(theirs, file);
+    await exportReviewInSlices(theirs, file);
     return file;
   }
 
   it('merges as the one transaction does, with the event loop free between slices', async () => {
-    const file = colleagueFile();
+    const file = await colleagueFile();
     const whole = marked();
     const sliced = marked();
     const once = mergeReviewFile(whole, file, { undoable: true });
@@ -223,7 +223,7 @@ describe('the app’s import, in slices', () => {
   });
 
   it('checks the whole file before the first slice: a bad last mark changes nothing', async () => {
-    const file = colleagueFile();
+    const file = await colleagueFile();
     const content = JSON.parse(readFileSync(file, 'utf8')) as { marks: unknown[] };
     content.marks.push({
       kind: 'transaction',
@@ -345,9 +345,9 @@ describe('checking a file before its import', () => {
 });
 
 describe('undoing an import', () => {
-  it('puts every record it changed back as it was, except those changed since', () => {
+  it('puts every record it changed back as it was, except those changed since', async () => {
     const file = path.join(caches.tempDir(), 'review.json');
-    exportReview(marked(), file);
+    await exportReviewInSlices(marked(), file);
     const theirs = loaded();
     // Marks of their own before the import: one the file overrides (tags, 09:00), one it does
     // not touch, one newer than the file's (note, 12:00).
@@ -402,7 +402,7 @@ describe('a file of another organisation', () => {
   // Another seed of the sandbox's generator is another organisation, with its own id.
   const others = recordsOf(demoState(300, 6));
 
-  it('is refused whole, naming both organisations', () => {
+  it('is refused whole, naming both organisations', async () => {
     expect(others[0]!.organisationId).not.toBe(organisationId);
     const theirs = caches.open(caches.file());
     upsertTransactions(theirs, others);
@@ -413,7 +413,7 @@ describe('a file of another organisation', () => {
       clock('2026-05-01T10:00:00.000Z'),
     );
     const file = path.join(caches.tempDir(), 'other.json');
-    exportReview(theirs, file);
+    await exportReviewInSlices(theirs, file);
     const mine = marked();
     const before = snapshot(mine);
     let error: unknown;
@@ -430,9 +430,9 @@ describe('a file of another organisation', () => {
     expect(snapshot(mine)).toEqual(before);
   });
 
-  it('is taken when the file does not say its organisation (an older export)', () => {
+  it('is taken when the file does not say its organisation (an older export)', async () => {
     const file = path.join(caches.tempDir(), 'unnamed.json');
-    exportReview(marked(), file, { organisationId: null });
+    await exportReviewInSlices(marked(), file, { organisationId: null });
     expect(JSON.parse(readFileSync(file, 'utf8')).organisationId).toBeNull();
     expect(importReview(loaded(), file)).toMatchObject({ marks: 10, updated: 10, organisationId: null });
   });

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   applyReview,
-  exportReview,
   exportReviewInSlices,
   readReviewFile,
   type ReviewService,
@@ -93,7 +92,7 @@ describe('the review export, written a slice at a time', () => {
     const cache = marked();
     const whole = path.join(caches.tempDir(), 'whole.json');
     const sliced = path.join(caches.tempDir(), 'sliced.json');
-    expect(exportReview(cache, whole, now)).toEqual({ marks: 2500 });
+    expect(await exportReviewInSlices(cache, whole, now)).toEqual({ marks: 2500 });
     const progress: Array<[number, number]> = [];
     expect(
       await exportReviewInSlices(cache, sliced, {
@@ -180,7 +179,7 @@ describe('the review export, written a slice at a time', () => {
   it('syncs the file to the disk and renames it on the thread pool, the event loop free meanwhile', async () => {
     const cache = marked();
     const whole = path.join(caches.tempDir(), 'whole.json');
-    exportReview(cache, whole, now);
+    await exportReviewInSlices(cache, whole, now);
     const folder = caches.tempDir();
     const file = path.join(folder, 'review.json');
     // Every pool thread held: a sync or rename asked of the pool waits; one made on this

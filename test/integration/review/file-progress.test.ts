@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
-import { exportReview } from '../../../src-main/review';
+import { exportReviewInSlices } from '../../../src-main/review';
 import { PROGRESS_INTERVAL_MS } from '../../../src-main/review-progress';
 import { syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -99,9 +99,9 @@ describe('review.fileProgress', () => {
       { profileId, step: 'export', done: marks, total: marks, ended: true, at: expect.any(Number) },
     ]);
     expect(seen.length).toBeLessThan(marks / 250 / 2);
-    // The file is the one exportReview writes (apart from when it was written).
+    // The file is the one the command line's export writes (apart from when it was written).
     const whole = path.join(tempDir(), 'whole.json');
-    exportReview(core.cacheOf(profileId), whole);
+    await exportReviewInSlices(core.cacheOf(profileId), whole);
     const withoutTime = (text: string) => text.replace(/"exportedAt": "[^"]+"/, '');
     expect(withoutTime(readFileSync(file, 'utf8'))).toBe(withoutTime(readFileSync(whole, 'utf8')));
   }, 120_000);

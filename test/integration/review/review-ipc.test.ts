@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
 import type { ExpenseSearchResult, TransactionSearchResult } from '../../../src-shared/search';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
-import { applyReview, exportReview } from '../../../src-main/review';
+import { applyReview, exportReviewInSlices } from '../../../src-main/review';
 import { connectedCore, syncedCore } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -113,7 +113,7 @@ describe('review.import and review.undoImport', () => {
       .all() as string[];
     applyReview(theirs, { by: 'ids', kind: 'transaction', ids }, { action: 'setReviewed' });
     const file = path.join(tempDir(), 'colleague.json');
-    exportReview(theirs, file);
+    await exportReviewInSlices(theirs, file);
     const importFile = async () => {
       answers.push(file);
       await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
@@ -263,7 +263,7 @@ describe('review.import and review.undoImport', () => {
       { action: 'addTags', tags: ['Q3 audit'] },
     );
     const file = path.join(tempDir(), 'colleague.json');
-    exportReview(theirs, file);
+    await exportReviewInSlices(theirs, file);
 
     expect(
       await dispatch(handlers, 'suppliers.create', {

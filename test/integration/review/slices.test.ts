@@ -5,7 +5,7 @@ import {
   afterReviewChanges,
   applyReview,
   applyReviewInSlices,
-  exportReview,
+  exportReviewInSlices,
   importReview,
   reviewStates,
 } from '../../../src-main/review';
@@ -161,7 +161,7 @@ describe('a whole search result, a slice at a time', () => {
       { now: () => new Date('2026-05-01T09:00:00Z') },
     );
     const file = path.join(caches.tempDir(), 'review.json');
-    exportReview(colleague, file);
+    await exportReviewInSlices(colleague, file);
     const bulk = applyReviewInSlices(
       mine,
       { by: 'transactionSearch', filters: unmatched },
