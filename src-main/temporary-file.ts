@@ -2,11 +2,9 @@ import {
   closeSync,
   fstatSync,
   fsync,
-  fsyncSync,
   lstatSync,
   openSync,
   readlinkSync,
-  renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -57,15 +55,12 @@ export interface TemporaryFile {
   where(): Whereabouts;
   /**
    * On the disk, then renamed over `target`, then closed. Refused (a FolderMoved error) when
-   * its folder has moved or gone since it was made: the target would not be where it was asked for.
+   * its folder has moved or gone since it was made: the target would not be where it was asked
+   * for; `beforeRename` may refuse it too, last. The fsync and the rename run on libuv's thread
+   * pool, the event loop free meanwhile: the fsync of a large file on a slow disk (a USB stick,
+   * a network share) can take seconds, and held the app's thread, every IPC answer with it.
    */
-  commit(target: string, beforeRename?: () => void): void;
-  /**
-   * commit with its fsync and rename run on libuv's thread pool, the event loop free meanwhile:
-   * the fsync of a large file on a slow disk (a USB stick, a network share) can take seconds,
-   * and held the app's thread, every IPC answer with it. The same guarantees, in the same order.
-   */
-  commitAsync(target: string): Promise<void>;
+  commit(target: string, beforeRename?: () => void): Promise<void>;
   /** Closed and removed wherever it is now, when it can be; says what became of it. Never throws. */
   discard(): Left;
 }
@@ -141,18 +136,11 @@ export function openTemporaryBeside(target: string): TemporaryFile {
       }
     },
     where,
-    commit(destination, beforeRename) {
-      fsyncSync(fd);
-      const now = where();
-      if (now.at === 'moved' || now.at === 'gone') throw new FolderMoved(now);
-      beforeRename?.();
-      renameSync(file, destination);
-      close();
-    },
-    async commitAsync(destination) {
+    async commit(destination, beforeRename) {
       await fsyncOnPool(fd);
       const now = where();
       if (now.at === 'moved' || now.at === 'gone') throw new FolderMoved(now);
+      beforeRename?.();
       await rename(file, destination);
       close();
     },

@@ -138,7 +138,7 @@ export async function writeCsv<K>(
       (text) => temporary.write(text),
       CANCELLED,
     );
-    temporary.commit(options.file, () => {
+    await temporary.commit(options.file, () => {
       if (options.signal?.aborted) throw new AppError('CANCELLED', CANCELLED);
       checkTarget(options.file, options.overwrite ?? false);
     });

@@ -63,7 +63,7 @@ export async function exportReviewInSlices(
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     // The fsync (seconds for a large file on a slow disk) and the rename off the thread.
-    await temporary.commitAsync(file);
+    await temporary.commit(file);
     return { marks };
   } catch (error) {
     throw exportFailure(file, error, temporary.discard());

@@ -25,6 +25,8 @@ import { searchExpenses, searchTransactions } from '../../../src-main/search';
 import { STALE_TEMPORARY_MS } from '../../../src-main/folders';
 import { parseAmount } from '../../../src-shared/money';
 import { parseCsv } from '../../helpers/csv';
+import { holdThreadPool } from '../../helpers/thread-pool';
+import { until } from '../../helpers/until';
 import {
   demoState,
   loadedCache,
@@ -267,6 +269,46 @@ describe('CSV export of a search result', () => {
       message: `Could not write ${tooLong}: the name is too long. Nothing was written; choose another place.`,
     });
     expect(readdirSync(dir).sort()).toEqual([path.basename(longest), 'existing.csv']);
+  });
+});
+
+describe('CSV export at its end', () => {
+  it('syncs the file to the disk and renames it on the thread pool, the event loop free meanwhile', async () => {
+    const cache = loadedCache(caches, recordsOf(demoState(3000, 6)));
+    const folder = caches.tempDir();
+    const file = path.join(folder, 'transactions.csv');
+    const search = { filters: {}, sorting: { field: 'bookingDate' as const, direction: 'DESC' as const } };
+    let total = 0;
+    // Every pool thread held: a sync or rename asked of the pool waits; one made on this
+    // thread (fsyncSync, renameSync) does not, and the export would end meanwhile.
+    const pool = holdThreadPool(caches.tempDir());
+    try {
+      let ended = false;
+      const exported = exportTransactions(cache, { search, file, format: {}, overwrite: false }, (_, of) => {
+        total = of;
+      }).finally(() => {
+        ended = true;
+      });
+      // Every row is written to the temporary beside the file, and waits there for the pool.
+      const temporary = () => readdirSync(folder).find((name) => name.endsWith('.partial'));
+      const written = () => {
+        const name = temporary();
+        if (name === undefined || total === 0) return false;
+        return readFileSync(path.join(folder, name), 'utf8').split('\r\n').length === total + 2;
+      };
+      await until(() => ended || written(), 'the export to write its whole temporary file', 10_000);
+      expect(ended, 'the export ended without waiting for the thread pool').toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ended).toBe(false);
+      expect(existsSync(file)).toBe(false);
+
+      pool.release();
+      expect((await exported).rows).toBe(total);
+      expect(read(file, ',')).toHaveLength(total);
+      expect(temporary()).toBeUndefined();
+    } finally {
+      pool.release();
+    }
   });
 });
 
