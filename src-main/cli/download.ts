@@ -61,6 +61,11 @@ export function progressLine(progress: DownloadProgress): string {
   );
 }
 
+/** What a progress line counts, without the rate, time left or wait that change between events. */
+function countsOf({ files, bytes }: DownloadProgress): string {
+  return `${files.done}/${files.failed}/${files.total}/${bytes.done}/${bytes.total}`;
+}
+
 /** The scope the options describe: ids, else the search filters, else a date range, else everything. */
 function scopeOf(values: Record<string, unknown>): DownloadScope {
   const ids = (name: string) => (values[name] as string[] | undefined) ?? [];
@@ -154,6 +159,8 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   let lastLine = 0;
   let lastDecile = -1;
   let lastWaiting: string | null = null;
+  // Off a terminal: the counts of the last plain line printed, null before the first.
+  let printed: string | null = null;
   let jobId: string | null = null;
   // The job's newest state, and whether the line shows it: the line is redrawn at most every
   // 100 ms, and the last state (all files done) may come only with the job's end.
@@ -179,6 +186,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     const waiting = progress.waitingUntil;
     if (decile !== lastDecile || (waiting !== null && waiting !== lastWaiting)) {
       lastDecile = decile;
+      printed = countsOf(progress);
       io.stderr.write(`${progressLine(progress)}\n`);
     }
     lastWaiting = waiting;
@@ -216,6 +224,21 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     });
     const job = core.files.status(profile.id, started.job.id);
     const counts = job.files;
+    // Off a terminal, the lines go by tenths of running events, which come at most every 200 ms
+    // and stop short of the end: the last line says where the job ended, unless it said so.
+    if (!status.interactive && printed !== null) {
+      const final: DownloadProgress = {
+        profileId: profile.id,
+        jobId: job.id,
+        status: job.status,
+        files: job.files,
+        bytes: job.bytes,
+        bytesPerSecond: 0,
+        etaSeconds: null,
+        waitingUntil: null,
+      };
+      if (countsOf(final) !== printed) io.stderr.write(`${progressLine(final)}\n`);
+    }
     const manifest =
       job.manifest && job.status === 'completed'
         ? `; manifest: ${path.join(job.destination, job.manifest)}`

@@ -88,6 +88,44 @@ describe('satchel download on a pipe', () => {
     );
   }, 120_000);
 
+  it('ends its progress lines on the final state, done or stopped, each state once', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Audit', { transactions: 200 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const total = sandbox.state.files.length;
+    // Slow enough for several progress events, whose last one while running trails the end.
+    sandbox.control?.addFault({ match: 'getFileContent', latencyMs: 20 });
+    const progressOf = (stderr: string) => stderr.split('\n').filter((line) => PROGRESS.test(line));
+    const countsOf = (line: string) => line.split(' · ').slice(0, 2).join(' · ');
+
+    const done = await runCli(['download', '--to', path.join(tempDir(), 'all')], { env });
+    expect(done.code).toBe(0);
+    const lines = progressOf(done.stderr);
+    expect(lines.length).toBeGreaterThan(1);
+    // All of them, every byte.
+    expect(lines.at(-1)).toMatch(new RegExp(`^${total}/${total} files · ([\\d.]+ [KMGT]?B) of \\1( · |$)`));
+    // The state before the summary is said once, not again in other words.
+    const counts = lines.map(countsOf);
+    expect(counts.filter((line) => line === counts.at(-1))).toHaveLength(1);
+    expect(done.stderr.endsWith(`${lines.at(-1)}\n`)).toBe(true);
+
+    // Stopped by Ctrl+C half way: the last line is where it stopped, as the summary says.
+    sandbox.control?.clearRequests();
+    const cut = await runCli(['download', '--to', path.join(tempDir(), 'cut')], {
+      env,
+      interruptWhen: () => (sandbox.control?.requests('getFileContent').length ?? 0) >= total / 2,
+    });
+    expect(cut.code).toBe(130);
+    const summary = /^(\d+) of (\d+) files in .*?(?:, (\d+) failed)?(?:; manifest: .*)?\n$/.exec(cut.stdout);
+    expect(summary).not.toBeNull();
+    const stoppedAt = Number(summary![1]) + Number(summary![3] ?? 0);
+    expect(stoppedAt).toBeLessThan(total);
+    const stopped = progressOf(cut.stderr);
+    expect(stopped.at(-1)).toMatch(new RegExp(`^${stoppedAt}/${total} files · `));
+    expect(stopped.map(countsOf).filter((line) => line === countsOf(stopped.at(-1)!))).toHaveLength(1);
+  }, 120_000);
+
   it('names --to when the folder cannot be used', async () => {
     const { dataDir, core, profile } = await connect('Audit', { transactions: 20 });
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
