@@ -10,8 +10,9 @@ import { closeBrowser, openApp } from './harness';
 import { connectSandbox } from './steps';
 
 // The Suppliers list in an 800×600 window, alone and beside the editor: an IBAN, shown in groups
-// of four, stays on one line; where the column is too narrow for it, it is cut short with an
-// ellipsis, its whole value in the tooltip and in what a screen reader reads.
+// of four, a VAT id and a supplier number stay on one line; where the column is too narrow for
+// one, it is cut short with an ellipsis, its whole value in the tooltip and in what a screen
+// reader reads. The name keeps room, and the list does not scroll sideways.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -91,6 +92,93 @@ describe('the Suppliers list in a narrow window', () => {
       expect(await sideways()).toBeLessThanOrEqual(0);
       await app.screenshot('suppliers-editor-800x600');
       await checkScreen(app, 'suppliers-editor-800x600');
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it('keeps VAT ids and supplier numbers on one line at 800×600, with room for the name and nothing to scroll sideways', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
+    const [supplier, swiss, numbered] = sandbox.state.suppliers
+      .filter((candidate) => candidate.status === 'ACTIVE')
+      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
+    if (!supplier || !swiss || !numbered) throw new Error('the demo data has too few active suppliers');
+    // A Dutch VAT id (14 characters), and a Swiss one as it is printed on invoices (20, with a
+    // space, a hyphen and dots a line could break at), beside one of the longest IBANs.
+    const dutch = 'NL123456789B01';
+    const swissVat = 'CHE-123.456.789 MWST';
+    sandbox.control?.corruptRecord({
+      resource: 'suppliers',
+      id: supplier.id,
+      patch: { vatIdNo: dutch, iban: 'MT84MALT011000012345MTLCAST001S' },
+    });
+    sandbox.control?.corruptRecord({ resource: 'suppliers', id: swiss.id, patch: { vatIdNo: swissVat } });
+    // A supplier number may have up to 50 characters.
+    const longNumber = 'KREDITOR-2026-000123-MUENCHEN-NORD';
+    sandbox.control?.corruptRecord({ resource: 'suppliers', id: numbered.id, patch: { number: longNumber } });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.setViewportSize({ width: 800, height: 600 });
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      const grid = page.getByRole('grid', { name: 'Suppliers' });
+      const rows = grid.locator('tbody tr');
+      const list = page.locator('.list-column');
+      const sideways = () => list.evaluate((element) => element.scrollWidth - element.clientWidth);
+      const dutchCell = rows
+        .filter({ hasText: supplier.name })
+        .getByRole('gridcell', { name: dutch, exact: true });
+      const swissCell = rows
+        .filter({ hasText: swiss.name })
+        .getByRole('gridcell', { name: swissVat, exact: true });
+      const numberCell = rows
+        .filter({ hasText: numbered.name })
+        .getByRole('gridcell', { name: longNumber, exact: true });
+      await dutchCell.waitFor();
+      await swissCell.waitFor();
+      expect(await rows.count()).toBeGreaterThan(10);
+      const listBox = (await list.boundingBox())!;
+
+      // The list alone: every supplier number and VAT id on one line (a VAT id was broken into
+      // pieces of two or three characters), each name with room for a word or two a line and
+      // not cut, every Edit button in view, nothing to scroll sideways.
+      for (const row of await rows.all()) {
+        const [name, number, , vat] = await row.getByRole('gridcell').all();
+        expect(await linesOf(number!)).toBe(1);
+        expect(await linesOf(vat!)).toBe(1);
+        expect((await name!.boundingBox())!.width).toBeGreaterThanOrEqual(100);
+        expect(await name!.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
+        const edit = (await row.getByRole('button', { name: /^Edit / }).boundingBox())!;
+        expect(edit.x + edit.width).toBeLessThanOrEqual(listBox.x + listBox.width);
+      }
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      // The Dutch one whole; the Swiss one cut short, the whole of it in the tooltip and in
+      // what a screen reader reads (the cell's name above).
+      expect(await cutShort(dutchCell)).toBe(false);
+      expect(await cutShort(swissCell)).toBe(true);
+      expect(await swissCell.getAttribute('title')).toBe(swissVat);
+      expect(await cutShort(numberCell)).toBe(true);
+      expect(await numberCell.getAttribute('title')).toBe(longNumber);
+      await app.screenshot('suppliers-vat-800x600');
+
+      // Beside the editor: still one line, cut short, the whole of it in the tooltip and the
+      // cell's accessible name; the list does not scroll sideways.
+      await grid.getByRole('button', { name: `Edit ${supplier.name}` }).click();
+      await page.getByRole('form', { name: `Edit ${supplier.name}` }).waitFor();
+      for (const cell of [dutchCell, swissCell]) {
+        expect(await linesOf(cell)).toBe(1);
+        expect(await cutShort(cell)).toBe(true);
+      }
+      expect(await dutchCell.getAttribute('title')).toBe(dutch);
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      await app.screenshot('suppliers-vat-editor-800x600');
     } finally {
       await app.close();
       await core.close();

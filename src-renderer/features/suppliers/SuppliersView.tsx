@@ -21,16 +21,15 @@ import './suppliers.css';
 const PAGE_SIZE = 50;
 
 /**
- * An IBAN in groups of four, on one line (suppliers.css): cut short with an ellipsis when the
- * column is too narrow for it, its whole value in the tooltip. The text stays whole in the
- * page, so a screen reader reads all of it.
+ * A supplier number, a VAT id or an IBAN (in groups of four), on one line (suppliers.css): cut
+ * short with an ellipsis when the column is too narrow for it, its whole value in the tooltip.
+ * The text stays whole in the page, so a screen reader reads all of it.
  */
-function IbanCell({ iban }: { iban: string | null }) {
-  if (iban === null) return <td className="mono">—</td>;
-  const grouped = formatIban(iban);
+function OneLineCell({ value, kind }: { value: string | null; kind: 'supplier-number' | 'vat' | 'iban' }) {
+  if (value === null) return <td className="mono">—</td>;
   return (
-    <td className="mono iban" title={grouped}>
-      <span className="clip">{grouped}</span>
+    <td className={`mono ${kind}`} title={value}>
+      <span className="clip">{value}</span>
     </td>
   );
 }
@@ -154,7 +153,9 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
               <>
                 <th scope="col">Name</th>
                 <th scope="col">Number</th>
-                <th scope="col">Status</th>
+                <th scope="col" className="without-narrow-pane">
+                  Status
+                </th>
                 <th scope="col">VAT id</th>
                 <th scope="col">IBAN</th>
                 <th scope="col">
@@ -165,14 +166,16 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           >
             {(row) => (
               <>
-                <td>
+                <td className="supplier-name">
                   {row.name ?? '—'}
                   <EditStateBadge status={rowState.get(row.id)} organisation={profile.name} />
                 </td>
-                <td className="mono">{row.number ?? '—'}</td>
-                <td>{row.deletedAt !== null ? 'Gone from the server' : humanize(row.status)}</td>
-                <td className="mono">{row.vatIdNo ?? '—'}</td>
-                <IbanCell iban={row.iban} />
+                <OneLineCell value={row.number} kind="supplier-number" />
+                <td className="without-narrow-pane">
+                  {row.deletedAt !== null ? 'Gone from the server' : humanize(row.status)}
+                </td>
+                <OneLineCell value={row.vatIdNo} kind="vat" />
+                <OneLineCell value={row.iban === null ? null : formatIban(row.iban)} kind="iban" />
                 <td>
                   <button
                     type="button"
