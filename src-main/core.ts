@@ -461,15 +461,16 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     ...(options.fileUrl ? { fileUrl: options.fileUrl } : {}),
     ...(options.previewFirstByteMs ? { previewFirstByteMs: options.previewFirstByteMs } : {}),
-    // As a sync's: a download or a keep-offline fill whose write the copy refused because it is
-    // read-only now says so (and stops).
+    // As a sync's: a download, a keep-offline fill or a preview whose write the copy refused
+    // because it is read-only now says so (and stops).
     onCacheError: refusedCacheWrite,
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
     fillLeases: createFillLeases(options.fillLease),
   });
   // What would write to a read-only copy is refused at once. A preview of a file already on this
-  // computer is a read and works; one that would fetch it fails, and says why.
+  // computer is a read and works; one that would fetch it fails, and says why (one that meets
+  // the copy turning read-only turns it, as a download does: files/service.ts `fetch`).
   const files: FileService = {
     ...fileService,
     start: writingAsync(fileService.start),

@@ -71,9 +71,10 @@ export interface FileServiceOptions {
   /** A preview's wait for the answer to begin (CoreOptions.previewFirstByteMs). */
   previewFirstByteMs?: number;
   /**
-   * Told of an error SQLite raised that ended a download run or a keep-offline fill. A refused
-   * write that made the copy read-only (core `noteWriteRefused`) gives back the error the job or
-   * the fill ends with instead of the disk's words, as a sync's does.
+   * Told of an error SQLite raised that ended a download run, a keep-offline fill or a preview's
+   * fetch. A refused write that made the copy read-only (core `noteWriteRefused`) gives back the
+   * error the job, the fill or the preview ends with instead of the disk's words, as a sync's
+   * does.
    */
   onCacheError?: (profileId: string, error: unknown) => AppError | null | void;
   /**
@@ -693,6 +694,12 @@ export function createFileService(options: FileServiceOptions): FileService {
             `The server at ${error.host} did not answer within ${error.waited}; try again.`,
           );
         if (error instanceof AppError) throw error;
+        // Its record refused because the copy cannot be written any more: the copy turns
+        // read-only (the banner shows) and the preview ends in the read-only words, as a download
+        // or a fill does. Not shown although its bytes may be in the folder: unrecorded, the next
+        // look at it would be refused in those words, as on a copy opened read-only.
+        const turned = isSqliteError(error) ? options.onCacheError?.(profileId, error) : null;
+        if (turned) throw turned;
         // A file system refusing the copy (a full disk, a folder taken away): said as such,
         // never as a bare system error.
         if (controller.signal.aborted) throw controller.signal.reason as AppError;

@@ -15,7 +15,8 @@ import { connectSandbox } from './steps';
 // An offline copy that cannot be written any more while the window is open (its file made
 // immutable: test/helpers/read-only.ts): the first refused save turns the organisation
 // read-only (the banner, with Check again) and keeps what the user typed, its Save off until then;
-// a preview's Try again and Fetch it again, which would fetch and record a copy, go off too.
+// a preview's Try again and Fetch it again, which would fetch and record a copy, go off too; and
+// a preview whose record of the receipt it fetched is the first write refused turns it so too.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -164,6 +165,40 @@ describe('a copy that becomes read-only while the window is open', () => {
       expect(await fetchAgain.getAttribute('title')).toBeNull();
       await fetchAgain.click();
       await pane.getByRole('group', { name: `Zoom of ${kept.fileName}` }).waitFor();
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it('turns the copy read-only when a preview cannot record the receipt it fetched, and says why in the pane', async (context) => {
+    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60, control: true });
+    const [receipt] = loneReceipts(sandbox, 1);
+    if (!receipt) throw new Error('the demo data has too few lone receipts');
+    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
+    const profile = await connectSandbox(core, sandbox);
+    const file = core.profiles.cacheFile(profile.id);
+    const app = await openApp(core, { serveFiles: true });
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      // The copy cannot be written from now on; the preview is the first to write to it.
+      const undo = makeImmutable([file, `${file}-wal`]);
+      if (!undo) return context.skip();
+      const pane = await openTransaction(app, receipt.id);
+      await pane.getByRole('button', { name: `Show preview of ${receipt.fileName}` }).click();
+      const banner = page.getByTestId('read-only-banner');
+      await banner.waitFor();
+      const message = `The offline copy of "Sandbox GmbH" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+      expect(await banner.locator('p').textContent()).toBe(message);
+      // The pane says the same, not a disk error, and its Try again is off with the reason.
+      const problem = pane.getByRole('alert');
+      await problem.getByText(message).waitFor();
+      const tryAgain = problem.getByRole('button', { name: 'Try again' });
+      await expect.poll(() => tryAgain.isDisabled()).toBe(true);
+      expect(await tryAgain.getAttribute('title')).toBe(message);
     } finally {
       await app.close();
       await core.close();

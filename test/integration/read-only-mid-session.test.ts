@@ -361,3 +361,48 @@ describe('a keep-offline fill of a copy that becomes read-only', () => {
     expect(leaseRows()).toBe(0);
   });
 });
+
+describe('a preview that fetches into a copy that becomes read-only', () => {
+  it('turns the copy read-only at its refused record, ends in the read-only words, and works after Check again', async (context) => {
+    const { core, handlers, profileId, file, sandbox } = await syncedCopy();
+    const [shown, fetched] = sandbox.state.files;
+    if (!shown || !fetched) throw new Error('the sandbox has too few files');
+    const preview = (fileId: string) => dispatch(handlers, 'files.fetch', { profileId, fileId });
+    const recorded = (fileId: string) =>
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare('SELECT local_path FROM expense_files WHERE id = ?')
+        .pluck()
+        .get(fileId) as string | null;
+    // One receipt looked at before: kept on this computer.
+    const before = await preview(shown.id);
+    expect(before).toMatchObject({ ok: true, value: { fileId: shown.id } });
+    expect(recorded(shown.id)).not.toBeNull();
+    const seen: string[] = [];
+    const stop = core.events.subscribe((event) => seen.push(event));
+    cleanups.push(async () => stop());
+    const undo = makeImmutable([file, `${file}-wal`]);
+    if (!undo) return context.skip();
+
+    // Another, not on this computer yet: fetched, but its record refused.
+    const message = `The offline copy of "Sandbox" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+    expect(await preview(fetched.id)).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+    // The window is told at once (the banner), as after a refused edit, once.
+    expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
+    expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toEqual({
+      ok: true,
+      value: { problem: null, readOnly: { message, where: file } },
+    });
+    // The receipt already on this computer is still shown (a read); the other is refused alike.
+    expect(await preview(shown.id)).toEqual(before);
+    expect(await preview(fetched.id)).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+    expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
+    expect(recorded(fetched.id)).toBeNull();
+
+    // Fixed: Check again, and the preview is fetched, recorded and shown.
+    undo();
+    await dispatch(handlers, 'profiles.recheckCache', { id: profileId });
+    expect(await preview(fetched.id)).toMatchObject({ ok: true, value: { fileId: fetched.id } });
+    expect(recorded(fetched.id)).not.toBeNull();
+  });
+});
