@@ -21,6 +21,12 @@ export type KeychainStatus = { available: true } | { available: false; code: str
 
 export const DEFAULT_SERVICE = 'Satchel';
 
+/**
+ * The account `status` looks up: never stored (the app's accounts are `profile:<id>`), so the
+ * answer is always "nothing found" from a keychain that answers.
+ */
+export const STATUS_PROBE_ACCOUNT = 'satchel-status-probe (never stored)';
+
 const UNAVAILABLE = [
   /dbus-launch/i,
   /could not connect/i,
@@ -89,6 +95,9 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
   // not be shown) for an empty one: a lookup finds nothing, a delete deletes nothing, and a
   // search of all items (findCredentials) crashes the process on the first locked item. So a
   // search asks whether the keyring is locked first, and "nothing" is checked after the fact.
+  // That question covers only the default keyring: an item of the service in another keyring,
+  // locked, or a keyring locked between the question and the search, still crashes a search.
+  // Only `list` searches (it must, to name the accounts); `status` looks one account up.
   const refuseIfLocked = async () => {
     if (await lockedNow()) throw keychainLockedError();
   };
@@ -125,8 +134,12 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
         const appError = keychainLockedError();
         return { available: false, code: appError.code, message: appError.message };
       }
+      // A lookup of an account that is never stored answers whether the Secret Service is
+      // reachable and answering, as a search would, without reading any item: a locked item
+      // (whose search would crash the process) is never touched. Settings asks this each time it
+      // is shown, and every 5 s while the keychain is not available.
       try {
-        await keytar.findCredentials(service);
+        await keytar.getPassword(service, STATUS_PROBE_ACCOUNT);
         return { available: true };
       } catch (error) {
         const appError = keychainError(error);

@@ -16,6 +16,12 @@ export interface PrivateKeyring {
   unlock(): Promise<void>;
   /** Whether the login keyring is locked, as the Secret Service says. */
   locked(): boolean;
+  /**
+   * Makes another collection the default keyring (the Secret Service's `SetAlias`): gnome-keyring's
+   * in-memory `session` one, always there and unlocked. The login keyring, with what was stored
+   * in it, is then a second keyring, which the default keyring's `Locked` does not speak for.
+   */
+  makeSessionDefault(): void;
   stop(): void;
 }
 
@@ -104,6 +110,25 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
         'Locked',
       );
       return answer.includes('true');
+    },
+    makeSessionDefault() {
+      gdbus(
+        '--object-path',
+        '/org/freedesktop/secrets',
+        '--method',
+        'org.freedesktop.Secret.Service.SetAlias',
+        'default',
+        '/org/freedesktop/secrets/collection/session',
+      );
+      const now = gdbus(
+        '--object-path',
+        '/org/freedesktop/secrets',
+        '--method',
+        'org.freedesktop.Secret.Service.ReadAlias',
+        'default',
+      );
+      if (!now.includes('/collection/session'))
+        throw new Error(`The default keyring is still ${now.trim()}.`);
     },
     stop() {
       // gnome-keyring leaves when its bus goes.
