@@ -206,6 +206,11 @@ type Answer = Pick<RawResponse, 'status' | 'statusText' | 'ok' | 'headers' | 'te
   readonly body: { cancel(): Promise<void> } | null;
 };
 
+/** A raw answer as the request's result: the caller reads its body (SendInit's `read`). */
+function rawAnswer<R>(answer: R): Promise<R> {
+  return Promise.resolve(answer);
+}
+
 /** `text` parsed as JSON; null when it is not JSON (or there is no text). */
 function jsonOrNull(text: string | null): unknown {
   try {
@@ -485,53 +490,71 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  /** What a request's attempts so far count against its retries (see `send`). */
+  interface Tally {
+    failures: number;
+    resets: number;
+  }
+
+  /**
+   * An attempt that ended without a whole answer: none came (`midAnswer` false), or its body
+   * broke off after the headers. Throws what the request ends in, or waits out the backoff
+   * before the next attempt. (A function of the client rather than one made by every request:
+   * see rawAttempt.)
+   */
+  async function failedAttempt<R extends Answer, T>(
+    operation: string,
+    url: string,
+    init: SendInit<R, T>,
+    tally: Tally,
+    error: unknown,
+    midAnswer: boolean,
+  ): Promise<void> {
+    if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
+    // The JSON transport's deadline covers the body too: running out while it arrives
+    // rejects the read with the deadline's own TimeoutError.
+    const timedOut =
+      error instanceof RequestTimeoutError ||
+      (midAnswer && error instanceof Error && error.name === 'TimeoutError');
+    // A connection made and then broken is the server's (or its proxy's) doing, not the
+    // network's: said as such, never as offline (transport-failure.ts).
+    const reset = !timedOut && transportFailure(error) === 'reset';
+    // An answer that began and then failed in some other way (a body that cannot be
+    // decoded) was not lost on the way: it is a bad answer, and asking again will not help.
+    if (midAnswer && !timedOut && !reset)
+      throw new AppError(
+        'BAD_RESPONSE',
+        `${operation} answered with a body that could not be read: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}.`,
+      );
+    const retries = init.retries ?? maxRetries;
+    if (
+      !init.idempotent ||
+      tally.failures >= retries ||
+      (reset && tally.resets >= (init.resetRetries ?? maxRetries))
+    ) {
+      if (timedOut) throw new NoAnswerInTimeError(new URL(url).host, firstByteWait(init.firstByteTimeoutMs));
+      if (reset) throw new ConnectionResetError(new URL(url).host, midAnswer);
+      throw new AppError(
+        'OFFLINE',
+        `Could not reach ${new URL(url).host}: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}. Check the network; Satchel keeps working offline.`,
+      );
+    }
+    await sleep(backoffMs(tally.failures, options.random), init.signal);
+    tally.failures += 1;
+    if (reset) tally.resets += 1;
+  }
+
   async function send<R extends Answer, T>(operation: string, url: string, init: SendInit<R, T>): Promise<T> {
     let refreshed = false;
     // Failures (the network, 5xx) and 429s are counted apart: waiting out the rate limit a few
     // times must not use up the retries of a server error that comes after.
-    let failures = 0;
+    const tally: Tally = { failures: 0, resets: 0 };
     let limited = 0;
-    let resets = 0;
     const retries = init.retries ?? maxRetries;
     const limits: Limits = {
       retries: init.retries,
       maxServerWaitMs: init.maxServerWaitMs,
       firstByteTimeoutMs: init.firstByteTimeoutMs,
-    };
-    /**
-     * An attempt that ended without a whole answer: none came (`midAnswer` false), or its body
-     * broke off after the headers. Throws what the request ends in, or waits out the backoff
-     * before the next attempt.
-     */
-    const failed = async (error: unknown, midAnswer: boolean): Promise<void> => {
-      if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
-      // The JSON transport's deadline covers the body too: running out while it arrives
-      // rejects the read with the deadline's own TimeoutError.
-      const timedOut =
-        error instanceof RequestTimeoutError ||
-        (midAnswer && error instanceof Error && error.name === 'TimeoutError');
-      // A connection made and then broken is the server's (or its proxy's) doing, not the
-      // network's: said as such, never as offline (transport-failure.ts).
-      const reset = !timedOut && transportFailure(error) === 'reset';
-      // An answer that began and then failed in some other way (a body that cannot be
-      // decoded) was not lost on the way: it is a bad answer, and asking again will not help.
-      if (midAnswer && !timedOut && !reset)
-        throw new AppError(
-          'BAD_RESPONSE',
-          `${operation} answered with a body that could not be read: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}.`,
-        );
-      if (!init.idempotent || failures >= retries || (reset && resets >= (init.resetRetries ?? maxRetries))) {
-        if (timedOut)
-          throw new NoAnswerInTimeError(new URL(url).host, firstByteWait(init.firstByteTimeoutMs));
-        if (reset) throw new ConnectionResetError(new URL(url).host, midAnswer);
-        throw new AppError(
-          'OFFLINE',
-          `Could not reach ${new URL(url).host}: ${scrubbed(error instanceof Error ? error.message : String(error), [token?.value])}. Check the network; Satchel keeps working offline.`,
-        );
-      }
-      await sleep(backoffMs(failures, options.random), init.signal);
-      failures += 1;
-      if (reset) resets += 1;
     };
     for (let attempt = 0; ; attempt += 1) {
       if (init.signal?.aborted) throw new AppError('CANCELLED', 'Cancelled.');
@@ -556,7 +579,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response = await init.transport(url, headers, init.signal);
       } catch (error) {
         permit.settle(null);
-        await failed(error, false);
+        await failedAttempt(operation, url, init, tally, error, false);
         continue;
       }
       permit.settle(readRateHeaders(response.headers));
@@ -580,21 +603,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         await accessToken(init.signal, true, limits);
         continue;
       }
-      if (RETRYABLE_STATUS.has(response.status) && init.idempotent && failures < retries) {
+      if (RETRYABLE_STATUS.has(response.status) && init.idempotent && tally.failures < retries) {
         const asked = retryAfterMs(response.headers.get('retry-after'), now());
         // A server down for longer (maintenance) is reported now rather than waited for in
         // silence: the next sync tries again, and a person at a preview asks again.
         if (asked === null || asked <= (init.maxServerWaitMs ?? MAX_SERVER_WAIT_MS)) {
           await response.body?.cancel();
-          await sleep(asked ?? backoffMs(failures, options.random), init.signal);
-          failures += 1;
+          await sleep(asked ?? backoffMs(tally.failures, options.random), init.signal);
+          tally.failures += 1;
           continue;
         }
       }
       try {
         return await init.read(response);
       } catch (error) {
-        await failed(error, true);
+        await failedAttempt(operation, url, init, tally, error, true);
       }
     }
   }
@@ -627,6 +650,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             )
           : new AppError('REMOTE_REJECTED', `${response.status}: ${error.message}`, error.field, error.code);
     }
+  }
+
+  /**
+   * One attempt of a file request with the client's time-outs, and its answer as it is (the
+   * caller reads the body): made once per client, not per request. Each file of a bulk download
+   * is a request, and a function made per request costs more than a microsecond under tsx (the
+   * command line), which names each one as it is made.
+   */
+  function rawAttempt(url: string, headers: Record<string, string>, signal: AbortSignal | undefined) {
+    return rawFetch(url, { headers, signal, idleTimeoutMs: timeoutMs });
   }
 
   function urlOf(path: string, query?: RequestOptions<unknown>['query']): string {
@@ -694,17 +727,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const operation = `GET ${path.replace(/\/[0-9a-f-]{36}(?=\/|$)/gi, '/{id}')}`;
       // No query: the address is the base and the (already encoded) path, parsed once, by the transport.
       const url = `${base}${path}`;
+      const firstByte = init.firstByteTimeoutMs;
       const response = await send(operation, url, {
         headers: init.headers ?? {},
-        transport: (url, headers, signal) =>
-          rawFetch(url, {
-            headers,
-            signal,
-            idleTimeoutMs: timeoutMs,
-            ...(init.firstByteTimeoutMs === undefined
-              ? {}
-              : { firstByteTimeoutMs: firstByteWait(init.firstByteTimeoutMs) }),
-          }),
+        // A bulk download's requests share one transport function rather than each making its
+        // own (see rawAttempt).
+        transport:
+          firstByte === undefined
+            ? rawAttempt
+            : (url, headers, signal) =>
+                rawFetch(url, {
+                  headers,
+                  signal,
+                  idleTimeoutMs: timeoutMs,
+                  firstByteTimeoutMs: firstByteWait(firstByte),
+                }),
         signal: init.signal,
         idempotent: true,
         authenticated: true,
@@ -712,8 +749,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         resetRetries: init.resetRetries,
         retries: init.retries,
         maxServerWaitMs: init.maxServerWaitMs,
-        firstByteTimeoutMs: init.firstByteTimeoutMs,
-        read: async (answer) => answer,
+        firstByteTimeoutMs: firstByte,
+        read: rawAnswer,
       });
       if (!response.ok && response.status !== 206) throw await failure(response, url);
       return response;

@@ -142,7 +142,6 @@ class Exchange implements Dispatcher.DispatchHandler {
     reject: (error: unknown) => void;
   } | null = null;
   private finished: (() => void) | null = null;
-  private readonly onAbort = () => this.abort(this.signal?.reason ?? new Error('Aborted.'));
 
   constructor(
     private readonly signal: AbortSignal | undefined,
@@ -150,7 +149,13 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly idleTimeoutMs: number,
   ) {
     this.answered = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-    signal?.addEventListener('abort', this.onAbort, { once: true });
+    // The exchange itself listens (`handleEvent`): no function made per request.
+    signal?.addEventListener('abort', this, { once: true });
+  }
+
+  /** The signal aborted. */
+  handleEvent(): void {
+    this.abort(this.signal?.reason ?? new Error('Aborted.'));
   }
 
   // undici's side.
@@ -158,7 +163,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.abortRequest = abort;
     // Stopped while it waited for a connection: it never goes out.
     if (this.stopped) abort(this.stopped);
-    else if (this.signal?.aborted) this.onAbort();
+    else if (this.signal?.aborted) this.handleEvent();
   }
 
   onHeaders(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
@@ -258,10 +263,15 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   private done(): void {
-    this.signal?.removeEventListener('abort', this.onAbort);
+    this.signal?.removeEventListener('abort', this);
     this.wake();
     this.finished?.();
     this.finished = null;
+  }
+
+  /** The answer's headers are read from the exchange: `get` is `header`. */
+  get(name: string): string | null {
+    return this.header(name);
   }
 
   /** A header's value (several of the same name joined by ", "), or null. */
@@ -330,37 +340,61 @@ export function createHttpFetch(options: HttpFetchOptions = {}): RawFetch {
       }
       const empty = method === 'HEAD' || NULL_BODY_STATUS.has(status);
       if (empty) await exchange.drain();
-      const body: RawBody | null = empty
-        ? null
-        : {
-            [Symbol.asyncIterator]: () => ({
-              next: () => exchange.read(),
-              // A reader that stops early (a break, a failed write) ends the request.
-              return: () => {
-                exchange.cancel();
-                return Promise.resolve({ value: undefined, done: true as const });
-              },
-            }),
-            cancel() {
-              exchange.cancel();
-              return Promise.resolve();
-            },
-          };
-      return {
-        status,
-        statusText: STATUS_CODES[status] ?? '',
-        ok: status >= 200 && status < 300,
-        headers: { get: (name) => exchange.header(name) },
-        body,
-        async text() {
-          if (!body) return '';
-          const chunks: Uint8Array[] = [];
-          for await (const chunk of body) chunks.push(chunk);
-          return Buffer.concat(chunks).toString('utf8');
-        },
-      };
+      return new ExchangeResponse(exchange, empty ? null : new ExchangeBody(exchange));
     }
   };
+}
+
+/**
+ * A body read from its exchange. Classes rather than object literals of arrow functions: an
+ * answer a file makes no function of its own (under tsx, which names every such function as
+ * it is made, that cost more than a microsecond each).
+ */
+class ExchangeBody implements RawBody, AsyncIterator<Uint8Array> {
+  constructor(private readonly exchange: Exchange) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Uint8Array>> {
+    return this.exchange.read();
+  }
+
+  /** A reader that stops early (a break, a failed write) ends the request. */
+  return(): Promise<IteratorResult<Uint8Array>> {
+    this.exchange.cancel();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  cancel(): Promise<void> {
+    this.exchange.cancel();
+    return Promise.resolve();
+  }
+}
+
+class ExchangeResponse implements RawResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+
+  constructor(
+    exchange: Exchange,
+    readonly body: ExchangeBody | null,
+  ) {
+    this.status = exchange.status;
+    this.statusText = STATUS_CODES[exchange.status] ?? '';
+    this.ok = exchange.status >= 200 && exchange.status < 300;
+    this.headers = exchange;
+  }
+
+  async text(): Promise<string> {
+    if (!this.body) return '';
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this.body) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  }
 }
 
 /**

@@ -276,11 +276,32 @@ async function run(options: RunJobOptions): Promise<RunJobResult> {
     emit();
   }
 
+  // What every request of the run is given, made once per run rather than once per file: under
+  // tsx (the command line, the bench) each function made per file is also named as it is made,
+  // at more than a microsecond each.
+  /** The read share's wait before each attempt's permit (fetchFile's `delayBeforeRequest`). */
+  const holdBack = () => {
+    const delay = share.delayMs();
+    if (delay > 0) {
+      waitingUntil = Date.now() + delay;
+      emit();
+    }
+    return delay;
+  };
+  /** The bytes of one attempt at a file as they arrive (fetchFile's `onBytes`, bound to it). */
+  function arrived(this: { received: number }, bytes: number): void {
+    this.received += bytes;
+    inFlightBytes += bytes;
+    fetchedBytes += bytes;
+    meter.add(bytes);
+    emit();
+  }
+
   async function fetchOne(item: QueueItem, partPath: string, finalPath: string): Promise<void> {
     let attempts = item.attempts;
     let noPartFile = parts.size === 0 || !parts.has(path.basename(partPath));
     for (;;) {
-      let received = 0;
+      const attempt = { received: 0 };
       inFlight += 1;
       if (activeSince === null) activeSince = Date.now();
       try {
@@ -296,31 +317,18 @@ async function run(options: RunJobOptions): Promise<RunJobResult> {
           fence,
           // Resets are retried here, each one an attempt at the file, not in the client.
           resetRetries: 0,
-          delayBeforeRequest: () => {
-            const delay = share.delayMs();
-            if (delay > 0) {
-              waitingUntil = Date.now() + delay;
-              emit();
-            }
-            return delay;
-          },
-          onBytes: (bytes) => {
-            received += bytes;
-            inFlightBytes += bytes;
-            fetchedBytes += bytes;
-            meter.add(bytes);
-            emit();
-          },
+          delayBeforeRequest: holdBack,
+          onBytes: arrived.bind(attempt),
         });
         fetchedFiles += 1;
         const placement: Promise<void> = placed
           .then(
             () => {
-              inFlightBytes -= received;
+              inFlightBytes -= attempt.received;
               finished(item, 'fetched');
             },
             (error: unknown) => {
-              inFlightBytes -= received;
+              inFlightBytes -= attempt.received;
               const reason = error instanceof Error ? error.message : String(error);
               failed(
                 item,
@@ -345,7 +353,7 @@ async function run(options: RunJobOptions): Promise<RunJobResult> {
         placements.add(placement);
         return;
       } catch (error) {
-        inFlightBytes -= received;
+        inFlightBytes -= attempt.received;
         noPartFile = false; // a cut body left one
         if (stop.aborted) return; // left pending; a resume continues it
         if (stopsEveryFile(error)) {

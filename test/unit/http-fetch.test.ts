@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -265,6 +266,38 @@ describe('http fetch for file bodies', () => {
     expect(await response.text()).toBe('here');
     // The connection the large redirect body was cut from is not reused; a new one serves.
     expect(await (await fetch(`${url}/again`)).text()).toBe('here');
+  });
+
+  it('leaves no listener on a shared signal once each request is answered, cut short or stopped', async () => {
+    // A bulk download hands one signal to thousands of requests: each must stop listening to
+    // it when it ends, or the signal holds every exchange for the whole job.
+    const url = await serve((request, response) => {
+      if (request.url === '/silent') return; // never answers
+      response.writeHead(200, { 'content-length': '615' });
+      response.end(Buffer.alloc(615, 1));
+    });
+    const fetch = createHttpFetch();
+    const job = new AbortController();
+    for (let i = 0; i < 20; i += 1) {
+      const response = await fetch(`${url}/file-${i}`, { signal: job.signal });
+      expect((await readAll(response)).length).toBe(615);
+    }
+    const early = await fetch(`${url}/early`, { signal: job.signal });
+    for await (const chunk of early.body!) {
+      expect(chunk.byteLength).toBeGreaterThan(0);
+      break;
+    }
+    const cancelled = await fetch(`${url}/cancelled`, { signal: job.signal });
+    await cancelled.body!.cancel();
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
+
+    // Still heard while a request waits: the job's stop ends it, and then no listener is left.
+    const waiting = fetch(`${url}/silent`, { signal: job.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(1);
+    job.abort(new Error('the job stopped'));
+    await expect(waiting).rejects.toThrow('the job stopped');
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
   });
 
   it('ends the request when a reader stops early, and the next request is served', async () => {
