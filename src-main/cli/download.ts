@@ -162,21 +162,19 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   // Off a terminal: the counts of the last plain line printed, null before the first.
   let printed: string | null = null;
   let jobId: string | null = null;
-  // The job's newest state, and whether the line shows it: the line is redrawn at most every
-  // 100 ms, and the last state (all files done) may come only with the job's end.
-  let latest: DownloadProgress | null = null;
-  let drawn = false;
+  // On a terminal: the job's newest event (its rate is the one the line ends with), and the text
+  // the line shows, null before the first.
+  const line: { latest: DownloadProgress | null; drawn: string | null } = { latest: null, drawn: null };
   const stop = core.events.subscribe((event, payload) => {
     if (event !== 'downloads.progress') return;
     const progress = payload as DownloadProgress;
     if (progress.jobId !== jobId) return;
     if (status.interactive) {
-      latest = progress;
-      drawn = false;
+      line.latest = progress;
       if (progress.status !== 'running' || Date.now() - lastLine < 100) return;
       lastLine = Date.now();
-      status.show(progressLine(progress));
-      drawn = true;
+      line.drawn = progressLine(progress);
+      status.show(line.drawn);
       return;
     }
     if (progress.status !== 'running') return;
@@ -215,30 +213,33 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
         : `Downloading ${files.total} files to ${started.job.destination}${files.present > 0 ? ` (${files.present} already there)` : ''}\n`,
     );
     if (!started.resumed) io.stderr.write(otherDownloadsNote(core, profile.id, started.job));
-    const result = await core.files.wait(profile.id, started.job.id).finally(() => {
-      // Its last state before the line ends, so that it never trails the summary below it.
-      // (Only where a line was started: its time left and any wait are over by now.)
-      if (latest && !drawn && lastLine > 0)
-        status.show(progressLine({ ...latest, etaSeconds: null, waitingUntil: null }));
-      status.end();
-    });
+    const result = await core.files.wait(profile.id, started.job.id);
     const job = core.files.status(profile.id, started.job.id);
     const counts = job.files;
-    // Off a terminal, the lines go by tenths of running events, which come at most every 200 ms
-    // and stop short of the end: the last line says where the job ended, unless it said so.
-    if (!status.interactive && printed !== null) {
-      const final: DownloadProgress = {
-        profileId: profile.id,
-        jobId: job.id,
-        status: job.status,
-        files: job.files,
-        bytes: job.bytes,
-        bytesPerSecond: 0,
-        etaSeconds: null,
-        waitingUntil: null,
-      };
-      if (countsOf(final) !== printed) io.stderr.write(`${progressLine(final)}\n`);
+    // Where the job ended, as the summary below says it: the line goes by events, which come at
+    // most every 200 ms and stop short of the end, and a run that ends through an error (the
+    // cache refusing a write, say) sends no last event at all.
+    const final: DownloadProgress = {
+      profileId: profile.id,
+      jobId: job.id,
+      status: job.status,
+      files: job.files,
+      bytes: job.bytes,
+      bytesPerSecond: 0,
+      etaSeconds: null,
+      waitingUntil: null,
+    };
+    // On a terminal, the line (where one was started) is redrawn with those counts, with the
+    // last rate it had (its time left and any wait are over), unless it shows them already.
+    if (status.interactive && line.drawn !== null) {
+      const last = progressLine({ ...final, bytesPerSecond: line.latest?.bytesPerSecond ?? 0 });
+      if (last !== line.drawn) status.show(last);
     }
+    status.end();
+    // Off a terminal, the lines go by tenths of running events: the last line says where the
+    // job ended, unless it said so.
+    if (!status.interactive && printed !== null && countsOf(final) !== printed)
+      io.stderr.write(`${progressLine(final)}\n`);
     const manifest =
       job.manifest && job.status === 'completed'
         ? `; manifest: ${path.join(job.destination, job.manifest)}`

@@ -114,6 +114,36 @@ describe('the progress line at a terminal', { timeout: 120_000 }, () => {
     expect(download.code).toBe(0);
   });
 
+  it('download: a run ended by an error still ends its line on the counts the summary gives', async () => {
+    // One file comes a second after the others: its bytes are the last progress event sent; the
+    // count of it put in place comes within that event's interval, so it waits for the next. Then
+    // the cache refuses to record the job as completed: the run ends through the service's error
+    // path, which sends no last event, and the last one sent is a file short.
+    const { cacheFile, sandbox, env } = await synced(40);
+    const total = sandbox.state.files.length;
+    const late = sandbox.state.files[0]!.id;
+    sandbox.control?.addFault({ match: `/v1/files/${late}/content`, latencyMs: 1000 });
+    const db = new Database(cacheFile);
+    db.exec(
+      `CREATE TRIGGER refuse_completed BEFORE UPDATE OF status ON download_jobs WHEN NEW.status = 'completed'
+       BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+    );
+    db.close();
+    const destination = path.join(tempDir(), 'all');
+    const download = await runCliAtTerminal(['download', '--to', destination], { env });
+    expect(download.shown).toContain('\r\x1b[2K');
+    expect(terminalScreen(download.shown)).toEqual([
+      `Downloading ${total} files to ${destination}`,
+      expect.stringMatching(new RegExp(`^${total}/${total} files · (\\S+ \\S+) of \\1( · |$)`)),
+      `${total} of ${total} files in ${destination} (${total} fetched, 0 copied from the offline cache, 0 already there)`,
+      expect.stringMatching(
+        /^satchel: .*database or disk is full.* The download stopped; run the same command again/,
+      ),
+      '',
+    ]);
+    expect(download.code).toBe(1);
+  });
+
   it('download: progress, the summary, the failed file and the error each on a line', async () => {
     const { sandbox, env } = await synced(200);
     const total = sandbox.state.files.length;
