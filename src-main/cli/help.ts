@@ -202,7 +202,8 @@ ${profileOption}
                          account or supplier (default flat)`,
   review: `${reviewUsage}
 
-Review marks live only in this offline copy; export them to hand them to a colleague.
+Review marks live only in this offline copy; export them to hand them to a colleague. Export
+and import say how far they are on stderr; stdout gets their one summary line.
 
 Changes (review mark takes exactly one):
   --reviewed | --unreviewed     mark reviewed, or not

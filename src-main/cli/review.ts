@@ -2,9 +2,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
+import type { ReviewFileStep } from '../../src-shared/ipc';
+import { reviewFileProgressText } from '../../src-shared/review-file-progress';
 import type { Core } from '../core';
 import { exportReviewFileInSlices, importReviewFileInSlices } from '../export';
 import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
+import { PROGRESS_INTERVAL_MS } from '../review-progress';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
 import { type CliIo, namingOption, optionError, table, UsageError } from './io';
 import { statusLine } from './status-line';
@@ -171,20 +174,87 @@ async function exchange(
   const profileId = chooseProfile(core, values.profile).id;
   // An export only reads the copy; an import writes to it, refused at once when it cannot.
   const cache = direction === 'import' ? core.writableCacheOf(profileId) : core.cacheOf(profileId);
+  // Ended however the work ends, before the summary or the error: its last count stays readable.
+  const progress = fileProgress(io);
   try {
     if (direction === 'export') {
-      const result = await exportReviewFileInSlices(cache, { file }, { overwrite: values.force === true });
+      const result = await exportReviewFileInSlices(
+        cache,
+        { file },
+        {
+          overwrite: values.force === true,
+          onProgress: (done, total) => progress.report('export', done, total),
+        },
+      ).finally(() => progress.end());
       io.stdout.write(`${counted(result.marks, 'review mark', 'review marks')} written to ${result.file}\n`);
     } else {
       // In slices, as the app does: another Satchel writing to this copy meanwhile (the app's
       // sync, a mark) waits a slice, not the whole file, and is not refused as busy.
-      const { result } = await importReviewFileInSlices(cache, { file }, { undoable: false });
+      const { result } = await importReviewFileInSlices(
+        cache,
+        { file },
+        {
+          undoable: false,
+          onProgress: (done, total, phase) =>
+            progress.report(phase === 'check' ? 'check' : 'merge', done, total),
+        },
+      ).finally(() => progress.end());
       io.stdout.write(`${importSummary(result)}\n`);
     }
   } catch (error) {
     // The file to import is named in the message already; the export's came from --out.
     throw namingOption(error, { file: direction === 'export' ? 'out' : null });
   }
+}
+
+/** Counts in progress lines as "12,000": the same on every machine, whatever its locale. */
+const grouped = new Intl.NumberFormat('en-US');
+
+/**
+ * How far a review export or import is, on stderr, in the window's words ("Exporting 12,000 of
+ * 54,000 marks…", "Checking … in the file…", "Importing …"). On a terminal, one line redrawn:
+ * the first count of each step and the one that reaches its total at once, between them at
+ * most one every PROGRESS_INTERVAL_MS. Elsewhere (a pipe, a log), a plain line at each tenth of
+ * each step. `end`, however the work ended, says its last count unless the last line said it
+ * already, then ends the line, so that the summary or the error stands below where it ended.
+ * Work that fails before its first count (a file that cannot be read) shows nothing.
+ */
+function fileProgress(io: CliIo) {
+  const status = statusLine(io);
+  let latest: { step: ReviewFileStep; done: number; total: number } | null = null;
+  /** The text of the last line shown or printed. */
+  let said: string | null = null;
+  let saidAt = 0;
+  let saidStep: ReviewFileStep | null = null;
+  let saidTenth = -1;
+  const say = (text: string) => {
+    if (status.interactive) status.show(text);
+    else io.stderr.write(`${text}\n`);
+    said = text;
+  };
+  return {
+    report(step: ReviewFileStep, done: number, total: number): void {
+      if (total <= 0) return;
+      latest = { step, done, total };
+      const tenth = Math.floor((done * 10) / total);
+      const due = status.interactive
+        ? done >= total || Date.now() - saidAt >= PROGRESS_INTERVAL_MS
+        : tenth !== saidTenth;
+      if (step !== saidStep || due) {
+        say(reviewFileProgressText(latest, (n) => grouped.format(n)));
+        saidAt = Date.now();
+        saidStep = step;
+        saidTenth = tenth;
+      }
+    },
+    end(): void {
+      if (latest) {
+        const text = reviewFileProgressText(latest, (n) => grouped.format(n));
+        if (text !== said) say(text);
+      }
+      status.end();
+    },
+  };
 }
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -1,4 +1,6 @@
 import { formatCount } from '../../lib/format';
+import type { ReviewFileStep } from '../../../src-shared/ipc';
+import { reviewFileProgressText as sharedProgressText } from '../../../src-shared/review-file-progress';
 import { ExpenseFilters, TransactionFilters } from '../../../src-shared/search';
 
 /** Where a "needs attention" group opens: the list's area with the group's search applied. */
@@ -72,19 +74,13 @@ export function reviewExportMessage(result: { marks: number; file: string }): st
   return `${marksOf(result.marks)} written to ${result.file}.`;
 }
 
-/**
- * A review export or import under way, in the words of its step: "Exporting 12,000 of 54,000
- * marks…"; an import first checks its file, then imports.
- */
+/** A review export or import under way, in the words of its step, with the user's digit grouping. */
 export function reviewFileProgressText(progress: {
-  step: 'export' | 'check' | 'merge';
+  step: ReviewFileStep;
   done: number;
   total: number;
 }): string {
-  const verb = { export: 'Exporting', check: 'Checking', merge: 'Importing' }[progress.step];
-  const where = progress.step === 'check' ? ' in the file' : '';
-  const marks = progress.total === 1 ? 'mark' : 'marks';
-  return `${verb} ${formatCount(progress.done)} of ${formatCount(progress.total)} ${marks}${where}…`;
+  return sharedProgressText(progress, formatCount);
 }
 
 const recordsOf = (n: number) => `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
