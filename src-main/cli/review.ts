@@ -99,7 +99,7 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
   // stays readable above the error.
   const { changed } = await applyReviewInSlices(core.writableCacheOf(profile.id), target.data, change.data, {
     onProgress: (done, total) => {
-      if (total > 0) status.show(`changing ${done} of ${total} records`);
+      if (total > 0) status.show(`Marking ${grouped.format(done)} of ${grouped.format(total)} records…`);
     },
   }).finally(() => status.end());
   io.stdout.write(`${changed} ${changed === 1 ? 'record' : 'records'} changed\n`);

@@ -38,11 +38,11 @@ describe('the progress line at a terminal', { timeout: 120_000 }, () => {
     refuseAfter(cacheFile, 'review_marks', 1000);
     const mark = await runCliAtTerminal(['review', 'mark', '--reviewed', '--from', '2000-01-01'], { env });
     expect(terminalScreen(mark.shown)).toEqual([
-      'changing 1000 of 3000 records',
+      'Marking 1,000 of 3,000 records…',
       'satchel: Satchel could not write to the offline copy of this organisation (database or disk is full).',
       '',
     ]);
-    expect(mark.shown).toContain('\r\x1b[2Kchanging 1000 of 3000 records'); // a line rewritten in place
+    expect(mark.shown).toContain('\r\x1b[2KMarking 1,000 of 3,000 records…'); // a line rewritten in place
     expect(mark.code).toBe(1);
   });
 
