@@ -464,13 +464,16 @@ export function createCore(options: CoreOptions): Core {
     // As a sync's: a download, a keep-offline fill or a preview whose write the copy refused
     // because it is read-only now says so (and stops).
     onCacheError: refusedCacheWrite,
+    // A preview that would fetch into a read-only copy is refused before its request.
+    readOnly: readOnlyError,
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
     fillLeases: createFillLeases(options.fillLease),
   });
   // What would write to a read-only copy is refused at once. A preview of a file already on this
-  // computer is a read and works; one that would fetch it fails, and says why (one that meets
-  // the copy turning read-only turns it, as a download does: files/service.ts `fetch`).
+  // computer is a read and works; one that would fetch it is refused before its request, and
+  // says why (one that meets the copy turning read-only turns it, as a download does:
+  // files/service.ts `fetch`).
   const files: FileService = {
     ...fileService,
     start: writingAsync(fileService.start),

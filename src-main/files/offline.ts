@@ -164,6 +164,12 @@ export interface OfflineDeps {
   inflight?: Map<string, Promise<CachedFile>>;
   /** Whether the system says there is no network at all: a missing copy is then not asked for. */
   networkDown?: () => boolean;
+  /**
+   * The refusal a write to the offline copy gets now, or null when it can be written (core
+   * `readOnlyError`); a preview's only. A missing copy is then not asked for: its record could
+   * not be kept, and the request would be spent for nothing.
+   */
+  readOnly?: () => AppError | null;
   /** A preview's wait for the answer to begin; `PREVIEW_FIRST_BYTE_MS` unless a test sets it. */
   previewFirstByteMs?: number;
 }
@@ -237,8 +243,11 @@ async function cacheCopy(
   if (!record) throw new AppError('NOT_FOUND', 'This file is not in the offline copy; sync first.');
   if (!FILE_ID.test(record.id))
     throw new AppError('BAD_RESPONSE', 'The file has an id Satchel cannot store.');
-  const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
+  let localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
   const good = isGood(record, deps.root);
+  // A read-only copy could not record the rename below: the copy is shown under its own name.
+  if (good && record.localPath && record.localPath !== localName && deps.readOnly?.())
+    localName = record.localPath;
   // A preview writes alone (its own `.part` name); a fill under its lease.
   const lease = fill?.lease ?? UNGUARDED;
   if (good && record.localPath !== localName) {
@@ -253,6 +262,9 @@ async function cacheCopy(
       }),
     );
   } else if (!good) {
+    // A read-only copy could not record it: refused before any request, in the banner's words.
+    const refused = deps.readOnly?.();
+    if (refused) throw refused;
     // Said at once rather than after the client's retries: the user is looking at the pane.
     if (deps.networkDown?.())
       throw new AppError(

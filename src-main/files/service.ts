@@ -82,6 +82,12 @@ export interface FileServiceOptions {
    * network at all (connectivity.ts); never for the demo organisation, whose API is in the app.
    */
   networkDown?: (profileId: string) => boolean;
+  /**
+   * The refusal a write to the organisation's offline copy gets now, or null when it can be
+   * written (core `readOnlyError`): a preview of a file not on this computer yet is refused with
+   * it before any request.
+   */
+  readOnly?: (profileId: string) => AppError | null;
   /** The system's file manager (CoreOptions.openFolder); absent in the CLI. */
   openFolder?: FolderOpener;
   /** Who runs each job across processes (job-lease.ts); its own by default. */
@@ -662,8 +668,11 @@ export function createFileService(options: FileServiceOptions): FileService {
     async fetch(profileId, fileId, signal) {
       if (removing.has(profileId)) throw connectionRemoved();
       const controller = new AbortController();
+      const readOnly = options.readOnly;
       const done = ensureCached(
-        offlineDeps(profileId),
+        readOnly
+          ? { ...offlineDeps(profileId), readOnly: () => readOnly(profileId) }
+          : offlineDeps(profileId),
         fileId,
         signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
       );

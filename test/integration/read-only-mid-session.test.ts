@@ -393,9 +393,12 @@ describe('a preview that fetches into a copy that becomes read-only', () => {
       ok: true,
       value: { problem: null, readOnly: { message, where: file } },
     });
-    // The receipt already on this computer is still shown (a read); the other is refused alike.
+    // The receipt already on this computer is still shown (a read); the other is refused alike,
+    // now before its request (the copy is known to be read-only).
+    const asked = sandbox.control?.requests('getFileContent').length;
     expect(await preview(shown.id)).toEqual(before);
     expect(await preview(fetched.id)).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+    expect(sandbox.control?.requests('getFileContent').length).toBe(asked);
     expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
     expect(recorded(fetched.id)).toBeNull();
 
