@@ -16,8 +16,11 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   stdin?: string;
   timeoutMs?: number;
-  /** Sends the child SIGINT (a Ctrl+C) once this holds; checked every 20 ms. */
-  interruptWhen?: () => boolean;
+  /**
+   * Sends the child SIGINT (a Ctrl+C) once this holds; checked every 20 ms, with what the child
+   * wrote so far (its progress on stderr, say).
+   */
+  interruptWhen?: (output: { stdout: string; stderr: string }) => boolean;
   /**
    * Closes the reading end of the child's output at once, as `| head` does once it has what it
    * wants (`both`: `2>&1 | head`): every write the child makes there fails with EPIPE.
@@ -47,7 +50,7 @@ export function runScript(entry: string, args: string[], options: RunOptions = {
     else child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const watch = options.interruptWhen
       ? setInterval(() => {
-          if (!options.interruptWhen?.()) return;
+          if (!options.interruptWhen?.({ stdout, stderr })) return;
           clearInterval(watch);
           child.kill('SIGINT');
         }, 20)
