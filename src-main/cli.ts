@@ -27,8 +27,9 @@ import { syncCommand, syncUsage } from './cli/sync';
  * Satchel without a window: the same core, for people who script and for servers without a
  * screen. Exit codes: 0 success, 1 failure, 2 usage, 3 the offline copy is read-only (a command
  * that would write to it, refused before it did anything), 130 interrupted (Ctrl+C or SIGTERM: a
- * sync, download or push stops at its next safe point and says so; a second Ctrl+C quits at
- * once), 141 when the reader of the output went away (`| head`; the same stop, silently).
+ * sync, download, push, export or review import stops at its next safe point and says so; a
+ * second Ctrl+C quits at once), 141 when the reader of the output went away (`| head`; the
+ * same stop, silently).
  */
 
 const usage = `Usage: satchel [--data-dir DIR] COMMAND

@@ -9,7 +9,7 @@ import { exportReviewFileInSlices, importReviewFileInSlices } from '../export';
 import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
 import { PROGRESS_INTERVAL_MS } from '../review-progress';
 import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
-import { type CliIo, namingOption, optionError, table, UsageError } from './io';
+import { type CliIo, namingOption, onInterrupt, optionError, table, UsageError } from './io';
 import { statusLine } from './status-line';
 
 export const reviewUsage = `satchel review mark (--reviewed | --unreviewed | --flag REASON | --unflag | --note TEXT | --clear-note
@@ -176,6 +176,10 @@ async function exchange(
   const cache = direction === 'import' ? core.writableCacheOf(profileId) : core.cacheOf(profileId);
   // Ended however the work ends, before the summary or the error: its last count stays readable.
   const progress = fileProgress(io);
+  // Ctrl+C stops the work between two slices, as the CSV export stops: an export removes its
+  // temporary file and leaves the target as it was; an import keeps the marks it merged and
+  // says how many (importing the file again completes it). The exit status says 130.
+  const release = onInterrupt(io, () => undefined);
   try {
     if (direction === 'export') {
       const result = await exportReviewFileInSlices(
@@ -184,6 +188,7 @@ async function exchange(
         {
           overwrite: values.force === true,
           onProgress: (done, total) => progress.report('export', done, total),
+          signal: io.signal,
         },
       ).finally(() => progress.end());
       io.stdout.write(`${counted(result.marks, 'review mark', 'review marks')} written to ${result.file}\n`);
@@ -197,6 +202,7 @@ async function exchange(
           undoable: false,
           onProgress: (done, total, phase) =>
             progress.report(phase === 'check' ? 'check' : 'merge', done, total),
+          signal: io.signal,
         },
       ).finally(() => progress.end());
       io.stdout.write(`${importSummary(result)}\n`);
@@ -204,6 +210,8 @@ async function exchange(
   } catch (error) {
     // The file to import is named in the message already; the export's came from --out.
     throw namingOption(error, { file: direction === 'export' ? 'out' : null });
+  } finally {
+    release();
   }
 }
 

@@ -83,13 +83,22 @@ export async function exportReviewFileInSlices(
   {
     overwrite = true,
     onProgress,
-  }: { overwrite?: boolean; onProgress?: (done: number, total: number) => void } = {},
+    signal,
+  }: {
+    overwrite?: boolean;
+    onProgress?: (done: number, total: number) => void;
+    /** Ctrl+C on the command line: the export stops, its temporary removed (review/exchange.ts). */
+    signal?: AbortSignal | undefined;
+  } = {},
 ): Promise<{ file: string; marks: number }> {
   checkTarget(input.file, overwrite);
   try {
     return {
       file: input.file,
-      ...(await exportReviewInSlices(cache, input.file, onProgress ? { onProgress } : {})),
+      ...(await exportReviewInSlices(cache, input.file, {
+        ...(onProgress ? { onProgress } : {}),
+        ...(signal ? { signal } : {}),
+      })),
     };
   } catch (error) {
     throw writeFailure(input.file, error);
@@ -109,17 +118,21 @@ export async function importReviewFileInSlices(
     undoable = true,
     onProgress,
     checkThread,
+    signal,
   }: {
     undoable?: boolean;
     onProgress?: (done: number, total: number, phase: ImportPhase) => void;
     /** The check thread's built script (review/sliced-check.ts); by default its source. */
     checkThread?: string | undefined;
+    /** Ctrl+C on the command line: the import stops between two slices (review/exchange.ts). */
+    signal?: AbortSignal | undefined;
   } = {},
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
   try {
     return await mergeReviewFileInSlices(cache, input.file, {
       undoable,
       ...(onProgress ? { onProgress } : {}),
+      ...(signal ? { signal } : {}),
       ...(checkThread ? { checkThread } : {}),
     });
   } catch (error) {

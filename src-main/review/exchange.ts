@@ -1,10 +1,13 @@
+import path from 'node:path';
+import { AppError } from '../../src-shared/errors';
+import { removeStaleTemporaries } from '../folders';
 import { exportFailure, openTemporaryBeside } from '../temporary-file';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
 import { readMarkRow, readTagRows, writeMarkRow, writeTagRows, type MarkRow } from './mark-rows';
 import { changeStamps, type ImportUndo } from './undo';
 import { readReviewFile, ReviewImportError } from './check';
-import { readReviewFileInSlices } from './sliced-check';
+import { CHECK_CANCELLED, readReviewFileInSlices } from './sliced-check';
 import { REVIEW_FORMAT, REVIEW_FORMAT_VERSION, type ExportedMark, type ReviewFile } from './format';
 
 /**
@@ -27,7 +30,16 @@ export interface SlicedExportOptions extends ExportOptions {
   sliceSize?: number;
   /** After each slice: marks written so far, and how many there were when the export began. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Once aborted (Ctrl+C on the command line), the export stops at its next slice, or before
+   * its file replaces the target: the temporary is removed, the target left as it was, and it
+   * rejects with a CANCELLED error.
+   */
+  signal?: AbortSignal;
 }
+
+/** What an export stopped by its signal says, as a stopped CSV export does. */
+const EXPORT_CANCELLED = 'The export was cancelled; no file was written.';
 
 /**
  * Marks read, serialised and written in one piece: 9–11 ms for 250 marks with every facet on a
@@ -48,14 +60,17 @@ export const EXPORT_SLICE = 250;
 export async function exportReviewInSlices(
   cache: CacheDb,
   file: string,
-  { sliceSize = EXPORT_SLICE, onProgress, ...options }: SlicedExportOptions = {},
+  { sliceSize = EXPORT_SLICE, onProgress, signal, ...options }: SlicedExportOptions = {},
 ): Promise<{ marks: number }> {
+  // What an export killed here earlier left behind goes now (a day old, of our naming only).
+  removeStaleTemporaries(path.dirname(file));
   // Written beside the target and on the disk before it replaces it, so a crash or a full
   // disk leaves the previous file whole; a failure removes the temporary wherever it is.
   const temporary = openTemporaryBeside(file);
   try {
     let marks = 0;
     for (const piece of reviewFilePieces(cache, options, sliceSize)) {
+      if (signal?.aborted) throw new AppError('CANCELLED', EXPORT_CANCELLED);
       temporary.write(piece.text);
       marks = piece.done;
       if (piece.marks === 0) continue; // the file's end
@@ -63,7 +78,9 @@ export async function exportReviewInSlices(
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     // The fsync (seconds for a large file on a slow disk) and the rename off the thread.
-    await temporary.commit(file);
+    await temporary.commit(file, () => {
+      if (signal?.aborted) throw new AppError('CANCELLED', EXPORT_CANCELLED);
+    });
     return { marks };
   } catch (error) {
     throw exportFailure(file, error, temporary.discard());
@@ -232,7 +249,16 @@ export interface SlicedImportOptions {
    * many the file has.
    */
   onProgress?: (done: number, total: number, phase: ImportPhase) => void;
+  /**
+   * Once aborted (Ctrl+C on the command line), the import stops before its next slice and
+   * rejects with a CANCELLED error that says how many marks it merged (they stay; importing
+   * the file again completes the merge) or, during the check, that nothing was changed.
+   */
+  signal?: AbortSignal;
 }
+
+/** Counts in a stopped import's words as "12,000": the same on every machine. */
+const grouped = new Intl.NumberFormat('en-US');
 
 /** About 20 ms of merging on the machines measured (90 µs a mark, 120,000 marks in 11 s). */
 export const IMPORT_SLICE = 250;
@@ -249,16 +275,31 @@ export const IMPORT_SLICE = 250;
 export async function mergeReviewFileInSlices(
   cache: CacheDb,
   file: string,
-  { undoable, sliceSize = IMPORT_SLICE, checkSliceSize, checkThread, onProgress }: SlicedImportOptions,
+  {
+    undoable,
+    sliceSize = IMPORT_SLICE,
+    checkSliceSize,
+    checkThread,
+    onProgress,
+    signal,
+  }: SlicedImportOptions,
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {
   const parsed = await readReviewFileInSlices(file, {
     ...(checkSliceSize === undefined ? {} : { sliceSize: checkSliceSize }),
     ...(checkThread === undefined ? {} : { script: checkThread }),
+    ...(signal === undefined ? {} : { signal }),
     ...(onProgress ? { onProgress: (done: number, total: number) => onProgress(done, total, 'check') } : {}),
   });
   const run = importRun(cache, file, parsed, undoable);
   const slice = cache.sqlite.transaction((from: number, to: number) => run.merge(from, to));
   for (let from = 0; from < run.total; from += sliceSize) {
+    if (signal?.aborted)
+      throw new AppError(
+        'CANCELLED',
+        from === 0
+          ? CHECK_CANCELLED
+          : `The import was interrupted after ${grouped.format(from)} of ${grouped.format(run.total)} marks; the marks merged so far stay. Import the same file again to finish.`,
+      );
     const to = Math.min(run.total, from + sliceSize);
     slice(from, to);
     onProgress?.(to, run.total, 'change');

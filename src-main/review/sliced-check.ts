@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { AppError } from '../../src-shared/errors';
 import { log } from '../log';
 import { CHECK_SLICE, ReviewImportError, startCheck, unreadable, type ReviewImportFailure } from './check';
 import type { ExportedMark, ReviewFile } from './format';
@@ -30,6 +31,11 @@ export interface SlicedCheckOptions {
    * run from source.
    */
   script?: string;
+  /**
+   * Once aborted, the check stops at its next slice (the thread ended) and rejects with a
+   * CANCELLED error saying that nothing was changed.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -63,7 +69,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function readReviewFileInSlices(
   file: string,
-  { sliceSize = CHECK_SLICE, onProgress, script }: SlicedCheckOptions = {},
+  { sliceSize = CHECK_SLICE, onProgress, script, signal }: SlicedCheckOptions = {},
 ): Promise<ReviewFile> {
   const data: CheckThreadData = { file, sliceSize, sendSize: SEND_SLICE };
   let worker: Worker;
@@ -71,7 +77,7 @@ export async function readReviewFileInSlices(
     worker = spawn(script, data);
   } catch (error) {
     log.warn('the review file check thread could not start; checking in the app thread:', error);
-    return readHere(file, sliceSize, onProgress);
+    return readHere(file, sliceSize, onProgress, signal);
   }
   const started = { value: false };
   try {
@@ -86,6 +92,7 @@ export async function readReviewFileInSlices(
       };
       const answer = async () => {
         await nextTurn();
+        if (signal?.aborted) settle(() => reject(checkCancelled()));
         if (!settled) worker.postMessage('next');
       };
       worker.on('message', (message: CheckMessage) => {
@@ -126,13 +133,18 @@ export async function readReviewFileInSlices(
       );
     });
   } catch (error) {
-    if (started.value || error instanceof ReviewImportError) throw error;
+    if (started.value || error instanceof ReviewImportError || error instanceof AppError) throw error;
     log.warn('the review file check thread could not start; checking in the app thread:', error);
-    return readHere(file, sliceSize, onProgress);
+    return readHere(file, sliceSize, onProgress, signal);
   } finally {
     void worker.terminate();
   }
 }
+
+/** What an import stopped (Ctrl+C on the command line) before its first change says. */
+export const CHECK_CANCELLED = 'The import was interrupted while the file was checked; nothing was changed.';
+
+const checkCancelled = () => new AppError('CANCELLED', CHECK_CANCELLED);
 
 /** The thread's failure as check.ts threw it, its cause (the system's or the parser's words) kept. */
 function importError(message: Extract<CheckMessage, { kind: 'failed' }>): ReviewImportError {
@@ -159,6 +171,7 @@ async function readHere(
   file: string,
   sliceSize: number,
   onProgress: SlicedCheckOptions['onProgress'],
+  signal: AbortSignal | undefined,
 ): Promise<ReviewFile> {
   let bytes: Buffer;
   try {
@@ -169,6 +182,7 @@ async function readHere(
   const check = startCheck(file, bytes);
   for (let from = 0; from < check.total; from += sliceSize) {
     await nextTurn();
+    if (signal?.aborted) throw checkCancelled();
     const to = Math.min(check.total, from + sliceSize);
     check.marks(from, to);
     onProgress?.(to, check.total);

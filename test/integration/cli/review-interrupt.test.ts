@@ -1,0 +1,160 @@
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
+import { useCliProfiles } from '../../helpers/cli-profile';
+import { useTempDirs } from '../../helpers/temp-dir';
+
+// Ctrl+C on the real CLI (a child process) during `satchel review export` and `satchel review
+// import`: the export stops between two slices, removes its temporary file and leaves the file
+// it would have replaced as it was; the import stops between two slices, keeps what it merged
+// and says how far it got; both end their progress line first, say so plainly, no stack trace,
+// and exit with 130 as the other commands do on Ctrl+C.
+
+const tempDir = useTempDirs();
+const connect = useCliProfiles(tempDir);
+
+/** Enough marks that a Ctrl+C sent at the first progress line lands while the work goes on. */
+const MARKS = 40_000;
+
+/** An organisation whose offline copy holds MARKS review marks (on records it does not hold). */
+async function manyMarks() {
+  const connected = await connect('Review', { transactions: 50 });
+  expect((await connected.core.sync.sync(connected.profile.id)).outcome).toBe('succeeded');
+  await connected.core.close();
+  const db = new Database(connected.cacheFile);
+  db.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO review_marks (kind, record_id, reviewed_at, reviewed_changed_at, note, note_changed_at, updated_at)
+     SELECT 'transaction', printf('tx-%06d', i), '2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z',
+            'checked against the statement ' || i, '2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z'
+       FROM n`,
+  ).run(MARKS);
+  db.close();
+  return { ...connected, env: { SATCHEL_DATA_DIR: connected.dataDir } };
+}
+
+const marksIn = (cacheFile: string): number => {
+  const db = new Database(cacheFile, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+};
+
+const temporaries = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.partial'));
+
+describe('Ctrl+C during review export and import', { timeout: 180_000 }, () => {
+  it('stops an export: its temporary removed, the file it would replace as it was', async () => {
+    const { env } = await manyMarks();
+    const folder = tempDir();
+    const file = path.join(folder, 'review.json');
+    writeFileSync(file, 'the review file of last week\n');
+
+    const stopped = await runCli(['review', 'export', '--out', file, '--force'], {
+      env,
+      interruptWhen: ({ stderr }) => stderr.includes('Exporting '),
+    });
+    expect(stopped.signal).toBeNull(); // it ended by itself, not by the signal
+    expect(stopped.code).toBe(130);
+    expect(stopped.stdout).toBe('');
+    expect(readFileSync(file, 'utf8')).toBe('the review file of last week\n');
+    expect(temporaries(folder)).toEqual([]);
+    // Each message on a line of its own, the progress line ended before it; the last count shown
+    // is where the export stopped, above what became of it.
+    const lines = stopped.stderr.split('\n');
+    expect(lines.filter((line) => line.startsWith('satchel: '))).toEqual([
+      'satchel: stopping at the next safe point (Ctrl+C again quits at once)',
+      'satchel: The export was cancelled; no file was written.',
+    ]);
+    expect(lines.slice(-3)).toEqual([
+      expect.stringMatching(/^Exporting [\d,]+ of 40,000 marks…$/),
+      'satchel: The export was cancelled; no file was written.',
+      '',
+    ]);
+    expect(stopped.stderr).not.toContain('\n\n');
+    expect(stopped.stderr).not.toMatch(/40,000 of 40,000 marks/);
+  });
+
+  it('removes what a killed export left in the folder, a day old and of its own naming', async () => {
+    const { env } = await manyMarks();
+    const folder = tempDir();
+    const stale = path.join(folder, '.satchel-export-0badf00d.partial');
+    const fresh = path.join(folder, '.satchel-export-00c0ffee.partial'); // another export's, now
+    const other = path.join(folder, '.someone-elses.partial');
+    for (const leftover of [stale, fresh, other]) writeFileSync(leftover, '{"format": ');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    utimesSync(other, twoDaysAgo, twoDaysAgo);
+
+    const file = path.join(folder, 'review.json');
+    const exported = await runCli(['review', 'export', '--out', file], { env });
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toBe(`${MARKS} review marks written to ${file}\n`);
+    expect(temporaries(folder).sort()).toEqual([path.basename(fresh), path.basename(other)].sort());
+  });
+
+  it('stops an import between slices: what it merged stays, said with its count', async () => {
+    const { env, cacheFile } = await manyMarks();
+    const file = path.join(tempDir(), 'review.json');
+    expect((await runCli(['review', 'export', '--out', file], { env })).code).toBe(0);
+    const db = new Database(cacheFile);
+    db.exec('DELETE FROM review_tags; DELETE FROM review_marks');
+    db.close();
+
+    const stopped = await runCli(['review', 'import', file], {
+      env,
+      interruptWhen: ({ stderr }) => stderr.includes('Importing '),
+    });
+    expect(stopped.signal).toBeNull();
+    expect(stopped.code).toBe(130);
+    expect(stopped.stdout).toBe('');
+    expect(stopped.stderr).not.toContain('    at ');
+    // The last count shown is the one the message says, and the marks the copy holds.
+    const lines = stopped.stderr.split('\n');
+    expect(lines).toContain('satchel: stopping at the next safe point (Ctrl+C again quits at once)');
+    const last = /^Importing ([\d,]+) of 40,000 marks…$/.exec(lines.at(-3) ?? '');
+    expect(last).not.toBeNull();
+    const merged = Number(last![1]!.replaceAll(',', ''));
+    expect(merged).toBeGreaterThan(0);
+    expect(merged).toBeLessThan(MARKS);
+    expect(lines.slice(-2)).toEqual([
+      `satchel: The import was interrupted after ${last![1]} of 40,000 marks; the marks merged so far stay. Import the same file again to finish.`,
+      '',
+    ]);
+    expect(stopped.stderr).not.toContain('\n\n');
+    expect(marksIn(cacheFile)).toBe(merged);
+
+    const again = await runCli(['review', 'import', file], { env });
+    expect(again.code).toBe(0);
+    expect(marksIn(cacheFile)).toBe(MARKS);
+  });
+
+  it('stops an import while its file is checked: nothing changed', async () => {
+    const { env, cacheFile } = await manyMarks();
+    const file = path.join(tempDir(), 'review.json');
+    expect((await runCli(['review', 'export', '--out', file], { env })).code).toBe(0);
+    const db = new Database(cacheFile);
+    db.exec('DELETE FROM review_tags; DELETE FROM review_marks');
+    db.close();
+
+    const stopped = await runCli(['review', 'import', file], {
+      env,
+      interruptWhen: ({ stderr }) => stderr.includes('Checking '),
+    });
+    expect(stopped.signal).toBeNull();
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).not.toContain('Importing ');
+    expect(stopped.stderr).toContain(
+      '\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n',
+    );
+    expect(stopped.stderr.split('\n').slice(-3)).toEqual([
+      expect.stringMatching(/^Checking [\d,]+ of 40,000 marks in the file…$/),
+      'satchel: The import was interrupted while the file was checked; nothing was changed.',
+      '',
+    ]);
+    expect(marksIn(cacheFile)).toBe(0);
+  });
+});
