@@ -18,8 +18,14 @@ const connect = useCliProfiles(tempDir);
 /** Enough marks that a Ctrl+C sent at the first progress line lands while the work goes on. */
 const MARKS = 40_000;
 
-/** An organisation whose offline copy holds MARKS review marks (on records it does not hold). */
-async function manyMarks() {
+/**
+ * For the check: it takes about a second for 40,000 marks, too little margin for a signal sent
+ * from a busy machine; this many take several.
+ */
+const CHECKED_MARKS = 200_000;
+
+/** An organisation whose offline copy holds `marks` review marks (on records it does not hold). */
+async function manyMarks(marks = MARKS) {
   const connected = await connect('Review', { transactions: 50 });
   expect((await connected.core.sync.sync(connected.profile.id)).outcome).toBe('succeeded');
   await connected.core.close();
@@ -30,7 +36,7 @@ async function manyMarks() {
      SELECT 'transaction', printf('tx-%06d', i), '2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z',
             'checked against the statement ' || i, '2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z'
        FROM n`,
-  ).run(MARKS);
+  ).run(marks);
   db.close();
   return { ...connected, env: { SATCHEL_DATA_DIR: connected.dataDir } };
 }
@@ -133,7 +139,7 @@ describe('Ctrl+C during review export and import', { timeout: 180_000 }, () => {
   });
 
   it('stops an import while its file is checked: nothing changed', async () => {
-    const { env, cacheFile } = await manyMarks();
+    const { env, cacheFile } = await manyMarks(CHECKED_MARKS);
     const file = path.join(tempDir(), 'review.json');
     expect((await runCli(['review', 'export', '--out', file], { env })).code).toBe(0);
     const db = new Database(cacheFile);
@@ -151,7 +157,7 @@ describe('Ctrl+C during review export and import', { timeout: 180_000 }, () => {
       '\nsatchel: stopping at the next safe point (Ctrl+C again quits at once)\n',
     );
     expect(stopped.stderr.split('\n').slice(-3)).toEqual([
-      expect.stringMatching(/^Checking [\d,]+ of 40,000 marks in the file…$/),
+      expect.stringMatching(/^Checking [\d,]+ of 200,000 marks in the file…$/),
       'satchel: The import was interrupted while the file was checked; nothing was changed.',
       '',
     ]);
