@@ -186,7 +186,7 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
       )}
 
       <div
-        className="job-bar"
+        className="progress-bar"
         role="progressbar"
         aria-labelledby={`${id}-title`}
         aria-valuemin={0}
