@@ -95,13 +95,20 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
       'give --id or at least one filter; marking every transaction needs --from or similar',
     );
   const status = statusLine(io);
+  // Ctrl+C stops the change before its next slice: what it changed stays, and it says how
+  // much (the same command again completes it). The exit status says 130.
+  const release = onInterrupt(io, () => undefined);
   // Ended however the change ends: the slices before a failure stay changed, and their count
   // stays readable above the error.
   const { changed } = await applyReviewInSlices(core.writableCacheOf(profile.id), target.data, change.data, {
+    ...(io.signal ? { signal: io.signal } : {}),
     onProgress: (done, total) => {
       if (total > 0) status.show(`Marking ${grouped.format(done)} of ${grouped.format(total)} records…`);
     },
-  }).finally(() => status.end());
+  }).finally(() => {
+    status.end();
+    release();
+  });
   io.stdout.write(`${changed} ${changed === 1 ? 'record' : 'records'} changed\n`);
 }
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { AppError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type RecordKind } from '../../src-shared/search';
 import { prepared } from '../search/sql';
 import type { CacheDb } from '../store';
@@ -40,7 +41,16 @@ export interface SlicedReviewOptions extends ReviewServiceOptions {
    * organisation's totals thread (search/background-totals.ts). Left out, they are listed here.
    */
   rowsOf?: (target: Exclude<ReviewTarget, { by: 'ids' }>) => Promise<ArrayLike<number>>;
+  /**
+   * Once aborted (Ctrl+C on the command line), the change stops before its next slice and
+   * rejects with a CANCELLED error that says how many records it changed (they stay changed;
+   * the same change again completes it). A change by ids is one transaction and is not stopped.
+   */
+  signal?: AbortSignal;
 }
+
+/** Counts in a stopped change's words as "12,000": the same on every machine. */
+const grouped = new Intl.NumberFormat('en-US');
 
 const MIN_SLICE = 100;
 const MAX_SLICE = 50_000;
@@ -127,6 +137,13 @@ async function changeSlices(
   let changed = 0;
   if (rows.length === 0) options.onProgress?.(0, 0);
   while (done < rows.length) {
+    if (options.signal?.aborted)
+      throw new AppError(
+        'CANCELLED',
+        done === 0
+          ? 'The change was interrupted before it began; nothing was changed.'
+          : `The change was interrupted after ${grouped.format(done)} of ${grouped.format(rows.length)} records; those stay changed. Run the same command again to finish.`,
+      );
     const started = performance.now();
     const ids = rows.slice(done, done + size);
     changed += inOneTransaction(ids);

@@ -24,6 +24,9 @@ const MARKS = 40_000;
  */
 const CHECKED_MARKS = 200_000;
 
+/** Transactions for a mark: slices of about 20 ms, enough of them for a signal to land between. */
+const MARKED = 100_000;
+
 /** An organisation whose offline copy holds `marks` review marks (on records it does not hold). */
 async function manyMarks(marks = MARKS) {
   const connected = await connect('Review', { transactions: 50 });
@@ -39,6 +42,32 @@ async function manyMarks(marks = MARKS) {
   ).run(marks);
   db.close();
   return { ...connected, env: { SATCHEL_DATA_DIR: connected.dataDir } };
+}
+
+/** An organisation whose offline copy holds `count` transactions: its synced ones, copied under new ids. */
+async function manyTransactions(count: number) {
+  const connected = await connect('Review', { transactions: 50 });
+  expect((await connected.core.sync.sync(connected.profile.id)).outcome).toBe('succeeded');
+  await connected.core.close();
+  const db = new Database(connected.cacheFile);
+  const columns = (
+    db.prepare("SELECT name FROM pragma_table_info('bank_transactions')").pluck().all() as string[]
+  )
+    // row_id is SQLite's rowid: a copy gets its own.
+    .filter((name) => name !== 'row_id')
+    .map((name) => `"${name}"`)
+    .join(', ');
+  const synced = db.prepare('SELECT count(*) FROM bank_transactions').pluck().get() as number;
+  const copies = Math.ceil(count / synced) - 1;
+  // In one statement: copies made copy by copy would each read the table grown so far.
+  db.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO bank_transactions (${columns})
+     SELECT ${columns.replace('"id"', "id || '-copy-' || n.i")} FROM bank_transactions, n`,
+  ).run(copies);
+  const total = db.prepare('SELECT count(*) FROM bank_transactions').pluck().get() as number;
+  db.close();
+  return { ...connected, total, env: { SATCHEL_DATA_DIR: connected.dataDir } };
 }
 
 const marksIn = (cacheFile: string): number => {
@@ -136,6 +165,29 @@ describe('Ctrl+C during review export and import', { timeout: 180_000 }, () => {
     const again = await runCli(['review', 'import', file], { env });
     expect(again.code).toBe(0);
     expect(marksIn(cacheFile)).toBe(MARKS);
+  });
+
+  it('stops a mark between slices: what it changed stays, said with its count', async () => {
+    const { env, cacheFile, total } = await manyTransactions(MARKED);
+    const mark = ['review', 'mark', '--reviewed', '--from', '2000-01-01'];
+    // Off a terminal the mark prints nothing on its way: stopped once its first slice is in.
+    const stopped = await runCli(mark, { env, interruptWhen: () => marksIn(cacheFile) > 0 });
+    expect(stopped.signal).toBeNull();
+    expect(stopped.code).toBe(130);
+    expect(stopped.stdout).toBe('');
+    expect(stopped.stderr).not.toContain('    at ');
+    const changed = marksIn(cacheFile);
+    expect(changed).toBeGreaterThan(0);
+    expect(changed).toBeLessThan(total);
+    expect(stopped.stderr.split('\n').slice(-3)).toEqual([
+      'satchel: stopping at the next safe point (Ctrl+C again quits at once)',
+      `satchel: The change was interrupted after ${new Intl.NumberFormat('en-US').format(changed)} of ${new Intl.NumberFormat('en-US').format(total)} records; those stay changed. Run the same command again to finish.`,
+      '',
+    ]);
+
+    const again = await runCli(mark, { env });
+    expect(again.code).toBe(0);
+    expect(marksIn(cacheFile)).toBe(total);
   });
 
   it('stops an import while its file is checked: nothing changed', async () => {
