@@ -81,6 +81,17 @@ const marksIn = (cacheFile: string): number => {
 
 const temporaries = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.partial'));
 
+/** `manyMarks`, exported to a review file, then cleared from the copy: an import to make. */
+async function exportedThenCleared(marks = MARKS) {
+  const connected = await manyMarks(marks);
+  const file = path.join(tempDir(), 'review.json');
+  expect((await runCli(['review', 'export', '--out', file], { env: connected.env })).code).toBe(0);
+  const db = new Database(connected.cacheFile);
+  db.exec('DELETE FROM review_tags; DELETE FROM review_marks');
+  db.close();
+  return { ...connected, file };
+}
+
 describe('Ctrl+C during review export and import', { timeout: 180_000 }, () => {
   it('stops an export: its temporary removed, the file it would replace as it was', async () => {
     const { env } = await manyMarks();
@@ -132,12 +143,7 @@ describe('Ctrl+C during review export and import', { timeout: 180_000 }, () => {
   });
 
   it('stops an import between slices: what it merged stays, said with its count', async () => {
-    const { env, cacheFile } = await manyMarks();
-    const file = path.join(tempDir(), 'review.json');
-    expect((await runCli(['review', 'export', '--out', file], { env })).code).toBe(0);
-    const db = new Database(cacheFile);
-    db.exec('DELETE FROM review_tags; DELETE FROM review_marks');
-    db.close();
+    const { env, cacheFile, file } = await exportedThenCleared();
 
     const stopped = await runCli(['review', 'import', file], {
       env,
@@ -191,12 +197,7 @@ describe('Ctrl+C during review export and import', { timeout: 180_000 }, () => {
   });
 
   it('stops an import while its file is checked: nothing changed', async () => {
-    const { env, cacheFile } = await manyMarks(CHECKED_MARKS);
-    const file = path.join(tempDir(), 'review.json');
-    expect((await runCli(['review', 'export', '--out', file], { env })).code).toBe(0);
-    const db = new Database(cacheFile);
-    db.exec('DELETE FROM review_tags; DELETE FROM review_marks');
-    db.close();
+    const { env, cacheFile, file } = await exportedThenCleared(CHECKED_MARKS);
 
     const stopped = await runCli(['review', 'import', file], {
       env,
