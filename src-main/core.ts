@@ -42,7 +42,7 @@ import { createFillLeases, type FillLeaseOptions } from './files/fill-lease';
 import { createSyncService, type SyncService } from './sync/service';
 import { createKeychainSecrets, type Secrets } from './secrets';
 import { defaultMigrationsDir, shippedSchemaVersion } from './store/migrations';
-import { writeProblem } from './store/writable';
+import { refusesOpenWrites, writeProblem } from './store/writable';
 
 /**
  * The app core: every service Satchel has, built from plain options. It imports nothing from
@@ -464,16 +464,18 @@ export function createCore(options: CoreOptions): Core {
     // As a sync's: a download, a keep-offline fill or a preview whose write the copy refused
     // because it is read-only now says so (and stops).
     onCacheError: refusedCacheWrite,
-    // A preview that would fetch into a read-only copy is refused before its request.
-    readOnly: readOnlyError,
+    // A preview that would fetch into a read-only copy is refused before its request, and so is
+    // one into a copy whose WAL refuses writes now although the copy was opened writable.
+    readOnly: previewWriteRefused,
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
     networkDown,
     fillLeases: createFillLeases(options.fillLease),
   });
   // What would write to a read-only copy is refused at once. A preview of a file already on this
   // computer is a read and works; one that would fetch it is refused before its request, and
-  // says why (one that meets the copy turning read-only turns it, as a download does:
-  // files/service.ts `fetch`).
+  // says why, also when the copy's WAL turned immutable since (`previewWriteRefused`); one that
+  // meets the copy turning read-only otherwise turns it, as a download does (files/service.ts
+  // `fetch`).
   const files: FileService = {
     ...fileService,
     start: writingAsync(fileService.start),
@@ -582,8 +584,43 @@ export function createCore(options: CoreOptions): Core {
   const retired = new Map<string, CacheDb[]>();
 
   function noteWriteRefused(profileId: string, error: unknown): AppError | null {
+    if (!refusedWrite(error)) return null;
+    return turnReadOnly(
+      profileId,
+      `a write to the offline copy of ${profileId} was refused; opening it again read-only:`,
+      error,
+    );
+  }
+
+  /**
+   * The refusal a preview's record of the copy it would fetch gets now. Beside a copy known to
+   * be read-only, one opened writable whose WAL (where SQLite writes every change first) turned
+   * immutable meanwhile: that record would be refused, and the request spent for nothing (its
+   * bytes left unrecorded). Asked only before a write (the preview of a file not on this
+   * computer, or a rename), never for a copy on disk; one `access` call, no write. A change that
+   * leaves the open file writable (a read-only mount put over its folder, permissions) is not
+   * taken for one; what cannot be seen without writing (a share whose server refuses) is still
+   * met at the record (`noteWriteRefused`). docs/store.md, "A copy that cannot be written".
+   */
+  function previewWriteRefused(profileId: string): AppError | null {
+    const known = readOnlyError(profileId);
+    if (known) return known;
     const cache = caches.get(profileId);
-    if (!cache || !refusedWrite(error)) return null;
+    if (!cache || !refusesOpenWrites(`${cache.file}-wal`)) return null;
+    return turnReadOnly(
+      profileId,
+      `the WAL of the offline copy of ${profileId} refuses writes (immutable); opening it again read-only before a preview fetches into it`,
+    );
+  }
+
+  /**
+   * When one of the copy's files or folders cannot be written now (`writeProblem`), opens the
+   * copy again read-only and tells the window; the error is `readOnlyError`'s. Null when they
+   * all can. `said` is the log's line, followed by `cause` when there is one.
+   */
+  function turnReadOnly(profileId: string, said: string, cause?: unknown): AppError | null {
+    const cache = caches.get(profileId);
+    if (!cache) return null;
     if (cache.readOnly) return readOnlyError(profileId);
     const file = cache.file;
     const problem = writeProblem([
@@ -593,7 +630,8 @@ export function createCore(options: CoreOptions): Core {
       filesFolderOf(profileId),
     ]);
     if (!problem) return null;
-    log.warn(`a write to the offline copy of ${profileId} was refused; opening it again read-only:`, error);
+    if (cause === undefined) log.warn(said);
+    else log.warn(said, cause);
     // Opened afresh, as the next start would open it. The writable connection is retired, not
     // closed: work still holding it (a fill after a sync) ends with SQLite's own refusal (said in
     // the read-only words) rather than a closed connection; it is closed with the core, or at Check again. The totals thread

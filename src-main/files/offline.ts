@@ -166,7 +166,7 @@ export interface OfflineDeps {
   networkDown?: () => boolean;
   /**
    * The refusal a write to the offline copy gets now, or null when it can be written (core
-   * `readOnlyError`); a preview's only. A missing copy is then not asked for: its record could
+   * `previewWriteRefused`); a preview's only, asked only before a write. A missing copy is then not asked for: its record could
    * not be kept, and the request would be spent for nothing.
    */
   readOnly?: () => AppError | null;
@@ -265,42 +265,46 @@ async function cacheCopy(
     // A read-only copy could not record it: refused before any request, in the banner's words.
     const refused = deps.readOnly?.();
     if (refused) throw refused;
-    // Said at once rather than after the client's retries: the user is looking at the pane.
-    if (deps.networkDown?.())
-      throw new AppError(
-        'OFFLINE',
-        'This file is not on this computer yet and there is no network. It can be opened once the network is back.',
-      );
-    await mkdir(deps.root, { recursive: true });
     const finalPath = path.join(deps.root, localName);
-    // The fill's `.part` file is continued by the next fill (one process fills at a time:
-    // fill-lease.ts). A preview writes a name of its own, never continued: the other process's
-    // fill may be writing the fill's name of this very file now.
-    const partPath = path.join(
-      deps.root,
-      fill ? `${record.id}.part` : `${record.id}.${process.pid}-${randomUUID().slice(0, 8)}.part`,
-    );
-    try {
-      await fetchFile({
-        client: deps.client,
-        file: { id: record.id, size: record.size, sha256: record.sha256 },
-        partPath,
-        finalPath,
-        ...(fill ? { fence: () => fill.lease.check() } : { noPartFile: true }),
-        ...(signal ? { signal } : {}),
-        // The fill makes its own attempts at the file; a preview, which a person waits for, asks
-        // twice at most before it says so (service.ts `fetch`) and leaves the next try to them.
-        ...(fill
-          ? { delayBeforeRequest: () => fill.share.delayMs(), resetRetries: 0 }
-          : {
-              retries: PREVIEW_RETRIES,
-              maxServerWaitMs: PREVIEW_SERVER_WAIT_MS,
-              firstByteTimeoutMs: deps.previewFirstByteMs ?? PREVIEW_FIRST_BYTE_MS,
-            }),
-      });
-    } catch (error) {
-      if (!fill) await rm(partPath, { force: true });
-      throw error;
+    // Its bytes already in the folder, unrecorded (saved while the copy was read-only, its record
+    // refused): taken as they are, as the fill's `adoptUnrecorded` takes them, with no request.
+    if (!(await unrecordedCopy(record, finalPath))) {
+      // Said at once rather than after the client's retries: the user is looking at the pane.
+      if (deps.networkDown?.())
+        throw new AppError(
+          'OFFLINE',
+          'This file is not on this computer yet and there is no network. It can be opened once the network is back.',
+        );
+      await mkdir(deps.root, { recursive: true });
+      // The fill's `.part` file is continued by the next fill (one process fills at a time:
+      // fill-lease.ts). A preview writes a name of its own, never continued: the other process's
+      // fill may be writing the fill's name of this very file now.
+      const partPath = path.join(
+        deps.root,
+        fill ? `${record.id}.part` : `${record.id}.${process.pid}-${randomUUID().slice(0, 8)}.part`,
+      );
+      try {
+        await fetchFile({
+          client: deps.client,
+          file: { id: record.id, size: record.size, sha256: record.sha256 },
+          partPath,
+          finalPath,
+          ...(fill ? { fence: () => fill.lease.check() } : { noPartFile: true }),
+          ...(signal ? { signal } : {}),
+          // The fill makes its own attempts at the file; a preview, which a person waits for, asks
+          // twice at most before it says so (service.ts `fetch`) and leaves the next try to them.
+          ...(fill
+            ? { delayBeforeRequest: () => fill.share.delayMs(), resetRetries: 0 }
+            : {
+                retries: PREVIEW_RETRIES,
+                maxServerWaitMs: PREVIEW_SERVER_WAIT_MS,
+                firstByteTimeoutMs: deps.previewFirstByteMs ?? PREVIEW_FIRST_BYTE_MS,
+              }),
+        });
+      } catch (error) {
+        if (!fill) await rm(partPath, { force: true });
+        throw error;
+      }
     }
     // A fill's copy taken over meanwhile is in place (checked bytes) but not recorded here: the
     // fill that took it over finds it in the folder (`adoptUnrecorded`).
@@ -329,6 +333,24 @@ async function cacheCopy(
     size,
     name: record.name,
   };
+}
+
+/**
+ * Whether `full` (the copy's name in the folder, never a `.part` file) holds the record's bytes
+ * although the record does not say so: its size and sha256 are the record's. A copy put in place
+ * whose record was refused (the copy turned read-only meanwhile, docs/store.md) is such a one;
+ * so is one another process has just put in place and not yet recorded (the same bytes). A
+ * record without a sha256 or a size cannot vouch for any bytes: nothing is taken then.
+ */
+async function unrecordedCopy(record: FileRecord, full: string): Promise<boolean> {
+  if (!record.sha256 || record.size === null || full.endsWith('.part')) return false;
+  try {
+    const found = statSync(full);
+    if (!found.isFile() || found.size !== record.size) return false;
+    return (await hashFile(full, found.size)).sha256 === record.sha256;
+  } catch {
+    return false; // gone, or unreadable: fetched as any missing copy
+  }
 }
 
 interface Candidate {

@@ -84,8 +84,9 @@ export interface FileServiceOptions {
   networkDown?: (profileId: string) => boolean;
   /**
    * The refusal a write to the organisation's offline copy gets now, or null when it can be
-   * written (core `readOnlyError`): a preview of a file not on this computer yet is refused with
-   * it before any request.
+   * written (core `previewWriteRefused`: a copy known to be read-only, or one whose WAL turned
+   * immutable meanwhile, which it turns read-only): a preview of a file not on this computer yet
+   * is refused with it before any request.
    */
   readOnly?: (profileId: string) => AppError | null;
   /** The system's file manager (CoreOptions.openFolder); absent in the CLI. */

@@ -47,3 +47,20 @@ export function writeProblem(targets: readonly string[]): WriteProblem | null {
   }
   return null;
 }
+
+/**
+ * Whether a write through a descriptor already open on `file` is refused now, found without
+ * writing: the file's immutable flag (`chattr +i`), which `access(W_OK)` reports as EPERM, to
+ * root too, and which ext4 enforces on open descriptors as well (Linux 5.4 on). A read-only
+ * mount put over the file's folder (EROFS) or changed permissions (EACCES) also fail `access` but
+ * leave an open descriptor writable, so they are not counted; nor is a file that is not there.
+ * One `access` call: a few microseconds.
+ */
+export function refusesOpenWrites(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

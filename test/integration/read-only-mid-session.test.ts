@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import type { EventPayload } from '../../src-shared/ipc';
 import { createHandlers, dispatch } from '../../src-main/handlers';
+import { cacheExtension } from '../../src-main/files/template';
 import { setLogSink } from '../../src-main/log';
 import { connectedCore } from '../helpers/sync-fixture';
 import { useImmutableFiles, useReadOnlyFolders } from '../helpers/read-only';
@@ -60,13 +62,26 @@ function logLines(): string[] {
 
 describe('a copy that becomes read-only while it is open', () => {
   it('keeps writing through a read-only mount put over its folder: the open file is not affected', async () => {
-    const { handlers, profileId, file, ids, note, notes } = await syncedCopy();
+    const { core, handlers, profileId, file, ids, note, notes, sandbox } = await syncedCopy();
     expect(await note(ids[0], 'Before')).toMatchObject({ ok: true });
     // The kernel checks a read-only mount when a file is opened, not at each write: SQLite's open
     // file, its WAL and its -shm stay writable, and nothing the user does is lost.
     makeReadOnly(path.dirname(file));
     expect(await note(ids[1], 'After')).toMatchObject({ ok: true });
     expect(notes()).toEqual(['After', 'Before']);
+    // Nor is a preview refused before its request (its record is written as the mark was).
+    const receipt = sandbox.state.files[0];
+    expect(await dispatch(handlers, 'files.fetch', { profileId, fileId: receipt?.id ?? '' })).toMatchObject({
+      ok: true,
+      value: { fileId: receipt?.id },
+    });
+    expect(
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare('SELECT local_path FROM expense_files WHERE id = ?')
+        .pluck()
+        .get(receipt?.id),
+    ).not.toBeNull();
     expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toMatchObject({
       ok: true,
       value: { problem: null, readOnly: null },
@@ -384,21 +399,26 @@ describe('a preview that fetches into a copy that becomes read-only', () => {
     const undo = makeImmutable([file, `${file}-wal`]);
     if (!undo) return context.skip();
 
-    // Another, not on this computer yet: fetched, but its record refused.
+    // Another, not on this computer yet: refused before its request, as the copy's file the
+    // record would be written to refuses writes now (the WAL is immutable), nothing saved.
     const message = `The offline copy of "Sandbox" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
+    const contentRequests = () => sandbox.control?.requests('getFileContent').length;
+    const asked = contentRequests();
     expect(await preview(fetched.id)).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
+    expect(contentRequests()).toBe(asked);
+    expect(
+      readdirSync(core.files.filesRoot(profileId)).filter((name) => name.startsWith(fetched.id)),
+    ).toEqual([]);
     // The window is told at once (the banner), as after a refused edit, once.
     expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
     expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toEqual({
       ok: true,
       value: { problem: null, readOnly: { message, where: file } },
     });
-    // The receipt already on this computer is still shown (a read); the other is refused alike,
-    // now before its request (the copy is known to be read-only).
-    const asked = sandbox.control?.requests('getFileContent').length;
+    // The receipt already on this computer is still shown (a read); the other is refused alike.
     expect(await preview(shown.id)).toEqual(before);
     expect(await preview(fetched.id)).toEqual({ ok: false, error: { code: 'READ_ONLY', message } });
-    expect(sandbox.control?.requests('getFileContent').length).toBe(asked);
+    expect(contentRequests()).toBe(asked);
     expect(seen.filter((event) => event === 'cache.readOnly')).toHaveLength(1);
     expect(recorded(fetched.id)).toBeNull();
 
@@ -407,5 +427,64 @@ describe('a preview that fetches into a copy that becomes read-only', () => {
     await dispatch(handlers, 'profiles.recheckCache', { id: profileId });
     expect(await preview(fetched.id)).toMatchObject({ ok: true, value: { fileId: fetched.id } });
     expect(recorded(fetched.id)).not.toBeNull();
+    expect(contentRequests()).toBe((asked ?? 0) + 1);
+  });
+
+  it('keeps a receipt whose record was refused mid-fetch, and shows it after Check again without a request', async (context) => {
+    const { core, handlers, profileId, file, sandbox } = await syncedCopy();
+    const control = sandbox.control!;
+    const [saved, damaged] = sandbox.state.files;
+    if (!saved || !damaged) throw new Error('the sandbox has too few files');
+    const preview = (fileId: string) => dispatch(handlers, 'files.fetch', { profileId, fileId });
+    const contentRequests = () => control.requests('getFileContent').length;
+    const record = (fileId: string) =>
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare(
+          'SELECT name, mime_type AS mimeType, size, sha256, local_path AS localPath FROM expense_files WHERE id = ?',
+        )
+        .get(fileId) as {
+        name: string | null;
+        mimeType: string | null;
+        size: number;
+        sha256: string;
+        localPath: string | null;
+      };
+    const root = core.files.filesRoot(profileId);
+    const inFolder = (fileId: string) => readdirSync(root).filter((name) => name.startsWith(`${fileId}.`));
+    if (process.getuid?.() !== 0) return context.skip();
+
+    // The copy turns read-only while the receipt is on its way: its bytes are put in the folder,
+    // its record refused.
+    control.addFault({ match: 'getFileContent', latencyMs: 400 });
+    const asked = contentRequests();
+    const refused = preview(saved.id);
+    while (contentRequests() === asked) await new Promise((resolve) => setTimeout(resolve, 10));
+    const undo = makeImmutable([file, `${file}-wal`]);
+    expect(await refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY' } });
+    const savedName = `${saved.id}${cacheExtension(record(saved.id).name, record(saved.id).mimeType)}`;
+    expect(inFolder(saved.id)).toEqual([savedName]);
+    expect(record(saved.id).localPath).toBeNull();
+    // Another receipt's unrecorded copy whose bytes are not the record's (same size): never taken.
+    const damagedRecord = record(damaged.id);
+    const damagedName = `${damaged.id}${cacheExtension(damagedRecord.name, damagedRecord.mimeType)}`;
+    writeFileSync(path.join(root, damagedName), Buffer.alloc(damagedRecord.size, 0x78));
+
+    // Check again: the saved receipt is taken as it is (size and sha256 are its record's), with
+    // no request; the damaged one is fetched again.
+    undo?.();
+    await dispatch(handlers, 'profiles.recheckCache', { id: profileId });
+    control.clearFaults();
+    control.clearRequests();
+    expect(await preview(saved.id)).toMatchObject({ ok: true, value: { fileId: saved.id } });
+    expect(contentRequests()).toBe(0);
+    expect(record(saved.id).localPath).toBe(savedName);
+    expect(await preview(damaged.id)).toMatchObject({ ok: true, value: { fileId: damaged.id } });
+    expect(control.requests('getFileContent').map((entry) => entry.path)).toEqual([
+      expect.stringContaining(damaged.id),
+    ]);
+    expect(record(damaged.id).localPath).toBe(damagedName);
+    const bytes = readFileSync(path.join(root, damagedName));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(damagedRecord.sha256);
   });
 });
