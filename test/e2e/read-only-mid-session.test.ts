@@ -172,7 +172,7 @@ describe('a copy that becomes read-only while the window is open', () => {
     }
   }, 120_000);
 
-  it('turns the copy read-only when a preview cannot record the receipt it fetched, and says why in the pane', async (context) => {
+  it('turns the copy read-only when a preview could not record the receipt it would fetch, and says why in the pane', async (context) => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60, control: true });
     const [receipt] = loneReceipts(sandbox, 1);
     if (!receipt) throw new Error('the demo data has too few lone receipts');
@@ -184,13 +184,16 @@ describe('a copy that becomes read-only while the window is open', () => {
     page.setDefaultTimeout(20_000);
     try {
       await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
-      // The copy cannot be written from now on; the preview is the first to write to it.
+      // The copy cannot be written from now on; the preview is the first to write to it, and
+      // finds so before it asks for the receipt.
       const undo = makeImmutable([file, `${file}-wal`]);
       if (!undo) return context.skip();
       const pane = await openTransaction(app, receipt.id);
+      const asked = sandbox.control?.requests('getFileContent').length;
       await pane.getByRole('button', { name: `Show preview of ${receipt.fileName}` }).click();
       const banner = page.getByTestId('read-only-banner');
       await banner.waitFor();
+      expect(sandbox.control?.requests('getFileContent').length).toBe(asked);
       const message = `The offline copy of "Sandbox GmbH" is read-only: Satchel may not write to the file ${file} (its permissions or owner changed, or it is locked). You can search and read; sync, edits, review marks and downloads into the copy are off until ${file} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
       expect(await banner.locator('p').textContent()).toBe(message);
       // The pane says the same, not a disk error, and its Try again is off with the reason.
