@@ -1,6 +1,6 @@
 import keytar from 'keytar';
 import { AppError } from '../../src-shared/errors';
-import { defaultKeyringLocked } from './locked';
+import { keyringState, type KeyringState } from './locked';
 
 /**
  * The only home of secrets: the operating system's keychain (Keychain on macOS, Credential
@@ -48,12 +48,27 @@ export function keychainLockedError(): AppError {
 }
 
 /**
- * Whether the keychain is locked, where that can be asked (Linux: the Secret Service's default
- * keyring). On macOS and Windows the keychain library itself raises an error (or asks the user
- * to unlock), so there is nothing to ask.
+ * The Secret Service has no default keyring (no login keyring was ever made, or it was deleted):
+ * a key cannot be stored, though the keychain answers. Said with the locked keychain's code, as
+ * everything that would sign in stops the same way and the same Settings check sees it end.
  */
-async function lockedNow(): Promise<boolean> {
-  return process.platform === 'linux' && (await defaultKeyringLocked()) === true;
+export function noDefaultKeyringError(): AppError {
+  return new AppError(
+    'KEYCHAIN_LOCKED',
+    'The system keychain has no default keyring, so Satchel has nowhere to keep the key it signs in ' +
+      'with. Create one (on Linux: in Passwords and Keys, a new password keyring, then "Set as ' +
+      'default"), then try again. The offline copy stays readable meanwhile.',
+  );
+}
+
+/**
+ * What the Secret Service says of its keyrings, where that can be asked (Linux); on macOS and
+ * Windows the keychain library itself raises an error (or asks the user to unlock), so there is
+ * nothing to ask. `attributes`: the items to count the locked ones of.
+ */
+async function keyringsNow(attributes?: Record<string, string>): Promise<KeyringState> {
+  if (process.platform !== 'linux') return { defaultKeyring: null, lockedItems: null };
+  return keyringState(attributes);
 }
 
 /** Maps the keychain library's message to an error the user can act on. Never includes a secret. */
@@ -93,13 +108,15 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
   const service = options.service ?? DEFAULT_SERVICE;
   // libsecret, under keytar, takes a locked keyring whose unlock prompt was dismissed (or could
   // not be shown) for an empty one: a lookup finds nothing, a delete deletes nothing, and a
-  // search of all items (findCredentials) crashes the process on the first locked item. So a
-  // search asks whether the keyring is locked first, and "nothing" is checked after the fact.
-  // That question covers only the default keyring: an item of the service in another keyring,
-  // locked, or a keyring locked between the question and the search, still crashes a search.
-  // Only `list` searches (it must, to name the accounts); `status` looks one account up.
-  const refuseIfLocked = async () => {
-    if (await lockedNow()) throw keychainLockedError();
+  // search of all items (findCredentials) crashes the process on the first locked item. So
+  // "nothing" is checked after the fact, and a search is preceded by the same question: is the
+  // default keyring locked, or is any item of the service (of the account) locked, in whichever
+  // keyring (locked.ts). Only `list` searches (it must, to name the accounts), and a keyring
+  // locked between the question and the search can still crash it; `status` looks one account
+  // up.
+  const refuseIfLocked = async (attributes: Record<string, string>) => {
+    const state = await keyringsNow(attributes);
+    if ((state.lockedItems ?? 0) > 0 || state.defaultKeyring === 'locked') throw keychainLockedError();
   };
   return {
     async set(account, secret) {
@@ -108,30 +125,35 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
       try {
         await keytar.setPassword(service, account, secret);
       } catch (error) {
-        if (await lockedNow()) throw keychainLockedError();
+        // A new item goes to the default keyring: locked, or none, is what stopped it.
+        const { defaultKeyring } = await keyringsNow();
+        if (defaultKeyring === 'locked') throw keychainLockedError();
+        if (defaultKeyring === 'none') throw noDefaultKeyringError();
         throw keychainError(error);
       }
     },
     async get(account) {
       checkAccount(account);
       const secret = await guarded(() => keytar.getPassword(service, account));
-      if (secret === null) await refuseIfLocked();
+      if (secret === null) await refuseIfLocked({ service, account });
       return secret;
     },
     async delete(account) {
       checkAccount(account);
       const deleted = await guarded(() => keytar.deletePassword(service, account));
-      if (!deleted) await refuseIfLocked();
+      if (!deleted) await refuseIfLocked({ service, account });
       return deleted;
     },
     async list() {
-      await refuseIfLocked();
+      await refuseIfLocked({ service });
       const found = await guarded(() => keytar.findCredentials(service));
       return found.map((entry) => entry.account).sort();
     },
     async status() {
-      if (await lockedNow()) {
-        const appError = keychainLockedError();
+      // The default keyring is where a key is stored: locked, or none, no key can be.
+      const { defaultKeyring } = await keyringsNow();
+      if (defaultKeyring === 'locked' || defaultKeyring === 'none') {
+        const appError = defaultKeyring === 'locked' ? keychainLockedError() : noDefaultKeyringError();
         return { available: false, code: appError.code, message: appError.message };
       }
       // A lookup of an account that is never stored answers whether the Secret Service is

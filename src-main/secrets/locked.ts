@@ -1,39 +1,126 @@
 import net from 'node:net';
 
 /**
- * Whether the Secret Service's default keyring is locked (Linux only), asked over the session
- * D-Bus without any library: one read of the `Locked` property of
- * `/org/freedesktop/secrets/aliases/default`.
+ * What the Secret Service (Linux) says, asked over the session D-Bus without any library.
  *
  * Why it is needed: libsecret (under keytar) answers a lookup in a locked keyring whose unlock
  * prompt was dismissed or could not be shown with "nothing found", exactly as for a key that is
- * not there, and a delete with "nothing deleted". Without this question a locked keyring would
- * be taken for a lost key and the user sent to enter the API key again.
- *
- * Null when it cannot tell (no session bus, no Secret Service, no default keyring, no answer in
- * time): the caller then keeps the keychain library's own answer.
+ * not there, and a delete with "nothing deleted"; a search of all items crashes the process on
+ * the first locked item. Without these questions a locked keyring would be taken for a lost key
+ * and the user sent to enter the API key again.
+ */
+
+/** The default keyring's state: `none` when the Secret Service has no default keyring. */
+export type DefaultKeyring = 'unlocked' | 'locked' | 'none';
+
+export interface KeyringState {
+  /** Null when it cannot tell. */
+  defaultKeyring: DefaultKeyring | null;
+  /**
+   * How many items that match the attributes asked about are locked, in whichever keyring
+   * (`SearchItems`, which gives locked items apart without reading them); null when not asked or
+   * it cannot tell.
+   */
+  lockedItems: number | null;
+}
+
+/**
+ * The default keyring's state and, when `attributes` are given, how many matching items are
+ * locked: three calls on one connection (`ReadAlias("default")`, the `Locked` property of
+ * `/org/freedesktop/secrets/aliases/default`, `SearchItems`). Null answers when it cannot tell
+ * (no session bus, no Secret Service, no answer in time): the caller then keeps the keychain
+ * library's own answer.
+ */
+export async function keyringState(
+  attributes?: Record<string, string>,
+  address = process.env['DBUS_SESSION_BUS_ADDRESS'],
+  timeoutMs = 2_000,
+): Promise<KeyringState> {
+  const calls: Call[] = [
+    {
+      path: '/org/freedesktop/secrets',
+      iface: SERVICE,
+      member: 'ReadAlias',
+      args: [{ type: 's', value: 'default' }],
+    },
+    {
+      path: '/org/freedesktop/secrets/aliases/default',
+      iface: 'org.freedesktop.DBus.Properties',
+      member: 'Get',
+      args: [
+        { type: 's', value: 'org.freedesktop.Secret.Collection' },
+        { type: 's', value: 'Locked' },
+      ],
+    },
+  ];
+  if (attributes)
+    calls.push({
+      path: '/org/freedesktop/secrets',
+      iface: SERVICE,
+      member: 'SearchItems',
+      args: [{ type: 'a{ss}', value: attributes }],
+    });
+  const [alias, locked, search] = await secretServiceCalls(calls, address, timeoutMs);
+  const aliasPath = alias ? objectPath(alias) : null;
+  const lockedAnswer = locked ? variantBoolean(locked) : null;
+  const found = search ? objectPathArrays(search) : null;
+  return {
+    defaultKeyring:
+      aliasPath === '/' ? 'none' : lockedAnswer === null ? null : lockedAnswer ? 'locked' : 'unlocked',
+    lockedItems: found && found.length === 2 ? found[1]!.length : null,
+  };
+}
+
+/**
+ * Whether the Secret Service's default keyring is locked: null when it cannot tell, or when
+ * there is no default keyring.
  */
 export async function defaultKeyringLocked(
   address = process.env['DBUS_SESSION_BUS_ADDRESS'],
   timeoutMs = 2_000,
 ): Promise<boolean | null> {
+  const { defaultKeyring } = await keyringState(undefined, address, timeoutMs);
+  return defaultKeyring === 'locked' ? true : defaultKeyring === 'unlocked' ? false : null;
+}
+
+const SERVICE = 'org.freedesktop.Secret.Service';
+
+type Arg = { type: 's'; value: string } | { type: 'a{ss}'; value: Record<string, string> };
+interface Call {
+  path: string;
+  iface: string;
+  member: string;
+  args: Arg[];
+}
+
+/**
+ * Sends the calls to the Secret Service on one connection, all at once, and gives each one's
+ * reply: null for an error reply, or when no answer came (no bus, refused, not in time).
+ */
+function secretServiceCalls(
+  calls: Call[],
+  address: string | undefined,
+  timeoutMs: number,
+): Promise<Array<Message | null>> {
+  const replies: Array<Message | null> = calls.map(() => null);
   const socketPath = busSocket(address);
-  if (!socketPath) return null;
+  if (!socketPath) return Promise.resolve(replies);
   return new Promise((resolve) => {
     const socket = net.connect(socketPath);
     let settled = false;
-    const finish = (answer: boolean | null) => {
+    let waiting = calls.length;
+    const finish = () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve(answer);
+      resolve(replies);
     };
-    const timer = setTimeout(() => finish(null), timeoutMs);
+    const timer = setTimeout(finish, timeoutMs);
     let authenticated = false;
     let received = Buffer.alloc(0);
-    socket.on('error', () => finish(null));
-    socket.on('close', () => finish(null));
+    socket.on('error', finish);
+    socket.on('close', finish);
     socket.on('connect', () => {
       const uid = String(process.getuid?.() ?? 0);
       socket.write(Buffer.from([0]));
@@ -44,28 +131,25 @@ export async function defaultKeyringLocked(
       if (!authenticated) {
         const end = received.indexOf('\r\n');
         if (end < 0) return;
-        if (!received.subarray(0, end).toString('ascii').startsWith('OK ')) return finish(null);
+        if (!received.subarray(0, end).toString('ascii').startsWith('OK ')) return finish();
         authenticated = true;
         received = received.subarray(end + 2);
         socket.write('BEGIN\r\n');
-        socket.write(methodCall(1, BUS, '/org/freedesktop/DBus', BUS, 'Hello'));
         socket.write(
-          methodCall(
-            2,
-            'org.freedesktop.secrets',
-            '/org/freedesktop/secrets/aliases/default',
-            'org.freedesktop.DBus.Properties',
-            'Get',
-            ['org.freedesktop.Secret.Collection', 'Locked'],
-          ),
+          methodCall(1, BUS, { path: '/org/freedesktop/DBus', iface: BUS, member: 'Hello', args: [] }),
         );
+        // Serials 2, 3, …: the bus answers each in turn, matched by its reply serial.
+        calls.forEach((call, index) => socket.write(methodCall(index + 2, 'org.freedesktop.secrets', call)));
       }
       for (;;) {
         const message = nextMessage(received);
         if (!message) return;
         received = received.subarray(message.length);
-        if (message.replySerial !== 2) continue;
-        return finish(message.type === METHOD_RETURN ? variantBoolean(message) : null);
+        const index = (message.replySerial ?? 0) - 2;
+        if (index < 0 || index >= calls.length) continue;
+        replies[index] = message.type === METHOD_RETURN ? message : null;
+        waiting -= 1;
+        if (waiting === 0) return finish();
       }
     });
   });
@@ -94,15 +178,8 @@ function busSocket(address: string | undefined): string | null {
   return null;
 }
 
-/** A little-endian METHOD_CALL message whose body is only strings. */
-function methodCall(
-  serial: number,
-  destination: string,
-  path: string,
-  iface: string,
-  member: string,
-  args: string[] = [],
-): Buffer {
+/** Little-endian marshalling: a growing byte list, aligned by its own offsets. */
+function writer() {
   const out: number[] = [];
   const align = (n: number) => {
     while (out.length % n) out.push(0);
@@ -120,27 +197,49 @@ function methodCall(
     out.push(...bytes, 0);
   };
   const signature = (text: string) => out.push(text.length, ...Buffer.from(text, 'ascii'), 0);
+  return { out, align, u32, string, signature };
+}
 
-  const body: number[] = [];
+/** A method call's body (strings, and string-to-string dictionaries) and its signature. */
+function marshal(args: Arg[]): { signature: string; body: number[] } {
+  const body = writer();
+  let signature = '';
   for (const arg of args) {
-    while (body.length % 4) body.push(0);
-    const bytes = [...Buffer.from(arg, 'utf8')];
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(bytes.length);
-    body.push(...length, ...bytes, 0);
+    signature += arg.type;
+    if (arg.type === 's') {
+      body.string(arg.value);
+      continue;
+    }
+    // An array's length counts its elements' bytes, not the padding up to its first one.
+    body.u32(0);
+    const lengthAt = body.out.length - 4;
+    body.align(8);
+    const start = body.out.length;
+    for (const [key, value] of Object.entries(arg.value)) {
+      body.align(8);
+      body.string(key);
+      body.string(value);
+    }
+    body.u32(body.out.length - start, lengthAt);
   }
+  return { signature, body: body.out };
+}
 
+/** A little-endian METHOD_CALL message. */
+function methodCall(serial: number, destination: string, call: Call): Buffer {
+  const { signature: bodySignature, body } = marshal(call.args);
+  const { out, align, u32, string, signature } = writer();
   out.push('l'.charCodeAt(0), 1, 0, 1);
   u32(body.length);
   u32(serial);
   u32(0); // the header fields' length, set below
   const fields: Array<[number, string, string]> = [
-    [1, 'o', path],
-    [2, 's', iface],
-    [3, 's', member],
+    [1, 'o', call.path],
+    [2, 's', call.iface],
+    [3, 's', call.member],
     [6, 's', destination],
   ];
-  if (args.length > 0) fields.push([8, 'g', 's'.repeat(args.length)]);
+  if (bodySignature) fields.push([8, 'g', bodySignature]);
   for (const [code, type, value] of fields) {
     align(8);
     out.push(code);
@@ -214,4 +313,44 @@ function variantBoolean(message: Message): boolean | null {
   const at = 2 + typeLength + ((4 - ((2 + typeLength) % 4)) % 4);
   if (body.length < at + 4) return null;
   return (message.littleEndian ? body.readUInt32LE(at) : body.readUInt32BE(at)) === 1;
+}
+
+/** Reads a string-like value (`s`, `o`) at `at`: its text and where the next value may start. */
+function readString(message: Message, at: number): { text: string; next: number } | null {
+  const { body, littleEndian } = message;
+  const start = at + ((4 - (at % 4)) % 4);
+  if (body.length < start + 4) return null;
+  const length = littleEndian ? body.readUInt32LE(start) : body.readUInt32BE(start);
+  if (body.length < start + 4 + length + 1) return null;
+  return { text: body.toString('utf8', start + 4, start + 4 + length), next: start + 4 + length + 1 };
+}
+
+/** The object path of a reply whose body is one (`ReadAlias`), or null. */
+function objectPath(message: Message): string | null {
+  if (message.signature !== 'o') return null;
+  return readString(message, 0)?.text ?? null;
+}
+
+/** The arrays of object paths of a reply whose body is only such arrays (`SearchItems`: `aoao`). */
+function objectPathArrays(message: Message): string[][] | null {
+  const { body, littleEndian, signature } = message;
+  if (!/^(ao)+$/.test(signature)) return null;
+  const arrays: string[][] = [];
+  let at = 0;
+  for (let n = 0; n < signature.length / 2; n += 1) {
+    at += (4 - (at % 4)) % 4;
+    if (body.length < at + 4) return null;
+    const length = littleEndian ? body.readUInt32LE(at) : body.readUInt32BE(at);
+    at += 4;
+    const end = at + length;
+    const paths: string[] = [];
+    while (at < end) {
+      const path = readString(message, at);
+      if (!path) return null;
+      paths.push(path.text);
+      at = path.next;
+    }
+    arrays.push(paths);
+  }
+  return arrays;
 }

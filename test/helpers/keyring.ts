@@ -22,6 +22,12 @@ export interface PrivateKeyring {
    * in it, is then a second keyring, which the default keyring's `Locked` does not speak for.
    */
   makeSessionDefault(): void;
+  /**
+   * Deletes the login keyring (the Secret Service's `Collection.Delete`), and with it what was
+   * stored in it. gnome-keyring then has no default keyring (`ReadAlias("default")` is "/"), as
+   * on a system where no login keyring was ever made: only the in-memory `session` one is left.
+   */
+  deleteLogin(): void;
   stop(): void;
 }
 
@@ -129,6 +135,22 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
       );
       if (!now.includes('/collection/session'))
         throw new Error(`The default keyring is still ${now.trim()}.`);
+    },
+    deleteLogin() {
+      gdbus(
+        '--object-path',
+        '/org/freedesktop/secrets/collection/login',
+        '--method',
+        'org.freedesktop.Secret.Collection.Delete',
+      );
+      const now = gdbus(
+        '--object-path',
+        '/org/freedesktop/secrets',
+        '--method',
+        'org.freedesktop.Secret.Service.ReadAlias',
+        'default',
+      );
+      if (!now.includes("'/'")) throw new Error(`The default keyring is still ${now.trim()}.`);
     },
     stop() {
       // gnome-keyring leaves when its bus goes.

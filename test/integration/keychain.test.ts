@@ -47,8 +47,9 @@ describe('keychain through keytar and the Secret Service', () => {
     await expect(secrets.set('a', '')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'secret' });
   });
 
-  it('says the keychain is locked when the Secret Service answers but no keyring is unlocked', () => {
-    // A private bus whose gnome-keyring was started but never unlocked, and has no login keyring.
+  it('says there is no default keyring, from a store and the status alike, when the Secret Service has none', () => {
+    // A private bus whose gnome-keyring was started but never unlocked, and has no login keyring:
+    // so no default keyring to store a key in.
     const probe = path.resolve('test/fixtures/keychain-probe.ts');
     const empty = mkdtempSync(path.join(tmpdir(), 'satchel-locked-'));
     try {
@@ -71,7 +72,8 @@ describe('keychain through keytar and the Secret Service', () => {
       const outcome = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}');
       expect(outcome.ok, result.stderr).toBe(false);
       expect(outcome.error.code).toBe('KEYCHAIN_LOCKED');
-      expect(outcome.error.message).toMatch(/Unlock it/);
+      expect(outcome.error.message).toMatch(/has no default keyring.*Create one/s);
+      expect(outcome.status).toEqual({ available: false, ...outcome.error });
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
