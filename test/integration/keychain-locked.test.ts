@@ -119,3 +119,46 @@ describe('a locked keyring', () => {
     }
   });
 });
+
+describe('a locked keyring that is not the default one', () => {
+  // Last in this file: the session keyring stays the default from here on.
+  it('says the organisation’s key is locked, not lost, and refuses its removal', async () => {
+    const secrets = createKeychainSecrets({ service: `Satchel-locked-second-${randomUUID()}` });
+    const sandbox = await startSandbox({ port: 0, seed: 6, transactions: 20, control: true });
+    const dataDir = path.join(tempDir(), 'data');
+    const core = createCore({ dataDir, secrets });
+    const handlers = createHandlers(core);
+    try {
+      const profile = await core.addProfile({
+        name: 'Elsewhere GmbH',
+        baseUrl: sandbox.url,
+        auth: { kind: 'client', clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+      });
+      // The key is in the login keyring; the session keyring becomes the default, unlocked, and
+      // the login keyring is locked.
+      keyring.makeSessionDefault();
+      keyring.lock();
+      const sync = await dispatch(handlers, 'sync.start', { profileId: profile.id });
+      expect(sync).toMatchObject({ ok: true, value: { outcome: 'failed', errors: [locked] } });
+      expect(await dispatch(handlers, 'profiles.remove', { id: profile.id })).toMatchObject({
+        ok: false,
+        error: locked,
+      });
+      expect(await dispatch(handlers, 'profiles.list', {})).toMatchObject({
+        ok: true,
+        value: { profiles: [{ name: 'Elsewhere GmbH' }] },
+      });
+
+      await keyring.unlock();
+      expect(await dispatch(handlers, 'sync.start', { profileId: profile.id })).toMatchObject({
+        ok: true,
+        value: { outcome: 'succeeded' },
+      });
+    } finally {
+      await core.close();
+      if (keyring.locked()) await keyring.unlock();
+      for (const account of await secrets.list()) await secrets.delete(account);
+      await sandbox.stop();
+    }
+  });
+});
