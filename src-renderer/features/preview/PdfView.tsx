@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { openPdf, pageText, type PDFDocumentLoadingTask, type PDFDocumentProxy } from './pdf';
 import { useViewer, ViewerControls, type Turn } from './viewer';
 
@@ -6,6 +6,19 @@ import { useViewer, ViewerControls, type Turn } from './viewer';
 const MAX_WIDTH = 560;
 /** Most pixels a page's canvas gets (zoomed in on a dense screen): past it, the density drops. */
 const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
+/**
+ * How long the frame's width holds still before the page is drawn again at it: a window edge
+ * dragged draws once, at its end, while the drawing already shown is scaled along each frame.
+ */
+const REDRAW_AFTER_MS = 120;
+
+/** What the canvas shows: which drawing, and the fit and CSS size it was drawn for. */
+interface Shown {
+  key: string;
+  fit: number;
+  width: number;
+  height: number;
+}
 
 /** Why a PDF could not be opened at all, as the pane tells it. */
 export type PdfProblem = { kind: 'password' } | { kind: 'damaged' } | { kind: 'failed'; detail: string };
@@ -25,6 +38,13 @@ function problemOf(error: unknown): PdfProblem {
  * canvas) and the page's text as its text alternative. The bytes come from the app's file
  * route (`files.fetch`'s URL); pdf.js itself fetches nothing. The document is destroyed when
  * the view goes (another receipt, the pane closed), also when it was still opening.
+ *
+ * "Fit" is the frame's width, followed as the pane or the window changes (a `ResizeObserver`):
+ * the drawing on screen is scaled to the new width at once, and the page is drawn again, sharp,
+ * once the width has held for `REDRAW_AFTER_MS`. Every drawing is made on a canvas of its own
+ * and copied onto the one on screen only when complete, so the page never goes blank while it
+ * is drawn; a drawing that a newer one supersedes (the width, zoom, turn or page changed) is
+ * cancelled and never lands.
  */
 /** Mounted once per URL (the caller keys it by the URL). */
 export default function PdfView({
@@ -49,12 +69,47 @@ export default function PdfView({
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [pageProblem, setPageProblem] = useState<string | null>(null);
   const [pageNumber, setPageNumber] = useState(1);
-  const [text, setText] = useState<string | null>(null);
+  // The text of a page, read once it is drawn (and kept while it is drawn again, larger or turned).
+  const [text, setText] = useState<{ page: number; words: string } | null>(null);
   const [showText, setShowText] = useState(false);
   const [drawn, setDrawn] = useState(false);
   const viewer = useViewer({ rotation: turn, onTurn });
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef<HTMLDivElement>(null);
+  const shown = useRef<Shown | null>(null);
+
+  // The frame's width, followed. Its border box, as the image's: a scrollbar that comes with
+  // zooming does not change "Fit".
+  const [frameWidth, setFrameWidth] = useState(0);
+  useEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setFrameWidth(element.offsetWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const fit = Math.min(MAX_WIDTH, frameWidth || MAX_WIDTH);
+  const latestFit = useRef(fit);
+  // The fit the page is drawn at: the frame's width once it has held still (at once while
+  // nothing is drawn yet, so a PDF opening is drawn once, at the pane's width).
+  const [drawFit, setDrawFit] = useState(fit);
+  useLayoutEffect(() => {
+    latestFit.current = fit;
+    // The drawing on screen follows at once, scaled, until the page is drawn at the new width.
+    const target = canvas.current;
+    const now = shown.current;
+    if (target && now && now.fit !== fit) {
+      target.style.width = `${Math.floor((now.width * fit) / now.fit)}px`;
+      target.style.height = `${Math.floor((now.height * fit) / now.fit)}px`;
+    }
+    if (fit === drawFit) return;
+    if (!now) {
+      setDrawFit(fit);
+      return;
+    }
+    const timer = setTimeout(() => setDrawFit(fit), REDRAW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [fit, drawFit]);
 
   useEffect(() => {
     let task: PDFDocumentLoadingTask | null = null;
@@ -88,16 +143,18 @@ export default function PdfView({
   useEffect(() => {
     if (!pdf || !canvas.current) return;
     const target = canvas.current;
+    const key = `${pageNumber}:${zoom}:${rotation}`;
     let cancelled = false;
     let task: { cancel(): void; promise: Promise<void> } | null = null;
-    setDrawn(false);
+    // Drawn again at a new width, the page on screen is still the one asked for.
+    if (shown.current?.key !== key) setDrawn(false);
+    const drawing = document.createElement('canvas');
     (async () => {
       const page = await pdf.getPage(pageNumber);
       if (cancelled) return;
       const turned = (page.rotate + rotation) % 360;
       const natural = page.getViewport({ scale: 1, rotation: turned });
-      const fit = Math.min(MAX_WIDTH, frame.current?.clientWidth || MAX_WIDTH);
-      const scale = (fit * zoom) / natural.width;
+      const scale = (drawFit * zoom) / natural.width;
       const cssWidth = natural.width * scale;
       const cssHeight = natural.height * scale;
       const ratio = Math.min(
@@ -105,28 +162,59 @@ export default function PdfView({
         Math.sqrt(MAX_CANVAS_PIXELS / Math.max(1, cssWidth * cssHeight)),
       );
       const viewport = page.getViewport({ scale: scale * ratio, rotation: turned });
-      target.width = Math.floor(viewport.width);
-      target.height = Math.floor(viewport.height);
-      target.style.width = `${Math.floor(cssWidth)}px`;
-      target.style.height = `${Math.floor(cssHeight)}px`;
-      task = page.render({ canvas: target, viewport });
+      drawing.width = Math.floor(viewport.width);
+      drawing.height = Math.floor(viewport.height);
+      task = page.render({ canvas: drawing, viewport });
       await task.promise;
       if (cancelled) return;
+      // Complete: onto the canvas on screen in one go (resizing it clears it, the copy fills it
+      // before the next paint), laid out at the fit of now, which a drag may have moved on.
+      target.width = drawing.width;
+      target.height = drawing.height;
+      target.getContext('2d')?.drawImage(drawing, 0, 0);
+      shown.current = { key, fit: drawFit, width: cssWidth, height: cssHeight };
+      const now = latestFit.current;
+      target.style.width = `${Math.floor((cssWidth * now) / drawFit)}px`;
+      target.style.height = `${Math.floor((cssHeight * now) / drawFit)}px`;
       setPageProblem(null);
       setDrawn(true);
-      const words = await pageText(pdf, pageNumber);
-      if (!cancelled) setText(words);
-    })().catch((error: unknown) => {
-      if (cancelled || (error instanceof Error && error.name === 'RenderingCancelledException')) return;
-      setPageProblem(
-        `Page ${pageNumber} could not be drawn (${error instanceof Error ? error.message : String(error)}).`,
-      );
-    });
+    })()
+      .catch((error: unknown) => {
+        if (cancelled || (error instanceof Error && error.name === 'RenderingCancelledException')) return;
+        setPageProblem(
+          `Page ${pageNumber} could not be drawn (${error instanceof Error ? error.message : String(error)}).`,
+        );
+      })
+      .finally(() => {
+        // The drawing's pixels are freed now, not when it is collected.
+        drawing.width = 0;
+        drawing.height = 0;
+      });
     return () => {
       cancelled = true;
       task?.cancel();
     };
-  }, [pdf, pageNumber, zoom, rotation]);
+  }, [pdf, pageNumber, zoom, rotation, drawFit]);
+
+  const words = text?.page === pageNumber ? text.words : null;
+  useEffect(() => {
+    if (!pdf || !drawn || words !== null) return;
+    let cancelled = false;
+    pageText(pdf, pageNumber).then(
+      (read) => {
+        if (!cancelled) setText({ page: pageNumber, words: read });
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        setPageProblem(
+          `Page ${pageNumber} could not be drawn (${error instanceof Error ? error.message : String(error)}).`,
+        );
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [pdf, pageNumber, drawn, words]);
 
   const pages = pdf?.numPages ?? 0;
   const go = (next: number) => {
@@ -219,12 +307,12 @@ export default function PdfView({
           aria-expanded={showText}
           aria-controls={`${id}-text`}
           onClick={() => setShowText((shown) => !shown)}
-          disabled={text === null}
+          disabled={words === null}
         >
           {showText ? 'Hide the text of the page' : 'Show the text of the page'}
         </button>
         <pre id={`${id}-text`} className="preview-text" hidden={!showText} data-testid="pdf-text">
-          {text === null ? '' : text || 'This page has no text (a scanned image).'}
+          {words === null ? '' : words || 'This page has no text (a scanned image).'}
         </pre>
       </figcaption>
     </figure>
