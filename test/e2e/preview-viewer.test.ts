@@ -65,10 +65,11 @@ describe('reading receipts in the preview', () => {
       await drawnPage(199).waitFor();
       const canvas = pane.locator('canvas');
       const size = () =>
-        canvas.evaluate((element) => ({
-          width: parseFloat((element as HTMLCanvasElement).style.width),
-          height: parseFloat((element as HTMLCanvasElement).style.height),
-        }));
+        // As laid out: at Fit the canvas is the frame's width by CSS (100 %), zoomed in pixels.
+        canvas.evaluate((element) => {
+          const { width, height } = element.getBoundingClientRect();
+          return { width, height };
+        });
       const fit = await size();
       expect(fit.height).toBeGreaterThan(fit.width); // A6, upright
       await page.keyboard.press('+');

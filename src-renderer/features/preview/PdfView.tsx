@@ -15,6 +15,8 @@ const REDRAW_AFTER_MS = 120;
 /** What the canvas shows: which drawing, and the fit and CSS size it was drawn for. */
 interface Shown {
   key: string;
+  /** At "Fit": laid out by CSS at the frame's width, whatever the fit it was drawn for. */
+  fitted: boolean;
   fit: number;
   width: number;
   height: number;
@@ -40,8 +42,9 @@ function problemOf(error: unknown): PdfProblem {
  * the view goes (another receipt, the pane closed), also when it was still opening.
  *
  * "Fit" is the frame's width, followed as the pane or the window changes (a `ResizeObserver`):
- * the drawing on screen is scaled to the new width at once, and the page is drawn again, sharp,
- * once the width has held for `REDRAW_AFTER_MS`. Every drawing is made on a canvas of its own
+ * the drawing on screen follows at once (at Fit laid out by CSS at the frame's width, zoomed
+ * scaled to its new size), and the page is drawn again, sharp, once the width has held for
+ * `REDRAW_AFTER_MS`. Every drawing is made on a canvas of its own
  * and copied onto the one on screen only when complete, so the page never goes blank while it
  * is drawn; a drawing that a newer one supersedes (the width, zoom, turn or page changed) is
  * cancelled and never lands.
@@ -98,7 +101,7 @@ export default function PdfView({
     // The drawing on screen follows at once, scaled, until the page is drawn at the new width.
     const target = canvas.current;
     const now = shown.current;
-    if (target && now && now.fit !== fit) {
+    if (target && now && !now.fitted && now.fit !== fit) {
       target.style.width = `${Math.floor((now.width * fit) / now.fit)}px`;
       target.style.height = `${Math.floor((now.height * fit) / now.fit)}px`;
     }
@@ -172,10 +175,15 @@ export default function PdfView({
       target.width = drawing.width;
       target.height = drawing.height;
       target.getContext('2d')?.drawImage(drawing, 0, 0);
-      shown.current = { key, fit: drawFit, width: cssWidth, height: cssHeight };
+      const fitted = zoom === 1;
+      shown.current = { key, fitted, fit: drawFit, width: cssWidth, height: cssHeight };
+      // At "Fit" the layout is the frame's width, by CSS: the page follows the frame as it is laid
+      // out, and a scrollbar the page brings to the pane (a narrower frame, a shorter page) cannot
+      // make it grow and shrink by turns. Only its pixels wait for the next drawing.
+      target.style.aspectRatio = `${cssWidth} / ${cssHeight}`;
       const now = latestFit.current;
-      target.style.width = `${Math.floor((cssWidth * now) / drawFit)}px`;
-      target.style.height = `${Math.floor((cssHeight * now) / drawFit)}px`;
+      target.style.width = fitted ? '100%' : `${Math.floor((cssWidth * now) / drawFit)}px`;
+      target.style.height = fitted ? '' : `${Math.floor((cssHeight * now) / drawFit)}px`;
       setPageProblem(null);
       setDrawn(true);
     })()
