@@ -7,6 +7,8 @@ export interface SecureWindowOptions {
   height: number;
   minWidth: number;
   minHeight: number;
+  /** The sizes are of the page, not of the window with its frame and menu bar. */
+  useContentSize: true;
   show: boolean;
   title: string;
   backgroundColor: string;
@@ -28,8 +30,12 @@ export function windowOptions(preloadPath: string): SecureWindowOptions {
   return {
     width: 1280,
     height: 820,
-    minWidth: 900,
+    // The smallest page every area is laid out for and tested at (test/e2e/small-window.test.ts):
+    // a small laptop's screen, or half of a larger one. Measured without the frame and menu bar
+    // (useContentSize), so the page is this size whatever the system's decorations.
+    minWidth: 800,
     minHeight: 560,
+    useContentSize: true,
     show: false,
     title: 'Satchel',
     backgroundColor: '#f7f7f5',

@@ -6,6 +6,15 @@ import { isTrustedSender } from '../../src-main/shell/sender';
 import { windowOptions } from '../../src-main/shell/window-options';
 
 describe('window options', () => {
+  it('let the page be as small as 800 × 560, measured without the frame', () => {
+    // The size every area is laid out for and checked at (test/e2e/small-window.test.ts).
+    expect(windowOptions('/preload.cjs')).toMatchObject({
+      minWidth: 800,
+      minHeight: 560,
+      useContentSize: true,
+    });
+  });
+
   it('isolate the renderer from Node and keep web security on', () => {
     const { webPreferences } = windowOptions('/app/out/preload/index.cjs');
     expect(webPreferences).toMatchObject({

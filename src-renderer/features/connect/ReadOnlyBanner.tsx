@@ -27,7 +27,11 @@ export function ReadOnlyBanner({ profileId, message }: { profileId: string; mess
   };
   return (
     <div className="read-only-banner" role="status" data-testid="read-only-banner">
-      <p id={READ_ONLY_REASON_ID}>{message}</p>
+      {/* In a short window the text is cut to three lines (styles.css): whole in its tooltip,
+          and for a screen reader. */}
+      <p id={READ_ONLY_REASON_ID} title={message}>
+        {message}
+      </p>
       <div className="actions">
         <button type="button" onClick={check} disabled={state.status === 'checking'}>
           {state.status === 'checking' ? 'Checking…' : 'Check again'}

@@ -74,8 +74,10 @@ export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
       <thead>
         <tr>
           <th scope="col">Line</th>
-          <th scope="col">Type</th>
-          <th scope="col" className="number">
+          <th scope="col" className="wide-pane-only">
+            Type
+          </th>
+          <th scope="col" className="number wide-pane-only">
             Net
           </th>
           <th scope="col" className="number">
@@ -93,8 +95,8 @@ export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
             <Fragment key={line.id}>
               <tr className={booked ? 'booked-line' : undefined}>
                 <td>{line.description || '—'}</td>
-                <td>{humanize(line.type)}</td>
-                <td className="number">{formatMoney(line.net)}</td>
+                <td className="wide-pane-only">{humanize(line.type)}</td>
+                <td className="number wide-pane-only">{formatMoney(line.net)}</td>
                 <td className="number">{formatMoney(line.vat)}</td>
                 <td className="number">{formatMoney(line.gross)}</td>
               </tr>

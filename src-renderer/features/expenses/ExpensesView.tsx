@@ -307,7 +307,7 @@ export function ExpensesView({
                 <th scope="col" className="without-pane">
                   Supplier or merchant
                 </th>
-                <th scope="col" className="without-pane">
+                <th scope="col" className="without-pane without-narrow">
                   Status
                 </th>
                 <th scope="col" className="number" aria-sort={ariaSort('amount')}>
@@ -315,7 +315,7 @@ export function ExpensesView({
                     Amount
                   </button>
                 </th>
-                <th scope="col" className="number without-narrow-pane">
+                <th scope="col" className="number without-narrow-pane without-narrow">
                   Files
                 </th>
                 <th scope="col">Review</th>
@@ -350,11 +350,11 @@ export function ExpensesView({
                   <td className="nowrap date">{formatDate(row.expenseTime)}</td>
                   <td>{row.description || row.bookingText || '—'}</td>
                   <td className="without-pane">{row.supplierName ?? row.merchantName ?? '—'}</td>
-                  <td className="nowrap without-pane">{humanize(row.status)}</td>
+                  <td className="nowrap without-pane without-narrow">{humanize(row.status)}</td>
                   <td className="number">
                     <span className="amount">{formatMoney(row.amount)}</span>
                   </td>
-                  <td className="number without-narrow-pane">{row.fileCount}</td>
+                  <td className="number without-narrow-pane without-narrow">{row.fileCount}</td>
                   <td className="nowrap">
                     <ReviewMarks review={row.review} />
                   </td>

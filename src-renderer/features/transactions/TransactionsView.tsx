@@ -12,9 +12,11 @@ import { byIds, useReview } from '../review/useReview';
 import { BulkBar } from './BulkBar';
 import {
   gridColumns,
+  NARROW_ALONE,
   NARROW_GRID,
   SORTABLE,
   transactionColumns,
+  WITHOUT_NARROW,
   WITHOUT_NARROW_PANE,
   WITHOUT_PANE,
   type GridItem,
@@ -108,10 +110,12 @@ export function TransactionsView({
     () => transactionColumns(accounts, selected, toggleSelected),
     [accounts, selected, toggleSelected],
   );
-  // Beside the pane in a narrow window the grid shows fewer columns (columns.tsx).
+  // In a narrow window, alone or beside the pane, the grid shows fewer columns (columns.tsx).
   const gridWidth = useWidth(gridRef);
   const layout: GridLayout = !openId
-    ? 'alone'
+    ? gridWidth !== null && gridWidth < NARROW_ALONE
+      ? 'narrow'
+      : 'alone'
     : gridWidth !== null && gridWidth < NARROW_GRID
       ? 'narrow-pane'
       : 'pane';
@@ -127,7 +131,12 @@ export function TransactionsView({
     enableSortingRemoval: false,
     state: {
       sorting: [{ id: sorting.field, desc: sorting.direction === 'DESC' }],
-      columnVisibility: layout === 'alone' ? {} : layout === 'pane' ? WITHOUT_PANE : WITHOUT_NARROW_PANE,
+      columnVisibility: {
+        alone: {},
+        narrow: WITHOUT_NARROW,
+        pane: WITHOUT_PANE,
+        'narrow-pane': WITHOUT_NARROW_PANE,
+      }[layout],
     },
     onSortingChange: (updater) => {
       const current = [{ id: sorting.field, desc: sorting.direction === 'DESC' }];
@@ -346,7 +355,7 @@ export function TransactionsView({
       <div className={openId ? 'split open' : 'split'}>
         <div
           ref={gridRef}
-          className={layout === 'narrow-pane' ? 'grid narrow' : 'grid'}
+          className={layout === 'narrow' || layout === 'narrow-pane' ? 'grid narrow' : 'grid'}
           role="grid"
           aria-label="Transactions"
           aria-rowcount={pages.total + 1}

@@ -39,10 +39,27 @@ export const WITHOUT_PANE = { transactionType: false, bankAccountId: false, matc
 export const WITHOUT_NARROW_PANE = { ...WITHOUT_PANE, bookingDate: false, description: false };
 export const NARROW_GRID = 480;
 
-/** How the grid is laid out: alone, beside the detail pane, or beside it in a narrow window. */
-export type GridLayout = 'alone' | 'pane' | 'narrow-pane';
+/**
+ * How the grid is laid out: alone, alone in a grid too narrow for every column (an 800-pixel
+ * window), beside the detail pane, or beside it in a narrow window.
+ */
+export type GridLayout = 'alone' | 'narrow' | 'pane' | 'narrow-pane';
+
+/**
+ * Alone in a grid narrower than every column needs (NARROW_ALONE px), the grid leaves out what
+ * the pane shows of a row (type, account, matched) and the text columns narrow, so that the
+ * rest fits without scrolling sideways (568 px): Enter opens the pane with the others.
+ */
+export const WITHOUT_NARROW = WITHOUT_PANE;
 
 const BESIDE_PANE: Record<Exclude<GridLayout, 'alone'>, Record<string, string>> = {
+  narrow: {
+    select: '32px',
+    counterparty: 'minmax(100px, 1.2fr)',
+    description: 'minmax(100px, 2fr)',
+    amount: '112px',
+    reviewed: '112px',
+  },
   pane: {
     counterparty: 'minmax(100px, 1.2fr)',
     description: 'minmax(100px, 2fr)',
@@ -54,6 +71,12 @@ const BESIDE_PANE: Record<Exclude<GridLayout, 'alone'>, Record<string, string>> 
     reviewed: '112px',
   },
 };
+
+/** The least width of the grid alone with every column: narrower, it is laid out 'narrow'. */
+export const NARROW_ALONE = Object.values(COLUMN_WIDTHS).reduce(
+  (sum, width) => sum + Number(/(\d+)px/.exec(width)?.[1] ?? 0),
+  0,
+);
 
 /**
  * The grid's column template for the columns shown, in order, and the width the rows need at
