@@ -23,6 +23,7 @@ import {
   afterReviewChanges,
   applyReviewInSlices,
   countAttention,
+  ImportInterrupted,
   undoImportInSlices,
   type ImportUndo,
 } from './review';
@@ -43,7 +44,10 @@ export type HandlerTable = {
   [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C>;
 };
 
-/** A CSV export under way: whose it is, and how `export.cancel` stops it. */
+/**
+ * A CSV export, or a review export or import, under way: whose it is, and how `export.cancel`
+ * (`review.cancel`) stops it.
+ */
 interface RunningExport {
   profileId: string;
   stop: AbortController;
@@ -81,6 +85,46 @@ async function withExportProgress<T>(
     running.delete(exportId);
     core.events.emit('export.progress', { profileId, exportId, ...last, done: true });
   }
+}
+
+/**
+ * Runs a review export or import (`review.export`, `review.import`) with a signal that
+ * `review.cancel` aborts by its `workId` (the caller's, or one made here), as `export.cancel`
+ * stops a CSV export. An id already running is refused, as an export's is.
+ */
+async function withReviewFileWork<T>(
+  running: Map<string, RunningExport>,
+  profileId: string,
+  requested: string | undefined,
+  run: (workId: string, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const workId = requested ?? randomUUID();
+  if (running.has(workId)) {
+    throw new AppError(
+      'ALREADY_EXISTS',
+      'A review export or import with this id is already running.',
+      'workId',
+    );
+  }
+  const stop = new AbortController();
+  running.set(workId, { profileId, stop });
+  try {
+    return await run(workId, stop.signal);
+  } finally {
+    running.delete(workId);
+  }
+}
+
+/** Aborts the running work of `running` by its id, if it is the organisation's and not stopping. */
+function cancelRunning(
+  running: Map<string, RunningExport>,
+  profileId: string,
+  id: string,
+): { cancelled: boolean } {
+  const work = running.get(id);
+  if (!work || work.profileId !== profileId || work.stop.signal.aborted) return { cancelled: false };
+  work.stop.abort();
+  return { cancelled: true };
 }
 
 /**
@@ -148,6 +192,8 @@ export function cacheStatus(core: Core, profileId: string): CommandOutput<'profi
 
 export function createHandlers(core: Core): HandlerTable {
   const runningExports = new Map<string, RunningExport>();
+  // Review exports and imports under way, by their `workId`, for `review.cancel`.
+  const runningReviewFiles = new Map<string, RunningExport>();
   // Per organisation, the last import that changed something, while the app runs: what undoing
   // it puts back (src-main/review/undo.ts).
   const lastImports = new Map<string, { importId: string; undo: ImportUndo }>();
@@ -229,39 +275,55 @@ export function createHandlers(core: Core): HandlerTable {
           exportExpenses(core.cacheOf(profileId), { ...input, file }, onProgress, signal),
         ),
       ),
-    'export.cancel': ({ profileId, exportId }) => {
-      const running = runningExports.get(exportId);
-      if (!running || running.profileId !== profileId || running.stop.signal.aborted)
-        return { cancelled: false };
-      running.stop.abort();
-      return { cancelled: true };
-    },
-    'review.export': ({ profileId, file: named }) =>
-      core.grants.useFile('reviewExport', named, (file) => {
-        const cache = core.cacheOf(profileId);
-        return afterReviewChanges(cache, () =>
-          withReviewExportProgress(core.events, profileId, (onProgress) =>
-            exportReviewFileInSlices(cache, { file }, { onProgress }),
-          ),
-        );
-      }),
-    'review.import': ({ profileId, file: named }) =>
-      core.grants.useFile('reviewImport', named, (file) => {
-        const cache = core.writableCacheOf(profileId);
-        return afterReviewChanges(cache, async () => {
-          const { result, undo } = await withReviewProgress(
-            core.events,
-            profileId,
-            (onProgress) =>
-              importReviewFileInSlices(cache, { file }, { onProgress, checkThread: core.reviewCheckThread }),
-            { file: 'import' },
+    'export.cancel': ({ profileId, exportId }) => cancelRunning(runningExports, profileId, exportId),
+    // A review export or import stops on `review.cancel` as on Ctrl+C on the command line: the
+    // export between two slices or before its file replaces the target (nothing written), the
+    // import during its check (nothing changed) or between two slices of its merge.
+    'review.export': ({ profileId, file: named, workId }) =>
+      core.grants.useFile('reviewExport', named, (file) =>
+        withReviewFileWork(runningReviewFiles, profileId, workId, (_, signal) => {
+          const cache = core.cacheOf(profileId);
+          return afterReviewChanges(cache, () =>
+            withReviewExportProgress(core.events, profileId, (onProgress) =>
+              exportReviewFileInSlices(cache, { file }, { onProgress, signal }),
+            ),
           );
-          if (!undo || undo.entries.length === 0) return { ...result, importId: null };
-          const importId = randomUUID();
-          lastImports.set(profileId, { importId, undo });
-          return { ...result, importId };
-        });
-      }),
+        }),
+      ),
+    'review.import': ({ profileId, file: named, workId }) =>
+      core.grants.useFile('reviewImport', named, (file) =>
+        withReviewFileWork(runningReviewFiles, profileId, workId, (importId, signal) => {
+          const cache = core.writableCacheOf(profileId);
+          return afterReviewChanges(cache, async () => {
+            // Stopped while it merged, the import answers with what it merged so far, which
+            // stays and can be undone like a whole import (the user asked it to stop, not to
+            // take back what it did); stopped during the check it fails: nothing changed.
+            const { result, undo, interrupted } = await withReviewProgress(
+              core.events,
+              profileId,
+              async (onProgress) => {
+                try {
+                  const done = await importReviewFileInSlices(
+                    cache,
+                    { file },
+                    { onProgress, checkThread: core.reviewCheckThread, signal },
+                  );
+                  return { ...done, interrupted: null };
+                } catch (error) {
+                  if (!(error instanceof ImportInterrupted)) throw error;
+                  const { merged, sofar, message } = error;
+                  return { ...sofar, interrupted: { merged, total: sofar.result.marks, message } };
+                }
+              },
+              { file: 'import' },
+            );
+            if (!undo || undo.entries.length === 0) return { ...result, importId: null, interrupted };
+            lastImports.set(profileId, { importId, undo });
+            return { ...result, importId, interrupted };
+          });
+        }),
+      ),
+    'review.cancel': ({ profileId, workId }) => cancelRunning(runningReviewFiles, profileId, workId),
     'review.undoImport': ({ profileId, importId }) => {
       const last = lastImports.get(profileId);
       if (last?.importId !== importId)

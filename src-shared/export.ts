@@ -96,5 +96,11 @@ export const ReviewFileInput = z
   .object({
     profileId: z.uuid(),
     file: FilePath.refine((file) => /\.json$/i.test(file), 'The file name must end in .json.'),
+    /**
+     * The id `review.cancel` stops the export or import by, made by the caller (a fresh UUID)
+     * so that it can stop it from its start; an import's `importId` is this id too. Left out,
+     * the core makes one. The id of a review export or import still running is refused.
+     */
+    workId: z.uuid().optional(),
   })
   .strict();

@@ -351,7 +351,10 @@ export const commands = {
     input: z.object({ profileId: z.uuid(), exportId: z.uuid() }).strict(),
     output: z.object({ cancelled: z.boolean() }),
   },
-  /** Review state as a file a colleague can import to continue the review. */
+  /**
+   * Review state as a file a colleague can import to continue the review. Stopped by
+   * `review.cancel`, it fails with `CANCELLED`: no file written, a file of the name as it was.
+   */
   'review.export': {
     input: ReviewFileInput,
     output: z.object({ file: z.string(), marks: z.number().int() }),
@@ -366,9 +369,30 @@ export const commands = {
       keptLocal: z.number().int(),
       notCached: z.number().int(),
       organisationId: z.string().nullable(),
-      /** What `review.undoImport` takes to undo this import; null when it changed nothing. */
+      /**
+       * What `review.undoImport` takes to undo this import (the `workId` sent, if one was);
+       * null when it changed nothing.
+       */
       importId: z.uuid().nullable(),
+      /**
+       * Set when `review.cancel` stopped the import while it merged: `merged` of the file's
+       * `total` marks were merged and stay (the counts above are theirs, `importId` undoes
+       * them); `message` says so in the command line's words. Stopped during the check (nothing
+       * changed), the import fails with `CANCELLED` instead.
+       */
+      interrupted: z
+        .object({ merged: z.number().int(), total: z.number().int(), message: z.string() })
+        .nullable(),
     }),
+  },
+  /**
+   * Stops the organisation's review export or import started with this `workId`, between two
+   * slices of marks (as Ctrl+C stops `satchel review export` and `import`). False when no such
+   * work runs (it ended already).
+   */
+  'review.cancel': {
+    input: z.object({ profileId: z.uuid(), workId: z.uuid() }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
   },
   /**
    * Puts back the marks of the records the organisation's last import (`importId`) changed, as

@@ -87,7 +87,10 @@ export async function exportReviewFileInSlices(
   }: {
     overwrite?: boolean;
     onProgress?: (done: number, total: number) => void;
-    /** Ctrl+C on the command line: the export stops, its temporary removed (review/exchange.ts). */
+    /**
+     * Ctrl+C on the command line, Stop export in the window (`review.cancel`): the export stops,
+     * its temporary removed (review/exchange.ts).
+     */
     signal?: AbortSignal | undefined;
   } = {},
 ): Promise<{ file: string; marks: number }> {
@@ -124,7 +127,10 @@ export async function importReviewFileInSlices(
     onProgress?: (done: number, total: number, phase: ImportPhase) => void;
     /** The check thread's built script (review/sliced-check.ts); by default its source. */
     checkThread?: string | undefined;
-    /** Ctrl+C on the command line: the import stops between two slices (review/exchange.ts). */
+    /**
+     * Ctrl+C on the command line, Stop import in the window (`review.cancel`): the import stops
+     * between two slices, and says how far it came (ImportInterrupted, review/exchange.ts).
+     */
     signal?: AbortSignal | undefined;
   } = {},
 ): Promise<{ result: ImportResult; undo: ImportUndo | null }> {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
+import { importInterruptedText } from '../../src-shared/review-file-progress';
 import { removeStaleTemporaries } from '../folders';
 import { exportFailure, openTemporaryBeside } from '../temporary-file';
 import { prepared } from '../search/sql';
@@ -31,7 +32,8 @@ export interface SlicedExportOptions extends ExportOptions {
   /** After each slice: marks written so far, and how many there were when the export began. */
   onProgress?: (done: number, total: number) => void;
   /**
-   * Once aborted (Ctrl+C on the command line), the export stops at its next slice, or before
+   * Once aborted (Ctrl+C on the command line, Stop export in the window), the export stops at
+   * its next slice, or before
    * its file replaces the target: the temporary is removed, the target left as it was, and it
    * rejects with a CANCELLED error.
    */
@@ -250,9 +252,10 @@ export interface SlicedImportOptions {
    */
   onProgress?: (done: number, total: number, phase: ImportPhase) => void;
   /**
-   * Once aborted (Ctrl+C on the command line), the import stops before its next slice and
-   * rejects with a CANCELLED error that says how many marks it merged (they stay; importing
-   * the file again completes the merge) or, during the check, that nothing was changed.
+   * Once aborted (Ctrl+C on the command line, Stop import in the window), the import stops
+   * before its next slice and rejects with a CANCELLED error: an ImportInterrupted that says how
+   * many marks it merged (they stay; importing the file again completes the merge) and carries
+   * what they did, or, during the check, one that says nothing was changed.
    */
   signal?: AbortSignal;
 }
@@ -293,19 +296,36 @@ export async function mergeReviewFileInSlices(
   const run = importRun(cache, file, parsed, undoable);
   const slice = cache.sqlite.transaction((from: number, to: number) => run.merge(from, to));
   for (let from = 0; from < run.total; from += sliceSize) {
-    if (signal?.aborted)
-      throw new AppError(
-        'CANCELLED',
-        from === 0
-          ? CHECK_CANCELLED
-          : `The import was interrupted after ${grouped.format(from)} of ${grouped.format(run.total)} marks; the marks merged so far stay. Import the same file again to finish.`,
-      );
+    if (signal?.aborted) {
+      if (from === 0) throw new AppError('CANCELLED', CHECK_CANCELLED);
+      throw new ImportInterrupted(from, run.finish());
+    }
     const to = Math.min(run.total, from + sliceSize);
     slice(from, to);
     onProgress?.(to, run.total, 'change');
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return run.finish();
+}
+
+/**
+ * An import stopped by its signal after some of its slices were merged: those marks stay (each
+ * slice is its own transaction). It carries what they did, counted as a whole import's are, and,
+ * when the import was undoable, the list that undoes exactly them (the app offers to undo what
+ * was merged, docs/search-and-review.md). Its message is the command line's words.
+ */
+export class ImportInterrupted extends AppError {
+  constructor(
+    /** Marks of the file merged before it stopped. */
+    readonly merged: number,
+    readonly sofar: { result: ImportResult; undo: ImportUndo | null },
+  ) {
+    super(
+      'CANCELLED',
+      importInterruptedText(merged, sofar.result.marks, (n) => grouped.format(n)),
+    );
+    this.name = 'ImportInterrupted';
+  }
 }
 
 /** An import checked whole and ready to merge, a stretch of its marks at a time. */

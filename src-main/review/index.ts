@@ -6,6 +6,7 @@ export {
   EXPORT_SLICE,
   exportReviewInSlices,
   importReview,
+  ImportInterrupted,
   IMPORT_SLICE,
   mergeReviewFile,
   mergeReviewFileInSlices,

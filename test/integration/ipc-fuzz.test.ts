@@ -83,6 +83,7 @@ const samples: { [C in CommandName]: CommandInput<C> } = {
   'review.export': { profileId: uuid, file: '/tmp/satchel-fuzz-never-written.json' },
   'review.import': { profileId: uuid, file: '/tmp/satchel-fuzz-never-read.json' },
   'review.undoImport': { profileId: uuid, importId: uuid },
+  'review.cancel': { profileId: uuid, workId: uuid },
   'suppliers.create': { profileId: uuid, input: { name: 'Acme', code: 'S-1' } },
   'suppliers.update': { profileId: uuid, id: uuid, input: { name: 'Acme 2' } },
   'dimensions.create': { profileId: uuid, input: { name: 'Region', code: 'REG' } },

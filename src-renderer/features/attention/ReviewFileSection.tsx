@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { AppError } from '../../../src-shared/errors';
 import type { EventPayload } from '../../../src-shared/ipc';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import { CHANGED_BY_REVIEW } from '../../lib/live';
@@ -8,8 +9,10 @@ import {
   reviewExportMessage,
   reviewFileProgressText,
   reviewImportMessage,
+  reviewInterruptedMessage,
   reviewUndoMessage,
 } from './groups';
+import { newId } from '../../lib/new-id';
 import { call } from '../../lib/satchel';
 
 /** "Review Acme GmbH 2026-11-24.json", without characters a file name cannot have. */
@@ -24,15 +27,24 @@ function reviewFileName(profile: ProfileSummary): string {
  * Hands the review to a colleague: every review mark of the organisation written to a file
  * (`review.export`), or a colleague's file merged in (`review.import`, the newer change of each
  * facet wins; the last import can be undone, `review.undoImport`). Files are chosen with the
- * system's dialogs; a bad file is refused whole and says why.
+ * system's dialogs; a bad file is refused whole and says why. While either runs, "Stop export" or
+ * "Stop import" below its bar stops it (`review.cancel`), as Ctrl+C stops the command line's:
+ * an export writes nothing, an import keeps what it merged, which "Undo" can take back.
  */
 export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
   const client = useQueryClient();
   const [busy, setBusy] = useState<'export' | 'import' | 'undo' | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // The import just made, while it can be undone (the core keeps the organisation's last one).
-  const [undoable, setUndoable] = useState<string | null>(null);
+  // The import just made, while it can be undone (the core keeps the organisation's last one);
+  // `partly` when it was stopped part-way: what it merged so far is what undoing takes back.
+  const [undoable, setUndoable] = useState<{ importId: string; partly: boolean } | null>(null);
+  // The id the export or import under way was started with, for `review.cancel`.
+  const running = useRef<string | null>(null);
+  const [stopping, setStopping] = useState(false);
+  const exportButton = useRef<HTMLButtonElement>(null);
+  const importButton = useRef<HTMLButtonElement>(null);
+  const stopButton = useRef<HTMLButtonElement>(null);
   // How far the export or import under way is (`review.fileProgress`), until its last event.
   const [progress, setProgress] = useState<EventPayload<'review.fileProgress'> | null>(null);
   useEffect(
@@ -61,21 +73,46 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
       if (!file) return;
       setProgress(null);
       setBusy(action);
+      const workId = newId();
+      running.current = workId;
       if (action === 'export') {
-        const result = await call('review.export', { profileId: profile.id, file });
+        const result = await call('review.export', { profileId: profile.id, file, workId });
         setMessage(reviewExportMessage(result));
       } else {
-        const result = await call('review.import', { profileId: profile.id, file });
+        const result = await call('review.import', { profileId: profile.id, file, workId });
         // The counts and lists are read again first: the result, the button back and the
         // counts below change together, as a review mark's stays busy until then (useReview).
         await refreshCommands(client, CHANGED_BY_REVIEW);
-        setMessage(reviewImportMessage(result));
-        setUndoable(result.importId);
+        const { interrupted, importId } = result;
+        setMessage(
+          interrupted ? reviewInterruptedMessage({ ...result, interrupted }) : reviewImportMessage(result),
+        );
+        setUndoable(importId ? { importId, partly: interrupted !== null } : null);
       }
     } catch (problem) {
-      setError((problem as Error).message);
+      // Stopped here: said as what happened (nothing written, or nothing changed), not an error.
+      if (problem instanceof AppError && problem.code === 'CANCELLED') setMessage(problem.message);
+      else setError((problem as Error).message);
     } finally {
+      running.current = null;
+      // The Stop button goes with the work: its focus goes back to the button that started it.
+      if (document.activeElement === stopButton.current)
+        (action === 'export' ? exportButton : importButton).current?.focus();
+      setStopping(false);
       setBusy(null);
+    }
+  };
+
+  /** Stops the export or import under way between two slices of marks (`review.cancel`). */
+  const stop = async () => {
+    const workId = running.current;
+    if (!workId || stopping) return;
+    setStopping(true);
+    try {
+      await call('review.cancel', { profileId: profile.id, workId });
+    } catch (problem) {
+      setStopping(false);
+      setError((problem as Error).message);
     }
   };
 
@@ -104,6 +141,7 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
       </p>
       <div className="actions">
         <button
+          ref={exportButton}
           type="button"
           aria-disabled={busy !== null || undefined}
           onClick={() => {
@@ -113,6 +151,7 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
           {busy === 'export' ? 'Exporting…' : 'Export review marks…'}
         </button>
         <button
+          ref={importButton}
           type="button"
           aria-disabled={busy !== null || undefined}
           onClick={() => {
@@ -142,6 +181,19 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
           </div>
         </div>
       )}
+      {(busy === 'export' || busy === 'import') && (
+        <div className="actions">
+          <button
+            ref={stopButton}
+            type="button"
+            aria-disabled={stopping || undefined}
+            onClick={() => void stop()}
+            data-testid="review-file-stop"
+          >
+            {stopping ? 'Stopping…' : busy === 'export' ? 'Stop export' : 'Stop import'}
+          </button>
+        </div>
+      )}
       {message && (
         <p className="muted" role="status" data-testid="review-file-result">
           {message}
@@ -153,10 +205,14 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
             type="button"
             aria-disabled={busy !== null || undefined}
             onClick={() => {
-              if (!busy) void undo(undoable);
+              if (!busy) void undo(undoable.importId);
             }}
           >
-            {busy === 'undo' ? 'Undoing…' : 'Undo this import'}
+            {busy === 'undo'
+              ? 'Undoing…'
+              : undoable.partly
+                ? 'Undo the marks imported so far'
+                : 'Undo this import'}
           </button>
         </div>
       )}

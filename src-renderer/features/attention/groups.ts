@@ -1,6 +1,9 @@
 import { formatCount } from '../../lib/format';
 import type { ReviewFileStep } from '../../../src-shared/ipc';
-import { reviewFileProgressText as sharedProgressText } from '../../../src-shared/review-file-progress';
+import {
+  importInterruptedText,
+  reviewFileProgressText as sharedProgressText,
+} from '../../../src-shared/review-file-progress';
 import { ExpenseFilters, TransactionFilters } from '../../../src-shared/search';
 
 /** Where a "needs attention" group opens: the list's area with the group's search applied. */
@@ -112,6 +115,23 @@ export function reviewImportMessage(result: {
           result.notCached === 1 ? 'it' : 'them'
         }.`;
   return `${marksOf(result.marks)} read; ${taken}${kept}${waiting}`;
+}
+
+/**
+ * What an import stopped part-way (Stop import) says: how far it came in the command line's
+ * words, then what the marks merged so far did.
+ */
+export function reviewInterruptedMessage(result: {
+  interrupted: { merged: number; total: number };
+  updated: number;
+  keptLocal: number;
+}): string {
+  const { merged, total } = result.interrupted;
+  const kept =
+    result.keptLocal === 0
+      ? ''
+      : `; ${recordsOf(result.keptLocal)} kept your own newer mark where the file says otherwise`;
+  return `${importInterruptedText(merged, total, formatCount)} So far ${recordsOf(result.updated)} took a newer mark from the file${kept}.`;
 }
 
 /** What undoing an import says: the records put back, and those left as changed since. */

@@ -5,6 +5,7 @@ import {
   reviewExportMessage,
   reviewFileProgressText,
   reviewImportMessage,
+  reviewInterruptedMessage,
   reviewUndoMessage,
 } from '../../../src-renderer/features/attention/groups';
 import { draftFromFilters, parseDraft } from '../../../src-renderer/features/transactions/FilterBar';
@@ -86,6 +87,19 @@ describe('review file messages', () => {
     );
     expect(reviewImportMessage({ marks: 300, updated: 0, keptLocal: 0, notCached: 0 })).toBe(
       '300 review marks read; nothing changed: this copy had every mark of the file already, or a newer one.',
+    );
+  });
+
+  it('say how far a stopped import came, in the command line’s words, and what it merged did', () => {
+    expect(
+      reviewInterruptedMessage({ interrupted: { merged: 3750, total: 40000 }, updated: 3750, keptLocal: 0 }),
+    ).toBe(
+      'The import was interrupted after 3,750 of 40,000 marks; the marks merged so far stay. Import the same file again to finish. So far 3,750 records took a newer mark from the file.',
+    );
+    expect(
+      reviewInterruptedMessage({ interrupted: { merged: 250, total: 300 }, updated: 1, keptLocal: 2 }),
+    ).toBe(
+      'The import was interrupted after 250 of 300 marks; the marks merged so far stay. Import the same file again to finish. So far 1 record took a newer mark from the file; 2 records kept your own newer mark where the file says otherwise.',
     );
   });
 
