@@ -64,9 +64,20 @@ export function runScript(entry: string, args: string[], options: RunOptions = {
   });
 }
 
+/**
+ * Ctrl+C as the keyboard sends it, for `type`: `script` passes it to the pseudo-terminal as a
+ * key like any other, and the terminal's line discipline echoes "^C" where the cursor stands and
+ * sends SIGINT to the command, as at a person's terminal (in raw mode, as at a hidden prompt,
+ * the command reads it as a key instead).
+ */
+export const CTRL_C = '\x03';
+
 export interface TerminalOptions {
   env?: NodeJS.ProcessEnv;
-  /** What the person types once the output shows `when` (a hidden prompt, say), Enter included. */
+  /**
+   * What the person types once the output shows `when` (a hidden prompt, say), Enter included;
+   * `CTRL_C` presses Ctrl+C.
+   */
   type?: string;
   when?: RegExp;
   /** The most KiB a file the command writes may grow to (`prlimit --fsize`), as on a disk filling up. */
