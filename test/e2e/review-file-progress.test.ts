@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
+import { writeColleagueReview } from '../helpers/review-file';
 import { useTempDirs } from '../helpers/temp-dir';
 import { holdThreadPool } from '../helpers/thread-pool';
 import { seriousViolations } from './axe';
@@ -35,24 +36,8 @@ describe('the progress of a review export and import in the window', () => {
       secrets,
       pickFile: () => Promise.resolve(answers.shift() ?? null),
     });
-    const at = '2026-05-04T10:00:00.000Z';
     const colleague = path.join(folder, 'colleague.json');
-    writeFileSync(
-      colleague,
-      JSON.stringify({
-        format: 'satchel-review',
-        version: 1,
-        exportedAt: at,
-        organisationId: null,
-        marks: Array.from({ length: MARKS }, () => ({
-          kind: 'transaction',
-          id: randomUUID(),
-          reviewed: { at, changedAt: at },
-          note: { text: 'Seen by Anna', changedAt: at },
-          tags: { values: ['Q3 audit'], changedAt: at },
-        })),
-      }),
-    );
+    writeColleagueReview(colleague, MARKS, { note: true, tags: true });
     await connectSandbox(core, sandbox);
     const opened = await openApp(core);
     const { page } = opened;

@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
+import { COLLEAGUE_AT, writeColleagueReview } from '../helpers/review-file';
 import { useTempDirs } from '../helpers/temp-dir';
 import { seriousViolations } from './axe';
 import { closeBrowser, openApp } from './harness';
@@ -36,23 +37,9 @@ describe('stopping a review export and import from the window', () => {
       secrets,
       pickFile: () => Promise.resolve(answers.shift() ?? null),
     });
-    const at = '2026-05-04T10:00:00.000Z';
+    const at = COLLEAGUE_AT;
     const colleague = path.join(folder, 'colleague.json');
-    writeFileSync(
-      colleague,
-      JSON.stringify({
-        format: 'satchel-review',
-        version: 1,
-        exportedAt: at,
-        organisationId: null,
-        marks: Array.from({ length: MARKS }, () => ({
-          kind: 'transaction',
-          id: randomUUID(),
-          reviewed: { at, changedAt: at },
-          note: { text: 'Seen by Anna', changedAt: at },
-        })),
-      }),
-    );
+    writeColleagueReview(colleague, MARKS, { note: true });
     const profile = await connectSandbox(core, sandbox);
     const cache = core.cacheOf(profile.id);
     const marksInCopy = () =>

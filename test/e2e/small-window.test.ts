@@ -8,6 +8,7 @@ import { createKeychainSecrets } from '../../src-main/secrets';
 import { windowOptions } from '../../src-main/shell/window-options';
 import { startSandbox } from '../../src-sandbox';
 import { useReadOnlyFolders } from '../helpers/read-only';
+import { writeColleagueReview } from '../helpers/review-file';
 import { useTempDirs } from '../helpers/temp-dir';
 import { holdThreadPool } from '../helpers/thread-pool';
 import { closeBrowser, openApp, type AppPage } from './harness';
@@ -251,22 +252,8 @@ describe(`the smallest window (${minWidth}×${minHeight})`, () => {
     await core.files.stopAll();
     sandbox.control?.clearFaults();
     // A colleague's review marks to import, so that the review section has marks to export.
-    const at = '2026-05-04T10:00:00.000Z';
     const colleague = path.join(folder, 'colleague.json');
-    writeFileSync(
-      colleague,
-      JSON.stringify({
-        format: 'satchel-review',
-        version: 1,
-        exportedAt: at,
-        organisationId: null,
-        marks: Array.from({ length: 2_000 }, () => ({
-          kind: 'transaction',
-          id: randomUUID(),
-          reviewed: { at, changedAt: at },
-        })),
-      }),
-    );
+    writeColleagueReview(colleague, 2_000);
     const [target] = transactionsWithOneFile(core, profile.id, 1);
     const app = await openApp(core, { serveFiles: true });
     const { page } = app;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload, ReviewFileStep } from '../../../src-shared/ipc';
 import { createHandlers, dispatch, type HandlerTable } from '../../../src-main/handlers';
 import { syncedCore } from '../../helpers/sync-fixture';
+import { COLLEAGUE_AT, writeColleagueReview } from '../../helpers/review-file';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `review.cancel` through the real handler table over a synced sandbox, sent when the window
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 /** Enough marks that a stop sent at the first count lands while the work goes on. */
 const MARKS = 40_000;
-const at = '2026-05-04T10:00:00.000Z';
+const at = COLLEAGUE_AT;
 
 async function setUp() {
   const answers: string[] = [];
@@ -66,24 +67,7 @@ const cancelledOnce = [
 
 /** A colleague's file of `count` marks on records this copy does not hold. */
 function colleagueFile(count: number): string {
-  const file = path.join(tempDir(), 'colleague.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      format: 'satchel-review',
-      version: 1,
-      exportedAt: at,
-      organisationId: null,
-      marks: Array.from({ length: count }, () => ({
-        kind: 'transaction',
-        id: randomUUID(),
-        reviewed: { at, changedAt: at },
-        note: { text: 'Seen by Anna', changedAt: at },
-        tags: { values: ['Q3 audit'], changedAt: at },
-      })),
-    }),
-  );
-  return file;
+  return writeColleagueReview(path.join(tempDir(), 'colleague.json'), count, { note: true, tags: true });
 }
 
 const noRunning = async (handlers: HandlerTable, profileId: string, workId: string) =>

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
@@ -7,6 +6,7 @@ import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { exportReviewInSlices } from '../../../src-main/review';
 import { PROGRESS_INTERVAL_MS } from '../../../src-main/review-progress';
 import { syncedCore } from '../../helpers/sync-fixture';
+import { writeColleagueReview } from '../../helpers/review-file';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `review.import` and `review.export` through the real handler table over a synced sandbox,
@@ -51,24 +51,8 @@ describe('review.fileProgress', () => {
     const handlers = createHandlers(core);
     const profileId = profile.id;
     const marks = 12_000;
-    const at = '2026-05-04T10:00:00.000Z';
     const colleague = path.join(tempDir(), 'colleague.json');
-    writeFileSync(
-      colleague,
-      JSON.stringify({
-        format: 'satchel-review',
-        version: 1,
-        exportedAt: at,
-        organisationId: null,
-        marks: Array.from({ length: marks }, () => ({
-          kind: 'transaction',
-          id: randomUUID(),
-          reviewed: { at, changedAt: at },
-          note: { text: 'Seen by Anna', changedAt: at },
-          tags: { values: ['Q3 audit'], changedAt: at },
-        })),
-      }),
-    );
+    writeColleagueReview(colleague, marks, { note: true, tags: true });
     const seen: FileProgress[] = [];
     const stop = core.events.subscribe((event, payload) => {
       if (event === 'review.fileProgress')
