@@ -411,7 +411,7 @@ function Items({
             </td>
             <td className="mono">{row.code ?? '—'}</td>
             <td>{humanize(row.status)}</td>
-            <td>
+            <td className="row-actions">
               <button
                 type="button"
                 tabIndex={-1}

@@ -390,12 +390,12 @@ export function ExpensesView({
             }}
           >
             <header className="pane-header">
-              <h2 id="expense-pane-title" tabIndex={-1} ref={heading}>
-                {detail.data?.expense.description || detail.data?.expense.merchantName || 'Expense'}
-              </h2>
               <button type="button" aria-label="Close details (Esc)" onClick={close}>
                 ×
               </button>
+              <h2 id="expense-pane-title" tabIndex={-1} ref={heading}>
+                {detail.data?.expense.description || detail.data?.expense.merchantName || 'Expense'}
+              </h2>
             </header>
             {detail.data ? (
               <>

@@ -27,12 +27,12 @@ export const TransactionPane = forwardRef<HTMLHeadingElement, PaneProps>(functio
   return (
     <aside className="pane" aria-labelledby="pane-title" onKeyDown={onKeyDown} data-testid="transaction-pane">
       <header className="pane-header">
-        <h2 id="pane-title" tabIndex={-1} ref={headingRef}>
-          {t ? t.counterparty || t.description || 'Transaction' : 'Transaction'}
-        </h2>
         <button type="button" onClick={onClose} aria-label="Close details (Esc)">
           ×
         </button>
+        <h2 id="pane-title" tabIndex={-1} ref={headingRef}>
+          {t ? t.counterparty || t.description || 'Transaction' : 'Transaction'}
+        </h2>
       </header>
       {detail.error && (
         <p className="form-error" role="alert">

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { windowOptions } from '../../src-main/shell/window-options';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// What the smallest window leaves room for, beyond fitting (small-window.test.ts): the
+// Transactions grid shows a useful number of rows under its filters, the buttons of an item
+// row stand apart, and the expense pane's title uses the pane's width.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const { minWidth, minHeight } = windowOptions('/preload.cjs');
+
+/** The grid's rows wholly in view under its sticky header. */
+async function rowsInView(grid: Locator): Promise<number> {
+  return grid.evaluate((element) => {
+    const head = element.querySelector('.grid-head')!.getBoundingClientRect();
+    const box = element.getBoundingClientRect();
+    const bottom = Math.min(box.bottom, window.innerHeight);
+    return Array.from(element.querySelectorAll('.grid-body [role="row"]')).filter((row) => {
+      const r = row.getBoundingClientRect();
+      return r.top >= head.bottom - 0.5 && r.bottom <= bottom + 0.5;
+    }).length;
+  });
+}
+
+/** How many lines an element's text takes. */
+async function linesOf(page: Page, element: Locator): Promise<number> {
+  await page.waitForFunction(() => document.fonts.status === 'loaded');
+  return element.evaluate((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set(
+      Array.from(range.getClientRects())
+        .filter((box) => box.width > 0)
+        .map((box) => Math.round(box.top)),
+    );
+    return tops.size;
+  });
+}
+
+describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
+  it('shows rows, apart buttons and a whole-width title', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.setViewportSize({ width: minWidth, height: minHeight });
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      await grid.getByRole('row').nth(1).waitFor();
+      await page.getByTestId('totals').getByText('transactions', { exact: false }).first().waitFor();
+      await app.screenshot('small-room-transactions');
+      // The header (filters, totals, bulk bar) once took 275 px of the 560, leaving 7 rows whole;
+      // drawn closer in a short window it leaves 10.
+      expect(await rowsInView(grid)).toBeGreaterThanOrEqual(9);
+
+      // Dimensions: an item row's Edit and Expenses buttons stand apart.
+      await page.keyboard.press('Control+8');
+      await page.getByRole('heading', { level: 1, name: 'Dimensions' }).waitFor();
+      const expensesButton = page.getByRole('button', { name: /^Expenses booked on / }).first();
+      await expensesButton.waitFor();
+      const row = expensesButton.locator('xpath=ancestor::tr[1]');
+      const edit = (await row.getByRole('button', { name: /^Edit / }).boundingBox())!;
+      const expenses = (await expensesButton.boundingBox())!;
+      await app.screenshot('small-room-dimensions');
+      expect(expenses.x - (edit.x + edit.width)).toBeGreaterThanOrEqual(4);
+
+      // Expenses: the pane's title takes the pane's width, not a word a line.
+      await page.keyboard.press('Control+2');
+      await page.getByRole('heading', { level: 1, name: 'Expenses' }).waitFor();
+      await page.locator('main [role="grid"] tbody tr').first().waitFor();
+      await page.getByTestId('expenses-grid').focus();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await pane.locator('.facts').first().waitFor();
+      const title = pane.locator('#expense-pane-title');
+      const words = ((await title.textContent()) ?? '').trim().split(/\s+/).length;
+      await app.screenshot('small-room-expense-pane');
+      expect(words).toBeGreaterThanOrEqual(3);
+      expect(await linesOf(page, title)).toBeLessThanOrEqual(2);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
