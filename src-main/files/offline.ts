@@ -342,14 +342,21 @@ async function cacheCopy(
  * so is one another process has just put in place and not yet recorded (the same bytes). A
  * record without a sha256 or a size cannot vouch for any bytes: nothing is taken then.
  */
-async function unrecordedCopy(record: FileRecord, full: string): Promise<boolean> {
+async function unrecordedCopy(
+  record: FileRecord,
+  full: string,
+  unreadable?: (error: unknown) => void,
+): Promise<boolean> {
   if (!record.sha256 || record.size === null || full.endsWith('.part')) return false;
   try {
     const found = statSync(full);
     if (!found.isFile() || found.size !== record.size) return false;
     return (await hashFile(full, found.size)).sha256 === record.sha256;
-  } catch {
-    return false; // gone, or unreadable: fetched as any missing copy
+  } catch (error) {
+    // Gone, or unreadable: fetched as any missing copy. Gone is no news; the caller may say why
+    // a copy it could not read was not taken.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable?.(error);
+    return false;
   }
 }
 
@@ -462,12 +469,12 @@ async function adoptUnrecorded(deps: OfflineDeps, lease: LeaseGuard): Promise<nu
     if (recorded.has(name) || name.endsWith('.part') || !FILE_ID.test(id)) continue;
     if (deps.inflight?.has(path.join(deps.root, id))) continue;
     const record = fileRecord(deps.cache, id);
-    if (!record || record.localPath || !record.sha256 || record.size === null) continue;
+    if (!record || record.localPath) continue;
     const full = path.join(deps.root, name);
+    const couldNotTake = (error: unknown) =>
+      log.warn(`a copy of file ${record.id} already in the folder could not be taken:`, error);
+    if (!(await unrecordedCopy(record, full, couldNotTake))) continue;
     try {
-      const found = statSync(full);
-      if (!found.isFile() || found.size !== record.size) continue;
-      if ((await hashFile(full, found.size)).sha256 !== record.sha256) continue;
       const localName = `${record.id}${cacheExtension(record.name, record.mimeType)}`;
       if (name !== localName) {
         lease.check();
@@ -483,7 +490,7 @@ async function adoptUnrecorded(deps: OfflineDeps, lease: LeaseGuard): Promise<nu
     } catch (error) {
       // The cache's trouble, not this copy's: the fill stops (fills.ts tells the core).
       if (error instanceof LeaseLostError || isSqliteError(error)) throw error;
-      log.warn(`a copy of file ${record.id} already in the folder could not be taken:`, error);
+      couldNotTake(error);
     }
   }
   return adopted;
