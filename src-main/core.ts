@@ -594,10 +594,13 @@ export function createCore(options: CoreOptions): Core {
 
   /**
    * The refusal a preview's record of the copy it would fetch gets now. Beside a copy known to
-   * be read-only, one opened writable whose WAL (where SQLite writes every change first) turned
-   * immutable meanwhile: that record would be refused, and the request spent for nothing (its
-   * bytes left unrecorded). Asked only before a write (the preview of a file not on this
-   * computer, or a rename), never for a copy on disk; one `access` call, no write. A change that
+   * be read-only, one opened writable whose WAL (where SQLite writes every change first) or
+   * receipts folder (where the `.part` file would be made) turned immutable meanwhile: that
+   * record or that file would be refused, and the request spent for nothing. Asked only before
+   * a write (the preview of a file not on this computer, or a rename), never for a copy on
+   * disk; two `access` calls, no write. A main file made immutable under a writable WAL is not
+   * refused here: the record still goes into the WAL, and the copy opens read-only at its next
+   * start or turns read-only at its first refused write. A change that
    * leaves the open file writable (a read-only mount put over its folder, permissions) is not
    * taken for one; what cannot be seen without writing (a share whose server refuses) is still
    * met at the record (`noteWriteRefused`). docs/store.md, "A copy that cannot be written".
@@ -606,10 +609,12 @@ export function createCore(options: CoreOptions): Core {
     const known = readOnlyError(profileId);
     if (known) return known;
     const cache = caches.get(profileId);
-    if (!cache || !refusesOpenWrites(`${cache.file}-wal`)) return null;
+    if (!cache) return null;
+    const refusing = [`${cache.file}-wal`, filesFolderOf(profileId)].find(refusesOpenWrites);
+    if (!refusing) return null;
     return turnReadOnly(
       profileId,
-      `the WAL of the offline copy of ${profileId} refuses writes (immutable); opening it again read-only before a preview fetches into it`,
+      `${refusing} of the offline copy of ${profileId} refuses writes (immutable); opening it again read-only before a preview fetches into it`,
     );
   }
 

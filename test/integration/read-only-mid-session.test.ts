@@ -430,6 +430,38 @@ describe('a preview that fetches into a copy that becomes read-only', () => {
     expect(contentRequests()).toBe((asked ?? 0) + 1);
   });
 
+  it('refuses a preview before its request when the folder of its receipts refuses writes, and fetches it after Check again', async (context) => {
+    const { core, handlers, profileId, sandbox } = await syncedCopy();
+    const [shown, fetched] = sandbox.state.files;
+    if (!shown || !fetched) throw new Error('the sandbox has too few files');
+    const preview = (fileId: string) => dispatch(handlers, 'files.fetch', { profileId, fileId });
+    // The folder exists once a receipt was kept on this computer.
+    expect(await preview(shown.id)).toMatchObject({ ok: true, value: { fileId: shown.id } });
+    const root = core.files.filesRoot(profileId);
+    // Made immutable while Satchel runs: no file can be made in it (the `.part` neither).
+    const undo = makeImmutable([root]);
+    if (!undo) return context.skip();
+
+    const contentRequests = () => sandbox.control?.requests('getFileContent').length;
+    const asked = contentRequests();
+    const refused = await preview(fetched.id);
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'READ_ONLY', message: expect.stringContaining(`the folder ${root}`) },
+    });
+    expect(contentRequests()).toBe(asked);
+    expect(readdirSync(root).filter((name) => name.startsWith(fetched.id))).toEqual([]);
+    expect(await dispatch(handlers, 'profiles.cacheStatus', { id: profileId })).toMatchObject({
+      ok: true,
+      value: { readOnly: { message: (refused as { error: { message: string } }).error.message } },
+    });
+
+    undo();
+    await dispatch(handlers, 'profiles.recheckCache', { id: profileId });
+    expect(await preview(fetched.id)).toMatchObject({ ok: true, value: { fileId: fetched.id } });
+    expect(contentRequests()).toBe((asked ?? 0) + 1);
+  });
+
   it('keeps a receipt whose record was refused mid-fetch, and shows it after Check again without a request', async (context) => {
     const { core, handlers, profileId, file, sandbox } = await syncedCopy();
     const control = sandbox.control!;
