@@ -13,8 +13,9 @@ import { connectSandbox } from './steps';
 
 // What the smallest window leaves room for, beyond fitting (small-window.test.ts): the
 // Transactions grid and the Expenses list show a useful number of rows under their filters (the
-// Expenses list under the read-only banner too), the buttons of an item row stand apart, and
-// the expense pane's title uses the pane's width.
+// Expenses list under the read-only banner too), the buttons of an item row stand apart, the
+// expense pane's title uses the pane's width, and a focused pane title's ring stays clear of the
+// close button beside it (at the usual size as well).
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -22,7 +23,7 @@ afterEach(async () => {
   for (const account of await secrets.list()) await secrets.delete(account);
 });
 
-const { minWidth, minHeight } = windowOptions('/preload.cjs');
+const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
 
 /** The grid's rows wholly in view under its sticky header. */
 async function rowsInView(grid: Locator): Promise<number> {
@@ -53,6 +54,63 @@ async function listRowsInView(list: Locator): Promise<number> {
 /** How far down the window a short list's box starts: the height of what is above it. */
 async function listTop(list: Locator): Promise<number> {
   return list.evaluate((table) => table.closest('.list-column')!.getBoundingClientRect().top);
+}
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/**
+ * The focused element's focus ring, line by line (its boxes grown by the outline's offset and
+ * width, as the ring is drawn around them), whether a ring shows at all, the box of its text, and
+ * the box of the close button in the same pane header.
+ */
+async function focusedTitleRing(page: Page): Promise<{ shown: boolean; ring: Box[]; text: Box; close: Box }> {
+  return page.evaluate(() => {
+    const title = document.activeElement as HTMLElement;
+    const style = getComputedStyle(title);
+    const grow = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+    const box = (r: DOMRect, by = 0) => ({
+      left: r.left - by,
+      top: r.top - by,
+      right: r.right + by,
+      bottom: r.bottom + by,
+    });
+    const range = document.createRange();
+    range.selectNodeContents(title);
+    return {
+      shown:
+        title.matches(':focus-visible') &&
+        style.outlineStyle !== 'none' &&
+        parseFloat(style.outlineWidth) > 0,
+      ring: Array.from(title.getClientRects())
+        .filter((r) => r.width > 0)
+        .map((r) => box(r, grow)),
+      text: box(range.getBoundingClientRect()),
+      close: box(title.closest('.pane-header')!.querySelector('button')!.getBoundingClientRect()),
+    };
+  });
+}
+
+const overlaps = (a: Box, b: Box) =>
+  Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 &&
+  Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
+
+/** The pane title, focused on opening, is ringed around its text and clear of the × button. */
+async function expectTitleRingClear(page: Page, id: string): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(id);
+  const { shown, ring, text, close } = await focusedTitleRing(page);
+  expect(shown).toBe(true);
+  expect(ring.length).toBeGreaterThan(0);
+  for (const line of ring) expect(overlaps(line, close), JSON.stringify({ line, close })).toBe(false);
+  // The ring goes round the whole text.
+  expect(Math.min(...ring.map((line) => line.left))).toBeLessThanOrEqual(text.left);
+  expect(Math.min(...ring.map((line) => line.top))).toBeLessThanOrEqual(text.top);
+  expect(Math.max(...ring.map((line) => line.right))).toBeGreaterThanOrEqual(text.right);
+  expect(Math.max(...ring.map((line) => line.bottom))).toBeGreaterThanOrEqual(text.bottom);
 }
 
 /** How many lines an element's text takes. */
@@ -151,6 +209,49 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
       // the header drawn closer the list starts at 256 px and shows 5.
       expect(await listRowsInView(list)).toBeGreaterThanOrEqual(5);
       expect(await listTop(list)).toBeLessThanOrEqual(270);
+    } finally {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+
+  it("rings a focused pane title's text, clear of the close button, at the usual and the least size", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 60 });
+    const core = createCore({ dataDir: tempDir(), secrets });
+    await connectSandbox(core, sandbox);
+    const app = await openApp(core);
+    const { page } = app;
+    page.setDefaultTimeout(20_000);
+    try {
+      for (const [w, h] of [
+        [width, height],
+        [minWidth, minHeight],
+      ] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.keyboard.press('Control+1');
+        const grid = page.getByRole('grid', { name: 'Transactions' });
+        await grid.getByRole('row').nth(1).waitFor();
+        await grid.focus();
+        await page.keyboard.press('Enter');
+        await page.getByTestId('transaction-pane').waitFor();
+        await expectTitleRingClear(page, 'pane-title');
+        await app.screenshot(`room-transaction-title-${w}`);
+        await page.keyboard.press('Escape');
+        await page.getByTestId('transaction-pane').waitFor({ state: 'detached' });
+
+        await page.keyboard.press('Control+2');
+        await page.getByRole('heading', { level: 1, name: 'Expenses' }).waitFor();
+        const list = page.getByTestId('expenses-grid');
+        await list.locator('tbody tr').first().waitFor();
+        await list.focus();
+        await page.keyboard.press('Enter');
+        await page.getByTestId('expense-pane').waitFor();
+        await expectTitleRingClear(page, 'expense-pane-title');
+        await app.screenshot(`room-expense-title-${w}`);
+        await page.keyboard.press('Escape');
+        await page.getByTestId('expense-pane').waitFor({ state: 'detached' });
+      }
     } finally {
       await app.close();
       await core.close();
