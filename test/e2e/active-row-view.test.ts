@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core';
+import { createKeychainSecrets } from '../../src-main/secrets';
+import { windowOptions } from '../../src-main/shell/window-options';
+import { startSandbox } from '../../src-sandbox';
+import { useTempDirs } from '../helpers/temp-dir';
+import { closeBrowser, openApp } from './harness';
+import { connectSandbox } from './steps';
+
+// The row the keyboard makes active is brought into view whole: never under the list's header
+// row, which stays at the top of the scrolling list (sticky), also when the row comes in from
+// above (Page Up, k, ↑) and the header takes two lines.
+const tempDir = useTempDirs();
+const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+afterAll(closeBrowser);
+afterEach(async () => {
+  for (const account of await secrets.list()) await secrets.delete(account);
+});
+
+const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
+
+/** Where the active row is against the header row above it and the bottom of its scroll box. */
+async function activePlace(
+  list: Locator,
+): Promise<{ id: string; top: number; headBottom: number; bottom: number; boxBottom: number }> {
+  return list.evaluate((element) => {
+    const id = element.getAttribute('aria-activedescendant') ?? '';
+    const row = document.getElementById(id)!.getBoundingClientRect();
+    // A table's header cells are what stays at the top (each sticky), not its thead.
+    const head = (element.querySelector('thead th') ??
+      element.querySelector('.grid-head'))!.getBoundingClientRect();
+    let box = element as HTMLElement | null;
+    while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+    return {
+      id,
+      top: row.top,
+      headBottom: head.bottom,
+      bottom: row.bottom,
+      boxBottom: Math.min(box!.getBoundingClientRect().bottom, window.innerHeight),
+    };
+  });
+}
+
+/** Moves with `key` `times` times; after each move the active row is whole under the header. */
+async function expectEachInView(page: Page, list: Locator, key: string, times: number): Promise<void> {
+  for (let step = 0; step < times; step += 1) {
+    const before = await list.getAttribute('aria-activedescendant');
+    await page.keyboard.press(key);
+    await expect.poll(() => list.getAttribute('aria-activedescendant')).not.toBe(before);
+    // Brought into view on the next frame.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    const place = await activePlace(list);
+    expect(place.top, `${key} ${step + 1}: ${JSON.stringify(place)}`).toBeGreaterThanOrEqual(
+      place.headBottom - 0.5,
+    );
+    expect(place.bottom, `${key} ${step + 1}: ${JSON.stringify(place)}`).toBeLessThanOrEqual(
+      place.boxBottom + 0.5,
+    );
+  }
+}
+
+describe('the active row in view', () => {
+  for (const [label, size] of [
+    ['the usual window', { width, height }],
+    ['the smallest window', { width: minWidth, height: minHeight }],
+  ] as const)
+    it(`keeps it clear of the header row in ${label} (${size.width}×${size.height})`, async () => {
+      const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+      const core = createCore({ dataDir: tempDir(), secrets });
+      await connectSandbox(core, sandbox);
+      const app = await openApp(core);
+      const { page } = app;
+      page.setDefaultTimeout(20_000);
+      try {
+        await page.setViewportSize(size);
+        const grid = page.getByRole('grid', { name: 'Transactions' });
+        await grid.getByRole('row').nth(1).waitFor();
+        await grid.focus();
+        await page.keyboard.press('End');
+        await expectEachInView(page, grid, 'PageUp', 2);
+        await expectEachInView(page, grid, 'ArrowUp', 3);
+
+        await page.keyboard.press('Control+2');
+        const expenses = page.getByTestId('expenses-grid');
+        await expenses.locator('tbody tr').nth(20).waitFor();
+        await expenses.focus();
+        await page.keyboard.press('End');
+        await expectEachInView(page, expenses, 'PageUp', 2);
+        await expectEachInView(page, expenses, 'k', 3);
+        await app.screenshot(`active-row-expenses-${size.width}x${size.height}`);
+
+        await page.keyboard.press('Control+3');
+        const suppliers = page.getByRole('grid', { name: 'Suppliers' });
+        await suppliers.locator('tbody tr').nth(20).waitFor();
+        await suppliers.focus();
+        await page.keyboard.press('End');
+        await expectEachInView(page, suppliers, 'PageUp', 2);
+        await expectEachInView(page, suppliers, 'ArrowUp', 2);
+      } finally {
+        await app.close();
+        await core.close();
+        await sandbox.stop();
+      }
+    }, 120_000);
+});
