@@ -32,8 +32,9 @@ export interface SlicedCheckOptions {
    */
   script?: string;
   /**
-   * Once aborted, the check stops at its next slice (the thread ended) and rejects with a
-   * CANCELLED error saying that nothing was changed.
+   * Once aborted, it rejects at once with a CANCELLED error saying that nothing was changed,
+   * and ends the thread wherever it is (reading, parsing or checking a slice): the check only
+   * reads the file, so there is nothing to undo. Without a thread, it stops at its next slice.
    */
   signal?: AbortSignal;
 }
@@ -71,6 +72,7 @@ export async function readReviewFileInSlices(
   file: string,
   { sliceSize = CHECK_SLICE, onProgress, script, signal }: SlicedCheckOptions = {},
 ): Promise<ReviewFile> {
+  if (signal?.aborted) throw checkCancelled();
   const data: CheckThreadData = { file, sliceSize, sendSize: SEND_SLICE };
   let worker: Worker;
   try {
@@ -80,6 +82,12 @@ export async function readReviewFileInSlices(
     return readHere(file, sliceSize, onProgress, signal);
   }
   const started = { value: false };
+  // Stopped, it answers at once: not at the thread's next message, which may be a second or
+  // two away on a large file (its parse, or a slice of its check), while the window says
+  // "Stopping…". The thread is ended below, whatever it was doing.
+  let stopped: (() => void) | undefined;
+  const onAbort = () => stopped?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     return await new Promise<ReviewFile>((resolve, reject) => {
       let fields: Omit<ReviewFile, 'marks'> | undefined;
@@ -90,12 +98,14 @@ export async function readReviewFileInSlices(
         settled = true;
         outcome();
       };
+      stopped = () => settle(() => reject(checkCancelled()));
       const answer = async () => {
         await nextTurn();
-        if (signal?.aborted) settle(() => reject(checkCancelled()));
         if (!settled) worker.postMessage('next');
       };
       worker.on('message', (message: CheckMessage) => {
+        // Nothing the thread said after the answer (a stop) counts: no progress after it.
+        if (settled) return;
         try {
           switch (message.kind) {
             case 'started':
@@ -137,6 +147,7 @@ export async function readReviewFileInSlices(
     log.warn('the review file check thread could not start; checking in the app thread:', error);
     return readHere(file, sliceSize, onProgress, signal);
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     void worker.terminate();
   }
 }
@@ -175,8 +186,9 @@ async function readHere(
 ): Promise<ReviewFile> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readFile(file, signal ? { signal } : {});
   } catch (error) {
+    if (signal?.aborted) throw checkCancelled();
     throw unreadable(file, error);
   }
   const check = startCheck(file, bytes);

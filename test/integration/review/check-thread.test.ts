@@ -1,7 +1,10 @@
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReviewFile, readReviewFileInSlices, ReviewImportError } from '../../../src-main/review';
+import { CHECK_CANCELLED } from '../../../src-main/review/sliced-check';
+import { writeColleagueReview } from '../../helpers/review-file';
 import { useCaches } from '../search/fixtures';
 
 /**
@@ -154,4 +157,44 @@ describe('reading a review file in a thread of its own', () => {
     );
     expect(((error as ReviewImportError).cause as NodeJS.ErrnoException).code).toBe('ENOENT');
   });
+
+  it('stops at once when its signal is aborted mid-check, and ends its thread', async () => {
+    // Large enough that the thread is still starting, reading or parsing when the stop comes.
+    const file = writeColleagueReview(path.join(caches.tempDir(), 'colleague.json'), 100_000, {
+      note: true,
+      tags: true,
+    });
+    await readFile(file); // libuv's pool, threads of its own, started before threads are counted
+    const before = threadsOfThisProcess();
+    const stop = new AbortController();
+    const seen: string[] = [];
+    const reading = readReviewFileInSlices(file, {
+      signal: stop.signal,
+      onProgress: (done) => seen.push(`checked ${done}`),
+    });
+    expect(threadsOfThisProcess()).toBe(before + 1); // the check thread, at work
+    stop.abort();
+    seen.push('stopped');
+    const error = await reading.catch((e: unknown) => e);
+    seen.push('answered');
+    expect(error).toMatchObject({ code: 'CANCELLED', message: CHECK_CANCELLED });
+    // The thread is ended, not left to run its check to the end: once it is gone it can say
+    // nothing more, so the order below is final. Before, the stop was taken at the thread's
+    // next message (after the parse of the whole file), the count it carried shown first.
+    while (threadsOfThisProcess() !== before) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual(['stopped', 'answered']);
+
+    // A signal aborted before it starts starts no thread.
+    const error2 = await readReviewFileInSlices(file, { signal: AbortSignal.abort() }).catch(
+      (e: unknown) => e,
+    );
+    expect(error2).toMatchObject({ code: 'CANCELLED', message: CHECK_CANCELLED });
+    expect(threadsOfThisProcess()).toBe(before);
+  }, 60_000);
 });
+
+/** The threads of this process as the system counts them: a worker thread is one of them. */
+function threadsOfThisProcess(): number {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  return Number(/^Threads:\s+(\d+)$/m.exec(status)![1]);
+}

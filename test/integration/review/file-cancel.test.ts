@@ -176,4 +176,40 @@ describe('review.cancel', () => {
     expect(marksInCopy()).toBe(0);
     await noRunning(handlers, profileId, workId);
   }, 120_000);
+
+  it('answers a stop during the check at once, before the check counts again', async () => {
+    const { core, handlers, profileId, marksInCopy, pick } = await setUp();
+    // Large enough that the check thread is still starting, reading or parsing at the stop.
+    const file = colleagueFile(100_000);
+    const events: string[] = [];
+    const unsubscribe = core.events.subscribe((event, payload) => {
+      if (event === 'review.fileProgress') {
+        const { step, done, ended } = payload as EventPayload<'review.fileProgress'>;
+        events.push(`${step} ${done}${ended ? ' ended' : ''}`);
+      }
+    });
+
+    const workId = randomUUID();
+    await pick('reviewImport', file);
+    const importing = dispatch(handlers, 'review.import', { profileId, file, workId });
+    // Stop is pressed as soon as the import runs: before, the stop waited for the check
+    // thread's next message (after it parsed the whole file), whose count was shown first.
+    const cancel = () => dispatch(handlers, 'review.cancel', { profileId, workId });
+    while (((await cancel()) as { value?: { cancelled: boolean } }).value?.cancelled !== true)
+      await new Promise((resolve) => setImmediate(resolve));
+    events.push('stopped');
+    const stopped = await importing;
+    unsubscribe();
+    expect(stopped).toEqual({
+      ok: false,
+      error: {
+        code: 'CANCELLED',
+        message: 'The import was interrupted while the file was checked; nothing was changed.',
+      },
+    });
+    // Nothing counted after the stop; nothing in the copy changed.
+    expect(events.slice(events.indexOf('stopped'))).toEqual(['stopped']);
+    expect(marksInCopy()).toBe(0);
+    await noRunning(handlers, profileId, workId);
+  }, 120_000);
 });
