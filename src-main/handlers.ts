@@ -281,10 +281,10 @@ export function createHandlers(core: Core): HandlerTable {
     // import during its check (nothing changed) or between two slices of its merge.
     'review.export': ({ profileId, file: named, workId }) =>
       core.grants.useFile('reviewExport', named, (file) =>
-        withReviewFileWork(runningReviewFiles, profileId, workId, (_, signal) => {
+        withReviewFileWork(runningReviewFiles, profileId, workId, (running, signal) => {
           const cache = core.cacheOf(profileId);
           return afterReviewChanges(cache, () =>
-            withReviewExportProgress(core.events, profileId, (onProgress) =>
+            withReviewExportProgress(core.events, profileId, running, (onProgress) =>
               exportReviewFileInSlices(cache, { file }, { onProgress, signal }),
             ),
           );
@@ -315,7 +315,7 @@ export function createHandlers(core: Core): HandlerTable {
                   return { ...sofar, interrupted: { merged, total: sofar.result.marks, message } };
                 }
               },
-              { file: 'import' },
+              { file: { workId: importId } },
             );
             if (!undo || undo.entries.length === 0) return { ...result, importId: null, interrupted };
             lastImports.set(profileId, { importId, undo });

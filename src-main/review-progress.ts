@@ -60,22 +60,22 @@ export async function withThrottledProgress<S extends string, T>(
  * failure part-way (a slice refused, the copy busy or damaged, a problem found in the file being
  * checked), so the status bar never keeps "Changing review marks: X of Y". An import checks
  * its file first (`phase: 'check'`), then changes (`'change'`); only the end of the change, or a
- * failure, ends it. An import (`file: 'import'`) also reports as `review.fileProgress`, with the
- * same counts at the same moments, for the window that asked for it.
+ * failure, ends it. An import (`file`, with the `workId` it runs under) also reports as
+ * `review.fileProgress`, with the same counts at the same moments, for the window that asked.
  */
 export function withReviewProgress<T>(
   events: EventBus,
   profileId: string,
   run: (onProgress: (done: number, total: number, phase?: ReviewPhase) => void) => Promise<T>,
-  { file }: { file?: 'import' } = {},
+  { file }: { file?: { workId: string } } = {},
 ): Promise<T> {
   return withThrottledProgress<ReviewPhase, T>(
     {
       send: ({ done, total, step: phase }, ended) => {
         events.emit('review.progress', { profileId, done, total, ended, phase });
-        if (file === 'import') {
+        if (file) {
           const step: ReviewFileStep = phase === 'check' ? 'check' : 'merge';
-          events.emit('review.fileProgress', { profileId, step, done, total, ended });
+          events.emit('review.fileProgress', { profileId, workId: file.workId, step, done, total, ended });
         }
       },
       isLast: ({ done, total, step }) => step === 'change' && done >= total,
@@ -85,19 +85,21 @@ export function withReviewProgress<T>(
 }
 
 /**
- * Runs a review export with its progress as `review.fileProgress` (`step: 'export'`): marks
- * written of those there were at its start. Its end is sent once the file is in place (or the
- * export failed), not when the count reaches the total: the file's sync to the disk comes after.
+ * Runs a review export (under `workId`) with its progress as `review.fileProgress` (`step:
+ * 'export'`): marks written of those there were at its start. Its end is sent once the file is
+ * in place (or the export failed), not when the count reaches the total: the file's sync to the
+ * disk comes after.
  */
 export function withReviewExportProgress<T>(
   events: EventBus,
   profileId: string,
+  workId: string,
   run: (onProgress: (done: number, total: number) => void) => Promise<T>,
 ): Promise<T> {
   return withThrottledProgress<'export', T>(
     {
       send: ({ done, total }, ended) =>
-        events.emit('review.fileProgress', { profileId, step: 'export', done, total, ended }),
+        events.emit('review.fileProgress', { profileId, workId, step: 'export', done, total, ended }),
     },
     (report) => run((done, total) => report({ done, total, step: 'export' })),
   );

@@ -580,10 +580,13 @@ export const events = {
    * of each step at once). `ended` on its last event, however it ended: written (an export's
    * count reaches its total before its file is synced to the disk and put in place), merged,
    * or failed part-way (`done` says how far it came). An import's `check` comes before its
-   * `merge`; a problem found in the file ends it at `check`.
+   * `merge`; a problem found in the file ends it at `check`. `workId` is the one the window
+   * sent with the command (or the core made): a window follows only the run it waits for, so a
+   * late event of a stopped run does not redraw the next run's bar.
    */
   'review.fileProgress': z.object({
     profileId: z.uuid(),
+    workId: z.uuid(),
     step: ReviewFileStep,
     done: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),

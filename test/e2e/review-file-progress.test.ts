@@ -16,7 +16,8 @@ import { connectSandbox } from './steps';
 // section that started the work says how far it is, as a bar and in words ("Importing 12,000 of
 // 40,000 marks…"), until the result. The export is held at its last step, the file's sync to
 // the disk, by holding every thread of libuv's pool (where that sync now runs): the window shows
-// the whole count meanwhile, and the result once the pool is free.
+// the whole count meanwhile (late events of another run's workId change nothing), and the
+// result once the pool is free.
 const tempDir = useTempDirs();
 const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
 afterAll(closeBrowser);
@@ -38,7 +39,7 @@ describe('the progress of a review export and import in the window', () => {
     });
     const colleague = path.join(folder, 'colleague.json');
     writeColleagueReview(colleague, MARKS, { note: true, tags: true });
-    await connectSandbox(core, sandbox);
+    const { id: profileId } = await connectSandbox(core, sandbox);
     const opened = await openApp(core);
     const { page } = opened;
     page.setDefaultTimeout(20_000);
@@ -84,6 +85,38 @@ describe('the progress of a review export and import in the window', () => {
       await section.getByRole('button', { name: 'Exporting…' }).waitFor();
       expect(await result.count()).toBe(0);
       expect(await seriousViolations(page)).toEqual([]);
+
+      // Late events of another run (one stopped before this one began): a count, then its end.
+      // The section follows its own run's workId only, so its bar neither redraws nor goes
+      // (before, the first redrew it as "Exporting 5 of 7 marks…" and the second removed it).
+      const stopped = randomUUID();
+      core.events.emit('review.fileProgress', {
+        profileId,
+        workId: stopped,
+        step: 'export',
+        done: 5,
+        total: 7,
+        ended: false,
+      });
+      core.events.emit('review.fileProgress', {
+        profileId,
+        workId: stopped,
+        step: 'export',
+        done: 5,
+        total: 7,
+        ended: true,
+      });
+      // Then an event the status bar shows: once it is drawn, the page has taken in the two
+      // before it (events arrive in order, and an update is drawn with those before it).
+      core.events.emit('review.progress', { profileId, done: 1, total: 3, ended: false, phase: 'change' });
+      await page.getByTestId('running-review').getByText('Changing review marks: 1 of 3').waitFor();
+      expect(await bar.count()).toBe(1);
+      expect(await section.getByTestId('review-file-progress').textContent()).toBe(
+        'Exporting 40,000 of 40,000 marks…',
+      );
+      expect(await exporting.getAttribute('aria-valuenow')).toBe(String(MARKS));
+      core.events.emit('review.progress', { profileId, done: 1, total: 3, ended: true, phase: 'change' });
+      await page.getByTestId('running-review').waitFor({ state: 'detached' });
 
       pool!.release();
       await result.getByText(`40,000 review marks written to ${file}.`).waitFor();

@@ -14,6 +14,7 @@ import {
 // once, and always one last event that says it ended.
 
 const profileId = '6f1c2a6e-3f7b-4c55-9d2e-0c1b5a7e9d10';
+const workId = '0b6f3c1e-8d2a-4e7f-b5c9-3a1d2e4f6a80';
 
 /** The counts of slices of `slice` marks of `total`. */
 function slices(total: number, slice: number) {
@@ -126,13 +127,13 @@ describe('review.fileProgress on the event bus', () => {
         onProgress(1000, 1000, 'check');
         onProgress(1000, 1000, 'change');
       },
-      { file: 'import' },
+      { file: { workId } },
     );
     expect(seen).toEqual([
       ['review.progress', { profileId, done: 1000, total: 1000, ended: false, phase: 'check' }],
-      ['review.fileProgress', { profileId, step: 'check', done: 1000, total: 1000, ended: false }],
+      ['review.fileProgress', { profileId, workId, step: 'check', done: 1000, total: 1000, ended: false }],
       ['review.progress', { profileId, done: 1000, total: 1000, ended: true, phase: 'change' }],
-      ['review.fileProgress', { profileId, step: 'merge', done: 1000, total: 1000, ended: true }],
+      ['review.fileProgress', { profileId, workId, step: 'merge', done: 1000, total: 1000, ended: true }],
     ]);
     for (const [event, payload] of seen)
       expect(events[event as keyof typeof events].parse(payload)).toEqual(payload);
@@ -147,16 +148,16 @@ describe('review.fileProgress on the event bus', () => {
     const bus = createEventBus();
     const seen: unknown[] = [];
     bus.subscribe((_event, payload) => seen.push(payload));
-    await withReviewExportProgress(bus, profileId, async (onProgress) => {
+    await withReviewExportProgress(bus, profileId, workId, async (onProgress) => {
       onProgress(250, 300);
       onProgress(300, 300);
       expect(seen.at(-1)).toMatchObject({ done: 300, ended: false });
       await Promise.resolve(); // the file synced to the disk and renamed into place
     });
     expect(seen).toEqual([
-      { profileId, step: 'export', done: 250, total: 300, ended: false },
-      { profileId, step: 'export', done: 300, total: 300, ended: false },
-      { profileId, step: 'export', done: 300, total: 300, ended: true },
+      { profileId, workId, step: 'export', done: 250, total: 300, ended: false },
+      { profileId, workId, step: 'export', done: 300, total: 300, ended: false },
+      { profileId, workId, step: 'export', done: 300, total: 300, ended: true },
     ]);
   });
 });

@@ -45,12 +45,15 @@ export function ReviewFileSection({ profile }: { profile: ProfileSummary }) {
   const exportButton = useRef<HTMLButtonElement>(null);
   const importButton = useRef<HTMLButtonElement>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
-  // How far the export or import under way is (`review.fileProgress`), until its last event.
+  // How far the export or import under way is (`review.fileProgress`), until its last event:
+  // that run's events only, by its `workId`. A late event of a run that was stopped (or of
+  // another window's) must not redraw, or end, the bar of the run that follows it.
   const [progress, setProgress] = useState<EventPayload<'review.fileProgress'> | null>(null);
   useEffect(
     () =>
       window.satchel.on('review.fileProgress', (event) => {
-        if (event.profileId === profile.id) setProgress(event.ended ? null : event);
+        if (event.profileId !== profile.id || event.workId !== running.current) return;
+        setProgress(event.ended ? null : event);
       }),
     [profile.id],
   );

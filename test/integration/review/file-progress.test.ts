@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,10 +60,15 @@ describe('review.fileProgress', () => {
         seen.push({ ...(payload as EventPayload<'review.fileProgress'>), at: Date.now() });
     });
 
+    // Every event names the run it counts, by the workId the window sent: a window follows its
+    // own run only, so a late event of a stopped run cannot redraw the next run's bar.
+    const workId = randomUUID();
     answers.push(colleague);
     await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
-    const imported = await dispatch(handlers, 'review.import', { profileId, file: colleague });
+    const imported = await dispatch(handlers, 'review.import', { profileId, file: colleague, workId });
     expect(imported).toMatchObject({ ok: true, value: { marks, updated: marks } });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((event) => event.workId !== workId)).toEqual([]);
     const check = seen.filter((event) => event.step === 'check');
     const merge = seen.filter((event) => event.step === 'merge');
     // All of the check, then all of the merge; the merge's end is the import's only end.
@@ -82,12 +88,32 @@ describe('review.fileProgress', () => {
     const exported = await dispatch(handlers, 'review.export', { profileId, file });
     stop();
     expect(exported).toEqual({ ok: true, value: { file, marks } });
+    // Sent without one, the run has the workId the core made for it: one, not the import's.
+    const made = seen[0]!.workId;
+    expect(made).not.toBe(workId);
+    expect(seen.filter((event) => event.workId !== made)).toEqual([]);
     expect(seen.every((event) => event.step === 'export')).toBe(true);
     expectThrottledCounts(seen, marks);
     expect(seen[0]).toMatchObject({ done: 250, ended: false });
     expect(seen.slice(-2)).toEqual([
-      { profileId, step: 'export', done: marks, total: marks, ended: false, at: expect.any(Number) },
-      { profileId, step: 'export', done: marks, total: marks, ended: true, at: expect.any(Number) },
+      {
+        profileId,
+        workId: made,
+        step: 'export',
+        done: marks,
+        total: marks,
+        ended: false,
+        at: expect.any(Number),
+      },
+      {
+        profileId,
+        workId: made,
+        step: 'export',
+        done: marks,
+        total: marks,
+        ended: true,
+        at: expect.any(Number),
+      },
     ]);
     expect(seen.length).toBeLessThan(marks / 250 / 2);
     // The file is the one the command line's export writes (apart from when it was written).
