@@ -78,8 +78,8 @@ describe('review.fileProgress', () => {
     expect(check.at(-1)).toMatchObject({ done: marks, ended: false });
     expect(seen.filter((event) => event.ended)).toEqual([merge.at(-1)]);
     expect(merge.at(-1)).toMatchObject({ profileId, done: marks, total: marks, ended: true });
-    // Throttled: 12,000 marks are 48 slices of the merge, and far fewer events.
-    expect(merge.length).toBeLessThan(marks / 250 / 2);
+    // Throttled by time (expectThrottledCounts), not by slices: how many events 48 slices give
+    // depends on how fast the machine merges them, so their number is not checked.
 
     seen.length = 0;
     const file = path.join(tempDir(), 'review.json');
@@ -115,7 +115,6 @@ describe('review.fileProgress', () => {
         at: expect.any(Number),
       },
     ]);
-    expect(seen.length).toBeLessThan(marks / 250 / 2);
     // The file is the one the command line's export writes (apart from when it was written).
     const whole = path.join(tempDir(), 'whole.json');
     await exportReviewInSlices(core.cacheOf(profileId), whole);
