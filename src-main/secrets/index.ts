@@ -1,5 +1,6 @@
 import keytar from 'keytar';
 import { AppError } from '../../src-shared/errors';
+import { log } from '../log';
 import { keyringState, type KeyringState } from './locked';
 
 /**
@@ -37,13 +38,31 @@ const UNAVAILABLE = [
 ];
 const LOCKED = [/locked collection/i, /object does not exist at path/i, /prompt.*dismissed/i, /cancel/i];
 
-/** The keychain is known to be locked (not merely "locked or missing"): what it means and what to do. */
-export function keychainLockedError(): AppError {
+/**
+ * Where to unlock a keyring, in words: named when the Secret Service gave its label, else "the
+ * locked keyring"; signing in again unlocks only the login one.
+ */
+function whereToUnlock(keyring: string | null | undefined): string {
+  const login = keyring?.trim().toLowerCase() === 'login';
+  return (
+    "in your system's keyring manager (on Linux: " +
+    (keyring ? `the "${keyring}" keyring` : 'the locked keyring') +
+    ' in Passwords and Keys' +
+    (login ? ', or sign in to your desktop again' : '') +
+    ')'
+  );
+}
+
+/**
+ * The keychain is known to be locked (not merely "locked or missing"): what it means and what to
+ * do. `keyring`: the label of the locked keyring that holds the key, when known.
+ */
+export function keychainLockedError(keyring?: string | null): AppError {
   return new AppError(
     'KEYCHAIN_LOCKED',
-    'The system keychain is locked, so Satchel cannot read the key it signs in with. Unlock it (on ' +
-      'Linux, the Login keyring: in Passwords and Keys, or by signing in to your desktop again), then ' +
-      'try again. Nothing needs to be entered again, and the offline copy stays readable meanwhile.',
+    'The system keychain is locked, so Satchel cannot read the key it signs in with. Unlock it ' +
+      `${whereToUnlock(keyring)}, then try again. Nothing needs to be entered again, and the ` +
+      'offline copy stays readable meanwhile.',
   );
 }
 
@@ -67,8 +86,19 @@ export function noDefaultKeyringError(): AppError {
  * nothing to ask. `attributes`: the items to count the locked ones of.
  */
 async function keyringsNow(attributes?: Record<string, string>): Promise<KeyringState> {
-  if (process.platform !== 'linux') return { defaultKeyring: null, lockedItems: null };
-  return keyringState(attributes);
+  if (process.platform !== 'linux')
+    return { defaultKeyring: null, defaultLabel: null, lockedItems: null, problem: null };
+  const state = await keyringState(attributes);
+  noteProblem(state.problem);
+  return state;
+}
+
+let lastProblem: string | null = null;
+/** Why the Secret Service could not be asked, logged once until it changes (Settings asks often). */
+function noteProblem(problem: string | null): void {
+  if (problem === lastProblem) return;
+  lastProblem = problem;
+  if (problem) log.warn(`Could not ask the Secret Service whether a keyring is locked: ${problem}`);
 }
 
 /** Maps the keychain library's message to an error the user can act on. Never includes a secret. */
@@ -116,7 +146,9 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
   // up.
   const refuseIfLocked = async (attributes: Record<string, string>) => {
     const state = await keyringsNow(attributes);
-    if ((state.lockedItems ?? 0) > 0 || state.defaultKeyring === 'locked') throw keychainLockedError();
+    const item = state.lockedItems?.[0];
+    if (item) throw keychainLockedError(item.keyring);
+    if (state.defaultKeyring === 'locked') throw keychainLockedError(state.defaultLabel);
   };
   return {
     async set(account, secret) {
@@ -126,8 +158,8 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
         await keytar.setPassword(service, account, secret);
       } catch (error) {
         // A new item goes to the default keyring: locked, or none, is what stopped it.
-        const { defaultKeyring } = await keyringsNow();
-        if (defaultKeyring === 'locked') throw keychainLockedError();
+        const { defaultKeyring, defaultLabel } = await keyringsNow();
+        if (defaultKeyring === 'locked') throw keychainLockedError(defaultLabel);
         if (defaultKeyring === 'none') throw noDefaultKeyringError();
         throw keychainError(error);
       }
@@ -151,9 +183,10 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
     },
     async status() {
       // The default keyring is where a key is stored: locked, or none, no key can be.
-      const { defaultKeyring } = await keyringsNow();
+      const { defaultKeyring, defaultLabel } = await keyringsNow();
       if (defaultKeyring === 'locked' || defaultKeyring === 'none') {
-        const appError = defaultKeyring === 'locked' ? keychainLockedError() : noDefaultKeyringError();
+        const appError =
+          defaultKeyring === 'locked' ? keychainLockedError(defaultLabel) : noDefaultKeyringError();
         return { available: false, code: appError.code, message: appError.message };
       }
       // A lookup of an account that is never stored answers whether the Secret Service is

@@ -8,28 +8,47 @@ import net from 'node:net';
  * not there, and a delete with "nothing deleted"; a search of all items crashes the process on
  * the first locked item. Without these questions a locked keyring would be taken for a lost key
  * and the user sent to enter the API key again.
+ *
+ * The wire format (the D-Bus specification, "Message Protocol"): the encoder writes
+ * little-endian method calls whose bodies are strings and string-to-string dictionaries; the
+ * decoder reads whole messages of either byte order off the socket however the reads split
+ * them, matches replies by their reply serial, and refuses a malformed message with a
+ * `DbusWireError` that says what is wrong with it (test/unit/secrets/locked-wire.test.ts).
  */
 
 /** The default keyring's state: `none` when the Secret Service has no default keyring. */
 export type DefaultKeyring = 'unlocked' | 'locked' | 'none';
 
+/** A locked item that matches the attributes asked about, and the keyring that holds it. */
+export interface LockedItem {
+  /** Its object path, `/org/freedesktop/secrets/collection/<keyring>/<n>`. */
+  path: string;
+  /** The keyring's label ("Login"), as the Secret Service gives it; null when it did not. */
+  keyring: string | null;
+}
+
 export interface KeyringState {
   /** Null when it cannot tell. */
   defaultKeyring: DefaultKeyring | null;
+  /** The default keyring's label ("Login"); null when there is none or it cannot tell. */
+  defaultLabel: string | null;
   /**
-   * How many items that match the attributes asked about are locked, in whichever keyring
+   * The items that match the attributes asked about and are locked, in whichever keyring
    * (`SearchItems`, which gives locked items apart without reading them); null when not asked or
    * it cannot tell.
    */
-  lockedItems: number | null;
+  lockedItems: LockedItem[] | null;
+  /** Why it could not tell something, in words (for the log); null when every answer came. */
+  problem: string | null;
 }
 
 /**
- * The default keyring's state and, when `attributes` are given, how many matching items are
- * locked: three calls on one connection (`ReadAlias("default")`, the `Locked` property of
- * `/org/freedesktop/secrets/aliases/default`, `SearchItems`). Null answers when it cannot tell
- * (no session bus, no Secret Service, no answer in time): the caller then keeps the keychain
- * library's own answer.
+ * The default keyring's state and, when `attributes` are given, which matching items are
+ * locked, with their keyrings' labels: one connection, the calls of each round sent at once
+ * (`ReadAlias("default")`, the `Locked` and `Label` properties of
+ * `/org/freedesktop/secrets/aliases/default`, `SearchItems`; then the `Label` of each keyring
+ * that holds a locked item). Null answers when it cannot tell (no session bus, no Secret
+ * Service, no answer in time): the caller then keeps the keychain library's own answer.
  */
 export async function keyringState(
   attributes?: Record<string, string>,
@@ -38,37 +57,53 @@ export async function keyringState(
 ): Promise<KeyringState> {
   const calls: Call[] = [
     {
-      path: '/org/freedesktop/secrets',
+      path: SECRETS_PATH,
       iface: SERVICE,
       member: 'ReadAlias',
       args: [{ type: 's', value: 'default' }],
     },
-    {
-      path: '/org/freedesktop/secrets/aliases/default',
-      iface: 'org.freedesktop.DBus.Properties',
-      member: 'Get',
-      args: [
-        { type: 's', value: 'org.freedesktop.Secret.Collection' },
-        { type: 's', value: 'Locked' },
-      ],
-    },
+    collectionProperty(DEFAULT_ALIAS, 'Locked'),
+    collectionProperty(DEFAULT_ALIAS, 'Label'),
   ];
-  if (attributes)
-    calls.push({
-      path: '/org/freedesktop/secrets',
-      iface: SERVICE,
-      member: 'SearchItems',
-      args: [{ type: 'a{ss}', value: attributes }],
-    });
-  const [alias, locked, search] = await secretServiceCalls(calls, address, timeoutMs);
-  const aliasPath = alias ? objectPath(alias) : null;
-  const lockedAnswer = locked ? variantBoolean(locked) : null;
-  const found = search ? objectPathArrays(search) : null;
-  return {
-    defaultKeyring:
-      aliasPath === '/' ? 'none' : lockedAnswer === null ? null : lockedAnswer ? 'locked' : 'unlocked',
-    lockedItems: found && found.length === 2 ? found[1]!.length : null,
-  };
+  if (attributes) calls.push(searchItems(attributes));
+  return withSecretService<KeyringState>(address, timeoutMs, async (ask) => {
+    const [alias, locked, label, search] = await ask(calls);
+    const aliasPath = alias && 'message' in alias ? objectPath(alias.message) : null;
+    const lockedAnswer = locked && 'message' in locked ? variantBoolean(locked.message) : null;
+    const labelAnswer = label && 'message' in label ? variantString(label.message) : null;
+    const lockedItems = search ? await withLabels(ask, [search]) : [null];
+    return {
+      defaultKeyring:
+        aliasPath === '/' ? 'none' : lockedAnswer === null ? null : lockedAnswer ? 'locked' : 'unlocked',
+      defaultLabel: aliasPath === '/' ? null : labelAnswer,
+      lockedItems: attributes ? lockedItems[0]! : null,
+      problem: firstProblem([alias, locked, label, search]),
+    };
+  }).catch((error: unknown) => ({
+    defaultKeyring: null,
+    defaultLabel: null,
+    lockedItems: null,
+    problem: error instanceof Error ? error.message : String(error),
+  }));
+}
+
+/**
+ * For each set of attributes, the matching items that are locked, with their keyrings' labels
+ * (null for a set it cannot tell of); one connection, two rounds, whatever the number of sets.
+ */
+export async function lockedItemsOf(
+  searches: Array<Record<string, string>>,
+  address = process.env['DBUS_SESSION_BUS_ADDRESS'],
+  timeoutMs = 2_000,
+): Promise<{ locked: Array<LockedItem[] | null>; problem: string | null }> {
+  if (searches.length === 0) return { locked: [], problem: null };
+  return withSecretService(address, timeoutMs, async (ask) => {
+    const replies = await ask(searches.map(searchItems));
+    return { locked: await withLabels(ask, replies), problem: firstProblem(replies) };
+  }).catch((error: unknown) => ({
+    locked: searches.map(() => null),
+    problem: error instanceof Error ? error.message : String(error),
+  }));
 }
 
 /**
@@ -84,82 +119,217 @@ export async function defaultKeyringLocked(
 }
 
 const SERVICE = 'org.freedesktop.Secret.Service';
+const SECRETS = 'org.freedesktop.secrets';
+const SECRETS_PATH = '/org/freedesktop/secrets';
+const DEFAULT_ALIAS = '/org/freedesktop/secrets/aliases/default';
+
+function collectionProperty(path: string, name: 'Locked' | 'Label'): Call {
+  return {
+    path,
+    iface: 'org.freedesktop.DBus.Properties',
+    member: 'Get',
+    args: [
+      { type: 's', value: 'org.freedesktop.Secret.Collection' },
+      { type: 's', value: name },
+    ],
+  };
+}
+
+function searchItems(attributes: Record<string, string>): Call {
+  return {
+    path: SECRETS_PATH,
+    iface: SERVICE,
+    member: 'SearchItems',
+    args: [{ type: 'a{ss}', value: attributes }],
+  };
+}
+
+/** The locked paths of `SearchItems` replies (`aoao`: unlocked, then locked), with labels. */
+async function withLabels(ask: Ask, replies: Array<Reply | undefined>): Promise<Array<LockedItem[] | null>> {
+  const lockedPaths = replies.map((reply) => {
+    const found = reply && 'message' in reply ? objectPathArrays(reply.message) : null;
+    return found && found.length === 2 ? found[1]! : null;
+  });
+  const keyrings = [...new Set(lockedPaths.flatMap((paths) => (paths ?? []).map(collectionOf)))];
+  const labels = new Map<string, string>();
+  if (keyrings.length > 0) {
+    const answers = await ask(keyrings.map((keyring) => collectionProperty(keyring, 'Label')));
+    keyrings.forEach((keyring, index) => {
+      const answer = answers[index];
+      const label = answer && 'message' in answer ? variantString(answer.message) : null;
+      if (label) labels.set(keyring, label);
+    });
+  }
+  return lockedPaths.map(
+    (paths) => paths?.map((path) => ({ path, keyring: labels.get(collectionOf(path)) ?? null })) ?? null,
+  );
+}
+
+/** The keyring (collection) an item's object path is in: the path without its last part. */
+function collectionOf(itemPath: string): string {
+  return itemPath.slice(0, Math.max(itemPath.lastIndexOf('/'), 0));
+}
+
+function firstProblem(replies: Array<Reply | undefined>): string | null {
+  for (const reply of replies) if (reply && 'error' in reply) return reply.error;
+  return null;
+}
 
 type Arg = { type: 's'; value: string } | { type: 'a{ss}'; value: Record<string, string> };
-interface Call {
+export interface Call {
   path: string;
   iface: string;
   member: string;
   args: Arg[];
 }
 
+/** A call's answer: its reply, or in words why there is none (an error reply, no answer). */
+export type Reply = { message: Message } | { error: string };
+type Ask = (calls: Call[]) => Promise<Reply[]>;
+
 /**
- * Sends the calls to the Secret Service on one connection, all at once, and gives each one's
- * reply: null for an error reply, or when no answer came (no bus, refused, not in time).
+ * Connects to the session bus, signs in, and lets `work` ask the Secret Service: each `ask`
+ * sends its calls at once and gives each one's reply. Rejects when there is no bus to connect
+ * to or it refuses the sign-in; past `timeoutMs` (for everything) the calls not answered yet
+ * get "no answer".
  */
-function secretServiceCalls(
-  calls: Call[],
+export async function withSecretService<T>(
   address: string | undefined,
   timeoutMs: number,
-): Promise<Array<Message | null>> {
-  const replies: Array<Message | null> = calls.map(() => null);
+  work: (ask: Ask) => Promise<T>,
+): Promise<T> {
   const socketPath = busSocket(address);
-  if (!socketPath) return Promise.resolve(replies);
-  return new Promise((resolve) => {
-    const socket = net.connect(socketPath);
-    let settled = false;
-    let waiting = calls.length;
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(replies);
-    };
-    const timer = setTimeout(finish, timeoutMs);
-    let authenticated = false;
-    let received = Buffer.alloc(0);
-    socket.on('error', finish);
-    socket.on('close', finish);
-    socket.on('connect', () => {
-      const uid = String(process.getuid?.() ?? 0);
-      socket.write(Buffer.from([0]));
-      socket.write(`AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
-    });
-    socket.on('data', (chunk) => {
-      received = Buffer.concat([received, chunk]);
-      if (!authenticated) {
-        const end = received.indexOf('\r\n');
-        if (end < 0) return;
-        if (!received.subarray(0, end).toString('ascii').startsWith('OK ')) return finish();
-        authenticated = true;
-        received = received.subarray(end + 2);
+  if (!socketPath) throw new Error('There is no session D-Bus address (DBUS_SESSION_BUS_ADDRESS) to ask.');
+  const connection = await BusConnection.open(socketPath, timeoutMs);
+  try {
+    return await work((calls) => connection.call(SECRETS, calls));
+  } finally {
+    connection.close();
+  }
+}
+
+/**
+ * One connection to a bus: the EXTERNAL sign-in, `Hello`, then method calls whose replies are
+ * matched by reply serial; anything else that arrives (signals, replies to serials not asked)
+ * is passed over.
+ */
+export class BusConnection {
+  private readonly reader = new MessageReader();
+  private readonly waiting = new Map<number, (reply: Reply) => void>();
+  private serial = 0;
+  private ended: string | null = null;
+
+  private constructor(
+    private readonly socket: net.Socket,
+    private readonly timer: NodeJS.Timeout,
+  ) {}
+
+  static open(socketPath: string, timeoutMs: number): Promise<BusConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(socketPath);
+      let connection: BusConnection | null = null;
+      let greeting = Buffer.alloc(0);
+      const timer = setTimeout(() => {
+        const why = `The session bus gave no answer within ${timeoutMs} ms.`;
+        if (connection) connection.end(why);
+        else fail(why);
+      }, timeoutMs);
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(new Error(why));
+      };
+      socket.on('error', (error) => {
+        if (connection) connection.end(`The session bus connection failed (${error.message}).`);
+        else fail(`Could not connect to the session bus at ${socketPath} (${error.message}).`);
+      });
+      socket.on('close', () => {
+        if (connection) connection.end('The session bus closed the connection before answering.');
+        else fail('The session bus closed the connection during the sign-in.');
+      });
+      socket.on('connect', () => {
+        const uid = String(process.getuid?.() ?? 0);
+        socket.write(Buffer.from([0]));
+        socket.write(`AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
+      });
+      socket.on('data', (chunk) => {
+        if (connection) return connection.received(chunk);
+        greeting = Buffer.concat([greeting, chunk]);
+        const end = greeting.indexOf('\r\n');
+        if (end < 0) {
+          if (greeting.length > 1024) fail('The session bus sent a sign-in answer that never ends.');
+          return;
+        }
+        const line = greeting.subarray(0, end).toString('ascii');
+        if (!line.startsWith('OK '))
+          return fail(`The session bus refused the sign-in ("${line.slice(0, 80)}").`);
         socket.write('BEGIN\r\n');
-        socket.write(
-          methodCall(1, BUS, { path: '/org/freedesktop/DBus', iface: BUS, member: 'Hello', args: [] }),
-        );
-        // Serials 2, 3, …: the bus answers each in turn, matched by its reply serial.
-        calls.forEach((call, index) => socket.write(methodCall(index + 2, 'org.freedesktop.secrets', call)));
-      }
-      for (;;) {
-        const message = nextMessage(received);
-        if (!message) return;
-        received = received.subarray(message.length);
-        const index = (message.replySerial ?? 0) - 2;
-        if (index < 0 || index >= calls.length) continue;
-        replies[index] = message.type === METHOD_RETURN ? message : null;
-        waiting -= 1;
-        if (waiting === 0) return finish();
-      }
+        connection = new BusConnection(socket, timer);
+        connection.send(BUS, { path: '/org/freedesktop/DBus', iface: BUS, member: 'Hello', args: [] });
+        resolve(connection);
+        const rest = greeting.subarray(end + 2);
+        if (rest.length > 0) connection.received(rest);
+      });
     });
-  });
+  }
+
+  /** Sends the calls at once; each one's reply, or why there is none. */
+  call(destination: string, calls: Call[]): Promise<Reply[]> {
+    return Promise.all(
+      calls.map(
+        (call) =>
+          new Promise<Reply>((resolve) => {
+            if (this.ended) return resolve({ error: this.ended });
+            this.waiting.set(this.send(destination, call), resolve);
+          }),
+      ),
+    );
+  }
+
+  close(): void {
+    this.end('The connection was closed before an answer came.');
+  }
+
+  private send(destination: string, call: Call): number {
+    // The Hello goes first, as serial 1; the calls after it count on from 2.
+    this.serial += 1;
+    this.socket.write(methodCall(this.serial, destination, call));
+    return this.serial;
+  }
+
+  private received(chunk: Buffer): void {
+    let messages: Message[];
+    try {
+      messages = this.reader.push(chunk);
+    } catch (error) {
+      return this.end(error instanceof Error ? error.message : String(error));
+    }
+    for (const message of messages) {
+      if (message.type !== METHOD_RETURN && message.type !== ERROR) continue;
+      const answer = message.replySerial === undefined ? undefined : this.waiting.get(message.replySerial);
+      if (!answer) continue;
+      this.waiting.delete(message.replySerial!);
+      answer(message.type === METHOD_RETURN ? { message } : { error: errorText(message) });
+    }
+  }
+
+  /** Ends the connection; every call still waiting gets `why`. */
+  private end(why: string): void {
+    if (this.ended) return;
+    this.ended = why;
+    clearTimeout(this.timer);
+    this.socket.destroy();
+    for (const answer of this.waiting.values()) answer({ error: why });
+    this.waiting.clear();
+  }
 }
 
 const BUS = 'org.freedesktop.DBus';
 const METHOD_RETURN = 2;
+const ERROR = 3;
 
 /** The socket of a `unix:path=…` or `unix:abstract=…` bus address; the first one that is either. */
-function busSocket(address: string | undefined): string | null {
+export function busSocket(address: string | undefined): string | null {
   const fallback = process.env['XDG_RUNTIME_DIR'] ? `unix:path=${process.env['XDG_RUNTIME_DIR']}/bus` : '';
   for (const entry of (address || fallback).split(';')) {
     const [transport, rest = ''] = entry.split(/:(.*)/s);
@@ -201,7 +371,7 @@ function writer() {
 }
 
 /** A method call's body (strings, and string-to-string dictionaries) and its signature. */
-function marshal(args: Arg[]): { signature: string; body: number[] } {
+export function marshal(args: Arg[]): { signature: string; body: number[] } {
   const body = writer();
   let signature = '';
   for (const arg of args) {
@@ -210,7 +380,8 @@ function marshal(args: Arg[]): { signature: string; body: number[] } {
       body.string(arg.value);
       continue;
     }
-    // An array's length counts its elements' bytes, not the padding up to its first one.
+    // An array's length counts its elements' bytes, not the padding up to its first one, which
+    // is there even when it has no element.
     body.u32(0);
     const lengthAt = body.out.length - 4;
     body.align(8);
@@ -226,7 +397,7 @@ function marshal(args: Arg[]): { signature: string; body: number[] } {
 }
 
 /** A little-endian METHOD_CALL message. */
-function methodCall(serial: number, destination: string, call: Call): Buffer {
+export function methodCall(serial: number, destination: string, call: Call): Buffer {
   const { signature: bodySignature, body } = marshal(call.args);
   const { out, align, u32, string, signature } = writer();
   out.push('l'.charCodeAt(0), 1, 0, 1);
@@ -252,73 +423,176 @@ function methodCall(serial: number, destination: string, call: Call): Buffer {
   return Buffer.from([...out, ...body]);
 }
 
-interface Message {
+export interface Message {
+  /** Its length in bytes, header, padding and body. */
   length: number;
   type: number;
+  serial: number;
   replySerial: number | undefined;
+  /** The ERROR_NAME of an error reply. */
+  errorName: string | undefined;
   signature: string;
   body: Buffer;
   littleEndian: boolean;
 }
 
-/** The first whole message in `data`, or null when it has not all arrived yet. */
-function nextMessage(data: Buffer): Message | null {
+/** A message that cannot be read as D-Bus: what is wrong with it, in words. */
+export class DbusWireError extends Error {
+  constructor(problem: string) {
+    super(`The session bus sent a message Satchel cannot read: ${problem}.`);
+    this.name = 'DbusWireError';
+  }
+}
+
+/** The D-Bus limits: a message of at most 128 MiB, an array of at most 64 MiB. */
+const MAX_MESSAGE = 2 ** 27;
+const MAX_ARRAY = 2 ** 26;
+
+/** Sizes (and alignments) of the basic types a header field may hold, strings apart. */
+const FIXED: Record<string, number> = { y: 1, b: 4, n: 2, q: 2, i: 4, u: 4, h: 4, x: 8, t: 8, d: 8 };
+
+const padTo = (at: number, n: number) => at + ((n - (at % n)) % n);
+
+/**
+ * The first whole message in `data`, or null when it has not all arrived yet; throws a
+ * `DbusWireError` for bytes that are not a D-Bus message (as soon as the fixed header shows it,
+ * not after waiting for a length that will never come).
+ */
+export function nextMessage(data: Buffer): Message | null {
   if (data.length < 16) return null;
-  const littleEndian = data[0] === 'l'.charCodeAt(0);
+  const endian = data[0]!;
+  if (endian !== 0x6c && endian !== 0x42)
+    throw new DbusWireError(`it starts with byte 0x${endian.toString(16)}, not "l" or "B"`);
+  const littleEndian = endian === 0x6c;
+  if (data[3] !== 1) throw new DbusWireError(`its protocol version is ${data[3]}, not 1`);
+  const type = data[1]!;
+  if (type === 0) throw new DbusWireError('its type is 0, which no message has');
   const u32 = (at: number) => (littleEndian ? data.readUInt32LE(at) : data.readUInt32BE(at));
   const bodyLength = u32(4);
   const fieldsLength = u32(12);
-  const headerEnd = 16 + fieldsLength + ((8 - ((16 + fieldsLength) % 8)) % 8);
+  if (fieldsLength > MAX_ARRAY)
+    throw new DbusWireError(`its header fields claim ${fieldsLength} bytes, more than D-Bus allows`);
+  const headerEnd = padTo(16 + fieldsLength, 8);
   const length = headerEnd + bodyLength;
+  if (length > MAX_MESSAGE)
+    throw new DbusWireError(`it claims ${length} bytes, more than the 128 MiB D-Bus allows`);
   if (data.length < length) return null;
+
+  const fieldsEnd = 16 + fieldsLength;
+  const need = (at: number, bytes: number, what: string) => {
+    if (at + bytes > fieldsEnd)
+      throw new DbusWireError(`header field ${what} runs past the ${fieldsLength} bytes of header fields`);
+  };
+  const text = (start: number, end: number, what: string) => {
+    if (data[end] !== 0) throw new DbusWireError(`header field ${what} is not ended by a nul byte`);
+    return data.toString('utf8', start, end);
+  };
   let replySerial: number | undefined;
+  let errorName: string | undefined;
   let signature = '';
   let at = 16;
-  while (at < 16 + fieldsLength) {
-    at += (8 - (at % 8)) % 8;
-    const code = data[at] ?? 0;
-    const typeLength = data[at + 1] ?? 0;
-    const type = data.toString('ascii', at + 2, at + 2 + typeLength);
+  while (at < fieldsEnd) {
+    at = padTo(at, 8);
+    need(at, 3, 'code');
+    const code = data[at]!;
+    const typeLength = data[at + 1]!;
+    need(at + 2, typeLength + 1, `${code}'s type`);
+    const valueType = text(at + 2, at + 2 + typeLength, `${code}'s type`);
     at += 3 + typeLength;
-    if (type === 'g') {
-      const valueLength = data[at] ?? 0;
-      if (code === 8) signature = data.toString('ascii', at + 1, at + 1 + valueLength);
-      at += 2 + valueLength;
-    } else {
-      at += (4 - (at % 4)) % 4;
-      const value = u32(at);
-      if (type === 'u') {
-        if (code === 5) replySerial = value;
-        at += 4;
-      } else at += 4 + value + 1;
-    }
+    const what = `${code} (${valueType})`;
+    if (valueType === 's' || valueType === 'o') {
+      at = padTo(at, 4);
+      need(at, 4, what);
+      const size = u32(at);
+      need(at + 4, size + 1, what);
+      const value = text(at + 4, at + 4 + size, what);
+      if (code === 4) errorName = value;
+      at += 4 + size + 1;
+    } else if (valueType === 'g') {
+      need(at, 1, what);
+      const size = data[at]!;
+      need(at + 1, size + 1, what);
+      const value = text(at + 1, at + 1 + size, what);
+      if (code === 8) signature = value;
+      at += size + 2;
+    } else if (valueType in FIXED) {
+      const size = FIXED[valueType]!;
+      at = padTo(at, size);
+      need(at, size, what);
+      if (code === 5 && valueType === 'u') replySerial = u32(at);
+      at += size;
+    } else throw new DbusWireError(`header field ${code} has type "${valueType}", which no header field has`);
   }
   return {
     length,
-    type: data[1] ?? 0,
+    type,
+    serial: u32(8),
     replySerial,
+    errorName,
     signature,
     body: data.subarray(headerEnd, length),
     littleEndian,
   };
 }
 
-/** The boolean inside a reply whose body is one variant, or null when it holds something else. */
-function variantBoolean(message: Message): boolean | null {
+/** Whole messages out of a byte stream, however its reads split or join them. */
+export class MessageReader {
+  private pending: Buffer = Buffer.alloc(0);
+
+  /** The messages that `chunk` completes, in order; throws a `DbusWireError` on bad bytes. */
+  push(chunk: Buffer): Message[] {
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    const messages: Message[] = [];
+    for (;;) {
+      const message = nextMessage(this.pending);
+      if (!message) return messages;
+      messages.push(message);
+      this.pending = this.pending.subarray(message.length);
+    }
+  }
+
+  /** Bytes of a message not whole yet. */
+  get buffered(): number {
+    return this.pending.length;
+  }
+}
+
+/** An error reply in words: its name, and its message text when it has one. */
+export function errorText(message: Message): string {
+  const name = message.errorName ?? 'an error with no name';
+  const text = message.signature.startsWith('s') ? readString(message, 0)?.text : undefined;
+  return text ? `${name}: ${text}` : name;
+}
+
+/** The value inside a reply whose body is one variant of type `type`: where it starts, or null. */
+function variantOf(message: Message, type: string): number | null {
   const { body, signature } = message;
-  if (signature !== 'v' || body.length < 8) return null;
-  const typeLength = body[0] ?? 0;
-  if (body.toString('ascii', 1, 1 + typeLength) !== 'b') return null;
+  if (signature !== 'v' || body.length < 3) return null;
+  const typeLength = body[0]!;
+  if (body.length < 2 + typeLength || body.toString('ascii', 1, 1 + typeLength) !== type) return null;
   // The body starts 8-aligned in the message, so alignment inside it is by its own offsets.
-  const at = 2 + typeLength + ((4 - ((2 + typeLength) % 4)) % 4);
-  if (body.length < at + 4) return null;
-  return (message.littleEndian ? body.readUInt32LE(at) : body.readUInt32BE(at)) === 1;
+  return 2 + typeLength;
+}
+
+/** The boolean inside a reply whose body is one variant, or null when it holds something else. */
+export function variantBoolean(message: Message): boolean | null {
+  const start = variantOf(message, 'b');
+  if (start === null) return null;
+  const at = padTo(start, 4);
+  if (message.body.length < at + 4) return null;
+  return (message.littleEndian ? message.body.readUInt32LE(at) : message.body.readUInt32BE(at)) === 1;
+}
+
+/** The string inside a reply whose body is one variant (a `Label`), or null. */
+export function variantString(message: Message): string | null {
+  const start = variantOf(message, 's');
+  return start === null ? null : (readString(message, start)?.text ?? null);
 }
 
 /** Reads a string-like value (`s`, `o`) at `at`: its text and where the next value may start. */
 function readString(message: Message, at: number): { text: string; next: number } | null {
   const { body, littleEndian } = message;
-  const start = at + ((4 - (at % 4)) % 4);
+  const start = padTo(at, 4);
   if (body.length < start + 4) return null;
   const length = littleEndian ? body.readUInt32LE(start) : body.readUInt32BE(start);
   if (body.length < start + 4 + length + 1) return null;
@@ -326,27 +600,28 @@ function readString(message: Message, at: number): { text: string; next: number 
 }
 
 /** The object path of a reply whose body is one (`ReadAlias`), or null. */
-function objectPath(message: Message): string | null {
+export function objectPath(message: Message): string | null {
   if (message.signature !== 'o') return null;
   return readString(message, 0)?.text ?? null;
 }
 
 /** The arrays of object paths of a reply whose body is only such arrays (`SearchItems`: `aoao`). */
-function objectPathArrays(message: Message): string[][] | null {
+export function objectPathArrays(message: Message): string[][] | null {
   const { body, littleEndian, signature } = message;
   if (!/^(ao)+$/.test(signature)) return null;
   const arrays: string[][] = [];
   let at = 0;
   for (let n = 0; n < signature.length / 2; n += 1) {
-    at += (4 - (at % 4)) % 4;
+    at = padTo(at, 4);
     if (body.length < at + 4) return null;
     const length = littleEndian ? body.readUInt32LE(at) : body.readUInt32BE(at);
     at += 4;
     const end = at + length;
+    if (end > body.length) return null;
     const paths: string[] = [];
     while (at < end) {
       const path = readString(message, at);
-      if (!path) return null;
+      if (!path || path.next > end) return null;
       paths.push(path.text);
       at = path.next;
     }
