@@ -16,6 +16,8 @@ import {
   importReviewFileInSlices,
 } from './export';
 import { log } from './log';
+import { secretAccount } from './profiles';
+import { lockedKeyMessage } from './secrets';
 import { withReviewExportProgress, withReviewProgress } from './review-progress';
 import { cacheWriteProblem, isSqliteError } from './store';
 import { bankAccountSummaries, expenseDetail, transactionDetail } from './details';
@@ -190,6 +192,25 @@ export function cacheStatus(core: Core, profileId: string): CommandOutput<'profi
   };
 }
 
+/**
+ * The keychain's status, and beside it each connected organisation whose key is in a locked
+ * keyring: the default keyring's state does not speak for a key kept in another one.
+ */
+async function keychainStatus(core: Core): Promise<CommandOutput<'keychain.status'>> {
+  const profiles = core.profiles.list();
+  const [status, locked] = await Promise.all([
+    core.secrets.status(),
+    core.secrets.lockedAccounts(profiles.map((profile) => secretAccount(profile.id))),
+  ]);
+  const lockedKeys = profiles.flatMap((profile) => {
+    const account = secretAccount(profile.id);
+    if (!locked.has(account)) return [];
+    const keyring = locked.get(account) ?? null;
+    return [{ profileId: profile.id, keyring, message: lockedKeyMessage(keyring) }];
+  });
+  return { ...status, lockedKeys };
+}
+
 export function createHandlers(core: Core): HandlerTable {
   const runningExports = new Map<string, RunningExport>();
   // Review exports and imports under way, by their `workId`, for `review.cancel`.
@@ -204,7 +225,7 @@ export function createHandlers(core: Core): HandlerTable {
     'dialog.pickFile': async ({ purpose, suggestedName }) => ({
       file: await core.pickFile(purpose, suggestedName),
     }),
-    'keychain.status': () => core.secrets.status(),
+    'keychain.status': () => keychainStatus(core),
     'profiles.list': () => ({ profiles: core.profiles.list() }),
     'profiles.add': (input) => core.addProfile(input),
     'profiles.rename': ({ id, name }) => core.profiles.rename(id, name),

@@ -46,7 +46,8 @@ export interface ProfileStore {
   replaceDamaged(profiles: Profile[]): string;
 }
 
-const secretAccount = (id: string) => `profile:${id}`;
+/** The keychain account of a profile's key. */
+export const secretAccount = (id: string) => `profile:${id}`;
 
 function readReason(error: NodeJS.ErrnoException): string {
   if (error.code === 'EACCES' || error.code === 'EPERM')

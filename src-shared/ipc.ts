@@ -62,9 +62,30 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
+/**
+ * An organisation whose key is in a locked keyring (on Linux; never said on macOS or Windows):
+ * the keyring's label when the Secret Service gave it, and what to do, in words. Status only:
+ * no secret is read.
+ */
+export const LockedKey = z.object({
+  profileId: z.uuid(),
+  keyring: z.string().nullable(),
+  message: z.string(),
+});
+export type LockedKey = z.infer<typeof LockedKey>;
+
+/**
+ * Whether a keychain answers (the default keyring, where a new key goes) and, apart, which
+ * connected organisations' keys are in a locked keyring, whichever it is.
+ */
 export const KeychainStatus = z.union([
-  z.object({ available: z.literal(true) }),
-  z.object({ available: z.literal(false), code: z.string(), message: z.string() }),
+  z.object({ available: z.literal(true), lockedKeys: z.array(LockedKey) }),
+  z.object({
+    available: z.literal(false),
+    code: z.string(),
+    message: z.string(),
+    lockedKeys: z.array(LockedKey),
+  }),
 ]);
 
 const ProfileId = z.object({ id: z.uuid() }).strict();
@@ -167,7 +188,10 @@ export const commands = {
     input: z.object({ purpose: FilePurpose, suggestedName: SuggestedFileName.optional() }).strict(),
     output: z.object({ file: z.string().nullable() }),
   },
-  /** Whether the system keychain answers; Settings shows it. */
+  /**
+   * Whether the system keychain answers, and which organisations' keys are in a locked keyring;
+   * Settings shows both.
+   */
   'keychain.status': { input: NoInput, output: KeychainStatus },
   'profiles.list': { input: NoInput, output: z.object({ profiles: z.array(ProfileSummary) }) },
   /**

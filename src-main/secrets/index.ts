@@ -1,7 +1,7 @@
 import keytar from 'keytar';
 import { AppError } from '../../src-shared/errors';
 import { log } from '../log';
-import { keyringState, type KeyringState } from './locked';
+import { keyringState, lockedItemsOf, type KeyringState } from './locked';
 
 /**
  * The only home of secrets: the operating system's keychain (Keychain on macOS, Credential
@@ -16,6 +16,13 @@ export interface Secrets {
   list(): Promise<string[]>;
   /** Whether a keychain answers, without storing anything the user would see. */
   status(): Promise<KeychainStatus>;
+  /**
+   * Of these accounts, those whose item is locked, in whichever keyring, each with the label of
+   * the keyring that holds it (null when not known). Nothing is read: the Secret Service tells
+   * locked items apart without opening them. Empty where that cannot be asked (macOS, Windows,
+   * where the keychain library raises its own error or asks the user to unlock) or told.
+   */
+  lockedAccounts(accounts: readonly string[]): Promise<Map<string, string | null>>;
 }
 
 export type KeychainStatus = { available: true } | { available: false; code: string; message: string };
@@ -63,6 +70,15 @@ export function keychainLockedError(keyring?: string | null): AppError {
     'The system keychain is locked, so Satchel cannot read the key it signs in with. Unlock it ' +
       `${whereToUnlock(keyring)}, then try again. Nothing needs to be entered again, and the ` +
       'offline copy stays readable meanwhile.',
+  );
+}
+
+/** Said beside an organisation whose key is in a locked keyring (Settings). */
+export function lockedKeyMessage(keyring: string | null): string {
+  return (
+    'Its key is in a locked keyring, so it cannot sync. Unlock ' +
+    `that keyring ${whereToUnlock(keyring)}, then try again. Nothing ` +
+    'needs to be entered again.'
   );
 }
 
@@ -200,6 +216,17 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
         const appError = keychainError(error);
         return { available: false, code: appError.code, message: appError.message };
       }
+    },
+    async lockedAccounts(accounts) {
+      const locked = new Map<string, string | null>();
+      if (process.platform !== 'linux' || accounts.length === 0) return locked;
+      const found = await lockedItemsOf(accounts.map((account) => ({ service, account })));
+      noteProblem(found.problem);
+      accounts.forEach((account, index) => {
+        const item = found.locked[index]?.[0];
+        if (item) locked.set(account, item.keyring);
+      });
+      return locked;
     },
   };
 }

@@ -45,9 +45,14 @@ describe('a locked keyring', () => {
       const handlers = createHandlers(core);
       try {
         const profileId = profile.id;
+        // The default keyring is the login one, which holds the organisation's key: both said.
         expect(await dispatch(handlers, 'keychain.status', {})).toMatchObject({
           ok: true,
-          value: { available: false, ...locked },
+          value: {
+            available: false,
+            ...locked,
+            lockedKeys: [{ profileId: profile.id, keyring: 'Login' }],
+          },
         });
         expect(await dispatch(handlers, 'profiles.list', {})).toMatchObject({
           ok: true,
@@ -107,7 +112,7 @@ describe('a locked keyring', () => {
         });
         expect(await dispatch(handlers, 'keychain.status', {})).toEqual({
           ok: true,
-          value: { available: true },
+          value: { available: true, lockedKeys: [] },
         });
       } finally {
         await core.close();

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { AppError } from '../../../src-shared/errors';
+import type { LockedKey } from '../../../src-shared/ipc';
 import { UNCHECKED_CONNECTION, UNCHECKED_KEY, type ProfileSummary } from '../../../src-shared/profiles';
 import { formatCount } from '../../lib/format';
 import { useCommand, useCommandMutation } from '../../lib/query';
@@ -242,7 +243,16 @@ function RemovePrompt({
   );
 }
 
-function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemove(): void }) {
+function ConnectionRow({
+  profile,
+  lockedKey,
+  onRemove,
+}: {
+  profile: ProfileSummary;
+  /** Said when this organisation's key is in a locked keyring (`keychain.status`). */
+  lockedKey: LockedKey | undefined;
+  onRemove(): void;
+}) {
   const [mode, setMode] = useState<'view' | 'rename' | 'key' | 'confirm-remove'>('view');
   const [name, setName] = useState(profile.name);
   const [keySaved, setKeySaved] = useState<KeyFormEnd>('cancelled');
@@ -317,6 +327,11 @@ function ConnectionRow({ profile, onRemove }: { profile: ProfileSummary; onRemov
           </span>
         </div>
       )}
+      {lockedKey && (
+        <span className="notice-warning" data-testid="key-locked">
+          {lockedKey.message}
+        </span>
+      )}
       {mode === 'key' && (
         <KeyForm
           profile={profile}
@@ -367,13 +382,18 @@ const KEYCHAIN_RECHECK_MS = 5_000;
 export function ConnectionsSection() {
   const profiles = useCommand('profiles.list', {});
   // The keychain changes outside the app (a screen lock locks it, a sign-in unlocks it): read
-  // each time Settings is shown, and every few seconds while it is not available, so the line
-  // says "available" once it is unlocked, not what it was when first read.
+  // each time Settings is shown, and every few seconds while it is not available or an
+  // organisation's key is in a locked keyring, so the words go once it is unlocked, not stay
+  // what they were when first read.
   const keychain = useCommand(
     'keychain.status',
     {},
-    { refetchInterval: (status) => (status && !status.available ? KEYCHAIN_RECHECK_MS : false) },
+    {
+      refetchInterval: (status) =>
+        status && (!status.available || status.lockedKeys.length > 0) ? KEYCHAIN_RECHECK_MS : false,
+    },
   );
+  const lockedKeys = keychain.data?.lockedKeys ?? [];
   const client = useQueryClient();
   useEffect(() => {
     void client.invalidateQueries({ queryKey: ['keychain.status'] });
@@ -407,7 +427,13 @@ export function ConnectionsSection() {
         {keychain.data === undefined
           ? 'checking…'
           : keychain.data.available
-            ? 'available'
+            ? lockedKeys.length === 0
+              ? 'available'
+              : `available, but ${
+                  lockedKeys.length === 1
+                    ? 'one organisation’s key is'
+                    : `${formatCount(lockedKeys.length)} organisations’ keys are`
+                } in a locked keyring, said below.`
             : keychain.data.message}
       </p>
       {profiles.data && profiles.data.profiles.length > 0 ? (
@@ -416,6 +442,7 @@ export function ConnectionsSection() {
             <ConnectionRow
               key={profile.id}
               profile={profile}
+              lockedKey={lockedKeys.find((locked) => locked.profileId === profile.id)}
               onRemove={() => {
                 removed.current = { index, id: profile.id };
               }}
