@@ -196,7 +196,7 @@ export function cacheStatus(core: Core, profileId: string): CommandOutput<'profi
  * The keychain's status, and beside it each connected organisation whose key is in a locked
  * keyring: the default keyring's state does not speak for a key kept in another one.
  */
-async function keychainStatus(core: Core): Promise<CommandOutput<'keychain.status'>> {
+export async function keychainStatus(core: Core): Promise<CommandOutput<'keychain.status'>> {
   const profiles = core.profiles.list();
   const [status, locked] = await Promise.all([
     core.secrets.status(),

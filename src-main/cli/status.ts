@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Core } from '../core';
-import { cacheStatus } from '../handlers';
+import { cacheStatus, keychainStatus } from '../handlers';
 import { utcMinute } from '../outbox/push';
 import { cliMessage, table, type CliIo } from './io';
 
@@ -39,6 +39,14 @@ function organisationState(core: Core, profileId: string): { cache: CopyStatus; 
   };
 }
 
+/** The keychain in words: available (and how many keys are in a locked keyring), or why not. */
+function keychainLine(keychain: Awaited<ReturnType<typeof keychainStatus>>): string {
+  if (!keychain.available) return keychain.message;
+  const locked = keychain.lockedKeys.length;
+  if (locked === 0) return 'available';
+  return `available, but the key${locked === 1 ? ' of one organisation is' : `s of ${locked} organisations are`} in a locked keyring (below).`;
+}
+
 /** The OFFLINE COPY column: `writable`, `read-only`, or that it does not open. */
 function copyText({ problem, readOnly }: CopyStatus): string {
   if (problem) return problem.reason === 'READ_ONLY' ? 'read-only, cannot be opened' : 'cannot be opened';
@@ -52,7 +60,8 @@ export async function statusCommand(core: Core, args: string[], io: CliIo): Prom
     options: { json: { type: 'boolean', default: false } },
   });
   const info = core.info();
-  const keychain = await core.secrets.status();
+  // Per organisation as well, as Settings says it: a key in a locked second keyring.
+  const keychain = await keychainStatus(core);
   const profiles = core.profiles.list().map((profile) => ({
     ...profile,
     ...organisationState(core, profile.id),
@@ -65,7 +74,7 @@ export async function statusCommand(core: Core, args: string[], io: CliIo): Prom
     `${info.name} ${info.version} (spend API ${info.apiVersion}, cache schema ${info.schemaVersion})\n`,
   );
   io.stdout.write(`Data folder: ${info.dataDir}\n`);
-  io.stdout.write(`Keychain: ${keychain.available ? 'available' : keychain.message}\n`);
+  io.stdout.write(`Keychain: ${keychainLine(keychain)}\n`);
   // A note for the reader, as every empty list says it; no failure: the app's state was read.
   if (profiles.length === 0) {
     io.stderr.write('No organisation is connected. Add one with "satchel profile add".\n');
@@ -82,10 +91,17 @@ export async function statusCommand(core: Core, args: string[], io: CliIo): Prom
       ]),
     ]),
   );
-  // Below the table, what each copy that is not plainly writable means and what to do.
-  const notes = profiles
-    .map(({ cache }) => cache.problem?.message ?? cache.readOnly?.message)
-    .filter((note) => note !== undefined);
+  // Below the table, what each copy that is not plainly writable means and what to do, and each
+  // key in a locked keyring.
+  const notes = [
+    ...profiles
+      .map(({ cache }) => cache.problem?.message ?? cache.readOnly?.message)
+      .filter((note) => note !== undefined),
+    ...keychain.lockedKeys.map(
+      (locked) =>
+        `${profiles.find((profile) => profile.id === locked.profileId)?.name ?? locked.profileId}: ${locked.message}`,
+    ),
+  ];
   if (notes.length > 0) io.stdout.write(`\n${notes.join('\n')}\n`);
 }
 

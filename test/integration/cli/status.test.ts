@@ -143,7 +143,7 @@ describe('satchel status with the keychain locked', { timeout: 120_000 }, () => 
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
-      '\nKeychain: The system keychain is locked, so Satchel cannot read the key it signs in with. Unlock it (on Linux, the Login keyring: in Passwords and Keys, or by signing in to your desktop again), then try again.',
+      '\nKeychain: The system keychain is locked, so Satchel cannot read the key it signs in with. Unlock it in your system\'s keyring manager (on Linux: the "Login" keyring in Passwords and Keys, or sign in to your desktop again), then try again. Nothing needs to be entered again, and the offline copy stays readable meanwhile.',
     );
     expect(text.stdout).toMatch(/^Locked GmbH\s+http:\S+\s+never\s+writable$/m);
 
