@@ -1,48 +1,26 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { sandboxToken } from '../helpers/sandbox-token';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
+import { openApp, useAppTests } from './harness';
 import { connectSandbox } from './steps';
 
 // The Dimensions area against a synced sandbox: browsing and searching items, creating and
 // changing dimensions and items offline with their mistakes shown on the field, changing an
 // edit before it is sent, and a conflict with a colleague's change merged field by field.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
+const { tempDir, secrets, openConnected } = useAppTests();
 /** The items "Booked on" lists at most (CHOICES in BookedOnFilter.tsx). */
 const LISTED = 500;
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
 
 async function setUp(prepare?: (sandbox: Awaited<ReturnType<typeof startSandbox>>) => void) {
   const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 200, control: true });
   prepare?.(sandbox);
-  const core = createCore({ dataDir: tempDir(), secrets });
-  const profile = await connectSandbox(core, sandbox);
-  const app = await openApp(core);
-  app.page.setDefaultTimeout(20_000);
-  await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+  const app = await openConnected({ sandbox, timeout: 20_000 });
   await app.page.keyboard.press('Control+8');
   await app.page.getByRole('heading', { level: 1, name: 'Dimensions' }).waitFor();
-  return {
-    sandbox,
-    core,
-    profile,
-    app,
-    page: app.page,
-    async close() {
-      await app.close();
-      await core.close();
-      await sandbox.stop();
-    },
-  };
+  const { core, profile, page, close } = app;
+  return { sandbox, core, profile, app, page, close };
 }
 
 describe('dimensions', () => {

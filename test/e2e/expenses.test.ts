@@ -1,21 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { createCore, type Core } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { type Core } from '../../src-main/core';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp, type AppPage } from './harness';
-import { connectSandbox, reviewFlagAndNoteByKeyboard } from './steps';
+import { type AppPage, useAppTests } from './harness';
+import { reviewFlagAndNoteByKeyboard } from './steps';
 
 // The Expenses area by keyboard alone: the review keys in its detail pane, the marks in its
 // rows, and where the focus goes as its controls come and go.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 interface Opened {
   app: AppPage;
@@ -28,13 +20,10 @@ interface Opened {
 /** A synced sandbox organisation, the app open on Expenses with its list focused. */
 async function withExpenses(run: (opened: Opened) => Promise<void>): Promise<void> {
   const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
-  const core = createCore({ dataDir: tempDir(), secrets });
-  const profileId = (await connectSandbox(core, sandbox)).id;
-  const app = await openApp(core);
-  const { page } = app;
-  page.setDefaultTimeout(20_000);
+  const app = await openConnected({ sandbox, timeout: 20_000 });
+  const { page, core } = app;
+  const profileId = app.profile.id;
   try {
-    await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
     await page.keyboard.press('Control+2');
     const grid = page.getByRole('grid', { name: 'Expenses' });
     await grid.locator('tbody tr').first().waitFor();
@@ -42,8 +31,6 @@ async function withExpenses(run: (opened: Opened) => Promise<void>): Promise<voi
     await run({ app, page, grid, core, profileId });
   } finally {
     await app.close();
-    await core.close();
-    await sandbox.stop();
   }
 }
 

@@ -1,11 +1,16 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Core } from '../../src-main/core';
+import { afterAll, afterEach } from 'vitest';
+import { createCore, type Core, type CoreOptions } from '../../src-main/core';
 import { createHandlers, dispatch } from '../../src-main/handlers';
+import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
 import { FILE_SCHEME } from '../../src-main/shell/file-route';
 import { answerFileRequest } from '../../src-main/shell/file-response';
+import { useTempDirs } from '../helpers/temp-dir';
 import { artifactsDir, bridgeBundle, chromiumPath, rendererDir } from './paths';
+import { connectSandbox } from './steps';
 
 /** The origin the built renderer is served from; requests to it are answered from out/renderer. */
 export const APP_ORIGIN = 'http://satchel.test';
@@ -189,4 +194,84 @@ export async function openApp(
       if (pageErrors.length > 0) throw new Error(`The page threw: ${pageErrors.join('; ')}`);
     },
   };
+}
+
+/**
+ * What a browser test file of a synced organisation sets up first: a temporary folder per test
+ * (removed after it), a keychain service of the file's own, emptied after each test, and the
+ * browser closed after the last test. Call it where the file's hooks are declared: its hooks
+ * run in the order they are declared (the folders' removal after the keychain's emptying).
+ * `openConnected` is `openConnectedApp` with a fresh data folder and these secrets by default.
+ */
+export function useAppTests(): {
+  tempDir: ReturnType<typeof useTempDirs>;
+  secrets: Secrets;
+  openConnected(options: ConnectedAppOptions | Omit<ConnectedAppOptions, 'dataDir'>): Promise<ConnectedApp>;
+} {
+  const tempDir = useTempDirs();
+  const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+  afterAll(closeBrowser);
+  afterEach(async () => {
+    for (const account of await secrets.list()) await secrets.delete(account);
+  });
+  return {
+    tempDir,
+    secrets,
+    openConnected: (options) => openConnectedApp({ dataDir: tempDir(), secrets, ...options }),
+  };
+}
+
+export interface ConnectedApp extends AppPage {
+  core: Core;
+  /** The sandbox organisation's profile, synced once before the page opened. */
+  profile: { id: string };
+  dataDir: string;
+  /** Closes the page (throwing what the page threw), then the core, then stops the sandbox. */
+  close(): Promise<void>;
+}
+
+/** `openApp`'s options: the colour scheme, the files served, commands watched. */
+export type OpenAppOptions = NonNullable<Parameters<typeof openApp>[1]>;
+
+export type ConnectedAppOptions = CoreOptions &
+  OpenAppOptions & {
+    sandbox: { url: string; clientId: string; clientSecret: string; stop(): Promise<void> };
+    /** Run on the synced core before the page opens (to keep files, make downloads, …). */
+    beforeOpen?: (core: Core, profile: { id: string }) => unknown;
+    /** The page's default timeout in ms; Playwright's own when not given. */
+    timeout?: number;
+    /** False: not waiting for the first row of the Transactions grid. */
+    firstRow?: boolean;
+  };
+
+/**
+ * Where most journeys over synced data start: a core made with the given options (a file or
+ * folder picker, `fileUrl: testFileUrl`, …), the sandbox connected as "Sandbox GmbH" and synced
+ * (`connectSandbox`), `beforeOpen` run on what was synced, the app opened in Chromium with the
+ * given `openApp` options, the page's default timeout set to `timeout` (Playwright's own when not
+ * given), and the first row of the Transactions grid waited for (unless `firstRow: false`).
+ * `close()` ends the page, the core and the sandbox, in that order; should the opening fail once
+ * the page is open, they are ended before the failure is thrown.
+ */
+export async function openConnectedApp(options: ConnectedAppOptions): Promise<ConnectedApp> {
+  const { sandbox, beforeOpen, timeout, firstRow, colorScheme, serveFiles, onCommand, ...coreOptions } =
+    options;
+  const core = createCore(coreOptions);
+  const profile = await connectSandbox(core, sandbox);
+  await beforeOpen?.(core, profile);
+  const app = await openApp(core, { colorScheme, serveFiles, onCommand });
+  const close = async () => {
+    await app.close();
+    await core.close();
+    await sandbox.stop();
+  };
+  try {
+    if (timeout !== undefined) app.page.setDefaultTimeout(timeout);
+    if (firstRow !== false)
+      await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  return { ...app, core, profile, dataDir: coreOptions.dataDir, close };
 }

@@ -1,37 +1,28 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // The Files area's "Kept offline" section in Chromium against a real core and sandbox: it
 // follows a fill from the core's events, and asks the core nothing while nothing changes.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kept offline', () => {
   it('follows the fill by its events, without asking the core on a timer', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    await core.files.fillOffline(profile.id); // the first sync's, with nothing to keep
     const commands: string[] = [];
-    const app = await openApp(core, { onCommand: (command) => commands.push(command) });
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({
+      sandbox,
+      // The first sync's fill, with nothing to keep.
+      beforeOpen: (core, profile) => core.files.fillOffline(profile.id),
+      onCommand: (command) => commands.push(command),
+      timeout: 20_000,
+    });
+    const { page, core, profile } = app;
     const usageReads = () => commands.filter((command) => command === 'files.offlineScope.get').length;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       const usage = page.getByTestId('offline-usage');
       await usage.getByText('Up to date').waitFor();
@@ -68,22 +59,21 @@ describe('kept offline', () => {
       expect(commands.slice(idle)).toEqual([]);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('says another window or command is filling, then fills once that one is done', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets, fillLease: { heartbeatMs: 100 } });
-    const profile = await connectSandbox(core, sandbox);
-    await core.files.fillOffline(profile.id); // the first sync's, with nothing to keep
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({
+      sandbox,
+      fillLease: { heartbeatMs: 100 },
+      // The first sync's fill, with nothing to keep.
+      beforeOpen: (core, profile) => core.files.fillOffline(profile.id),
+      timeout: 20_000,
+    });
+    const { page, core, profile } = app;
     const { sqlite } = core.cacheOf(profile.id);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       const usage = page.getByTestId('offline-usage');
       await usage.getByText('Up to date').waitFor();
@@ -113,8 +103,6 @@ describe('kept offline', () => {
       );
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

@@ -1,24 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Locator } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp, testFileUrl } from './harness';
+import { testFileUrl, useAppTests } from './harness';
 import { largePng, loneReceipts, multiPagePdf, openTransaction } from './receipts';
-import { connectSandbox } from './steps';
 
 // "Fit" follows the pane: a PDF page at Fit is drawn again at the frame's new width when the
 // window is made narrower or wider (not left cut off, or small beside empty space), sharp at the
 // new size and in its own proportions; a page zoomed to 150 % stays 150 % of the new fit; a photo
 // at Fit follows the same way.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 /** The canvas as laid out and as drawn, and the width of the frame it fits. */
 const canvasState = (frame: Locator) =>
@@ -51,13 +41,9 @@ describe('Fit follows the pane', () => {
       mimeType: 'image/png',
       name: 'photo.png',
     });
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core, { serveFiles: true });
+    const app = await openConnected({ sandbox, fileUrl: testFileUrl, serveFiles: true, timeout: 20_000 });
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       let pane = await openTransaction(app, invoice.id);
       await pane.getByRole('button', { name: 'Show preview of invoice.pdf' }).click();
       await pane
@@ -176,8 +162,6 @@ describe('Fit follows the pane', () => {
       await fitted();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

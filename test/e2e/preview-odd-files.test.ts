@@ -1,26 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
 import type { FileReplacement } from '../../src-sandbox/data/state';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp, testFileUrl } from './harness';
+import { testFileUrl, useAppTests } from './harness';
 import { loneReceipts, openTransaction, passwordPdf } from './receipts';
-import { connectSandbox } from './steps';
 
 // Receipts that are not what they claim, as uploads sometimes are: each says what it is in the
 // pane, with a way to save a copy where another app can open it; never an empty pane, a
 // "Downloading…" that stays, a misleading "fetch it again" or an error thrown in the page.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, openConnected } = useAppTests();
 
 interface Odd {
   replacement: FileReplacement & { name: string };
@@ -121,9 +111,8 @@ describe('receipts that are not what they claim', () => {
     const targets = loneReceipts(sandbox, odd.length);
     odd.forEach(({ replacement }, i) => sandbox.control?.replaceFile(targets[i]!.fileId, replacement));
     const folders: string[] = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
+    const app = await openConnected({
+      sandbox,
       fileUrl: testFileUrl,
       pickFolder: () => {
         const folder = path.join(tempDir(), `Copies ${folders.length + 1}`);
@@ -131,13 +120,11 @@ describe('receipts that are not what they claim', () => {
         folders.push(folder);
         return Promise.resolve(folder);
       },
+      serveFiles: true,
+      timeout: 20_000,
     });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core, { serveFiles: true });
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       for (const [i, { replacement, says, saves }] of odd.entries()) {
         const pane = await openTransaction(app, targets[i]!.id);
         await pane.getByRole('button', { name: `Show preview of ${replacement.name}` }).click();
@@ -220,8 +207,6 @@ describe('receipts that are not what they claim', () => {
       expect(await focusedLabel()).toBe('Save a copy of receipts.zip…');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 240_000);
 });

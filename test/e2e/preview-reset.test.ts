@@ -1,38 +1,23 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp, testFileUrl } from './harness';
+import { testFileUrl, useAppTests } from './harness';
 import { loneReceipts, openTransaction } from './receipts';
-import { connectSandbox } from './steps';
 
 // A receipt whose connection the server resets before answering, every time, and one the server
 // answers with 503 every time: the pane says which after two attempts at most, naming the server
 // and never "offline", and its Try again opens the receipt once the faults stop.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 describe('a preview whose connection is reset or whose server fails', () => {
   it('says so after two attempts and opens the receipt with Try again once the faults stop', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
     const [reset, failing] = loneReceipts(sandbox, 2);
     if (!reset || !failing) throw new Error('no receipt to preview');
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core, { serveFiles: true });
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({ sandbox, fileUrl: testFileUrl, serveFiles: true, timeout: 20_000 });
     const control = sandbox.control!;
     const contentRequests = (fileId = reset.fileId) =>
       control.requests('getFileContent').filter((entry) => entry.path.includes(fileId)).length;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       control.addFault({ match: `/v1/files/${reset.fileId}/content`, drop: true });
       const pane = await openTransaction(app, reset.id);
       await pane.getByRole('button', { name: `Show preview of ${reset.fileName}` }).click();
@@ -71,8 +56,6 @@ describe('a preview whose connection is reset or whose server fails', () => {
       expect(contentRequests(failing.fileId)).toBe(3);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });
@@ -84,16 +67,17 @@ describe('a preview whose server takes the connection and says nothing', () => {
     if (!silent) throw new Error('no receipt to preview');
     // The preview waits 1 s for the answer to begin (10 s in the app); the client's own silence
     // time-out stays at its 30 s.
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl, previewFirstByteMs: 1_000 });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core, { serveFiles: true });
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({
+      sandbox,
+      fileUrl: testFileUrl,
+      previewFirstByteMs: 1_000,
+      serveFiles: true,
+      timeout: 20_000,
+    });
     const control = sandbox.control!;
     const contentRequests = () =>
       control.requests('getFileContent').filter((entry) => entry.path.includes(silent.fileId)).length;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       control.addFault({ match: `/v1/files/${silent.fileId}/content`, latencyMs: 30_000 });
       const pane = await openTransaction(app, silent.id);
       const started = Date.now();
@@ -114,8 +98,6 @@ describe('a preview whose server takes the connection and says nothing', () => {
       expect(contentRequests()).toBe(3);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

@@ -1,26 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { Locator } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp, testFileUrl } from './harness';
+import { testFileUrl, useAppTests } from './harness';
 import { largePng, loneReceipts, multiPagePdf, openTransaction } from './receipts';
-import { connectSandbox } from './steps';
 
 // Receipts photographed or scanned sideways, turned in the preview: a landscape photo turned a
 // quarter lies upright in a box of the turned size, fits the pane, and zoomed scrolls to every
 // edge; a PDF is drawn turned by pdf.js, every page; each file keeps its own turn for the
 // session: while its expense is open, and when another expense is looked at and this one opened
 // again; another expense's file starts upright and keeps its own.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 interface Box {
   left: number;
@@ -68,13 +58,9 @@ describe('turning a receipt in the preview', () => {
       mimeType: 'image/png',
       name: 'other.png',
     });
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core, { serveFiles: true });
+    const app = await openConnected({ sandbox, fileUrl: testFileUrl, serveFiles: true, timeout: 20_000 });
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       let pane = await openTransaction(app, expense.bankTransactionId);
 
       // The photo, upright as it came: wider than tall, within the pane.
@@ -274,8 +260,6 @@ describe('turning a receipt in the preview', () => {
       await otherPhoto.getByRole('status').getByText('Turned 90° left').waitFor();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 180_000);
 });

@@ -1,25 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp, testFileUrl } from './harness';
+import { testFileUrl, useAppTests } from './harness';
 import { largePng, loneReceipts, multiPagePdf, openTransaction } from './receipts';
-import { connectSandbox } from './steps';
 
 // The preview as an accountant reads receipts with it: a statement of 200 pages turned and
 // zoomed from the keyboard (one page drawn at a time), a photo of 8000 × 6000 pixels fitted to
 // the pane and zoomed without breaking it, a receipt asked for offline that opens by itself when
 // the network is back, one whose download broke off midway, tried again, and a slow receipt
 // left for the next before it arrived, which does not take the next one's place.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 describe('reading receipts in the preview', () => {
   it('turns and zooms a long PDF, fits and zooms a large photo, opens a receipt when the network is back', async () => {
@@ -37,16 +27,11 @@ describe('reading receipts in the preview', () => {
       mimeType: 'image/png',
       name: 'photo.png',
     });
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core, { serveFiles: true });
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({ sandbox, fileUrl: testFileUrl, serveFiles: true, timeout: 20_000 });
+    const { page, core, profile } = app;
     /** Whether anything of the page is wider than the window (a broken layout). */
     const overflows = () => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
-
       // 200 pages: the first is drawn, and only it.
       let pane = await openTransaction(app, statement.id);
       await pane.getByRole('button', { name: 'Show preview of statement.pdf' }).click();
@@ -193,8 +178,6 @@ describe('reading receipts in the preview', () => {
       expect(await pane.getByText(slow.fileName).count()).toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 300_000);
 });

@@ -1,16 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
 import { writeColleagueReview } from '../helpers/review-file';
-import { useTempDirs } from '../helpers/temp-dir';
 import { holdThreadPool } from '../helpers/thread-pool';
 import { seriousViolations } from './axe';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // A colleague's 40,000 review marks imported in the window, then all of them exported: the
 // section that started the work says how far it is, as a bar and in words ("Importing 12,000 of
@@ -18,12 +13,7 @@ import { connectSandbox } from './steps';
 // the disk, by holding every thread of libuv's pool (where that sync now runs): the window shows
 // the whole count meanwhile (late events of another run's workId change nothing), and the
 // result once the pool is free.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, openConnected } = useAppTests();
 
 const MARKS = 40_000;
 
@@ -32,20 +22,17 @@ describe('the progress of a review export and import in the window', () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 100 });
     const folder = tempDir();
     const answers: Array<string | null> = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
-      pickFile: () => Promise.resolve(answers.shift() ?? null),
-    });
     const colleague = path.join(folder, 'colleague.json');
     writeColleagueReview(colleague, MARKS, { note: true, tags: true });
-    const { id: profileId } = await connectSandbox(core, sandbox);
-    const opened = await openApp(core);
-    const { page } = opened;
-    page.setDefaultTimeout(20_000);
+    const opened = await openConnected({
+      sandbox,
+      pickFile: () => Promise.resolve(answers.shift() ?? null),
+      timeout: 20_000,
+    });
+    const { page, core } = opened;
+    const profileId = opened.profile.id;
     let pool: { release(): void } | null = null;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+7');
       await page.getByRole('heading', { level: 1, name: 'Needs attention' }).waitFor();
       const section = page.getByRole('region', { name: 'Hand the review to a colleague' });
@@ -126,8 +113,6 @@ describe('the progress of a review export and import in the window', () => {
     } finally {
       (pool as { release(): void } | null)?.release();
       await opened.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 180_000);
 });

@@ -1,27 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
 import { COLLEAGUE_AT, writeColleagueReview } from '../helpers/review-file';
-import { useTempDirs } from '../helpers/temp-dir';
 import { seriousViolations } from './axe';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // Stopping a review import and a review export of 40,000 marks from the window, in Chromium:
 // "Stop import" beside the bar ends the import part-way, the window says how far it came in the
 // command line's words, and offers to undo the marks merged so far, which it does; "Stop
 // export", reached by the keyboard, ends the export with nothing written, last week's file as it
 // was, no temporary beside it, and the focus back on the button that started it.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, openConnected } = useAppTests();
 
 const MARKS = 40_000;
 /** Marks to export: seconds of slices, for the keys to reach Stop export meanwhile. */
@@ -32,23 +22,19 @@ describe('stopping a review export and import from the window', () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 100 });
     const folder = tempDir();
     const answers: Array<string | null> = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
-      pickFile: () => Promise.resolve(answers.shift() ?? null),
-    });
     const at = COLLEAGUE_AT;
     const colleague = path.join(folder, 'colleague.json');
     writeColleagueReview(colleague, MARKS, { note: true });
-    const profile = await connectSandbox(core, sandbox);
+    const opened = await openConnected({
+      sandbox,
+      pickFile: () => Promise.resolve(answers.shift() ?? null),
+      timeout: 20_000,
+    });
+    const { page, core, profile } = opened;
     const cache = core.cacheOf(profile.id);
     const marksInCopy = () =>
       cache.sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;
-    const opened = await openApp(core);
-    const { page } = opened;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+7');
       await page.getByRole('heading', { level: 1, name: 'Needs attention' }).waitFor();
       const section = page.getByRole('region', { name: 'Hand the review to a colleague' });
@@ -116,8 +102,6 @@ describe('stopping a review export and import from the window', () => {
       await opened.screenshot('review-export-stopped');
     } finally {
       await opened.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 180_000);
 });
