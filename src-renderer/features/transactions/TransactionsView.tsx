@@ -16,7 +16,6 @@ import {
   NARROW_GRID,
   SORTABLE,
   transactionColumns,
-  WITHOUT_NARROW,
   WITHOUT_NARROW_PANE,
   WITHOUT_PANE,
   type GridItem,
@@ -133,7 +132,9 @@ export function TransactionsView({
       sorting: [{ id: sorting.field, desc: sorting.direction === 'DESC' }],
       columnVisibility: {
         alone: {},
-        narrow: WITHOUT_NARROW,
+        // Narrow and alone, the grid leaves out what the pane would show of a row: the same
+        // columns as beside the pane.
+        narrow: WITHOUT_PANE,
         pane: WITHOUT_PANE,
         'narrow-pane': WITHOUT_NARROW_PANE,
       }[layout],

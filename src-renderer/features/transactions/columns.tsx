@@ -27,7 +27,10 @@ const COLUMN_WIDTHS: Record<string, string> = {
 
 /**
  * Columns the detail pane repeats (type, account, matched), left out while it is open so that
- * the review marks stay in view beside it; the text columns may then narrow further.
+ * the review marks stay in view beside it; the text columns may then narrow further. Left out
+ * too alone in a grid narrower than every column needs (the 'narrow' layout, NARROW_ALONE px),
+ * where the text columns narrow, so that the rest fits without scrolling sideways (568 px):
+ * Enter opens the pane with the others.
  */
 export const WITHOUT_PANE = { transactionType: false, bankAccountId: false, matched: false };
 
@@ -44,13 +47,6 @@ export const NARROW_GRID = 480;
  * window), beside the detail pane, or beside it in a narrow window.
  */
 export type GridLayout = 'alone' | 'narrow' | 'pane' | 'narrow-pane';
-
-/**
- * Alone in a grid narrower than every column needs (NARROW_ALONE px), the grid leaves out what
- * the pane shows of a row (type, account, matched) and the text columns narrow, so that the
- * rest fits without scrolling sideways (568 px): Enter opens the pane with the others.
- */
-export const WITHOUT_NARROW = WITHOUT_PANE;
 
 const BESIDE_PANE: Record<Exclude<GridLayout, 'alone'>, Record<string, string>> = {
   narrow: {
