@@ -240,8 +240,6 @@ export type ConnectedAppOptions = CoreOptions &
     beforeOpen?: (core: Core, profile: { id: string }) => unknown;
     /** The page's default timeout in ms; Playwright's own when not given. */
     timeout?: number;
-    /** False: not waiting for the first row of the Transactions grid. */
-    firstRow?: boolean;
   };
 
 /**
@@ -249,13 +247,12 @@ export type ConnectedAppOptions = CoreOptions &
  * folder picker, `fileUrl: testFileUrl`, …), the sandbox connected as "Sandbox GmbH" and synced
  * (`connectSandbox`), `beforeOpen` run on what was synced, the app opened in Chromium with the
  * given `openApp` options, the page's default timeout set to `timeout` (Playwright's own when not
- * given), and the first row of the Transactions grid waited for (unless `firstRow: false`).
+ * given), and the first row of the Transactions grid waited for.
  * `close()` ends the page, the core and the sandbox, in that order; should the opening fail once
  * the page is open, they are ended before the failure is thrown.
  */
 export async function openConnectedApp(options: ConnectedAppOptions): Promise<ConnectedApp> {
-  const { sandbox, beforeOpen, timeout, firstRow, colorScheme, serveFiles, onCommand, ...coreOptions } =
-    options;
+  const { sandbox, beforeOpen, timeout, colorScheme, serveFiles, onCommand, ...coreOptions } = options;
   const core = createCore(coreOptions);
   const profile = await connectSandbox(core, sandbox);
   await beforeOpen?.(core, profile);
@@ -267,8 +264,7 @@ export async function openConnectedApp(options: ConnectedAppOptions): Promise<Co
   };
   try {
     if (timeout !== undefined) app.page.setDefaultTimeout(timeout);
-    if (firstRow !== false)
-      await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+    await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
