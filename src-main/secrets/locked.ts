@@ -16,6 +16,15 @@ import net from 'node:net';
  * `DbusWireError` that says what is wrong with it (test/unit/secrets/locked-wire.test.ts).
  */
 
+/**
+ * How long the Secret Service's answers are waited for, sign-in included. Generous: a desktop
+ * that is busy (a login, a build) can take seconds, and an answer not had in time means "cannot
+ * tell", after which a lookup falls back to libsecret's own answer (missing for a locked key)
+ * and a search of the items can crash on a locked one. A bus that answers nothing holds a status
+ * no longer than this.
+ */
+export const BUS_ANSWER_MS = 5_000;
+
 /** The default keyring's state: `none` when the Secret Service has no default keyring. */
 export type DefaultKeyring = 'unlocked' | 'locked' | 'none';
 
@@ -53,7 +62,7 @@ export interface KeyringState {
 export async function keyringState(
   attributes?: Record<string, string>,
   address = process.env['DBUS_SESSION_BUS_ADDRESS'],
-  timeoutMs = 2_000,
+  timeoutMs = BUS_ANSWER_MS,
 ): Promise<KeyringState> {
   const calls: Call[] = [
     {
@@ -94,7 +103,7 @@ export async function keyringState(
 export async function lockedItemsOf(
   searches: Array<Record<string, string>>,
   address = process.env['DBUS_SESSION_BUS_ADDRESS'],
-  timeoutMs = 2_000,
+  timeoutMs = BUS_ANSWER_MS,
 ): Promise<{ locked: Array<LockedItem[] | null>; problem: string | null }> {
   if (searches.length === 0) return { locked: [], problem: null };
   return withSecretService(address, timeoutMs, async (ask) => {
@@ -112,7 +121,7 @@ export async function lockedItemsOf(
  */
 export async function defaultKeyringLocked(
   address = process.env['DBUS_SESSION_BUS_ADDRESS'],
-  timeoutMs = 2_000,
+  timeoutMs = BUS_ANSWER_MS,
 ): Promise<boolean | null> {
   const { defaultKeyring } = await keyringState(undefined, address, timeoutMs);
   return defaultKeyring === 'locked' ? true : defaultKeyring === 'unlocked' ? false : null;

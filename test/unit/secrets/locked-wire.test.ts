@@ -452,8 +452,9 @@ describe('a connection to a bus', () => {
   it('gives every call the clear error when the bus sends bytes it cannot read, at once', async () => {
     const address = await bus((socket) => socket.write('not a D-Bus message at all, not even close'));
     const started = Date.now();
-    const replies = await ask(address, 5_000);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // At once: long before the time it would wait for an answer.
+    const replies = await ask(address, 60_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(replies).toEqual([
       {
         error:
@@ -490,7 +491,8 @@ describe('a connection to a bus', () => {
       { error: 'The session bus gave no answer within 300 ms.' },
       { error: 'The session bus gave no answer within 300 ms.' },
     ]);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Not waiting on: a bound loose enough for a loaded machine's late timer.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('says the sign-in was refused, or that there is no bus at all', async () => {
