@@ -1,23 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { windowOptions } from '../../src-main/shell/window-options';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // The row the keyboard makes active is brought into view whole: never under the list's header
 // row, which stays at the top of the scrolling list (sticky), also when the row comes in from
 // above (Page Up, k, ↑) and the header takes two lines.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
 
@@ -70,15 +60,11 @@ describe('the active row in view', () => {
   ] as const)
     it(`keeps it clear of the header row in ${label} (${size.width}×${size.height})`, async () => {
       const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
-      const core = createCore({ dataDir: tempDir(), secrets });
-      await connectSandbox(core, sandbox);
-      const app = await openApp(core);
+      const app = await openConnected({ sandbox, timeout: 20_000 });
       const { page } = app;
-      page.setDefaultTimeout(20_000);
       try {
         await page.setViewportSize(size);
         const grid = page.getByRole('grid', { name: 'Transactions' });
-        await grid.getByRole('row').nth(1).waitFor();
         await grid.focus();
         await page.keyboard.press('End');
         await expectEachInView(page, grid, 'PageUp', 2);
@@ -102,8 +88,6 @@ describe('the active row in view', () => {
         await expectEachInView(page, suppliers, 'ArrowUp', 2);
       } finally {
         await app.close();
-        await core.close();
-        await sandbox.stop();
       }
     }, 120_000);
 });
