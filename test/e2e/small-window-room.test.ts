@@ -25,29 +25,23 @@ afterEach(async () => {
 
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
 
-/** The grid's rows wholly in view under its sticky header. */
-async function rowsInView(grid: Locator): Promise<number> {
-  return grid.evaluate((element) => {
-    const head = element.querySelector('.grid-head')!.getBoundingClientRect();
-    const box = element.getBoundingClientRect();
+/**
+ * A list's rows wholly in view under its sticky header and above the bottom of the box it scrolls
+ * in: the Transactions grid (its `.grid-head`, itself the scroll box) or a short list (a table,
+ * whose header cells stick, in its `.list-column`).
+ */
+async function rowsInView(list: Locator): Promise<number> {
+  return list.evaluate((element) => {
+    const grid = element.querySelector('.grid-head') !== null;
+    const head = element.querySelector(grid ? '.grid-head' : 'thead th')!.getBoundingClientRect();
+    const box = (grid ? element : element.closest('.list-column')!).getBoundingClientRect();
     const bottom = Math.min(box.bottom, window.innerHeight);
-    return Array.from(element.querySelectorAll('.grid-body [role="row"]')).filter((row) => {
-      const r = row.getBoundingClientRect();
-      return r.top >= head.bottom - 0.5 && r.bottom <= bottom + 0.5;
-    }).length;
-  });
-}
-
-/** A short list's rows (a table in its scroll box) wholly in view under its sticky header. */
-async function listRowsInView(list: Locator): Promise<number> {
-  return list.evaluate((table) => {
-    const head = table.querySelector('thead')!.getBoundingClientRect();
-    const box = table.closest('.list-column')!.getBoundingClientRect();
-    const bottom = Math.min(box.bottom, window.innerHeight);
-    return Array.from(table.querySelectorAll('tbody tr')).filter((row) => {
-      const r = row.getBoundingClientRect();
-      return r.top >= head.bottom - 0.5 && r.bottom <= bottom + 0.5;
-    }).length;
+    return Array.from(element.querySelectorAll(grid ? '.grid-body [role="row"]' : 'tbody tr')).filter(
+      (row) => {
+        const r = row.getBoundingClientRect();
+        return r.top >= head.bottom - 0.5 && r.bottom <= bottom + 0.5;
+      },
+    ).length;
   });
 }
 
@@ -168,7 +162,7 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
       // The header (title, filters, bulk bar) once took 237 px of the 560, leaving 6 rows whole;
       // drawn closer in a short window it takes 165 and leaves 7 (most of these descriptions
       // take two lines at this width).
-      expect(await listRowsInView(expensesList)).toBeGreaterThanOrEqual(7);
+      expect(await rowsInView(expensesList)).toBeGreaterThanOrEqual(7);
       expect(await listTop(expensesList)).toBeLessThanOrEqual(180);
       await expensesList.focus();
       await page.keyboard.press('Enter');
@@ -207,7 +201,7 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
       await app.screenshot('small-room-read-only-expenses');
       // The banner, the header and the filters once left 3 rows whole (the list at 328 px); with
       // the header drawn closer the list starts at 256 px and shows 5.
-      expect(await listRowsInView(list)).toBeGreaterThanOrEqual(5);
+      expect(await rowsInView(list)).toBeGreaterThanOrEqual(5);
       expect(await listTop(list)).toBeLessThanOrEqual(270);
     } finally {
       await app.close();
