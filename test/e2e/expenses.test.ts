@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { type Core } from '../../src-main/core';
-import { startSandbox } from '../../src-sandbox';
+import { startSandbox, type Sandbox } from '../../src-sandbox';
 import { type AppPage, useAppTests } from './harness';
 import { reviewFlagAndNoteByKeyboard } from './steps';
 
@@ -17,9 +17,16 @@ interface Opened {
   profileId: string;
 }
 
-/** A synced sandbox organisation, the app open on Expenses with its list focused. */
-async function withExpenses(run: (opened: Opened) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
+/**
+ * A synced sandbox organisation, the app open on Expenses with its list focused. `prepare`
+ * changes the sandbox's data (through its control handle) before the sync.
+ */
+async function withExpenses(
+  run: (opened: Opened) => Promise<void>,
+  prepare?: (sandbox: Sandbox) => void,
+): Promise<void> {
+  const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: prepare !== undefined });
+  prepare?.(sandbox);
   const app = await openConnected({ sandbox, timeout: 20_000 });
   const { page, core } = app;
   const profileId = app.profile.id;
@@ -42,6 +49,40 @@ function marksWithNote(core: Core, profileId: string, note: string) {
       `SELECT reviewed_at, flagged, flag_reason FROM review_marks WHERE kind = 'expense' AND note = ?`,
     )
     .all(note);
+}
+
+/**
+ * How an Expenses row shows its cells: the description's and the supplier's lines, whether their
+ * text is cut short and with an ellipsis; the date's lines; and, for each date, amount and file
+ * count shown, whether it is whole in its cell (an amount and a count on one line).
+ */
+async function shownCells(row: Locator) {
+  return row.evaluate((tr) => {
+    const lines = (node: Node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return new Set(
+        Array.from(range.getClientRects())
+          .filter((box) => box.width > 0)
+          .map((box) => Math.round(box.top)),
+      ).size;
+    };
+    const cells = Array.from(tr.querySelectorAll('td'));
+    const text = (index: number) => {
+      const cell = cells[index]!;
+      const clip = cell.querySelector<HTMLElement>('.clip');
+      return {
+        lines: lines(clip ?? cell),
+        cut: clip !== null && clip.scrollWidth > clip.clientWidth,
+        ellipsis: clip !== null && getComputedStyle(clip).textOverflow === 'ellipsis',
+      };
+    };
+    const date = lines(cells[1]!);
+    const whole = cells
+      .filter((cell) => cell.matches('.date, .number') && cell.checkVisibility())
+      .map((cell) => cell.scrollWidth <= cell.clientWidth && (cell.matches('.date') || lines(cell) === 1));
+    return { description: text(2), supplier: text(3), date, whole };
+  });
 }
 
 const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
@@ -247,4 +288,54 @@ describe('expenses by keyboard', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await transactions.getByRole('columnheader', { name: 'Booking date' }).waitFor();
     }));
+
+  it('keeps a long description and supplier on one line, cut with an ellipsis, whole in the title and the cell', () => {
+    const description =
+      'Card payment Hotel Schweizerhof Zürich, three nights for the audit team with breakfast and parking';
+    const supplier = 'Bluewater IT-Services and Consulting for the Whole of Europe SE';
+    return withExpenses(
+      async ({ page, grid }) => {
+        await page.keyboard.press('/');
+        await page.keyboard.type('breakfast and parking');
+        await page.getByRole('navigation', { name: 'Expenses pages' }).getByText('· 1 expense').waitFor();
+        const row = grid.locator('tbody tr').first();
+        // The cells are named by their whole text, as a screen reader reads them, and the
+        // whole text is their tooltip.
+        const descriptionCell = row.getByRole('gridcell', { name: description, exact: true });
+        const supplierCell = row.getByRole('gridcell', { name: supplier, exact: true });
+        expect(await descriptionCell.getAttribute('title')).toBe(description);
+        expect(await supplierCell.getAttribute('title')).toBe(supplier);
+        for (const [width, height] of [
+          [800, 560],
+          [1280, 820],
+        ] as const) {
+          await page.setViewportSize({ width, height });
+          const shown = await shownCells(row);
+          expect(shown.description, `${width}`).toEqual({ lines: 1, cut: true, ellipsis: true });
+          expect(shown.supplier, `${width}`).toEqual({ lines: 1, cut: true, ellipsis: true });
+          expect(shown.date, `${width}`).toBe(1);
+          expect(shown.whole.length, `${width}`).toBeGreaterThanOrEqual(2);
+          expect(shown.whole.every(Boolean), `${width}`).toBe(true);
+        }
+        // Beside the pane in the smallest window the date takes two lines ("Oct 22," over
+        // "2026"); the description stays on one, cut short, and the pane shows it whole.
+        await page.setViewportSize({ width: 800, height: 560 });
+        await grid.focus();
+        await page.keyboard.press('Enter');
+        const pane = page.getByTestId('expense-pane');
+        await pane.getByRole('heading', { level: 2, name: description }).waitFor();
+        const beside = await shownCells(row);
+        expect(beside.description).toEqual({ lines: 1, cut: true, ellipsis: true });
+        expect(beside.date).toBe(2);
+        expect(beside.whole.every(Boolean)).toBe(true);
+        expect(await descriptionCell.getAttribute('title')).toBe(description);
+      },
+      (sandbox) => {
+        const expense = sandbox.state.expenses.find((e) => e.supplierId !== null && e.description);
+        if (!expense) throw new Error('the demo data has no supplier invoice');
+        sandbox.control!.updateExpense(expense.id, { description });
+        sandbox.control!.updateSupplier(expense.supplierId!, { name: supplier });
+      },
+    );
+  });
 });

@@ -12,6 +12,20 @@ import { FilePreview } from '../preview/FilePreview';
 import { useFileTurn } from '../preview/turns';
 
 /**
+ * An expense's description or supplier in the list, on one line (expenses.css): cut short with an
+ * ellipsis where its column is too narrow, its whole text the cell's tooltip. The text stays
+ * whole in the page, so a screen reader reads all of it. A missing one is a dash.
+ */
+export function OneLineCell({ text, className }: { text: string | null; className: string }) {
+  if (!text) return <td className={className}>—</td>;
+  return (
+    <td className={className} title={text}>
+      <span className="clip">{text}</span>
+    </td>
+  );
+}
+
+/**
  * Where a line is booked, in one line of text: "Account 4930 Office supplies · VAT 19 % ·
  * Cost center: 1000 Management". A record the offline copy does not know shows its id.
  */

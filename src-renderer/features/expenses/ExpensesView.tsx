@@ -15,7 +15,8 @@ import { ReviewMarks } from '../review/ReviewMarks';
 import { byIds, useReview } from '../review/useReview';
 import type { Opening } from '../attention/groups';
 import { BookedOnFilter } from './BookedOnFilter';
-import { ExpenseFiles, ExpenseLines, LinkedTransactionFact } from './ExpenseParts';
+import { ExpenseFiles, ExpenseLines, LinkedTransactionFact, OneLineCell } from './ExpenseParts';
+import './expenses.css';
 
 const PAGE_SIZE = 50;
 
@@ -348,8 +349,11 @@ export function ExpensesView({
                     />
                   </td>
                   <td className="nowrap date">{formatDate(row.expenseTime)}</td>
-                  <td>{row.description || row.bookingText || '—'}</td>
-                  <td className="without-pane">{row.supplierName ?? row.merchantName ?? '—'}</td>
+                  <OneLineCell className="expense-description" text={row.description || row.bookingText} />
+                  <OneLineCell
+                    className="expense-party without-pane"
+                    text={row.supplierName ?? row.merchantName}
+                  />
                   <td className="nowrap without-pane without-narrow">{humanize(row.status)}</td>
                   <td className="number">
                     <span className="amount">{formatMoney(row.amount)}</span>
