@@ -53,40 +53,52 @@ export interface KeyringState {
 
 /**
  * The default keyring's state and, when `attributes` are given, which matching items are
- * locked, with their keyrings' labels: one connection, the calls of each round sent at once
- * (`ReadAlias("default")`, the `Locked` and `Label` properties of
- * `/org/freedesktop/secrets/aliases/default`, `SearchItems`; then the `Label` of each keyring
- * that holds a locked item). Null answers when it cannot tell (no session bus, no Secret
- * Service, no answer in time): the caller then keeps the keychain library's own answer.
+ * locked, with their keyrings' labels: one connection, two rounds, the calls of each sent at
+ * once (`ReadAlias("default")` and `SearchItems`; then the `Locked` and `Label` properties of
+ * the keyring the alias names, at its own path, and the `Label` of each keyring that holds a
+ * locked item). Null answers when it cannot tell (no session bus, no Secret Service, no answer
+ * in time): the caller then keeps the keychain library's own answer.
+ *
+ * Why the keyring's own path and not `/org/freedesktop/secrets/aliases/default`: gnome-keyring
+ * rewrites an alias path to its keyring's in its D-Bus thread while its main thread, greeting
+ * each new connection, replaces the alias it reads. On a busy machine the rewrite can read the
+ * alias as it is freed, and the call goes to a garbage path ("Object does not exist at path
+ * /org/freedesktop/secrets/collection/_efAe_f5_c7U"): 27 in 4,000 new connections on two loaded
+ * cores, each "cannot tell" of an unlocked keyring. A keyring's own path is never rewritten.
  */
 export async function keyringState(
   attributes?: Record<string, string>,
   address = process.env['DBUS_SESSION_BUS_ADDRESS'],
   timeoutMs = BUS_ANSWER_MS,
 ): Promise<KeyringState> {
-  const calls: Call[] = [
+  const first: Call[] = [
     {
       path: SECRETS_PATH,
       iface: SERVICE,
       member: 'ReadAlias',
       args: [{ type: 's', value: 'default' }],
     },
-    collectionProperty(DEFAULT_ALIAS, 'Locked'),
-    collectionProperty(DEFAULT_ALIAS, 'Label'),
   ];
-  if (attributes) calls.push(searchItems(attributes));
+  if (attributes) first.push(searchItems(attributes));
   return withSecretService<KeyringState>(address, timeoutMs, async (ask) => {
-    const [alias, locked, label, search] = await ask(calls);
+    const [alias, search] = await ask(first);
     const aliasPath = alias && 'message' in alias ? objectPath(alias.message) : null;
+    const keyring =
+      aliasPath && aliasPath !== '/'
+        ? [collectionProperty(aliasPath, 'Locked'), collectionProperty(aliasPath, 'Label')]
+        : [];
+    const {
+      locked: lockedItems,
+      alongside: [locked, label],
+    } = await withLabels(ask, search ? [search] : [], keyring);
     const lockedAnswer = locked && 'message' in locked ? variantBoolean(locked.message) : null;
     const labelAnswer = label && 'message' in label ? variantString(label.message) : null;
-    const lockedItems = search ? await withLabels(ask, [search]) : [null];
     return {
       defaultKeyring:
         aliasPath === '/' ? 'none' : lockedAnswer === null ? null : lockedAnswer ? 'locked' : 'unlocked',
       defaultLabel: aliasPath === '/' ? null : labelAnswer,
-      lockedItems: attributes ? lockedItems[0]! : null,
-      problem: firstProblem([alias, locked, label, search]),
+      lockedItems: attributes ? (lockedItems[0] ?? null) : null,
+      problem: firstProblem([alias, search, locked, label]),
     };
   }).catch((error: unknown) => ({
     defaultKeyring: null,
@@ -108,7 +120,7 @@ export async function lockedItemsOf(
   if (searches.length === 0) return { locked: [], problem: null };
   return withSecretService(address, timeoutMs, async (ask) => {
     const replies = await ask(searches.map(searchItems));
-    return { locked: await withLabels(ask, replies), problem: firstProblem(replies) };
+    return { locked: (await withLabels(ask, replies)).locked, problem: firstProblem(replies) };
   }).catch((error: unknown) => ({
     locked: searches.map(() => null),
     problem: error instanceof Error ? error.message : String(error),
@@ -130,7 +142,6 @@ export async function defaultKeyringLocked(
 const SERVICE = 'org.freedesktop.Secret.Service';
 const SECRETS = 'org.freedesktop.secrets';
 const SECRETS_PATH = '/org/freedesktop/secrets';
-const DEFAULT_ALIAS = '/org/freedesktop/secrets/aliases/default';
 
 function collectionProperty(path: string, name: 'Locked' | 'Label'): Call {
   return {
@@ -153,25 +164,34 @@ function searchItems(attributes: Record<string, string>): Call {
   };
 }
 
-/** The locked paths of `SearchItems` replies (`aoao`: unlocked, then locked), with labels. */
-async function withLabels(ask: Ask, replies: Array<Reply | undefined>): Promise<Array<LockedItem[] | null>> {
+/**
+ * The locked paths of `SearchItems` replies (`aoao`: unlocked, then locked), with the labels of
+ * their keyrings, asked in one round with `alongside`, whose replies it gives too.
+ */
+async function withLabels(
+  ask: Ask,
+  replies: Array<Reply | undefined>,
+  alongside: Call[] = [],
+): Promise<{ locked: Array<LockedItem[] | null>; alongside: Reply[] }> {
   const lockedPaths = replies.map((reply) => {
     const found = reply && 'message' in reply ? objectPathArrays(reply.message) : null;
     return found && found.length === 2 ? found[1]! : null;
   });
   const keyrings = [...new Set(lockedPaths.flatMap((paths) => (paths ?? []).map(collectionOf)))];
+  const calls = [...alongside, ...keyrings.map((keyring) => collectionProperty(keyring, 'Label'))];
+  const answers = calls.length > 0 ? await ask(calls) : [];
   const labels = new Map<string, string>();
-  if (keyrings.length > 0) {
-    const answers = await ask(keyrings.map((keyring) => collectionProperty(keyring, 'Label')));
-    keyrings.forEach((keyring, index) => {
-      const answer = answers[index];
-      const label = answer && 'message' in answer ? variantString(answer.message) : null;
-      if (label) labels.set(keyring, label);
-    });
-  }
-  return lockedPaths.map(
-    (paths) => paths?.map((path) => ({ path, keyring: labels.get(collectionOf(path)) ?? null })) ?? null,
-  );
+  keyrings.forEach((keyring, index) => {
+    const answer = answers[alongside.length + index];
+    const label = answer && 'message' in answer ? variantString(answer.message) : null;
+    if (label) labels.set(keyring, label);
+  });
+  return {
+    locked: lockedPaths.map(
+      (paths) => paths?.map((path) => ({ path, keyring: labels.get(collectionOf(path)) ?? null })) ?? null,
+    ),
+    alongside: answers.slice(0, alongside.length),
+  };
 }
 
 /** The keyring (collection) an item's object path is in: the path without its last part. */
