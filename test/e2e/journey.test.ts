@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
@@ -8,6 +8,7 @@ import { searchTransactions } from '../../src-main/search';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../src-shared/demo';
 import type { DownloadProgress } from '../../src-shared/files';
+import { newFolderDialog } from '../helpers/dialogs';
 import { readManifest, sha256Of } from '../helpers/files';
 import { useTempDirs } from '../helpers/temp-dir';
 import { reviewFlagAndNoteByKeyboard, sendWaitingEditUnreachable } from './steps';
@@ -59,19 +60,15 @@ async function serverSupplier(baseUrl: string, id: string): Promise<{ name: stri
 
 describe('the main journey', () => {
   it('opens the demo, syncs, searches, reviews a receipt, edits a supplier offline and downloads every file', async () => {
-    const destinations: string[] = [];
+    const folderDialog = newFolderDialog(tempDir, 'Journey');
+    const destinations = folderDialog.made;
     const core = createCore({
       dataDir: tempDir(),
       secrets,
       demoSandbox: { transactions: 600, control: true },
       fileUrl: testFileUrl,
       // The system folder dialog, answered by the test with a new empty folder.
-      pickFolder: () => {
-        const folder = path.join(tempDir(), `Journey ${destinations.length + 1}`);
-        mkdirSync(folder);
-        destinations.push(folder);
-        return Promise.resolve(folder);
-      },
+      pickFolder: folderDialog.pick,
     });
     const app = await openApp(core, { serveFiles: true });
     const { page } = app;

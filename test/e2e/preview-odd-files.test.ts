@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
 import type { FileReplacement } from '../../src-sandbox/data/state';
+import { newFolderDialog } from '../helpers/dialogs';
 import { checkScreen } from './axe';
 import { testFileUrl, useAppTests } from './harness';
 import { loneReceipts, openTransaction, passwordPdf } from './receipts';
@@ -110,16 +111,12 @@ describe('receipts that are not what they claim', () => {
     // Seeded before the first sync: the app's records say what these uploads say of themselves.
     const targets = loneReceipts(sandbox, odd.length);
     odd.forEach(({ replacement }, i) => sandbox.control?.replaceFile(targets[i]!.fileId, replacement));
-    const folders: string[] = [];
+    const folderDialog = newFolderDialog(tempDir, 'Copies');
+    const folders = folderDialog.made;
     const app = await openConnected({
       sandbox,
       fileUrl: testFileUrl,
-      pickFolder: () => {
-        const folder = path.join(tempDir(), `Copies ${folders.length + 1}`);
-        mkdirSync(folder);
-        folders.push(folder);
-        return Promise.resolve(folder);
-      },
+      pickFolder: folderDialog.pick,
       serveFiles: true,
       timeout: 20_000,
     });

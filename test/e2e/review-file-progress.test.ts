@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
+import { queuedFileDialog } from '../helpers/dialogs';
 import { writeColleagueReview } from '../helpers/review-file';
 import { holdThreadPool } from '../helpers/thread-pool';
 import { seriousViolations } from './axe';
@@ -22,12 +23,12 @@ describe('the progress of a review export and import in the window', () => {
   it('shows how many marks are checked, imported and exported, and then the result', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 100 });
     const folder = tempDir();
-    const answers: Array<string | null> = [];
+    const fileDialog = queuedFileDialog();
     const colleague = path.join(folder, 'colleague.json');
     writeColleagueReview(colleague, MARKS, { note: true, tags: true });
     const opened = await openConnected({
       sandbox,
-      pickFile: () => Promise.resolve(answers.shift() ?? null),
+      pickFile: fileDialog.pick,
       timeout: 20_000,
     });
     const { page, core } = opened;
@@ -41,7 +42,7 @@ describe('the progress of a review export and import in the window', () => {
       const bar = section.getByRole('progressbar');
 
       // The import: its file checked, then its marks merged (about 90 µs a mark), counted.
-      answers.push(colleague);
+      fileDialog.answers.push(colleague);
       await section.getByRole('button', { name: 'Import review marks…' }).click();
       const importing = section.getByRole('progressbar', { name: /^Importing [\d,]+ of 40,000 marks…$/ });
       await importing.waitFor();
@@ -61,7 +62,7 @@ describe('the progress of a review export and import in the window', () => {
       const stop = core.events.subscribe((event) => {
         if (event === 'review.fileProgress' && !pool) pool = holdThreadPool(tempDir());
       });
-      answers.push(file);
+      fileDialog.answers.push(file);
       await section.getByRole('button', { name: 'Export review marks…' }).click();
       const exporting = section.getByRole('progressbar', { name: 'Exporting 40,000 of 40,000 marks…' });
       await exporting.waitFor();

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
+import { queuedFileDialog } from '../helpers/dialogs';
 import { COLLEAGUE_AT, writeColleagueReview } from '../helpers/review-file';
 import { seriousViolations } from './axe';
 import { useAppTests } from './harness';
@@ -21,13 +22,13 @@ describe('stopping a review export and import from the window', () => {
   it('stops each part-way and says what became of it', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 100 });
     const folder = tempDir();
-    const answers: Array<string | null> = [];
+    const fileDialog = queuedFileDialog();
     const at = COLLEAGUE_AT;
     const colleague = path.join(folder, 'colleague.json');
     writeColleagueReview(colleague, MARKS, { note: true });
     const opened = await openConnected({
       sandbox,
-      pickFile: () => Promise.resolve(answers.shift() ?? null),
+      pickFile: fileDialog.pick,
       timeout: 20_000,
     });
     const { page, core, profile } = opened;
@@ -43,7 +44,7 @@ describe('stopping a review export and import from the window', () => {
       expect(await section.getByRole('button', { name: /^Stop/ }).count()).toBe(0);
 
       // The import, stopped while it merges: what it merged stays, and can be undone.
-      answers.push(colleague);
+      fileDialog.answers.push(colleague);
       await section.getByRole('button', { name: 'Import review marks…' }).click();
       await section.getByRole('progressbar', { name: /^Importing [\d,]+ of 40,000 marks…$/ }).waitFor();
       await section.getByRole('button', { name: 'Stop import' }).click();
@@ -81,7 +82,7 @@ describe('stopping a review export and import from the window', () => {
         .run({ marks: EXPORTED, at });
       const target = path.join(folder, 'review.json');
       writeFileSync(target, 'the review file of last week\n');
-      answers.push(target);
+      fileDialog.answers.push(target);
       await section.getByRole('button', { name: 'Export review marks…' }).click();
       await section.getByRole('progressbar', { name: /^Exporting [\d,]+ of 100,000 marks…$/ }).waitFor();
       // From the button that started it (now "Exporting…"), past the other, to Stop export.

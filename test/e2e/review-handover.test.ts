@@ -8,6 +8,7 @@ import { applyReview, exportReviewInSlices, reviewStates } from '../../src-main/
 import { createKeychainSecrets } from '../../src-main/secrets';
 import type { CacheDb } from '../../src-main/store';
 import { startSandbox } from '../../src-sandbox';
+import { queuedFileDialog } from '../helpers/dialogs';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
@@ -39,12 +40,8 @@ describe('handing the review to a colleague in the window', () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 600 });
     const foreign = await startSandbox({ port: 0, seed: 6, transactions: 50 });
     const folder = tempDir();
-    const answers: Array<string | null> = [];
-    const mine = createCore({
-      dataDir: tempDir(),
-      secrets,
-      pickFile: () => Promise.resolve(answers.shift() ?? null),
-    });
+    const fileDialog = queuedFileDialog();
+    const mine = createCore({ dataDir: tempDir(), secrets, pickFile: fileDialog.pick });
     const colleague = createCore({ dataDir: tempDir(), secrets });
     const stranger = createCore({ dataDir: tempDir(), secrets });
     // The counts read again after an import (`review.attention`), held back when asked until
@@ -122,7 +119,7 @@ describe('handing the review to a colleague in the window', () => {
       // ten their tags (and take the colleague's "reviewed"), the five un-marked their state.
       // While the counts are read again after the import, the button still says "Importing…",
       // and the result waits for it: the two change together, with the counts below.
-      answers.push(path.join(folder, 'colleague.json'));
+      fileDialog.answers.push(path.join(folder, 'colleague.json'));
       let arrived = () => {};
       let release = () => {};
       const refreshArrived = new Promise<void>((resolve) => (arrived = resolve));
@@ -183,12 +180,12 @@ describe('handing the review to a colleague in the window', () => {
 
       // Imported again it takes the same marks (the record noted since has taken them already);
       // a second import of the file changes nothing and says so.
-      answers.push(path.join(folder, 'colleague.json'));
+      fileDialog.answers.push(path.join(folder, 'colleague.json'));
       await importButton.click();
       await result
         .getByText('300 review marks read; 294 records took a newer mark from the file.', { exact: false })
         .waitFor();
-      answers.push(path.join(folder, 'colleague.json'));
+      fileDialog.answers.push(path.join(folder, 'colleague.json'));
       await importButton.click();
       await result
         .getByText(
@@ -199,13 +196,13 @@ describe('handing the review to a colleague in the window', () => {
 
       // Another client's file and an empty one: refused whole, nothing changes.
       const merged = snapshot(cache);
-      answers.push(path.join(folder, 'other client.json'));
+      fileDialog.answers.push(path.join(folder, 'other client.json'));
       await importButton.click();
       await section
         .getByRole('alert')
         .getByText('holds the review marks of another organisation', { exact: false })
         .waitFor();
-      answers.push(path.join(folder, 'empty.json'));
+      fileDialog.answers.push(path.join(folder, 'empty.json'));
       await importButton.click();
       await section.getByRole('alert').getByText('is empty, not a review export', { exact: false }).waitFor();
       expect(snapshot(cache)).toEqual(merged);
@@ -238,7 +235,7 @@ describe('handing the review to a colleague in the window', () => {
         if ((payload as { phase: string }).phase === 'change') other.exec('BEGIN IMMEDIATE');
       });
       try {
-        answers.push(more);
+        fileDialog.answers.push(more);
         await importButton.click();
         await section.getByRole('alert').getByText('kept the cache busy', { exact: false }).waitFor();
       } finally {

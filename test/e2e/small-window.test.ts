@@ -9,6 +9,7 @@ import { windowOptions } from '../../src-main/shell/window-options';
 import { startSandbox } from '../../src-sandbox';
 import { useReadOnlyFolders } from '../helpers/read-only';
 import { writeColleagueReview } from '../helpers/review-file';
+import { queuedFileDialog } from '../helpers/dialogs';
 import { useTempDirs } from '../helpers/temp-dir';
 import { holdThreadPool } from '../helpers/thread-pool';
 import { closeBrowser, openApp, type AppPage } from './harness';
@@ -233,12 +234,8 @@ describe(`the smallest window (${minWidth}×${minHeight})`, () => {
   it('shows every area whole: nothing sideways, no control cut off or overlapping, each in view when focused', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
     const folder = tempDir();
-    const answers: Array<string | null> = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
-      pickFile: () => Promise.resolve(answers.shift() ?? null),
-    });
+    const fileDialog = queuedFileDialog();
+    const core = createCore({ dataDir: tempDir(), secrets, pickFile: fileDialog.pick });
     const profile = await connectSandbox(core, sandbox);
     // A finished download and one broken off, so the Files area lists jobs with their controls.
     const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
@@ -331,7 +328,7 @@ describe(`the smallest window (${minWidth}×${minHeight})`, () => {
       // Needs attention, then its review section with an export's bar held on screen.
       await openArea(app, '7', 'Needs attention');
       const section = page.getByRole('region', { name: 'Hand the review to a colleague' });
-      answers.push(colleague);
+      fileDialog.answers.push(colleague);
       await section.getByRole('button', { name: 'Import review marks…' }).click();
       await section
         .getByTestId('review-file-result')
@@ -342,7 +339,7 @@ describe(`the smallest window (${minWidth}×${minHeight})`, () => {
       const stop = core.events.subscribe((event) => {
         if (event === 'review.fileProgress' && !pool) pool = holdThreadPool(tempDir());
       });
-      answers.push(path.join(folder, 'review.json'));
+      fileDialog.answers.push(path.join(folder, 'review.json'));
       await section.getByRole('button', { name: 'Export review marks…' }).click();
       await section.getByRole('progressbar').waitFor();
       stop();

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createCore, type Core, type CoreOptions } from '../../src-main/core';
+import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
+import type { FilePurpose } from '../../src-shared/export';
 import { startSandbox, type SandboxOptions } from '../../src-sandbox';
+import { queuedFileDialog } from './dialogs';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -65,4 +68,24 @@ export async function syncedCore(
     throw new Error(`the first sync ended ${summary.outcome}: ${JSON.stringify(summary.errors)}`);
   fixture.sandbox.control?.clearRequests();
   return { ...fixture, dir };
+}
+
+/**
+ * `syncedCore` whose save and open dialogs the test answers (`queuedFileDialog`), with the
+ * handler table the window's commands go through. `pickFile(purpose, file)` queues `file` and
+ * sends `dialog.pickFile` as the window does before an export or import, giving its answer.
+ */
+export async function syncedCoreWithFileDialog(
+  dir: string,
+  closers: Array<() => Promise<void>>,
+  sandboxOptions: Partial<SandboxOptions> = {},
+) {
+  const fileDialog = queuedFileDialog();
+  const fixture = await syncedCore(dir, closers, sandboxOptions, { pickFile: fileDialog.pick });
+  const handlers = createHandlers(fixture.core);
+  const pickFile = (purpose: FilePurpose, file: string) => {
+    fileDialog.answers.push(file);
+    return dispatch(handlers, 'dialog.pickFile', { purpose });
+  };
+  return { ...fixture, fileDialog, handlers, profileId: fixture.profile.id, pickFile };
 }

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import type { CommandInput } from '../../src-shared/ipc';
-import type { FileRequest, FolderRequest } from '../../src-main/folders';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets } from '../../src-main/secrets';
+import { queuedFileDialog, queuedFolderDialog } from '../helpers/dialogs';
 import { useTempDirs } from '../helpers/temp-dir';
 
 // `dialog.pickFolder` and `dialog.pickFile`: the shell gives the core its folder dialog (`pickFolder`); here a real
@@ -21,17 +21,10 @@ afterEach(async () => {
 });
 
 function setup(answers: Array<string | null>) {
-  const asked: FolderRequest[] = [];
-  const core = createCore({
-    dataDir: tempDir(),
-    secrets,
-    pickFolder: async (request) => {
-      asked.push(request);
-      return answers.shift() ?? null;
-    },
-  });
+  const folderDialog = queuedFolderDialog(...answers);
+  const core = createCore({ dataDir: tempDir(), secrets, pickFolder: folderDialog.pick });
   closes.push(() => core.close());
-  return { handlers: createHandlers(core), asked };
+  return { handlers: createHandlers(core), asked: folderDialog.asked };
 }
 
 describe('folder picker for bulk downloads', () => {
@@ -106,19 +99,12 @@ describe('folder picker for bulk downloads', () => {
 // filter by purpose and checks the file: one to save gets its extension and must be in a
 // folder it can write to; one to open must exist and be a file.
 function fileSetup(answers: Array<string | null>) {
-  const asked: FileRequest[] = [];
-  const core = createCore({
-    dataDir: tempDir(),
-    secrets,
-    pickFile: async (request) => {
-      asked.push(request);
-      return answers.shift() ?? null;
-    },
-  });
+  const fileDialog = queuedFileDialog(...answers);
+  const core = createCore({ dataDir: tempDir(), secrets, pickFile: fileDialog.pick });
   closes.push(() => core.close());
   const handlers = createHandlers(core);
   const pick = (input: CommandInput<'dialog.pickFile'>) => dispatch(handlers, 'dialog.pickFile', input);
-  return { pick, asked };
+  return { pick, asked: fileDialog.asked };
 }
 
 describe('file picker for exports and imports', () => {

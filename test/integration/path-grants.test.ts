@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { exportReviewFileInSlices } from '../../src-main/export';
-import type { FileRequest, FolderRequest } from '../../src-main/folders';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { applyReview } from '../../src-main/review';
 import type { CommandInput } from '../../src-shared/ipc';
 import type { FilePurpose } from '../../src-shared/export';
+import { queuedFileDialog, queuedFolderDialog } from '../helpers/dialogs';
 import { syncedCore } from '../helpers/sync-fixture';
 import { useTempDirs } from '../helpers/temp-dir';
 
@@ -40,33 +40,26 @@ const NOT_PICKED_FOLDER = {
 
 async function setup() {
   const dir = tempDir();
-  const fileAnswers: Array<string | null> = [];
-  const folderAnswers: Array<string | null> = [];
-  const askedFolders: FolderRequest[] = [];
+  const fileDialog = queuedFileDialog();
+  const folderDialog = queuedFolderDialog();
   const fixture = await syncedCore(
     dir,
     closers,
     { transactions: 200 },
-    {
-      pickFile: (_request: FileRequest) => Promise.resolve(fileAnswers.shift() ?? null),
-      pickFolder: (request) => {
-        askedFolders.push(request);
-        return Promise.resolve(folderAnswers.shift() ?? null);
-      },
-    },
+    { pickFile: fileDialog.pick, pickFolder: folderDialog.pick },
   );
   const handlers = createHandlers(fixture.core);
   const profileId = fixture.profile.id;
   const pickFile = async (purpose: FilePurpose, file: string) => {
-    fileAnswers.push(file);
+    fileDialog.answers.push(file);
     const answer = await dispatch(handlers, 'dialog.pickFile', { purpose });
     expect(answer).toEqual({ ok: true, value: { file } });
   };
   const pickFolder = async (folder: string) => {
-    folderAnswers.push(folder);
+    folderDialog.answers.push(folder);
     expect(await dispatch(handlers, 'dialog.pickFolder', {})).toEqual({ ok: true, value: { folder } });
   };
-  return { ...fixture, handlers, profileId, pickFile, pickFolder, askedFolders };
+  return { ...fixture, handlers, profileId, pickFile, pickFolder, askedFolders: folderDialog.asked };
 }
 
 describe('paths the page names must be the user’s picks', () => {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { dispatch } from '../../../src-main/handlers';
 import type { EventPayload } from '../../../src-shared/ipc';
-import { syncedCore } from '../../helpers/sync-fixture';
+import { syncedCoreWithFileDialog } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 type ExportProgress = EventPayload<'export.progress'>;
@@ -25,14 +25,9 @@ afterEach(async () => {
  * file picked in the dialog first (a path the user did not pick is refused).
  */
 async function exportsThroughDialog() {
-  const answers: string[] = [];
-  const { core, profile } = await syncedCore(
-    tempDir(),
-    closers,
-    { transactions: 2100 },
-    { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-  );
-  const handlers = createHandlers(core);
+  const { core, profile, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+    transactions: 2100,
+  });
   const folder = tempDir();
   const exportTo = async (
     command: 'transactions.exportCsv' | 'expenses.exportCsv',
@@ -40,11 +35,8 @@ async function exportsThroughDialog() {
     exportId?: string,
   ) => {
     const file = path.join(folder, name);
-    answers.push(file);
     expect(
-      await dispatch(handlers, 'dialog.pickFile', {
-        purpose: command === 'transactions.exportCsv' ? 'transactionsCsv' : 'expensesCsv',
-      }),
+      await pickFile(command === 'transactions.exportCsv' ? 'transactionsCsv' : 'expensesCsv', file),
     ).toMatchObject({ ok: true });
     return dispatch(handlers, command, {
       profileId: profile.id,
@@ -59,15 +51,9 @@ async function exportsThroughDialog() {
 
 describe('export progress events', () => {
   it('end with one done event whether the export is written, leaves rows out or fails midway', async () => {
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 2100 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
+    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+      transactions: 2100,
+    });
     const cache = core.cacheOf(profileId);
     const live = cache.sqlite
       .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
@@ -91,10 +77,7 @@ describe('export progress events', () => {
     });
     closers.push(() => Promise.resolve(stop()));
     const exportTo = async (file: string) => {
-      answers.push(file);
-      expect(await dispatch(handlers, 'dialog.pickFile', { purpose: 'transactionsCsv' })).toMatchObject({
-        ok: true,
-      });
+      expect(await pickFile('transactionsCsv', file)).toMatchObject({ ok: true });
       return dispatch(handlers, 'transactions.exportCsv', { profileId, search: {}, file, overwrite: true });
     };
 

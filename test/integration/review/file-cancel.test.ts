@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload, ReviewFileStep } from '../../../src-shared/ipc';
-import { createHandlers, dispatch, type HandlerTable } from '../../../src-main/handlers';
-import { syncedCore } from '../../helpers/sync-fixture';
+import { dispatch, type HandlerTable } from '../../../src-main/handlers';
+import { syncedCoreWithFileDialog } from '../../helpers/sync-fixture';
 import { COLLEAGUE_AT, writeColleagueReview } from '../../helpers/review-file';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -24,22 +24,11 @@ const MARKS = 40_000;
 const at = COLLEAGUE_AT;
 
 async function setUp() {
-  const answers: string[] = [];
-  const { core, profile } = await syncedCore(
-    tempDir(),
-    closers,
-    { transactions: 100 },
-    { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-  );
-  const handlers = createHandlers(core);
-  const profileId = profile.id;
+  const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+    transactions: 100,
+  });
   const cache = core.cacheOf(profileId);
   const marksInCopy = () => cache.sqlite.prepare('SELECT count(*) FROM review_marks').pluck().get() as number;
-  /** Picks `file` in the core's dialog for `purpose`, as the user would before the command. */
-  const pick = async (purpose: 'reviewExport' | 'reviewImport', file: string) => {
-    answers.push(file);
-    await dispatch(handlers, 'dialog.pickFile', { purpose });
-  };
   /** Sends `review.cancel` for `workId` at the first count of `step`; what it answered. */
   const cancelAt = (step: ReviewFileStep, workId: string) => {
     const answered: Array<Promise<unknown>> = [];
@@ -57,7 +46,8 @@ async function setUp() {
       },
     };
   };
-  return { core, handlers, profileId, marksInCopy, pick, cancelAt };
+  // `pick(purpose, file)`: picks `file` in the core's dialog, as the user would before the command.
+  return { core, handlers, profileId, marksInCopy, pick: pickFile, cancelAt };
 }
 
 const cancelledOnce = [

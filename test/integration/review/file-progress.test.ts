@@ -3,10 +3,10 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
-import { createHandlers, dispatch } from '../../../src-main/handlers';
+import { dispatch } from '../../../src-main/handlers';
 import { exportReviewInSlices } from '../../../src-main/review';
 import { PROGRESS_INTERVAL_MS } from '../../../src-main/review-progress';
-import { syncedCore } from '../../helpers/sync-fixture';
+import { syncedCoreWithFileDialog } from '../../helpers/sync-fixture';
 import { writeColleagueReview } from '../../helpers/review-file';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -42,15 +42,9 @@ function expectThrottledCounts(events: readonly FileProgress[], total: number) {
 
 describe('review.fileProgress', () => {
   it('counts an import’s check and merge, then an export, to their totals, about ten a second', async () => {
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 100 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
+    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+      transactions: 100,
+    });
     const marks = 12_000;
     const colleague = path.join(tempDir(), 'colleague.json');
     writeColleagueReview(colleague, marks, { note: true, tags: true });
@@ -63,8 +57,7 @@ describe('review.fileProgress', () => {
     // Every event names the run it counts, by the workId the window sent: a window follows its
     // own run only, so a late event of a stopped run cannot redraw the next run's bar.
     const workId = randomUUID();
-    answers.push(colleague);
-    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+    await pickFile('reviewImport', colleague);
     const imported = await dispatch(handlers, 'review.import', { profileId, file: colleague, workId });
     expect(imported).toMatchObject({ ok: true, value: { marks, updated: marks } });
     expect(seen.length).toBeGreaterThan(0);
@@ -83,8 +76,7 @@ describe('review.fileProgress', () => {
 
     seen.length = 0;
     const file = path.join(tempDir(), 'review.json');
-    answers.push(file);
-    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewExport' });
+    await pickFile('reviewExport', file);
     const exported = await dispatch(handlers, 'review.export', { profileId, file });
     stop();
     expect(exported).toEqual({ ok: true, value: { file, marks } });
@@ -123,15 +115,9 @@ describe('review.fileProgress', () => {
   }, 120_000);
 
   it('ends an export that fails, and sends nothing for one refused before its first slice', async () => {
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 600 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
+    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+      transactions: 600,
+    });
     const ids = core
       .cacheOf(profileId)
       .sqlite.prepare('SELECT id FROM bank_transactions ORDER BY id')
@@ -149,8 +135,7 @@ describe('review.fileProgress', () => {
       if (event === 'review.fileProgress') seen.push(payload as EventPayload<'review.fileProgress'>);
     });
     const exportTo = async (file: string) => {
-      answers.push(file);
-      await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewExport' });
+      await pickFile('reviewExport', file);
       return dispatch(handlers, 'review.export', { profileId, file });
     };
 

@@ -7,7 +7,7 @@ import type { EventPayload } from '../../../src-shared/ipc';
 import type { ExpenseSearchResult, TransactionSearchResult } from '../../../src-shared/search';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { applyReview, exportReviewInSlices } from '../../../src-main/review';
-import { connectedCore, syncedCore } from '../../helpers/sync-fixture';
+import { connectedCore, syncedCore, syncedCoreWithFileDialog } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `review.apply` through the real handler table, over a cache filled by a real sync of the
@@ -94,18 +94,10 @@ describe('review.import and review.undoImport', () => {
     cleanups.push(async () => {
       for (const close of closers.splice(0).reverse()) await close();
     });
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 900 },
-      {
-        pickFile: () => Promise.resolve(answers.shift() ?? null),
-      },
-    );
+    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+      transactions: 900,
+    });
     const colleague = await syncedCore(tempDir(), closers, { transactions: 900 });
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
     const theirs = colleague.core.cacheOf(colleague.profile.id);
     const ids = theirs.sqlite
       .prepare('SELECT id FROM bank_transactions ORDER BY id')
@@ -115,8 +107,7 @@ describe('review.import and review.undoImport', () => {
     const file = path.join(tempDir(), 'colleague.json');
     await exportReviewInSlices(theirs, file);
     const importFile = async () => {
-      answers.push(file);
-      await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+      await pickFile('reviewImport', file);
       return dispatch(handlers, 'review.import', { profileId, file });
     };
 
@@ -165,15 +156,9 @@ describe('review.import and review.undoImport', () => {
     cleanups.push(async () => {
       for (const close of closers.splice(0).reverse()) await close();
     });
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 100 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
+    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+      transactions: 100,
+    });
     // A colleague's 6,000 marks: checked in six slices (CHECK_SLICE), then merged.
     const at = '2026-05-04T10:00:00.000Z';
     const file = path.join(tempDir(), 'colleague.json');
@@ -193,8 +178,7 @@ describe('review.import and review.undoImport', () => {
         })),
       }),
     );
-    answers.push(file);
-    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+    await pickFile('reviewImport', file);
 
     // The app's other work: a setImmediate that runs again and again, and a command asked for
     // as the check starts.
@@ -242,16 +226,10 @@ describe('review.import and review.undoImport', () => {
     cleanups.push(async () => {
       for (const close of closers.splice(0).reverse()) await close();
     });
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 3000 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
+    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+      transactions: 3000,
+    });
     const colleague = await syncedCore(tempDir(), closers, { transactions: 3000 });
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
     const theirs = colleague.core.cacheOf(colleague.profile.id);
     const ids = theirs.sqlite
       .prepare('SELECT id FROM bank_transactions ORDER BY id')
@@ -275,8 +253,7 @@ describe('review.import and review.undoImport', () => {
     let imported: Promise<unknown> | null = null;
     const stop = core.events.subscribe((event) => {
       if (event !== 'sync.progress' || imported) return;
-      answers.push(file);
-      imported = dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' }).then(() =>
+      imported = pickFile('reviewImport', file).then(() =>
         dispatch(handlers, 'review.import', { profileId, file }),
       );
     });
@@ -304,15 +281,9 @@ describe('a review change that fails part-way', () => {
     cleanups.push(async () => {
       for (const close of closers.splice(0).reverse()) await close();
     });
-    const answers: string[] = [];
-    const { core, profile } = await syncedCore(
-      tempDir(),
-      closers,
-      { transactions: 3000 },
-      { pickFile: () => Promise.resolve(answers.shift() ?? null) },
-    );
-    const handlers = createHandlers(core);
-    const profileId = profile.id;
+    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
+      transactions: 3000,
+    });
     const cache = core.cacheOf(profileId);
     // The copy's busy wait shortened from 5 s: the slice refused is the point, not the wait.
     cache.sqlite.pragma('busy_timeout = 200');
@@ -374,8 +345,7 @@ describe('a review change that fails part-way', () => {
         })),
       }),
     );
-    answers.push(file);
-    await dispatch(handlers, 'dialog.pickFile', { purpose: 'reviewImport' });
+    await pickFile('reviewImport', file);
     const imported = await dispatch(handlers, 'review.import', { profileId, file });
     release();
     expect(imported.ok).toBe(false);
