@@ -1,18 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
+import { describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../src-main/handlers';
-import type { FileRequest } from '../../src-main/folders';
 import { EXPENSE_CSV_COLUMNS } from '../../src-main/export';
 import { applyReview } from '../../src-main/review';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
+import { queuedFileDialog } from '../helpers/dialogs';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox, holdAnswers } from './steps';
+import { useAppTests } from './harness';
+import { holdAnswers } from './steps';
 
 // Exports and imports from the app in Chromium against a real core and the real sandbox: the
 // current search written as CSV from the Transactions bulk bar (file from the system's save
@@ -21,28 +17,15 @@ import { connectSandbox, holdAnswers } from './steps';
 // remembered), and the review
 // handed over from Needs attention (export, import, a bad file refused). The system's dialogs
 // are answered by the test. Every screen is checked with axe-core in both themes.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, connect, openConnected } = useAppTests();
 
 describe('export and import from the app', () => {
   it('exports the search as CSV and hands the review to a colleague', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
     const folder = tempDir();
-    const answers: Array<string | null> = [];
-    const asked: FileRequest[] = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
-      pickFile: (request) => {
-        asked.push(request);
-        return Promise.resolve(answers.shift() ?? null);
-      },
-    });
-    const profile = await connectSandbox(core, sandbox);
+    const fileDialog = queuedFileDialog();
+    const { answers, asked } = fileDialog;
+    const { core, profile, open } = await connect({ sandbox, pickFile: fileDialog.pick, timeout: 20_000 });
     const cache = core.cacheOf(profile.id);
     const live = cache.sqlite
       .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
@@ -54,12 +37,10 @@ describe('export and import from the app', () => {
       .all() as string[];
     applyReview(cache, { by: 'ids', kind: 'transaction', ids: someIds }, { action: 'flag', reason: 'Ask' });
 
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
 
       // The whole result, to a file picked in the save dialog (the extension is added).
@@ -208,8 +189,6 @@ describe('export and import from the app', () => {
       await checkScreen(app, 'export-review-file');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 240_000);
 
@@ -217,16 +196,12 @@ describe('export and import from the app', () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 100 });
     const folder = path.join(tempDir(), 'Exports');
     mkdirSync(folder);
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
+    const app = await openConnected({
+      sandbox,
       pickFile: () => Promise.resolve(path.join(folder, 'All.csv')),
     });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core);
     const { page } = app;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
       const exportButton = bulk.getByRole('button', { name: 'Export as CSV…' });
       await exportButton.click();
@@ -260,20 +235,16 @@ describe('export and import from the app', () => {
       expect(await bulk.getByRole('alert').count()).toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   });
 
   it('clears the export from the status bar when it ends short of its total', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 2100 });
     const folder = tempDir();
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
+    const { core, profile, open } = await connect({
+      sandbox,
       pickFile: () => Promise.resolve(path.join(folder, 'All.csv')),
     });
-    const profile = await connectSandbox(core, sandbox);
     const cache = core.cacheOf(profile.id);
     // A sync marks the rest of the result deleted once the first thousand rows are written:
     // they are left out, so the export's count never reaches its total.
@@ -282,10 +253,9 @@ describe('export and import from the app', () => {
       if (name !== 'export.progress' || ++reported !== 1) return;
       cache.sqlite.prepare("UPDATE bank_transactions SET deleted_at = '2026-01-01T00:00:00.000Z'").run();
     });
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
       await bulk.getByRole('button', { name: 'Export as CSV…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Export as CSV' });
@@ -297,20 +267,13 @@ describe('export and import from the app', () => {
     } finally {
       stop();
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
   it("shows its own export's count while another export of the organisation runs", async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
     const folder = tempDir();
-    const answers: string[] = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
-      pickFile: () => Promise.resolve(answers.shift() ?? null),
-    });
-    const profile = await connectSandbox(core, sandbox);
+    const fileDialog = queuedFileDialog();
+    const { core, profile, open } = await connect({ sandbox, pickFile: fileDialog.pick });
     const cache = core.cacheOf(profile.id);
     const live = cache.sqlite
       .prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
@@ -322,14 +285,13 @@ describe('export and import from the app', () => {
       .get() as number;
     expect(expenses).not.toBe(live);
     const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
       await bulk.getByRole('button', { name: 'Export as CSV…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Export as CSV' });
-      answers.push(path.join(folder, 'Transactions.csv'));
+      fileDialog.answers.push(path.join(folder, 'Transactions.csv'));
       await dialog.getByRole('button', { name: 'Choose…' }).click();
       await expect.poll(() => dialog.getByLabel('File', { exact: true }).inputValue()).not.toBe('');
       // The dialog's export is written, its answer held: the dialog still counts it.
@@ -342,7 +304,7 @@ describe('export and import from the app', () => {
       // Meanwhile another export of the organisation runs (one a dialog closed earlier started)
       // through the same handler table; its events reach the page too.
       const handlers = createHandlers(core);
-      answers.push(path.join(folder, 'Expenses.csv'));
+      fileDialog.answers.push(path.join(folder, 'Expenses.csv'));
       expect(await dispatch(handlers, 'dialog.pickFile', { purpose: 'expensesCsv' })).toMatchObject({
         ok: true,
       });
@@ -366,8 +328,6 @@ describe('export and import from the app', () => {
         .waitFor();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

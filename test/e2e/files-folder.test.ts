@@ -1,27 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentRequests, readManifest, sha256Of } from '../helpers/files';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import type { Core } from '../../src-main/core';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox, holdAnswers } from './steps';
+import { useAppTests } from './harness';
+import { holdAnswers } from './steps';
 
 // "Open folder" on a download's card in Chromium, against a real core and sandbox: the core is
 // given a recording function where the Electron shell gives shell.openPath.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, connect } = useAppTests();
 
 /** A download of `ids` into `destination`, run to its end through the core (no window yet). */
 async function finishedDownload(
-  core: ReturnType<typeof createCore>,
+  core: Core,
   profileId: string,
   ids: string[],
   destination: string,
@@ -35,15 +27,14 @@ describe('a download card', () => {
   it('opens its own folder from the keyboard, and says when the folder is gone', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
     const opened: string[] = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
+    const { core, profile, open } = await connect({
+      sandbox,
       openFolder: (folder) => {
         opened.push(folder);
         return Promise.resolve('');
       },
+      timeout: 20_000,
     });
-    const profile = await connectSandbox(core, sandbox);
     const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
     const kept = path.join(tempDir(), 'Audit kept');
     const removed = path.join(tempDir(), 'Audit removed');
@@ -52,11 +43,9 @@ describe('a download card', () => {
     }
     rmSync(removed, { recursive: true });
 
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       const card = (folder: string) => page.getByTestId('download-job').filter({ hasText: folder });
       const open = card(kept).getByRole('button', { name: 'Open folder' });
@@ -94,26 +83,21 @@ describe('a download card', () => {
       await app.screenshot('files-open-folder');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it("checks a finished download's folder from the keyboard and fetches what was removed", async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const ids = sandbox.state.files.slice(0, 6).map((file) => file.id);
     const destination = path.join(tempDir(), 'Audit checked');
     const job = await finishedDownload(core, profile.id, ids, destination);
     const manifestFile = path.join(destination, 'manifest.csv');
     const [first, second] = readManifest(manifestFile);
 
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       const card = page.getByTestId('download-job').filter({ hasText: destination });
       const check = card.getByRole('button', { name: 'Check folder' });
@@ -149,15 +133,12 @@ describe('a download card', () => {
       await app.screenshot('files-check-folder');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('offers Retry only while a file has failed, the list read again or not', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
     // One file arrives damaged every time: the download completes with it failed.
     sandbox.control?.addFault({ match: `/v1/files/${ids[0]}/content`, corruptBody: true });
@@ -165,11 +146,9 @@ describe('a download card', () => {
     const job = await finishedDownload(core, profile.id, ids, destination);
     expect(core.files.status(profile.id, job.id).files.failed).toBe(1);
 
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       const card = page.getByTestId('download-job').filter({ hasText: destination });
       const retryAll = card.getByRole('button', { name: 'Retry all failed' });
@@ -193,25 +172,20 @@ describe('a download card', () => {
       expect(await retryAll.count()).toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('gives focus back to Check folder when a slow check ends, unless the user moved it', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const ids = sandbox.state.files.slice(0, 4).map((file) => file.id);
     const destination = path.join(tempDir(), 'Audit slow');
     const job = await finishedDownload(core, profile.id, ids, destination);
     const [first, second] = readManifest(path.join(destination, 'manifest.csv'));
 
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       const card = page.getByTestId('download-job').filter({ hasText: destination });
       const check = card.getByRole('button', { name: 'Check folder' });
@@ -250,8 +224,6 @@ describe('a download card', () => {
       expect(await hasFocus(check)()).toBe(false);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

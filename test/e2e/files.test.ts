@@ -1,56 +1,40 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
+import { describe, expect, it } from 'vitest';
 import { scopedFiles } from '../../src-main/files/scope';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
+import { newFolderDialog } from '../helpers/dialogs';
 import { readManifest, sha256Of } from '../helpers/files';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // The Files area in Chromium against a real core and the real sandbox: a bulk download set up
 // in the dialog (folder from the folder picker only, a template error shown on its field), followed
 // live, paused and resumed from the keyboard, a failing file retried, the result checked on disk
 // against the sandbox's hashes and the manifest, another download cancelled; the keep-offline
 // setting; a download of a selection from the Transactions bulk bar. Every screen is checked with axe-core in both themes.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, connect } = useAppTests();
 
 describe('files area', () => {
   it('downloads in bulk with live progress, pause, resume, retry and cancel; keeps files offline; downloads a selection', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 200, control: true });
-    const destinations: string[] = [];
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
+    const folderDialog = newFolderDialog(tempDir, 'Audit');
+    const destinations = folderDialog.made;
+    const { core, profile, open } = await connect({
+      sandbox,
       // The system folder dialog, answered by the test: a new empty folder each time, as if the
       // user made one in it.
-      pickFolder: () => {
-        const folder = path.join(tempDir(), `Audit ${destinations.length + 1}`);
-        mkdirSync(folder);
-        destinations.push(folder);
-        return Promise.resolve(folder);
-      },
+      pickFolder: folderDialog.pick,
+      timeout: 20_000,
     });
-    const profile = await connectSandbox(core, sandbox);
     const files = scopedFiles(core.cacheOf(profile.id), { by: 'all' });
     expect(files.length).toBeGreaterThan(20);
     const failing = files[3];
     if (!failing) throw new Error('no file to fail');
 
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
       await page.getByText('No download yet').waitFor();
@@ -318,29 +302,24 @@ describe('files area', () => {
         .toBe('completed');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 240_000);
 
   it('makes a download started with no network wait for it, and says so', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60, control: true });
     const folder = path.join(tempDir(), 'Audit offline');
-    const core = createCore({
-      dataDir: tempDir(),
-      secrets,
+    const { core, profile, open } = await connect({
+      sandbox,
       pickFolder: () => {
         mkdirSync(folder, { recursive: true });
         return Promise.resolve(folder);
       },
+      timeout: 20_000,
     });
-    const profile = await connectSandbox(core, sandbox);
     const total = scopedFiles(core.cacheOf(profile.id), { by: 'all' }).length;
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
       core.connectivity.setNetwork(false);
@@ -373,15 +352,12 @@ describe('files area', () => {
       await expect(card.getByTestId('job-problem').count()).resolves.toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('follows the keep-offline fill a background sync starts while the Files area is open', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 60, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     // Every file wanted and none on disk yet: the setting saved, its fill still to come (once
     // the fill the first sync started, with nothing to keep, is over: it would take it in).
     await core.files.fillOffline(profile.id);
@@ -390,11 +366,9 @@ describe('files area', () => {
     const wanted = core.files.offlineScope(profile.id).wantedFiles;
     expect(wanted).toBeGreaterThan(5);
     const count = new Intl.NumberFormat('en-US').format(wanted);
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+4');
       const usage = page.getByTestId('offline-usage');
       await usage.getByText(`0 of ${count} files on this computer`).waitFor();
@@ -419,8 +393,6 @@ describe('files area', () => {
       await usage.getByText('Up to date').waitFor();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

@@ -201,12 +201,14 @@ export async function openApp(
  * (removed after it), a keychain service of the file's own, emptied after each test, and the
  * browser closed after the last test. Call it where the file's hooks are declared: its hooks
  * run in the order they are declared (the folders' removal after the keychain's emptying).
- * `openConnected` is `openConnectedApp` with a fresh data folder and these secrets by default.
+ * `openConnected` is `openConnectedApp` with a fresh data folder and these secrets by default;
+ * `connect` is `connectCore` with the same.
  */
 export function useAppTests(): {
   tempDir: ReturnType<typeof useTempDirs>;
   secrets: Secrets;
   openConnected(options: ConnectedAppOptions | Omit<ConnectedAppOptions, 'dataDir'>): Promise<ConnectedApp>;
+  connect(options: ConnectCoreOptions | Omit<ConnectCoreOptions, 'dataDir'>): Promise<ConnectedCore>;
 } {
   const tempDir = useTempDirs();
   const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
@@ -218,6 +220,7 @@ export function useAppTests(): {
     tempDir,
     secrets,
     openConnected: (options) => openConnectedApp({ dataDir: tempDir(), secrets, ...options }),
+    connect: (options) => connectCore({ dataDir: tempDir(), secrets, ...options }),
   };
 }
 
@@ -242,32 +245,61 @@ export type ConnectedAppOptions = CoreOptions &
     timeout?: number;
   };
 
+/** `openConnectedApp`'s options less `beforeOpen`: the test prepares between the two steps. */
+export type ConnectCoreOptions = Omit<ConnectedAppOptions, 'beforeOpen'>;
+
+export interface ConnectedCore {
+  core: Core;
+  /** The sandbox organisation's profile, synced once. */
+  profile: { id: string };
+  dataDir: string;
+  /**
+   * Opens the app on the core as `openConnectedApp` does and waits for the first transaction
+   * row; the app's `close()` ends the page, the core and the sandbox.
+   */
+  open(): Promise<ConnectedApp>;
+}
+
+/**
+ * `openConnectedApp` in two steps, for a test that works on the synced core before the window
+ * opens (downloads to finish, faults to set, values to read for its assertions): the core made
+ * with the given options and the sandbox connected and synced, then `open()` when it is ready.
+ */
+export async function connectCore(options: ConnectCoreOptions): Promise<ConnectedCore> {
+  const { sandbox, timeout, colorScheme, serveFiles, onCommand, ...coreOptions } = options;
+  const core = createCore(coreOptions);
+  const profile = await connectSandbox(core, sandbox);
+  const open = async (): Promise<ConnectedApp> => {
+    const app = await openApp(core, { colorScheme, serveFiles, onCommand });
+    const close = async () => {
+      await app.close();
+      await core.close();
+      await sandbox.stop();
+    };
+    try {
+      if (timeout !== undefined) app.page.setDefaultTimeout(timeout);
+      await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+    } catch (error) {
+      await close().catch(() => undefined);
+      throw error;
+    }
+    return { ...app, core, profile, dataDir: coreOptions.dataDir, close };
+  };
+  return { core, profile, dataDir: coreOptions.dataDir, open };
+}
+
 /**
  * Where most journeys over synced data start: a core made with the given options (a file or
  * folder picker, `fileUrl: testFileUrl`, …), the sandbox connected as "Sandbox GmbH" and synced
  * (`connectSandbox`), `beforeOpen` run on what was synced, the app opened in Chromium with the
  * given `openApp` options, the page's default timeout set to `timeout` (Playwright's own when not
- * given), and the first row of the Transactions grid waited for.
+ * given), and the first row of the Transactions grid waited for (`connectCore`, then `open()`).
  * `close()` ends the page, the core and the sandbox, in that order; should the opening fail once
  * the page is open, they are ended before the failure is thrown.
  */
 export async function openConnectedApp(options: ConnectedAppOptions): Promise<ConnectedApp> {
-  const { sandbox, beforeOpen, timeout, colorScheme, serveFiles, onCommand, ...coreOptions } = options;
-  const core = createCore(coreOptions);
-  const profile = await connectSandbox(core, sandbox);
-  await beforeOpen?.(core, profile);
-  const app = await openApp(core, { colorScheme, serveFiles, onCommand });
-  const close = async () => {
-    await app.close();
-    await core.close();
-    await sandbox.stop();
-  };
-  try {
-    if (timeout !== undefined) app.page.setDefaultTimeout(timeout);
-    await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
-  } catch (error) {
-    await close().catch(() => undefined);
-    throw error;
-  }
-  return { ...app, core, profile, dataDir: coreOptions.dataDir, close };
+  const { beforeOpen, ...rest } = options;
+  const connected = await connectCore(rest);
+  await beforeOpen?.(connected.core, connected.profile);
+  return connected.open();
 }
