@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, onTestFinished } from 'vitest';
 import { createCore, type Core, type CoreOptions } from '../../src-main/core';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
@@ -264,13 +264,22 @@ export interface ConnectedCore {
  * `openConnectedApp` in two steps, for a test that works on the synced core before the window
  * opens (downloads to finish, faults to set, values to read for its assertions): the core made
  * with the given options and the sandbox connected and synced, then `open()` when it is ready.
+ * Should the test fail before it opens the app, the core and the sandbox are ended when it
+ * finishes (once open, the app's `close()` ends them). Call it inside a test.
  */
 export async function connectCore(options: ConnectCoreOptions): Promise<ConnectedCore> {
   const { sandbox, timeout, colorScheme, serveFiles, onCommand, ...coreOptions } = options;
   const core = createCore(coreOptions);
+  let opened = false;
+  onTestFinished(async () => {
+    if (opened) return;
+    await core.close();
+    await sandbox.stop();
+  });
   const profile = await connectSandbox(core, sandbox);
   const open = async (): Promise<ConnectedApp> => {
     const app = await openApp(core, { colorScheme, serveFiles, onCommand });
+    opened = true;
     const close = async () => {
       await app.close();
       await core.close();
