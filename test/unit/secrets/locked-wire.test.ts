@@ -500,7 +500,7 @@ describe('a connection to a bus', () => {
   it('asks the default keyring’s lock and label at its own path, which gnome-keyring cannot misroute', async () => {
     // gnome-keyring rewrites a call's `/aliases/default` path in its D-Bus thread while its main
     // thread, greeting the new connection, replaces the alias: on a busy machine about 1 in
-    // 1,000 new connections got this answer for the alias path's `Locked`, which said "cannot
+    // 150 new connections got this answer for the alias path's `Locked`, which said "cannot
     // tell" of an unlocked keyring. This Secret Service answers the alias path so, every time.
     const asked: string[] = [];
     const address = await bus((socket, after) => {
