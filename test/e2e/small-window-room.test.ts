@@ -25,57 +25,65 @@ afterEach(async () => {
 
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
 
+/** A row wholly in view: the start of its text, its height, and the most a row of one line takes. */
+interface RowInView {
+  text: string;
+  height: number;
+  line: number;
+  oneLine: number;
+}
+
 /**
  * A list's rows wholly in view under its sticky header and above the bottom of the box it scrolls
  * in: the Transactions grid (its `.grid-head`, itself the scroll box) or a short list (a table,
- * whose header cells stick, in its `.list-column`).
+ * whose header cells stick, in its `.list-column`). A row of one line takes a line of its first
+ * cell's text, that cell's padding and the border under it.
  */
-async function rowsInView(list: Locator): Promise<number> {
+async function inView(list: Locator): Promise<RowInView[]> {
   return list.evaluate((element) => {
     const grid = element.querySelector('.grid-head') !== null;
     const head = element.querySelector(grid ? '.grid-head' : 'thead th')!.getBoundingClientRect();
     const box = (grid ? element : element.closest('.list-column')!).getBoundingClientRect();
     const bottom = Math.min(box.bottom, window.innerHeight);
-    return Array.from(element.querySelectorAll(grid ? '.grid-body [role="row"]' : 'tbody tr')).filter(
-      (row) => {
+    return Array.from(element.querySelectorAll(grid ? '.grid-body [role="row"]' : 'tbody tr'))
+      .filter((row) => {
         const r = row.getBoundingClientRect();
         return r.top >= head.bottom - 0.5 && r.bottom <= bottom + 0.5;
-      },
-    ).length;
+      })
+      .map((row) => {
+        const cell = getComputedStyle(row.firstElementChild!);
+        const line = parseFloat(cell.lineHeight);
+        const oneLine =
+          line +
+          parseFloat(cell.paddingTop) +
+          parseFloat(cell.paddingBottom) +
+          parseFloat(cell.borderBottomWidth);
+        return {
+          text: row.textContent?.slice(0, 40) ?? '',
+          height: row.getBoundingClientRect().height,
+          line,
+          oneLine,
+        };
+      });
   });
 }
 
+/** How many rows of a list are wholly in view (`inView`). */
+async function rowsInView(list: Locator): Promise<number> {
+  return (await inView(list)).length;
+}
+
 /**
- * The rows of a short list wholly in view that are taller than one line of text: each one's
- * height beside the most a row of one line takes (a line of its cells' text, their padding and
- * the border under it). Empty when every row in view is one line high.
+ * The rows of a short list wholly in view that are taller than one line of text, each with its
+ * height beside the most a row of one line takes. Empty when every row in view is one line high.
  */
 async function tallRowsInView(list: Locator): Promise<string[]> {
-  return list.evaluate((table) => {
-    const head = table.querySelector('thead th')!.getBoundingClientRect();
-    const bottom = Math.min(
-      table.closest('.list-column')!.getBoundingClientRect().bottom,
-      window.innerHeight,
-    );
-    const rows = Array.from(table.querySelectorAll('tbody tr')).filter((row) => {
-      const r = row.getBoundingClientRect();
-      return r.top >= head.bottom - 0.5 && r.bottom <= bottom + 0.5;
-    });
-    return rows.flatMap((row, index) => {
-      const cell = getComputedStyle(row.querySelector('td')!);
-      const line = parseFloat(cell.lineHeight);
-      const most =
-        line +
-        parseFloat(cell.paddingTop) +
-        parseFloat(cell.paddingBottom) +
-        parseFloat(cell.borderBottomWidth);
-      const height = row.getBoundingClientRect().height;
-      // Half a line of slack: a badge a little taller than the text is still one line.
-      return height > most + line / 2
-        ? [`row ${index + 1} "${row.textContent?.slice(0, 40)}" is ${height} px, one line is ${most}`]
-        : [];
-    });
-  });
+  // Half a line of slack: a badge a little taller than the text is still one line.
+  return (await inView(list)).flatMap((row, index) =>
+    row.height > row.oneLine + row.line / 2
+      ? [`row ${index + 1} "${row.text}" is ${row.height} px, one line is ${row.oneLine}`]
+      : [],
+  );
 }
 
 /** How far down the window a short list's box starts: the height of what is above it. */
