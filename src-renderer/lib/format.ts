@@ -34,14 +34,30 @@ export function formatMoney(amount: MinorAmount | null | undefined): string {
 }
 
 const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+const shortDateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeZone: 'UTC' });
 const timeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 const countFormat = new Intl.NumberFormat(locale);
 
-/** A calendar date ("2026-03-31") in the user's locale; it has no time zone, so UTC keeps the day. */
+/**
+ * A calendar date ("2026-03-31") in the user's locale ("Mar 31, 2026" in en-US); it has no time
+ * zone, so UTC keeps the day.
+ */
 export function formatDate(iso: string | null | undefined): string {
+  return formatDay(iso, dateFormat);
+}
+
+/**
+ * A calendar date in the locale's short form ("3/31/26" in en-US), for a column too narrow for
+ * `formatDate`'s.
+ */
+export function formatShortDate(iso: string | null | undefined): string {
+  return formatDay(iso, shortDateFormat);
+}
+
+function formatDay(iso: string | null | undefined, format: Intl.DateTimeFormat): string {
   if (!iso) return '—';
   const date = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? iso : format.format(date);
 }
 
 /** An instant in the user's time zone. */

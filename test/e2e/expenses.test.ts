@@ -53,8 +53,10 @@ function marksWithNote(core: Core, profileId: string, note: string) {
 
 /**
  * How an Expenses row shows its cells: the description's and the supplier's lines, whether their
- * text is cut short and with an ellipsis; the date's lines; and, for each date, amount and file
- * count shown, whether it is whole in its cell (an amount and a count on one line).
+ * text is cut short and with an ellipsis; the date's lines and which form it shows (the locale's
+ * `short` date, "10/23/26" in en-US, or its `medium` one, "Oct 23, 2026"; else the text shown),
+ * and both forms of the row's date; and, for each date, amount and file count shown, whether it
+ * is whole in its cell and on one line.
  */
 async function shownCells(row: Locator) {
   return row.evaluate((tr) => {
@@ -77,11 +79,21 @@ async function shownCells(row: Locator) {
         ellipsis: clip !== null && getComputedStyle(clip).textOverflow === 'ellipsis',
       };
     };
-    const date = lines(cells[1]!);
+    const dateCell = cells[1]!;
+    const iso = dateCell.querySelector('time')?.dateTime;
+    const day = new Date(`${iso}T00:00:00Z`);
+    const form = (dateStyle: 'short' | 'medium') =>
+      iso ? new Intl.DateTimeFormat(navigator.language, { dateStyle, timeZone: 'UTC' }).format(day) : '';
+    const dates = { short: form('short'), medium: form('medium') };
+    const shown = dateCell.innerText.trim();
+    const date = {
+      lines: lines(dateCell),
+      form: shown === dates.short ? 'short' : shown === dates.medium ? 'medium' : shown,
+    };
     const whole = cells
       .filter((cell) => cell.matches('.date, .number') && cell.checkVisibility())
-      .map((cell) => cell.scrollWidth <= cell.clientWidth && (cell.matches('.date') || lines(cell) === 1));
-    return { description: text(2), supplier: text(3), date, whole };
+      .map((cell) => cell.scrollWidth <= cell.clientWidth && lines(cell) === 1);
+    return { description: text(2), supplier: text(3), date, dates, whole };
   });
 }
 
@@ -305,6 +317,15 @@ describe('expenses by keyboard', () => {
         const supplierCell = row.getByRole('gridcell', { name: supplier, exact: true });
         expect(await descriptionCell.getAttribute('title')).toBe(description);
         expect(await supplierCell.getAttribute('title')).toBe(supplier);
+        // The date cell is named by the one date it shows, and the medium date is its tooltip.
+        const { dates } = await shownCells(row);
+        expect(dates.short).not.toBe(dates.medium);
+        const dateCell = row.locator('td.date');
+        expect(await dateCell.getAttribute('title')).toBe(dates.medium);
+        const expectDateNamed = async (name: string, context: string) => {
+          expect(await row.getByRole('gridcell', { name, exact: true }).count(), context).toBe(1);
+          expect(await dateCell.innerText(), context).toBe(name);
+        };
         for (const [width, height] of [
           [800, 560],
           [1280, 820],
@@ -313,22 +334,29 @@ describe('expenses by keyboard', () => {
           const shown = await shownCells(row);
           expect(shown.description, `${width}`).toEqual({ lines: 1, cut: true, ellipsis: true });
           expect(shown.supplier, `${width}`).toEqual({ lines: 1, cut: true, ellipsis: true });
-          expect(shown.date, `${width}`).toBe(1);
+          expect(shown.date, `${width}`).toEqual({ lines: 1, form: 'medium' });
+          await expectDateNamed(dates.medium, `${width}`);
           expect(shown.whole.length, `${width}`).toBeGreaterThanOrEqual(2);
           expect(shown.whole.every(Boolean), `${width}`).toBe(true);
         }
-        // Beside the pane in the smallest window the date takes two lines ("Oct 22," over
-        // "2026") and the description's column is a few words wide: it wraps whole there
-        // rather than show only its first word or two, and the pane shows it too.
-        await page.setViewportSize({ width: 800, height: 560 });
+        // Beside the pane in a wide window the list keeps the medium date.
         await grid.focus();
         await page.keyboard.press('Enter');
         const pane = page.getByTestId('expense-pane');
         await pane.getByRole('heading', { level: 2, name: description }).waitFor();
+        expect((await shownCells(row)).date).toEqual({ lines: 1, form: 'medium' });
+        await expectDateNamed(dates.medium, 'beside the pane at 1280');
+        // Beside the pane in the smallest window the list is under 480 px: the date shows
+        // short on one line ("10/23/26"; the medium one took two, "Oct 22," over "2026"), and
+        // is named by that alone. The description's column is a few words wide: it wraps whole
+        // there rather than show only its first word or two, and the pane shows it too.
+        await page.setViewportSize({ width: 800, height: 560 });
+        await expect.poll(async () => (await shownCells(row)).date).toEqual({ lines: 1, form: 'short' });
         const beside = await shownCells(row);
+        await expectDateNamed(dates.short, 'beside the pane at 800');
+        expect(await dateCell.getAttribute('title')).toBe(dates.medium);
         expect(beside.description.cut).toBe(false);
         expect(beside.description.lines).toBeGreaterThanOrEqual(3);
-        expect(beside.date).toBe(2);
         expect(beside.whole.every(Boolean)).toBe(true);
         expect(await descriptionCell.getAttribute('title')).toBe(description);
       },

@@ -13,7 +13,8 @@ import { connectSandbox } from './steps';
 
 // What the smallest window leaves room for, beyond fitting (small-window.test.ts): the
 // Transactions grid and the Expenses list show a useful number of rows under their filters (the
-// Expenses list under the read-only banner too, its rows one line high), the buttons of an item row stand apart, the
+// Expenses list under the read-only banner too, its rows one line high, and beside the pane two
+// lines at most, its dates short), the buttons of an item row stand apart, the
 // expense pane's title uses the pane's width, and a focused pane title's ring stays clear of the
 // close button beside it (at the usual size as well).
 const tempDir = useTempDirs();
@@ -25,12 +26,18 @@ afterEach(async () => {
 
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
 
-/** A row wholly in view: the start of its text, its height, and the most a row of one line takes. */
+/**
+ * A row wholly in view: the start of its text, its height, and the most a row of one line takes;
+ * and, for a row with a date cell (the Expenses list's), the date it shows, on how many lines,
+ * and which form that is: the locale's short date ("10/23/26" in en-US), its medium one
+ * ("Oct 23, 2026"), or neither.
+ */
 interface RowInView {
   text: string;
   height: number;
   line: number;
   oneLine: number;
+  date: { shown: string; lines: number; form: 'short' | 'medium' | 'neither' } | null;
 }
 
 /**
@@ -41,6 +48,27 @@ interface RowInView {
  */
 async function inView(list: Locator): Promise<RowInView[]> {
   return list.evaluate((element) => {
+    const dateOf = (cell: HTMLElement | null): RowInView['date'] => {
+      if (!cell) return null;
+      // The day the cell shows, from its <time>; a cell without one shows neither form.
+      const iso = cell.querySelector('time')?.dateTime;
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const lines = new Set(
+        Array.from(range.getClientRects())
+          .filter((box) => box.width > 0)
+          .map((box) => Math.round(box.top)),
+      ).size;
+      const day = new Date(`${iso}T00:00:00Z`);
+      const form = (dateStyle: 'short' | 'medium') =>
+        iso ? new Intl.DateTimeFormat(navigator.language, { dateStyle, timeZone: 'UTC' }).format(day) : null;
+      const shown = cell.innerText.trim();
+      return {
+        shown,
+        lines,
+        form: shown === form('short') ? 'short' : shown === form('medium') ? 'medium' : 'neither',
+      };
+    };
     const grid = element.querySelector('.grid-head') !== null;
     const head = element.querySelector(grid ? '.grid-head' : 'thead th')!.getBoundingClientRect();
     const box = (grid ? element : element.closest('.list-column')!).getBoundingClientRect();
@@ -63,6 +91,7 @@ async function inView(list: Locator): Promise<RowInView[]> {
           height: row.getBoundingClientRect().height,
           line,
           oneLine,
+          date: dateOf(row.querySelector<HTMLElement>('td.date')),
         };
       });
   });
@@ -74,15 +103,28 @@ async function rowsInView(list: Locator): Promise<number> {
 }
 
 /**
- * The rows of a short list wholly in view that are taller than one line of text, each with its
- * height beside the most a row of one line takes. Empty when every row in view is one line high.
+ * The rows of a short list wholly in view that are taller than `lines` lines of text (one unless
+ * told), each with its height beside the most a row of one line takes. Empty when every row in
+ * view is that high or less.
  */
-async function tallRowsInView(list: Locator): Promise<string[]> {
+async function tallRowsInView(list: Locator, lines = 1): Promise<string[]> {
   // Half a line of slack: a badge a little taller than the text is still one line.
   return (await inView(list)).flatMap((row, index) =>
-    row.height > row.oneLine + row.line / 2
+    row.height > row.oneLine + (lines - 1 + 0.5) * row.line
       ? [`row ${index + 1} "${row.text}" is ${row.height} px, one line is ${row.oneLine}`]
       : [],
+  );
+}
+
+/**
+ * The date cells of a list's rows wholly in view that do not show the date in this form on one
+ * line, each with what it shows. Empty when every one does.
+ */
+async function datesNotShownAs(list: Locator, form: 'short' | 'medium'): Promise<string[]> {
+  return (await inView(list)).flatMap((row, index) =>
+    row.date?.form === form && row.date.lines === 1
+      ? []
+      : [`row ${index + 1} "${row.text}" shows ${JSON.stringify(row.date)}`],
   );
 }
 
@@ -208,6 +250,7 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
       expect(await tallRowsInView(expensesList)).toEqual([]);
       expect(await rowsInView(expensesList)).toBeGreaterThanOrEqual(Math.max(transactionRows, 10));
       expect(await listTop(expensesList)).toBeLessThanOrEqual(180);
+      expect(await datesNotShownAs(expensesList, 'medium')).toEqual([]);
       await expensesList.focus();
       await page.keyboard.press('Enter');
       const pane = page.getByTestId('expense-pane');
@@ -217,6 +260,14 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
       await app.screenshot('small-room-expense-pane');
       expect(words).toBeGreaterThanOrEqual(3);
       expect(await linesOf(page, title)).toBeLessThanOrEqual(2);
+      // Beside the pane the list is under 480 px and its description wraps. The medium date
+      // wrapped too ("Oct 23," over "2026") and the description's 93 px held "Card payment"
+      // a word a line: most rows took three lines, 4 of them whole in view. The short date on
+      // one line ("10/23/26") and the checkbox drawn closer leave it 104 px, two lines for most
+      // rows: 6 whole in view.
+      expect(await datesNotShownAs(expensesList, 'short')).toEqual([]);
+      expect(await tallRowsInView(expensesList, 2)).toEqual([]);
+      expect(await rowsInView(expensesList)).toBeGreaterThanOrEqual(6);
     } finally {
       await app.close();
       await core.close();

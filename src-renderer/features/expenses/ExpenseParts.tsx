@@ -7,7 +7,7 @@ import {
   type ExpenseLineSummary,
   type LinkedTransaction,
 } from '../../../src-shared/details';
-import { formatBytes, formatDate, formatMoney, humanize } from '../../lib/format';
+import { formatBytes, formatDate, formatMoney, formatShortDate, humanize } from '../../lib/format';
 import { FilePreview } from '../preview/FilePreview';
 import { useFileTurn } from '../preview/turns';
 
@@ -21,6 +21,29 @@ export function OneLineCell({ text, className }: { text: string | null; classNam
   return (
     <td className={className} title={text}>
       <span className="clip">{text}</span>
+    </td>
+  );
+}
+
+/**
+ * An expense's date in the list, on one line: the medium date ("Oct 23, 2026" in en-US), or the
+ * locale's short one ("10/23/26") beside the detail pane in the smallest windows, where the
+ * medium one would wrap and leave the description a few letters a line (styles.css). The cell
+ * holds both and CSS shows one: the other is `display: none`, so a screen reader reads only the
+ * one shown. The medium date is the cell's tooltip. A missing date is a dash.
+ */
+export function DateCell({ iso }: { iso: string | null }) {
+  const medium = formatDate(iso);
+  if (!iso || medium === iso) return <td className="nowrap date">{medium}</td>;
+  const day = iso.slice(0, 10);
+  return (
+    <td className="nowrap date" title={medium}>
+      <time className="date-medium" dateTime={day}>
+        {medium}
+      </time>
+      <time className="date-short" dateTime={day}>
+        {formatShortDate(iso)}
+      </time>
     </td>
   );
 }

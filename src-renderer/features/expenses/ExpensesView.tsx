@@ -15,7 +15,7 @@ import { ReviewMarks } from '../review/ReviewMarks';
 import { byIds, useReview } from '../review/useReview';
 import type { Opening } from '../attention/groups';
 import { BookedOnFilter } from './BookedOnFilter';
-import { ExpenseFiles, ExpenseLines, LinkedTransactionFact, OneLineCell } from './ExpenseParts';
+import { DateCell, ExpenseFiles, ExpenseLines, LinkedTransactionFact, OneLineCell } from './ExpenseParts';
 import './expenses.css';
 
 const PAGE_SIZE = 50;
@@ -338,7 +338,7 @@ export function ExpensesView({
                     open(index);
                   }}
                 >
-                  <td>
+                  <td className="select">
                     <input
                       type="checkbox"
                       tabIndex={-1}
@@ -348,7 +348,7 @@ export function ExpensesView({
                       onClick={(event) => event.stopPropagation()}
                     />
                   </td>
-                  <td className="nowrap date">{formatDate(row.expenseTime)}</td>
+                  <DateCell iso={row.expenseTime} />
                   <OneLineCell className="expense-description" text={row.description || row.bookingText} />
                   <OneLineCell
                     className="expense-party without-pane"
