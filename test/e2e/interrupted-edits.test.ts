@@ -1,24 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // Edits a push left on their way when its process was killed: the window says they were
 // interrupted (not "sending"), lets the accountant change the update and sync the rest at once,
 // by keyboard.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { connect } = useAppTests();
 
 /** Where the keyboard focus is: a short description of the element. */
 const focused = (page: Page) =>
@@ -31,8 +21,7 @@ describe('interrupted edits in the app', () => {
   it('shows them as interrupted, changes the update, and settles both with Sync now', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
     const control = sandbox.control!;
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const organisation = core.profiles.get(profile.id).name; // "Sandbox GmbH"
     const supplier = sandbox.state.suppliers.find((s) => s.status === 'ACTIVE')!;
     const update = core.outbox.updateSupplier(profile.id, supplier.id, { name: 'Halted Here' });
@@ -49,11 +38,9 @@ describe('interrupted edits in the app', () => {
           `UPDATE outbox SET status = 'sending', attempts = 1, sent_at = ?, claimed_by = ? WHERE operation_id = ?`,
         )
         .run(new Date().toISOString(), claim, operationId);
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       const edits = page.getByTestId('edits');
@@ -131,8 +118,6 @@ describe('interrupted edits in the app', () => {
       expect(control.requests('updateSupplier')).toHaveLength(1);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

@@ -1,21 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { openApp, useAppTests } from './harness';
 
 // Keyboard work going on across areas: after an area is changed by key the focus is in the new
 // area, so the next key acts there instead of falling on the page.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, secrets, openConnected } = useAppTests();
 
 async function focused(element: Locator): Promise<boolean> {
   return element.evaluate((node) => node === document.activeElement);
@@ -24,11 +15,8 @@ async function focused(element: Locator): Promise<boolean> {
 describe('keyboard across areas', () => {
   it('keeps the keys working: focus in the new area after Ctrl+digit and 1…4, Page Up/Down in a list', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
+    const { page, core, profile } = app;
     try {
       const transactions = page.getByRole('grid', { name: 'Transactions' });
       await transactions.getByRole('row').nth(1).waitFor();
@@ -80,8 +68,6 @@ describe('keyboard across areas', () => {
       await expect.poll(reviewed).toBe(1);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 

@@ -1,24 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Locator } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // The Suppliers list in an 800×600 window, alone and beside the editor: an IBAN, shown in groups
 // of four, a VAT id and a supplier number stay on one line; where the column is too narrow for
 // one, it is cut short with an ellipsis, its whole value in the tooltip and in what a screen
 // reader reads. The name keeps room, and the list does not scroll sideways.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 /** How many lines the cell's text takes: a text has one box per line it is laid out on. */
 const linesOf = (cell: Locator) =>
@@ -49,13 +39,9 @@ describe('the Suppliers list in a narrow window', () => {
     const iban = 'MT84MALT011000012345MTLCAST001S';
     const grouped = 'MT84 MALT 0110 0001 2345 MTLC AST0 01S';
     sandbox.control?.corruptRecord({ resource: 'suppliers', id: supplier.id, patch: { iban } });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       await page.keyboard.press('/');
@@ -94,8 +80,6 @@ describe('the Suppliers list in a narrow window', () => {
       await checkScreen(app, 'suppliers-editor-800x600');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
@@ -118,13 +102,9 @@ describe('the Suppliers list in a narrow window', () => {
     // A supplier number may have up to 50 characters.
     const longNumber = 'KREDITOR-2026-000123-MUENCHEN-NORD';
     sandbox.control?.corruptRecord({ resource: 'suppliers', id: numbered.id, patch: { number: longNumber } });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.setViewportSize({ width: 800, height: 600 });
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
@@ -181,8 +161,6 @@ describe('the Suppliers list in a narrow window', () => {
       await app.screenshot('suppliers-vat-editor-800x600');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

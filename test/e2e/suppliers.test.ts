@@ -1,34 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
-import { connectSandbox, sendWaitingEditUnreachable } from './steps';
+import { useAppTests } from './harness';
+import { sendWaitingEditUnreachable } from './steps';
 
 // Editing a supplier while the API is unreachable (the sandbox drops every connection), then
 // sending the edit once it answers again, all from the Suppliers screen.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { openConnected } = useAppTests();
 
 describe('suppliers offline', () => {
   it('keeps an edit made while the sandbox is unreachable and pushes it when it is back', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
+    const { page, core, profile } = app;
     try {
       const supplier = sandbox.state.suppliers.find((candidate) => candidate.status === 'ACTIVE');
       if (!supplier) throw new Error('the demo data has no active supplier');
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       await page.keyboard.press('/');
@@ -65,8 +52,6 @@ describe('suppliers offline', () => {
       expect(core.outbox.list(profile.id)).toEqual([]);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 180_000);
 });
@@ -74,13 +59,9 @@ describe('suppliers offline', () => {
 describe('a new supplier with a field missing', () => {
   it('names the missing name on its field in words, and keeps what was typed', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
+    const { page, core, profile } = app;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       await page.getByRole('button', { name: 'New supplier' }).click();
@@ -97,8 +78,6 @@ describe('a new supplier with a field missing', () => {
       expect(core.outbox.list(profile.id)).toEqual([]);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });
@@ -106,16 +85,12 @@ describe('a new supplier with a field missing', () => {
 describe('deleted suppliers', () => {
   it('leaves suppliers deleted on the server out of the list until Show deleted is ticked', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
       const deleted = sandbox.state.suppliers.find((s) => s.status === 'DELETED');
       if (!deleted) throw new Error('the demo data has no deleted supplier');
       const live = sandbox.state.suppliers.filter((s) => s.status !== 'DELETED').length;
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       const pager = page.getByRole('navigation', { name: 'Suppliers pages' });
@@ -132,8 +107,6 @@ describe('deleted suppliers', () => {
       await page.getByText('No supplier matches.').waitFor();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });
@@ -141,11 +114,8 @@ describe('deleted suppliers', () => {
 describe('a renamed supplier', () => {
   it('shows a renamed supplier in the expense and transaction panes seen before the rename', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300 });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
+    const { page, core, profile } = app;
     try {
       // A supplier with one expense, documenting a cached bank transaction.
       const row = core
@@ -216,8 +186,6 @@ describe('a renamed supplier', () => {
       await expect.poll(() => linkedSupplier.textContent()).toBe(renamed);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });
@@ -228,13 +196,9 @@ describe('a supplier’s bank details', () => {
     const [synced, other] = sandbox.state.suppliers.filter((s) => s.status === 'ACTIVE');
     if (!synced || !other) throw new Error('the demo data has too few active suppliers');
     synced.iban = 'DE00 1234 5678'; // as the server may hold it: no IBAN at all
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
+    const { page, core, profile } = app;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       const grid = page.getByRole('grid', { name: 'Suppliers' });
@@ -305,8 +269,6 @@ describe('a supplier’s bank details', () => {
       ]);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });
