@@ -1,23 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
+import { openApp, useAppTests } from './harness';
 import { connectSandbox } from './steps';
 
 // The offline edits of suppliers as an accountant makes them in the app window, by keyboard:
 // twice on one record, cancelled with Esc, pushed into a colleague's change and a number a
 // colleague took meanwhile, and left unsent across a restart.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, secrets, connect } = useAppTests();
 
 /** Where the keyboard focus is: a short description of the element. */
 const focused = (page: Page) =>
@@ -252,17 +244,14 @@ describe('offline supplier edits in the app', () => {
   it('sends a long queue at the pace of the write limit, and stops it with Cancel by keyboard', async () => {
     // Three writes a minute: the fourth waits for the next window, and the push can be seen.
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true, writeLimit: 3 });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const queued = 200;
     for (let i = 1; i <= queued; i += 1)
       core.outbox.createSupplier(profile.id, { name: `Queued ${i} GmbH`, code: `Q-${i}` });
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     const created = () => sandbox.state.suppliers.filter((s) => s.name.startsWith('Queued ')).length;
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.getByTestId('pending-edits').getByText(`${queued} edits waiting`).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
@@ -303,27 +292,22 @@ describe('offline supplier edits in the app', () => {
       expect(new Set(core.outbox.list(profile.id).map((item) => item.status))).toEqual(new Set(['pending']));
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('shows the record before the edit, yours and the server now, and a deletion the edit leaves out', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
     const control = sandbox.control!;
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const supplier = sandbox.state.suppliers.find((s) => s.status === 'ACTIVE')!;
     const name = supplier.name; // the sandbox's record changes in place
     // Renamed here while a colleague renames it and deletes it on the server.
     core.outbox.updateSupplier(profile.id, supplier.id, { name: 'Renamed Here' });
     control.updateSupplier(supplier.id, { name: 'Renamed There', status: 'DELETED' });
     expect(await core.outbox.push(profile.id)).toMatchObject({ conflicts: 1 });
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       const conflict = page
@@ -344,16 +328,13 @@ describe('offline supplier edits in the app', () => {
       expect(await cells(1)).toEqual(['Status', 'Active', 'Not in your edit', 'Deleted']);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('counts the open edits of Suppliers and Dimensions in the sidebar, and follows each push', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300, control: true });
     const control = sandbox.control!;
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const [a, b, c] = sandbox.state.suppliers.filter((s) => s.status === 'ACTIVE');
     const project = sandbox.state.dimensions.find((d) => d.name === 'Project')!;
     if (!a || !b || !c) throw new Error('the demo data has too few suppliers');
@@ -362,13 +343,11 @@ describe('offline supplier edits in the app', () => {
     core.outbox.updateSupplier(profile.id, b.id, { code: 'COUNTED-1' });
     control.updateSupplier(c.id, { number: 'COUNTED-1' });
     core.outbox.updateDimension(profile.id, project.id, { name: 'Projects' });
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     const nav = page.getByRole('navigation', { name: 'Areas' });
     const entry = (name: string) => nav.getByRole('button', { name, exact: true });
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await entry('Suppliers 2 edits waiting').waitFor();
       await entry('Dimensions 1 edit waiting').waitFor();
       // The number is shown; the rest of the words are for screen readers.
@@ -397,8 +376,6 @@ describe('offline supplier edits in the app', () => {
         .waitFor();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

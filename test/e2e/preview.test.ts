@@ -1,13 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
-import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen, seriousViolations } from './axe';
-import { closeBrowser, openApp, testFileUrl } from './harness';
+import { openApp, testFileUrl, useAppTests } from './harness';
 import { multiPagePdf, openTransaction, pdfFile, type Target } from './receipts';
 import { connectSandbox } from './steps';
 
@@ -15,12 +13,7 @@ import { connectSandbox } from './steps';
 // drawn by pdf.js (its bundled worker, no eval) and a PNG shown as an image, both read through
 // the app's own satchel-file: answer; a file that is not downloaded while the API is unreachable
 // says so. The pane with a receipt is checked with axe and photographed in both themes.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, secrets, connect } = useAppTests();
 
 /**
  * A one-page receipt in Japanese as many are made: a font it does not embed, its text coded
@@ -289,8 +282,12 @@ describe('receipt preview', () => {
 
   it('shows a receipt as kept offline once the fill that a sync started puts it in place', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({
+      sandbox,
+      fileUrl: testFileUrl,
+      serveFiles: true,
+      timeout: 20_000,
+    });
     const { sqlite } = core.cacheOf(profile.id);
     const target = sqlite
       .prepare(
@@ -307,11 +304,8 @@ describe('receipt preview', () => {
     await core.files.fillOffline(profile.id);
     core.files.setOfflineScope(profile.id, { mode: 'all' });
 
-    const app = await openApp(core, { serveFiles: true });
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const app = await open();
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       const pane = await openTransaction(app, target.id);
       await pane.getByText('Not downloaded yet', { exact: true }).waitFor();
       // The next sync refreshes the pane when it finishes; the fill it starts puts this receipt
@@ -326,15 +320,17 @@ describe('receipt preview', () => {
       expect(await pane.getByText('Not downloaded yet', { exact: true }).count()).toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('previews a receipt sent without its type by its name, and says what to do with a file it cannot show', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({
+      sandbox,
+      fileUrl: testFileUrl,
+      serveFiles: true,
+      timeout: 20_000,
+    });
     const { sqlite } = core.cacheOf(profile.id);
     const targets = sqlite
       .prepare(
@@ -358,11 +354,9 @@ describe('receipt preview', () => {
       .prepare(`UPDATE expense_files SET mime_type = 'application/xml', name = 'invoice.xml' WHERE id = ?`)
       .run(xml.fileId);
 
-    const app = await openApp(core, { serveFiles: true });
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       let pane = await openTransaction(app, generic.id);
       await pane.getByRole('button', { name: `Show preview of ${generic.fileName}` }).click();
       await pane
@@ -381,8 +375,6 @@ describe('receipt preview', () => {
       ]);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

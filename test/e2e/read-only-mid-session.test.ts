@@ -1,43 +1,30 @@
-import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
+import { describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../src-main/handlers';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import { useImmutableFiles } from '../helpers/read-only';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp, testFileUrl } from './harness';
+import { testFileUrl, useAppTests } from './harness';
 import { loneReceipts, openTransaction } from './receipts';
-import { connectSandbox } from './steps';
 
 // An offline copy that cannot be written any more while the window is open (its file made
 // immutable: test/helpers/read-only.ts): the first refused save turns the organisation
 // read-only (the banner, with Check again) and keeps what the user typed, its Save off until then;
 // a preview's Try again and Fetch it again, which would fetch and record a copy, go off too; and
 // a preview whose record of the receipt it fetched is the first write refused turns it so too.
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { connect } = useAppTests();
 const makeImmutable = useImmutableFiles();
 
 describe('a copy that becomes read-only while the window is open', () => {
   it('shows the banner at the first refused save, keeps the typed text, and saves it after Check again', async (context) => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 60, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
     const file = core.profiles.cacheFile(profile.id);
-    const app = await openApp(core);
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
       const supplier = sandbox.state.suppliers.find((candidate) => candidate.status === 'ACTIVE');
       if (!supplier) throw new Error('the demo data has no active supplier');
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       await page.keyboard.press('Control+3');
       await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
       const grid = page.getByRole('grid', { name: 'Suppliers' });
@@ -90,8 +77,6 @@ describe('a copy that becomes read-only while the window is open', () => {
       expect(name).toBe(typed);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
@@ -99,15 +84,17 @@ describe('a copy that becomes read-only while the window is open', () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60, control: true });
     const [failing, kept] = loneReceipts(sandbox, 2);
     if (!failing || !kept) throw new Error('the demo data has too few lone receipts');
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({
+      sandbox,
+      fileUrl: testFileUrl,
+      serveFiles: true,
+      timeout: 20_000,
+    });
     const file = core.profiles.cacheFile(profile.id);
     const control = sandbox.control!;
-    const app = await openApp(core, { serveFiles: true });
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       // One receipt shown (so kept on this computer), then its copy gone from the disk.
       let pane = await openTransaction(app, kept.id);
       await pane.getByRole('button', { name: `Show preview of ${kept.fileName}` }).click();
@@ -167,8 +154,6 @@ describe('a copy that becomes read-only while the window is open', () => {
       await pane.getByRole('group', { name: `Zoom of ${kept.fileName}` }).waitFor();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
@@ -176,14 +161,16 @@ describe('a copy that becomes read-only while the window is open', () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60, control: true });
     const [receipt] = loneReceipts(sandbox, 1);
     if (!receipt) throw new Error('the demo data has too few lone receipts');
-    const core = createCore({ dataDir: tempDir(), secrets, fileUrl: testFileUrl });
-    const profile = await connectSandbox(core, sandbox);
+    const { core, profile, open } = await connect({
+      sandbox,
+      fileUrl: testFileUrl,
+      serveFiles: true,
+      timeout: 20_000,
+    });
     const file = core.profiles.cacheFile(profile.id);
-    const app = await openApp(core, { serveFiles: true });
+    const app = await open();
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
-      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       // The copy cannot be written from now on; the preview is the first to write to it, and
       // finds so before it asks for the receipt.
       const undo = makeImmutable([file, `${file}-wal`]);
@@ -204,8 +191,6 @@ describe('a copy that becomes read-only while the window is open', () => {
       expect(await tryAgain.getAttribute('title')).toBe(message);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });
