@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
 import { startSandbox } from '../../src-sandbox';
 import { sandboxToken } from '../helpers/sandbox-token';
 import { checkScreen } from './axe';
-import { openApp, useAppTests } from './harness';
-import { connectSandbox } from './steps';
+import { useAppTests } from './harness';
 
 // The Dimensions area against a synced sandbox: browsing and searching items, creating and
 // changing dimensions and items offline with their mistakes shown on the field, changing an
 // edit before it is sent, and a conflict with a colleague's change merged field by field.
-const { tempDir, secrets, openConnected } = useAppTests();
+const { connect, openConnected } = useAppTests();
 /** The items "Booked on" lists at most (CHOICES in BookedOnFilter.tsx). */
 const LISTED = 500;
 
@@ -377,25 +375,22 @@ describe('dimensions', () => {
     // An item a colleague deleted before the last sync, revived offline here.
     const retired = sandbox.state.items.find((i) => i.dimensionId === project.id && i.status === 'ACTIVE')!;
     Object.assign(retired, { status: 'DELETED', deleteTime: project.updateTime });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    let app: Awaited<ReturnType<typeof openApp>> | undefined;
-    try {
-      const profile = await connectSandbox(core, sandbox);
-      core.outbox.createDimensionItem(profile.id, project.id, { name: 'Trade fair Paris', code: 'PROJ-NEW' });
-      core.outbox.updateDimensionItem(profile.id, project.id, retired.id, { status: 'ACTIVE' });
-      // A colleague deletes Project before the push: both edits come back refused on status.
-      const token = await sandboxToken(sandbox, 'write');
-      const answer = await fetch(`${sandbox.url}/v1/dimensions/${project.id}`, {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ status: 'DELETED' }),
-      });
-      expect(answer.status).toBe(200);
-      expect(await core.outbox.push(profile.id)).toMatchObject({ sent: 0, failed: 2 });
+    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
+    core.outbox.createDimensionItem(profile.id, project.id, { name: 'Trade fair Paris', code: 'PROJ-NEW' });
+    core.outbox.updateDimensionItem(profile.id, project.id, retired.id, { status: 'ACTIVE' });
+    // A colleague deletes Project before the push: both edits come back refused on status.
+    const token = await sandboxToken(sandbox, 'write');
+    const answer = await fetch(`${sandbox.url}/v1/dimensions/${project.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'DELETED' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(await core.outbox.push(profile.id)).toMatchObject({ sent: 0, failed: 2 });
 
-      app = await openApp(core);
-      const { page } = app;
-      page.setDefaultTimeout(20_000);
+    const app = await open();
+    const { page } = app;
+    try {
       await page.keyboard.press('Control+8');
       await page.getByRole('heading', { level: 1, name: 'Dimensions' }).waitFor();
       const edits = page.getByTestId('edits');
@@ -416,9 +411,7 @@ describe('dimensions', () => {
         .toBe('Dimension: The dimension is deleted; items cannot be added to it.');
       expect(core.outbox.list(profile.id).map((item) => item.status)).toEqual(['failed', 'failed']);
     } finally {
-      await app?.close();
-      await core.close();
-      await sandbox.stop();
+      await app.close();
     }
   });
 

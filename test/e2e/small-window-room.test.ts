@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { windowOptions } from '../../src-main/shell/window-options';
 import { startSandbox } from '../../src-sandbox';
 import { useReadOnlyFolders } from '../helpers/read-only';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
+import { openApp, useAppTests } from './harness';
 import { connectSandbox } from './steps';
 
 // What the smallest window leaves room for, beyond fitting (small-window.test.ts): the
@@ -17,12 +14,7 @@ import { connectSandbox } from './steps';
 // lines at most, its dates short), the buttons of an item row stand apart, the
 // expense pane's title uses the pane's width, and a focused pane title's ring stays clear of the
 // close button beside it (at the usual size as well).
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const { tempDir, secrets, openConnected } = useAppTests();
 
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
 
@@ -309,11 +301,8 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
 
   it("rings a focused pane title's text, clear of the close button, at the usual and the least size", async () => {
     const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 60 });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core);
+    const app = await openConnected({ sandbox, timeout: 20_000 });
     const { page } = app;
-    page.setDefaultTimeout(20_000);
     try {
       for (const [w, h] of [
         [width, height],
@@ -345,8 +334,6 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
       }
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 });

@@ -1,16 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
 import type { EventPayload } from '../../src-shared/ipc';
-import { useTempDirs } from '../helpers/temp-dir';
-import { closeBrowser, openApp } from './harness';
+import { openApp, useAppTests } from './harness';
 import { connectSandbox } from './steps';
 
-const tempDir = useTempDirs();
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+const { tempDir, secrets, openConnected } = useAppTests();
 
 /** The Sync screen opened with Ctrl+5, once its one run so far is listed; its history rows. */
 async function openSyncScreen(page: Page): Promise<Locator> {
@@ -20,10 +16,6 @@ async function openSyncScreen(page: Page): Promise<Locator> {
   await expect.poll(() => history.count()).toBe(1); // the history arrives after the heading
   return history;
 }
-afterAll(closeBrowser);
-afterEach(async () => {
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
 
 describe('sync screen against the real sandbox', () => {
   it('connects, syncs at once and again with live progress, and shows the runs in the history', async () => {
@@ -68,9 +60,7 @@ describe('sync screen against the real sandbox', () => {
 
   it('keeps the focus on its buttons while a run starts, is cancelled and ends', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    await connectSandbox(core, sandbox);
-    const app = await openApp(core);
+    const app = await openConnected({ sandbox });
     const { page } = app;
     const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
     try {
@@ -95,17 +85,13 @@ describe('sync screen against the real sandbox', () => {
       await expect.poll(focused).toBe('Repair (read everything again)');
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   });
 
   it('says how each run ended in words, in the history and the status bar', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
+    const app = await openConnected({ sandbox });
+    const { page, core, profile } = app;
     try {
       await page.keyboard.press('Control+5');
       await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
@@ -146,17 +132,13 @@ describe('sync screen against the real sandbox', () => {
       await page.getByTestId('sync-failure').waitFor();
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   }, 120_000);
 
   it('ends a run the cache refused to record: not left syncing, Sync now back, and why it failed', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
+    const app = await openConnected({ sandbox });
+    const { page, core, profile } = app;
     try {
       await page.keyboard.press('Control+5');
       await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
@@ -195,17 +177,13 @@ describe('sync screen against the real sandbox', () => {
       await expect.poll(() => page.getByTestId('sync-failure').count()).toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   });
 
   it('ends the run it saw going on when a later run fails before its first page (no run id)', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
+    const app = await openConnected({ sandbox });
+    const { page, core, profile } = app;
     try {
       const history = await openSyncScreen(page);
       // A background round the screen watches: its progress names its run, its end too.
@@ -237,8 +215,6 @@ describe('sync screen against the real sandbox', () => {
       await expect(page.getByTestId('running-work').count()).resolves.toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   });
 
@@ -287,10 +263,8 @@ describe('sync screen against the real sandbox', () => {
 
   it('says at once that there is no network, and forgets it once a sync has run', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 300, control: true });
-    const core = createCore({ dataDir: tempDir(), secrets });
-    const profile = await connectSandbox(core, sandbox);
-    const app = await openApp(core);
-    const { page } = app;
+    const app = await openConnected({ sandbox });
+    const { page, core, profile } = app;
     try {
       const history = await openSyncScreen(page);
       core.connectivity.setNetwork(false);
@@ -312,8 +286,6 @@ describe('sync screen against the real sandbox', () => {
       await expect.poll(() => page.getByRole('alert').count()).toBe(0);
     } finally {
       await app.close();
-      await core.close();
-      await sandbox.stop();
     }
   });
 });
