@@ -78,9 +78,32 @@ export function formatBytes(size: number | null): string {
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(size / 1024 / 1024)} MB`;
 }
 
-/** "CARD" → "Card", "TOP_UP" → "Top up". */
+/** "CARD" → "Card", "TOP_UP" → "Top up", "FX_FEE" → "FX fee". */
 export function humanize(value: string | null | undefined): string {
   if (!value) return '—';
-  const text = value.toLowerCase().replace(/_/g, ' ');
+  const text = value
+    .toLowerCase()
+    .replace(/_/g, ' ')
+    .replace(/\b[a-z]+\b/g, (word) => (ACRONYMS.has(word) ? word.toUpperCase() : word));
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** Words of the API's values that are said letter by letter: "FX fee", not "Fx fee". */
+const ACRONYMS = new Set(['atm', 'bic', 'fx', 'iban', 'id', 'sepa', 'vat']);
+
+/**
+ * An expense line's type (API 1.44.0 lists five) in the words of a column headed "Type" in a
+ * table headed "Lines": "Card", not "Card transaction line", which took three lines of a narrow
+ * detail pane. A type the API adds later is humanized.
+ */
+export function lineTypeLabel(value: string | null | undefined): string {
+  return (value && LINE_TYPES.get(value)) || humanize(value);
+}
+
+const LINE_TYPES = new Map([
+  ['CARD_TRANSACTION_LINE', 'Card'],
+  ['FX_FEE', 'FX fee'],
+  ['INVOICE_LINE', 'Invoice'],
+  ['REIMBURSEMENT_INVOICE_LINE', 'Reimbursement'],
+  ['REIMBURSEMENT_INVOICE_LINE_SPLIT', 'Reimbursement, split'],
+]);

@@ -301,6 +301,43 @@ describe('expenses by keyboard', () => {
       await transactions.getByRole('columnheader', { name: 'Booking date' }).waitFor();
     }));
 
+  it('names the line types of the pane briefly, each on one line: "Card" and "FX fee"', () =>
+    withExpenses(async ({ app, page, grid, core, profileId }) => {
+      // A card payment abroad: its card line and its FX fee line.
+      const description = core
+        .cacheOf(profileId)
+        .sqlite.prepare(
+          `SELECT e.description FROM expenses e
+           WHERE e.deleted_at IS NULL
+             AND EXISTS (SELECT 1 FROM expense_lines l WHERE l.expense_id = e.id AND l.type = 'FX_FEE')
+             AND (SELECT count(*) FROM expenses o WHERE o.description = e.description) = 1
+           LIMIT 1`,
+        )
+        .pluck()
+        .get() as string | undefined;
+      if (!description) throw new Error('the demo data has no expense with an FX fee line');
+      await page.setViewportSize({ width: 1280, height: 820 });
+      await page.keyboard.press('/');
+      await page.keyboard.type(description);
+      await page.getByRole('navigation', { name: 'Expenses pages' }).getByText('· 1 expense').waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      const lines = page.getByTestId('expense-pane').getByRole('table', { name: 'Lines' });
+      await lines.waitFor();
+      // The lines a cell's text takes: the distinct tops of its text's boxes.
+      const types = await lines.locator('tbody tr:not(.line-booking) td:nth-child(2)').evaluateAll((cells) =>
+        cells.map((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+          return { text: cell.textContent, lines: tops.size };
+        }),
+      );
+      expect(types.map((type) => type.text)).toEqual(['Card', 'FX fee']);
+      for (const type of types) expect(type.lines, `"${type.text}"`).toBeLessThanOrEqual(1);
+      await app.screenshot('expense-line-types');
+    }));
+
   it('keeps a long description and supplier on one line, cut with an ellipsis, whole in the title and the cell', () => {
     const description =
       'Card payment Hotel Schweizerhof Zürich, three nights for the audit team with breakfast and parking';

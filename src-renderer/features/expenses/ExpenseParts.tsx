@@ -7,7 +7,14 @@ import {
   type ExpenseLineSummary,
   type LinkedTransaction,
 } from '../../../src-shared/details';
-import { formatBytes, formatDate, formatMoney, formatShortDate, humanize } from '../../lib/format';
+import {
+  formatBytes,
+  formatDate,
+  formatMoney,
+  formatShortDate,
+  humanize,
+  lineTypeLabel,
+} from '../../lib/format';
 import { FilePreview } from '../preview/FilePreview';
 import { useFileTurn } from '../preview/turns';
 
@@ -132,7 +139,7 @@ export function ExpenseLines({ lines }: { lines: ExpenseLineSummary[] }) {
             <Fragment key={line.id}>
               <tr className={booked ? 'booked-line' : undefined}>
                 <td>{line.description || '—'}</td>
-                <td className="wide-pane-only">{humanize(line.type)}</td>
+                <td className="line-type wide-pane-only">{lineTypeLabel(line.type)}</td>
                 <td className="number wide-pane-only">{formatMoney(line.net)}</td>
                 <td className="number">{formatMoney(line.vat)}</td>
                 <td className="number">{formatMoney(line.gross)}</td>
