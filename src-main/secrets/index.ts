@@ -1,7 +1,7 @@
 import keytar from 'keytar';
 import { AppError } from '../../src-shared/errors';
 import { log } from '../log';
-import { keyringState, lockedItemsOf, type KeyringState } from './locked';
+import { keyringState, lockedItemsOf, serviceAccounts, type KeyringState } from './locked';
 
 /**
  * The only home of secrets: the operating system's keychain (Keychain on macOS, Credential
@@ -155,11 +155,14 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
   // libsecret, under keytar, takes a locked keyring whose unlock prompt was dismissed (or could
   // not be shown) for an empty one: a lookup finds nothing, a delete deletes nothing, and a
   // search of all items (findCredentials) crashes the process on the first locked item. So
-  // "nothing" is checked after the fact, and a search is preceded by the same question: is the
-  // default keyring locked, or is any item of the service (of the account) locked, in whichever
-  // keyring (locked.ts). Only `list` searches (it must, to name the accounts), and a keyring
-  // locked between the question and the search can still crash it; `status` looks one account
-  // up.
+  // "nothing" is checked after the fact: is the default keyring locked, or is any item of the
+  // service (of the account) locked, in whichever keyring (locked.ts). `list` does not use
+  // libsecret's search on Linux: it asks the Secret Service itself for the service's items and
+  // reads each one's attributes (never its secret), refusing when one is locked, even one locked
+  // since its search. Only when the Secret Service cannot be asked at all (no session bus, no
+  // answer in time; macOS and Windows) does it search with keytar, as before, after the same
+  // question: there a keyring locked in the instant between them could still crash it. `status`
+  // looks one account up.
   const refuseIfLocked = async (attributes: Record<string, string>) => {
     const state = await keyringsNow(attributes);
     const item = state.lockedItems?.[0];
@@ -193,9 +196,19 @@ export function createKeychainSecrets(options: { service?: string } = {}): Secre
       return deleted;
     },
     async list() {
-      await refuseIfLocked({ service });
+      if (process.platform === 'linux') {
+        const found = await serviceAccounts(service);
+        noteProblem(found.problem);
+        const item = found.lockedItems?.[0];
+        if (item) throw keychainLockedError(item.keyring);
+        if (found.defaultKeyring === 'locked') throw keychainLockedError(found.defaultLabel);
+        if (found.accounts) return found.accounts;
+        // Searched, but an item could not be read or was locked since: refuse if something is
+        // locked now, asked again; else keytar's search, after that question, as below.
+        if (found.searched) await refuseIfLocked({ service });
+      } else await refuseIfLocked({ service });
       const found = await guarded(() => keytar.findCredentials(service));
-      return found.map((entry) => entry.account).sort();
+      return [...new Set(found.map((entry) => entry.account))].sort();
     },
     async status() {
       // The default keyring is where a key is stored: locked, or none, no key can be.

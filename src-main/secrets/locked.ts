@@ -127,6 +127,97 @@ export async function lockedItemsOf(
   }));
 }
 
+/** The `xdg:schema` attribute libsecret gives the items keytar stores, and looks them up by. */
+export const KEYTAR_SCHEMA = 'org.freedesktop.Secret.Generic';
+
+export interface ServiceAccounts extends KeyringState {
+  /**
+   * The `account` attribute of each unlocked item of the service that keytar would find (its
+   * `xdg:schema` is keytar's), sorted, without repeats; null when not every item could be read
+   * and said unlocked (an error reply, a reply it cannot read, an item locked since the search),
+   * when anything is locked, or when it cannot tell.
+   */
+  accounts: string[] | null;
+  /** Whether `SearchItems` answered: false when it cannot tell at all. */
+  searched: boolean;
+}
+
+/**
+ * The accounts of a keychain service, named without libsecret, whose search crashes the process
+ * on a locked item (and whose `SECRET_SEARCH_LOAD_SECRETS` would read every secret): one
+ * connection, two rounds, the calls of each sent at once. First `ReadAlias("default")` and
+ * `SearchItems({service})`; then the default keyring's `Locked` and `Label`, the `Label` of each
+ * keyring that holds a locked item, and of each unlocked item its `Attributes` and `Locked`
+ * properties (nothing else: no secret is asked for). An item locked between the two rounds says
+ * so in its `Locked`, and the caller refuses.
+ */
+export async function serviceAccounts(
+  service: string,
+  address = process.env['DBUS_SESSION_BUS_ADDRESS'],
+  timeoutMs = BUS_ANSWER_MS,
+): Promise<ServiceAccounts> {
+  return withSecretService<ServiceAccounts>(address, timeoutMs, async (ask) => {
+    const [alias, search] = await ask([
+      { path: SECRETS_PATH, iface: SERVICE, member: 'ReadAlias', args: [{ type: 's', value: 'default' }] },
+      searchItems({ service }),
+    ]);
+    const aliasPath = alias && 'message' in alias ? objectPath(alias.message) : null;
+    const keyring =
+      aliasPath && aliasPath !== '/'
+        ? [collectionProperty(aliasPath, 'Locked'), collectionProperty(aliasPath, 'Label')]
+        : [];
+    const items = searchPaths(search)?.unlocked ?? [];
+    const reads = items.flatMap((path) => [itemProperty(path, 'Attributes'), itemProperty(path, 'Locked')]);
+    const {
+      locked: [lockedItems = null],
+      alongside: answers,
+    } = await withLabels(ask, [search], [...keyring, ...reads]);
+    const [locked, label] = keyring.length > 0 ? answers : [];
+    const itemAnswers = answers.slice(keyring.length);
+    const lockedAnswer = locked && 'message' in locked ? variantBoolean(locked.message) : null;
+    const labelAnswer = label && 'message' in label ? variantString(label.message) : null;
+    let problem = firstProblem([alias, search, locked, label]);
+    if (!problem && search && 'message' in search && !searchPaths(search))
+      problem = `SearchItems answered with "${search.message.signature}", not the two lists of items.`;
+    const accounts = new Set<string>();
+    let readable = lockedItems !== null && lockedItems.length === 0;
+    items.forEach((path, index) => {
+      const attributes = itemAnswers[index * 2];
+      const itemLocked = itemAnswers[index * 2 + 1];
+      const found = attributes && 'message' in attributes ? variantStringDict(attributes.message) : null;
+      const isLocked = itemLocked && 'message' in itemLocked ? variantBoolean(itemLocked.message) : null;
+      if (!found || isLocked !== false) {
+        readable = false;
+        problem ??=
+          isLocked === true
+            ? `The item ${path} was locked after the search.`
+            : `Could not read the attributes of the item ${path} (${
+                firstProblem([attributes, itemLocked]) ?? 'a reply Satchel cannot read'
+              }).`;
+        return;
+      }
+      const account = found.get('account');
+      if (found.get('xdg:schema') === KEYTAR_SCHEMA && account !== undefined) accounts.add(account);
+    });
+    return {
+      defaultKeyring:
+        aliasPath === '/' ? 'none' : lockedAnswer === null ? null : lockedAnswer ? 'locked' : 'unlocked',
+      defaultLabel: aliasPath === '/' ? null : labelAnswer,
+      lockedItems,
+      problem,
+      accounts: readable ? [...accounts].sort() : null,
+      searched: lockedItems !== null,
+    };
+  }).catch((error: unknown) => ({
+    defaultKeyring: null,
+    defaultLabel: null,
+    lockedItems: null,
+    problem: error instanceof Error ? error.message : String(error),
+    accounts: null,
+    searched: false,
+  }));
+}
+
 /**
  * Whether the Secret Service's default keyring is locked: null when it cannot tell, or when
  * there is no default keyring.
@@ -155,6 +246,18 @@ function collectionProperty(path: string, name: 'Locked' | 'Label'): Call {
   };
 }
 
+function itemProperty(path: string, name: 'Attributes' | 'Locked'): Call {
+  return {
+    path,
+    iface: 'org.freedesktop.DBus.Properties',
+    member: 'Get',
+    args: [
+      { type: 's', value: 'org.freedesktop.Secret.Item' },
+      { type: 's', value: name },
+    ],
+  };
+}
+
 function searchItems(attributes: Record<string, string>): Call {
   return {
     path: SECRETS_PATH,
@@ -173,10 +276,7 @@ async function withLabels(
   replies: Array<Reply | undefined>,
   alongside: Call[] = [],
 ): Promise<{ locked: Array<LockedItem[] | null>; alongside: Reply[] }> {
-  const lockedPaths = replies.map((reply) => {
-    const found = reply && 'message' in reply ? objectPathArrays(reply.message) : null;
-    return found && found.length === 2 ? found[1]! : null;
-  });
+  const lockedPaths = replies.map((reply) => searchPaths(reply)?.locked ?? null);
   const keyrings = [...new Set(lockedPaths.flatMap((paths) => (paths ?? []).map(collectionOf)))];
   const calls = [...alongside, ...keyrings.map((keyring) => collectionProperty(keyring, 'Label'))];
   const answers = calls.length > 0 ? await ask(calls) : [];
@@ -192,6 +292,12 @@ async function withLabels(
     ),
     alongside: answers.slice(0, alongside.length),
   };
+}
+
+/** The unlocked and locked item paths of a `SearchItems` reply (`aoao`), or null. */
+function searchPaths(reply: Reply | undefined): { unlocked: string[]; locked: string[] } | null {
+  const found = reply && 'message' in reply ? objectPathArrays(reply.message) : null;
+  return found && found.length === 2 ? { unlocked: found[0]!, locked: found[1]! } : null;
 }
 
 /** The keyring (collection) an item's object path is in: the path without its last part. */
@@ -616,6 +722,35 @@ export function variantBoolean(message: Message): boolean | null {
 export function variantString(message: Message): string | null {
   const start = variantOf(message, 's');
   return start === null ? null : (readString(message, start)?.text ?? null);
+}
+
+/**
+ * The string-to-string dictionary inside a reply whose body is one variant of `a{ss}` (an item's
+ * `Attributes`), or null when it holds something else or is cut short: the array's length is
+ * 4-aligned, its entries 8-aligned, each a key and a value, all inside the array's stated bytes
+ * and the body's. A key given twice keeps its last value.
+ */
+export function variantStringDict(message: Message): Map<string, string> | null {
+  const start = variantOf(message, 'a{ss}');
+  if (start === null) return null;
+  const { body, littleEndian } = message;
+  const lengthAt = padTo(start, 4);
+  if (body.length < lengthAt + 4) return null;
+  const length = littleEndian ? body.readUInt32LE(lengthAt) : body.readUInt32BE(lengthAt);
+  // The padding up to the first entry is there even when there is none, and not counted.
+  let at = padTo(lengthAt + 4, 8);
+  const end = at + length;
+  if (length > MAX_ARRAY || end > body.length) return null;
+  const entries = new Map<string, string>();
+  while (at < end) {
+    const key = readString(message, padTo(at, 8));
+    if (!key || key.next > end) return null;
+    const value = readString(message, key.next);
+    if (!value || value.next > end) return null;
+    entries.set(key.text, value.text);
+    at = value.next;
+  }
+  return entries;
 }
 
 /** Reads a string-like value (`s`, `o`) at `at`: its text and where the next value may start. */

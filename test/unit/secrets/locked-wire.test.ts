@@ -15,10 +15,13 @@ import {
   objectPathArrays,
   variantBoolean,
   variantString,
+  variantStringDict,
+  serviceAccounts,
   withSecretService,
   type Call,
   type Message,
 } from '../../../src-main/secrets/locked';
+import { createKeychainSecrets } from '../../../src-main/secrets';
 
 // The D-Bus wire format of src-main/secrets/locked.ts, fed real bytes: built by hand from the
 // D-Bus specification ("Message Protocol": alignment, header fields, arrays) and captured from
@@ -75,6 +78,50 @@ function reply(options: {
   return Buffer.from([...out, ...(options.body ?? [])]);
 }
 const stringBody = (text: string) => [...le32(Buffer.byteLength(text)), ...ascii(text), 0];
+
+/** A body marshalled little-endian from its own offset 0, padding included. */
+function body() {
+  const out: number[] = [];
+  const b = {
+    out,
+    pad(n: number) {
+      while (out.length % n) out.push(0);
+      return b;
+    },
+    string(text: string) {
+      b.pad(4);
+      out.push(...stringBody(text));
+      return b;
+    },
+    /** An array: its 4-aligned length, the padding to its first element's alignment, then `fill`. */
+    array(elementAlign: number, fill: () => void) {
+      b.pad(4);
+      const lengthAt = out.length;
+      out.push(...le32(0));
+      b.pad(elementAlign);
+      const start = out.length;
+      fill();
+      out.splice(lengthAt, 4, ...le32(out.length - start));
+      return b;
+    },
+  };
+  return b;
+}
+/** The body of a reply that is one variant of `a{ss}` (an item's `Attributes`). */
+function dictVariant(entries: Array<[string, string]>): number[] {
+  const b = body();
+  b.out.push(5, ...ascii('a{ss}'), 0);
+  b.array(8, () => {
+    for (const [key, value] of entries) b.pad(8).string(key).string(value);
+  });
+  return b.out;
+}
+/** The body of a `SearchItems` reply (`aoao`). */
+function searchBody(unlocked: string[], locked: string[]): number[] {
+  const b = body();
+  for (const paths of [unlocked, locked]) b.array(4, () => paths.forEach((item) => b.string(item)));
+  return b.out;
+}
 
 function only(data: Buffer): Message {
   const reader = new MessageReader();
@@ -277,6 +324,75 @@ describe('the decoder, on hand-built messages', () => {
   });
 });
 
+describe("an item's attributes: a variant of a{ss}", () => {
+  const attributes = (bytes: number[], signature = 'v') =>
+    variantStringDict(only(reply({ replySerial: 8, signature, body: bytes })));
+
+  it('reads the entries, each 8-aligned, of odd lengths, as the specification lays them out', () => {
+    const bytes = dictVariant([
+      ['account', 'profile:a'],
+      ['service', 'Satchel'],
+      ['xdg:schema', 'org.freedesktop.Secret.Generic'],
+    ]);
+    // By hand: the signature "a{ss}" (0…7), padding to 8, the length, padding to 16, then the
+    // first entry: "account" 16…28, its value 4-aligned right after, "profile:a" 28…42, then
+    // padding to the next entry at 48.
+    expect(bytes.slice(0, 16)).toEqual([5, ...ascii('a{ss}'), 0, 0, ...le32(bytes.length - 16), ...zeros(4)]);
+    expect(bytes.slice(16, 48)).toEqual([...stringBody('account'), ...stringBody('profile:a'), ...zeros(6)]);
+    expect(attributes(bytes)).toEqual(
+      new Map([
+        ['account', 'profile:a'],
+        ['service', 'Satchel'],
+        ['xdg:schema', 'org.freedesktop.Secret.Generic'],
+      ]),
+    );
+    // No entry: the padding to 8 is still there, the length 0.
+    expect(attributes(dictVariant([]))).toEqual(new Map());
+    // A key given twice keeps its last value; a key that is a property of every object is data.
+    expect(
+      attributes(
+        dictVariant([
+          ['account', 'one'],
+          ['__proto__', 'x'],
+          ['account', 'two'],
+        ]),
+      ),
+    ).toEqual(
+      new Map([
+        ['account', 'two'],
+        ['__proto__', 'x'],
+      ]),
+    );
+  });
+
+  it('gives null, never a throw nor a part of it, for a reply cut short anywhere', () => {
+    const bytes = dictVariant([
+      ['account', 'profile:a'],
+      ['service', 'Satchel'],
+    ]);
+    for (let cut = 0; cut < bytes.length; cut += 1)
+      expect(attributes(bytes.slice(0, cut)), `cut at ${cut}`).toBeNull();
+    // An array that claims more bytes than the body has, or fewer than its last entry needs.
+    const long = [...bytes];
+    long.splice(8, 4, ...le32(bytes.length));
+    expect(attributes(long)).toBeNull();
+    const short = [...bytes];
+    short.splice(8, 4, ...le32(bytes.length - 16 - 3));
+    expect(attributes(short)).toBeNull();
+    // A string whose length runs past the array.
+    const runaway = [...bytes];
+    runaway.splice(16, 4, ...le32(200));
+    expect(attributes(runaway)).toBeNull();
+  });
+
+  it('gives null for a variant of another type, or a body that is not one variant', () => {
+    expect(attributes([1, 0x73, 0, 0, ...stringBody('profile:a')])).toBeNull();
+    expect(attributes([5, ...ascii('a{sv}'), 0, 0, ...le32(0), ...zeros(4)])).toBeNull();
+    expect(attributes(dictVariant([['account', 'a']]).slice(8), 'a{ss}')).toBeNull();
+    expect(variantString(only(reply({ replySerial: 8, signature: 'v', body: dictVariant([]) })))).toBeNull();
+  });
+});
+
 describe('malformed input', () => {
   const wire = (data: Buffer) => () => new MessageReader().push(data);
   const header = (bytes: number[]) => Buffer.from([...bytes, ...zeros(64)]);
@@ -338,7 +454,14 @@ describe('malformed input', () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-    const decoders = [objectPath, variantBoolean, variantString, objectPathArrays, errorText];
+    const decoders = [
+      objectPath,
+      variantBoolean,
+      variantString,
+      variantStringDict,
+      objectPathArrays,
+      errorText,
+    ];
     let refused = 0;
     for (let run = 0; run < 3000; run += 1) {
       const data = Buffer.from(stream);
@@ -555,6 +678,226 @@ describe('a connection to a bus', () => {
       'Label /org/freedesktop/secrets/collection/session',
       'Label /org/freedesktop/secrets/collection/work',
     ]);
+  });
+
+  /**
+   * A Secret Service over the fake bus, answering from `state` (shared by every connection, so a
+   * test may change it between them): the default alias, the keyrings' labels and locks, and the
+   * items, all of the service asked about. `asked` gets each call as "<member> <path>", a
+   * property read as "<property> <path>".
+   */
+  interface FakeItem {
+    /** Its `Attributes`; `error` answers with an error reply, `garbage` with a variant of `s`. */
+    attributes: Array<[string, string]> | 'error' | 'garbage';
+    locked: boolean;
+    /** Locked the moment its search is answered, as a screen lock in that instant would. */
+    lockAfterSearch?: boolean;
+  }
+  async function secretService(state: {
+    alias: string;
+    keyrings: Record<string, { label: string; locked: boolean }>;
+    items: Record<string, FakeItem>;
+  }) {
+    const asked: string[] = [];
+    const address = await bus((socket, after) => {
+      let pending: Buffer = after;
+      const send = (replySerial: number, signature: string, bytes: number[]) =>
+        socket.write(reply({ replySerial, signature, body: bytes }));
+      const fail = (replySerial: number, text: string) =>
+        socket.write(
+          reply({
+            type: 3,
+            replySerial,
+            errorName: 'org.freedesktop.Secret.Error.IsLocked',
+            signature: 's',
+            body: stringBody(text),
+          }),
+        );
+      const answer = (data: Buffer) => {
+        pending = Buffer.concat([pending, data]);
+        for (let message = nextMessage(pending); message; message = nextMessage(pending)) {
+          const raw = pending.subarray(0, message.length).toString('latin1');
+          pending = pending.subarray(message.length);
+          const serial = message.serial;
+          const what = [
+            'GetSecrets',
+            'Hello',
+            'ReadAlias',
+            'SearchItems',
+            'Attributes',
+            'Locked',
+            'Label',
+          ].find((name) => raw.includes(name));
+          const at = /\/org\/freedesktop\/[A-Za-z]+(\/collection\/[a-z]+(\/\d+)?)?/.exec(raw)?.[0] ?? '?';
+          asked.push(`${what} ${at}`);
+          const item = state.items[at];
+          const keyring = state.keyrings[at];
+          if (what === 'Hello') send(serial, 's', stringBody(':1.40'));
+          else if (what === 'ReadAlias') send(serial, 'o', stringBody(state.alias));
+          else if (what === 'SearchItems') {
+            const paths = Object.keys(state.items);
+            const open = paths.filter((path) => !state.items[path]!.locked);
+            send(
+              serial,
+              'aoao',
+              searchBody(
+                open,
+                paths.filter((path) => state.items[path]!.locked),
+              ),
+            );
+            for (const path of open) if (state.items[path]!.lockAfterSearch) state.items[path]!.locked = true;
+          } else if (what === 'Attributes' && item) {
+            if (item.attributes === 'error') fail(serial, 'Cannot get secret of a locked object');
+            else if (item.attributes === 'garbage')
+              send(serial, 'v', [1, 0x73, 0, 0, ...stringBody('account')]);
+            else send(serial, 'v', dictVariant(item.attributes));
+          } else if (what === 'Locked' && (item ?? keyring))
+            send(serial, 'v', [1, 0x62, 0, 0, ...le32((item ?? keyring)!.locked ? 1 : 0)]);
+          else if (what === 'Label' && keyring)
+            send(serial, 'v', [1, 0x73, 0, 0, ...stringBody(keyring.label)]);
+          else fail(serial, `Nothing answers ${what} at ${at}`);
+        }
+      };
+      answer(Buffer.alloc(0));
+      socket.on('data', answer);
+    });
+    return { address, asked };
+  }
+  const generic = (account: string): Array<[string, string]> => [
+    ['account', account],
+    ['service', 'Satchel'],
+    ['xdg:schema', 'org.freedesktop.Secret.Generic'],
+  ];
+  const keyrings = () => ({
+    '/org/freedesktop/secrets/collection/login': { label: 'Login', locked: false },
+    '/org/freedesktop/secrets/collection/work': { label: 'Work', locked: false },
+  });
+
+  it("names the accounts from the items' attributes in two rounds, and reads no secret", async () => {
+    const { address, asked } = await secretService({
+      alias: '/org/freedesktop/secrets/collection/login',
+      keyrings: keyrings(),
+      items: {
+        '/org/freedesktop/secrets/collection/login/1': { attributes: generic('profile:b'), locked: false },
+        '/org/freedesktop/secrets/collection/login/2': { attributes: generic('profile:a'), locked: false },
+        // The same account in a second keyring: named once.
+        '/org/freedesktop/secrets/collection/work/1': { attributes: generic('profile:a'), locked: false },
+        // Not keytar's (another program's, without its schema), or without an account: keytar
+        // would not find them, nor read their key.
+        '/org/freedesktop/secrets/collection/login/3': {
+          attributes: [
+            ['account', 'other-tool'],
+            ['service', 'Satchel'],
+          ],
+          locked: false,
+        },
+        '/org/freedesktop/secrets/collection/login/4': {
+          attributes: generic('x').filter(([key]) => key !== 'account'),
+          locked: false,
+        },
+      },
+    });
+    expect(await serviceAccounts('Satchel', address)).toEqual({
+      defaultKeyring: 'unlocked',
+      defaultLabel: 'Login',
+      lockedItems: [],
+      problem: null,
+      accounts: ['profile:a', 'profile:b'],
+      searched: true,
+    });
+    const items = ['login/1', 'login/2', 'work/1', 'login/3', 'login/4'].map(
+      (item) => `/org/freedesktop/secrets/collection/${item}`,
+    );
+    expect(asked).toEqual([
+      'Hello /org/freedesktop/DBus',
+      'ReadAlias /org/freedesktop/secrets',
+      'SearchItems /org/freedesktop/secrets',
+      'Locked /org/freedesktop/secrets/collection/login',
+      'Label /org/freedesktop/secrets/collection/login',
+      ...items.flatMap((item) => [`Attributes ${item}`, `Locked ${item}`]),
+    ]);
+
+    // list() gives the same, from the same calls, and nothing else: no search of libsecret's
+    // (which would come over this bus too), no secret read.
+    const before = asked.length;
+    const saved = process.env['DBUS_SESSION_BUS_ADDRESS'];
+    process.env['DBUS_SESSION_BUS_ADDRESS'] = address;
+    try {
+      expect(await createKeychainSecrets({ service: 'Satchel' }).list()).toEqual(['profile:a', 'profile:b']);
+    } finally {
+      process.env['DBUS_SESSION_BUS_ADDRESS'] = saved;
+    }
+    expect(asked.slice(before)).toEqual(asked.slice(0, before));
+  });
+
+  it("refuses when an item was locked since its search, asking again for the keyring's label", async () => {
+    const state = {
+      alias: '/org/freedesktop/secrets/collection/login',
+      keyrings: keyrings(),
+      items: {
+        '/org/freedesktop/secrets/collection/login/1': { attributes: generic('profile:a'), locked: false },
+        '/org/freedesktop/secrets/collection/work/1': {
+          attributes: generic('profile:b'),
+          locked: false,
+          lockAfterSearch: true,
+        },
+      } as Record<string, FakeItem>,
+    };
+    const { address, asked } = await secretService(state);
+    expect(await serviceAccounts('Satchel', address)).toMatchObject({
+      lockedItems: [],
+      accounts: null,
+      searched: true,
+      problem: 'The item /org/freedesktop/secrets/collection/work/1 was locked after the search.',
+    });
+    state.items['/org/freedesktop/secrets/collection/work/1']!.locked = false;
+    const saved = process.env['DBUS_SESSION_BUS_ADDRESS'];
+    process.env['DBUS_SESSION_BUS_ADDRESS'] = address;
+    asked.length = 0;
+    try {
+      await expect(createKeychainSecrets({ service: 'Satchel' }).list()).rejects.toMatchObject({
+        code: 'KEYCHAIN_LOCKED',
+        message: expect.stringContaining(
+          'Unlock it in your system\'s keyring manager (on Linux: the "Work" keyring',
+        ),
+      });
+    } finally {
+      process.env['DBUS_SESSION_BUS_ADDRESS'] = saved;
+    }
+    // Asked again on a new connection: the search now says which item is locked, and where.
+    expect(asked.slice(-6)).toEqual([
+      'Hello /org/freedesktop/DBus',
+      'ReadAlias /org/freedesktop/secrets',
+      'SearchItems /org/freedesktop/secrets',
+      'Locked /org/freedesktop/secrets/collection/login',
+      'Label /org/freedesktop/secrets/collection/login',
+      'Label /org/freedesktop/secrets/collection/work',
+    ]);
+    expect(asked.filter((call) => call.startsWith('GetSecrets'))).toEqual([]);
+  });
+
+  it("cannot name the accounts when an item's attributes give an error or cannot be read", async () => {
+    for (const [attributes, problem] of [
+      ['error', 'org.freedesktop.Secret.Error.IsLocked: Cannot get secret of a locked object'],
+      ['garbage', 'a reply Satchel cannot read'],
+    ] as const) {
+      const { address } = await secretService({
+        alias: '/org/freedesktop/secrets/collection/login',
+        keyrings: keyrings(),
+        items: {
+          '/org/freedesktop/secrets/collection/login/1': { attributes: generic('profile:a'), locked: false },
+          '/org/freedesktop/secrets/collection/login/2': { attributes, locked: false },
+        },
+      });
+      expect(await serviceAccounts('Satchel', address)).toEqual({
+        defaultKeyring: 'unlocked',
+        defaultLabel: 'Login',
+        lockedItems: [],
+        accounts: null,
+        searched: true,
+        problem: `Could not read the attributes of the item /org/freedesktop/secrets/collection/login/2 (${problem}).`,
+      });
+    }
   });
 
   it('says the sign-in was refused, or that there is no bus at all', async () => {
