@@ -269,7 +269,9 @@ function searchItems(attributes: Record<string, string>): Call {
 
 /**
  * The locked paths of `SearchItems` replies (`aoao`: unlocked, then locked), with the labels of
- * their keyrings, asked in one round with `alongside`, whose replies it gives too.
+ * their keyrings, asked in one round with `alongside`, whose replies it gives too. A keyring's
+ * `Label` already among `alongside` (the default keyring's) is not asked again: its answer
+ * serves both.
  */
 async function withLabels(
   ask: Ask,
@@ -278,20 +280,36 @@ async function withLabels(
 ): Promise<{ locked: Array<LockedItem[] | null>; alongside: Reply[] }> {
   const lockedPaths = replies.map((reply) => searchPaths(reply)?.locked ?? null);
   const keyrings = [...new Set(lockedPaths.flatMap((paths) => (paths ?? []).map(collectionOf)))];
-  const calls = [...alongside, ...keyrings.map((keyring) => collectionProperty(keyring, 'Label'))];
+  const calls = [...alongside];
+  const labelAt = new Map<string, number>();
+  alongside.forEach((call, index) => {
+    if (isLabelCall(call) && !labelAt.has(call.path)) labelAt.set(call.path, index);
+  });
+  for (const keyring of keyrings) {
+    if (labelAt.has(keyring)) continue;
+    labelAt.set(keyring, calls.length);
+    calls.push(collectionProperty(keyring, 'Label'));
+  }
   const answers = calls.length > 0 ? await ask(calls) : [];
   const labels = new Map<string, string>();
-  keyrings.forEach((keyring, index) => {
-    const answer = answers[alongside.length + index];
+  for (const keyring of keyrings) {
+    const answer = answers[labelAt.get(keyring)!];
     const label = answer && 'message' in answer ? variantString(answer.message) : null;
     if (label) labels.set(keyring, label);
-  });
+  }
   return {
     locked: lockedPaths.map(
       (paths) => paths?.map((path) => ({ path, keyring: labels.get(collectionOf(path)) ?? null })) ?? null,
     ),
     alongside: answers.slice(0, alongside.length),
   };
+}
+
+function isLabelCall(call: Call): boolean {
+  const [iface, name] = call.args;
+  return (
+    call.member === 'Get' && iface?.value === 'org.freedesktop.Secret.Collection' && name?.value === 'Label'
+  );
 }
 
 /** The unlocked and locked item paths of a `SearchItems` reply (`aoao`), or null. */

@@ -900,6 +900,44 @@ describe('a connection to a bus', () => {
     }
   });
 
+  it("asks a keyring's label once when it is the default one and holds a locked item", async () => {
+    const state = {
+      alias: '/org/freedesktop/secrets/collection/login',
+      keyrings: keyrings(),
+      items: {
+        '/org/freedesktop/secrets/collection/login/1': { attributes: generic('profile:a'), locked: true },
+        '/org/freedesktop/secrets/collection/work/1': { attributes: generic('profile:b'), locked: true },
+        '/org/freedesktop/secrets/collection/work/2': { attributes: generic('profile:c'), locked: false },
+      } as Record<string, FakeItem>,
+    };
+    state.keyrings['/org/freedesktop/secrets/collection/login'].locked = true;
+    const { address, asked } = await secretService(state);
+    const lockedItems = [
+      { path: '/org/freedesktop/secrets/collection/login/1', keyring: 'Login' },
+      { path: '/org/freedesktop/secrets/collection/work/1', keyring: 'Work' },
+    ];
+    expect(await keyringState({ service: 'Satchel' }, address)).toEqual({
+      defaultKeyring: 'locked',
+      defaultLabel: 'Login',
+      lockedItems,
+      problem: null,
+    });
+    expect(asked.slice(3)).toEqual([
+      'Locked /org/freedesktop/secrets/collection/login',
+      'Label /org/freedesktop/secrets/collection/login',
+      'Label /org/freedesktop/secrets/collection/work',
+    ]);
+    asked.length = 0;
+    expect(await serviceAccounts('Satchel', address)).toMatchObject({ lockedItems, accounts: null });
+    expect(asked.slice(3)).toEqual([
+      'Locked /org/freedesktop/secrets/collection/login',
+      'Label /org/freedesktop/secrets/collection/login',
+      'Attributes /org/freedesktop/secrets/collection/work/2',
+      'Locked /org/freedesktop/secrets/collection/work/2',
+      'Label /org/freedesktop/secrets/collection/work',
+    ]);
+  });
+
   it('says the sign-in was refused, or that there is no bus at all', async () => {
     const address = await bus(() => {}, 'REJECTED EXTERNAL\r\n');
     await expect(ask(address)).rejects.toThrow('The session bus refused the sign-in ("REJECTED EXTERNAL").');
