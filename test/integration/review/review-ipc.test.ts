@@ -4,9 +4,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../src-shared/ipc';
-import type { ExpenseSearchResult, TransactionSearchResult } from '../../../src-shared/search';
+import type { ExpenseSearchResult, ReviewChange, TransactionSearchResult } from '../../../src-shared/search';
 import { createHandlers, dispatch } from '../../../src-main/handlers';
+import type { Core } from '../../../src-main/core';
 import { applyReview, exportReviewInSlices } from '../../../src-main/review';
+import { writeColleagueReview } from '../../helpers/review-file';
 import { connectedCore, syncedCore, syncedCoreWithFileDialog } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -17,6 +19,45 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
+
+/** `syncedCoreWithFileDialog` on a fresh folder, closed (with all in `closers`) after the test. */
+async function syncedWithFileDialog(transactions: number) {
+  const closers: Array<() => Promise<void>> = [];
+  cleanups.push(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+  return { closers, ...(await syncedCoreWithFileDialog(tempDir(), closers, { transactions })) };
+}
+
+/**
+ * A colleague's review file: their own synced copy of the same sandbox, `change` made to its
+ * first `marked` transactions (all when not given), exported. `ids` are the transactions marked.
+ */
+async function colleagueExport(
+  closers: Array<() => Promise<void>>,
+  transactions: number,
+  change: ReviewChange,
+  marked?: number,
+) {
+  const colleague = await syncedCore(tempDir(), closers, { transactions });
+  const theirs = colleague.core.cacheOf(colleague.profile.id);
+  const ids = (
+    theirs.sqlite.prepare('SELECT id FROM bank_transactions ORDER BY id').pluck().all() as string[]
+  ).slice(0, marked);
+  applyReview(theirs, { by: 'ids', kind: 'transaction', ids }, change);
+  const file = path.join(tempDir(), 'colleague.json');
+  await exportReviewInSlices(theirs, file);
+  return { file, ids };
+}
+
+/** Every `review.progress` event on `core`'s bus, in order, until `stop()`. */
+function recordReviewProgress(core: Core) {
+  const progress: Array<EventPayload<'review.progress'>> = [];
+  const stop = core.events.subscribe((event, payload) => {
+    if (event === 'review.progress') progress.push(payload as EventPayload<'review.progress'>);
+  });
+  return { progress, stop };
+}
 
 describe('review.apply', () => {
   it('changes a whole search result of transactions or expenses and reports its progress to the end', async () => {
@@ -36,10 +77,7 @@ describe('review.apply', () => {
     const unmatched = await count({ matched: false });
     expect(unmatched).toBeGreaterThan(500);
 
-    const progress: Array<EventPayload<'review.progress'>> = [];
-    const stop = setup.core.events.subscribe((event, payload) => {
-      if (event === 'review.progress') progress.push(payload as EventPayload<'review.progress'>);
-    });
+    const { progress, stop } = recordReviewProgress(setup.core);
     const answer = await dispatch(handlers, 'review.apply', {
       profileId,
       target: { by: 'transactionSearch', filters: { matched: false } },
@@ -90,31 +128,14 @@ describe('review.apply', () => {
 
 describe('review.import and review.undoImport', () => {
   it('import a colleague’s file with progress, and undo only the last import, once', async () => {
-    const closers: Array<() => Promise<void>> = [];
-    cleanups.push(async () => {
-      for (const close of closers.splice(0).reverse()) await close();
-    });
-    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
-      transactions: 900,
-    });
-    const colleague = await syncedCore(tempDir(), closers, { transactions: 900 });
-    const theirs = colleague.core.cacheOf(colleague.profile.id);
-    const ids = theirs.sqlite
-      .prepare('SELECT id FROM bank_transactions ORDER BY id')
-      .pluck()
-      .all() as string[];
-    applyReview(theirs, { by: 'ids', kind: 'transaction', ids }, { action: 'setReviewed' });
-    const file = path.join(tempDir(), 'colleague.json');
-    await exportReviewInSlices(theirs, file);
+    const { closers, core, profileId, handlers, pickFile } = await syncedWithFileDialog(900);
+    const { file, ids } = await colleagueExport(closers, 900, { action: 'setReviewed' });
     const importFile = async () => {
       await pickFile('reviewImport', file);
       return dispatch(handlers, 'review.import', { profileId, file });
     };
 
-    const progress: Array<EventPayload<'review.progress'>> = [];
-    const stop = core.events.subscribe((event, payload) => {
-      if (event === 'review.progress') progress.push(payload as EventPayload<'review.progress'>);
-    });
+    const { progress, stop } = recordReviewProgress(core);
     const first = await importFile();
     stop();
     expect(first).toMatchObject({ ok: true, value: { marks: ids.length, updated: ids.length } });
@@ -152,32 +173,12 @@ describe('review.import and review.undoImport', () => {
   }, 120_000);
 
   it('check a large file in slices, answering other commands meanwhile', async () => {
-    const closers: Array<() => Promise<void>> = [];
-    cleanups.push(async () => {
-      for (const close of closers.splice(0).reverse()) await close();
-    });
-    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
-      transactions: 100,
-    });
+    const { core, profileId, handlers, pickFile } = await syncedWithFileDialog(100);
     // A colleague's 6,000 marks: checked in six slices (CHECK_SLICE), then merged.
-    const at = '2026-05-04T10:00:00.000Z';
-    const file = path.join(tempDir(), 'colleague.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'satchel-review',
-        version: 1,
-        exportedAt: at,
-        organisationId: null,
-        marks: Array.from({ length: 6000 }, () => ({
-          kind: 'transaction',
-          id: randomUUID(),
-          reviewed: { at, changedAt: at },
-          note: { text: 'Seen by Anna', changedAt: at },
-          tags: { values: ['Q3 audit'], changedAt: at },
-        })),
-      }),
-    );
+    const file = writeColleagueReview(path.join(tempDir(), 'colleague.json'), 6000, {
+      note: true,
+      tags: true,
+    });
     await pickFile('reviewImport', file);
 
     // The app's other work: a setImmediate that runs again and again, and a command asked for
@@ -222,26 +223,8 @@ describe('review.import and review.undoImport', () => {
   }, 120_000);
 
   it('merge while a full sync runs and an edit waits, and the sync still sends the edit', async () => {
-    const closers: Array<() => Promise<void>> = [];
-    cleanups.push(async () => {
-      for (const close of closers.splice(0).reverse()) await close();
-    });
-    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
-      transactions: 3000,
-    });
-    const colleague = await syncedCore(tempDir(), closers, { transactions: 3000 });
-    const theirs = colleague.core.cacheOf(colleague.profile.id);
-    const ids = theirs.sqlite
-      .prepare('SELECT id FROM bank_transactions ORDER BY id')
-      .pluck()
-      .all() as string[];
-    applyReview(
-      theirs,
-      { by: 'ids', kind: 'transaction', ids: ids.slice(0, 2000) },
-      { action: 'addTags', tags: ['Q3 audit'] },
-    );
-    const file = path.join(tempDir(), 'colleague.json');
-    await exportReviewInSlices(theirs, file);
+    const { closers, core, profileId, handlers, pickFile } = await syncedWithFileDialog(3000);
+    const { file } = await colleagueExport(closers, 3000, { action: 'addTags', tags: ['Q3 audit'] }, 2000);
 
     expect(
       await dispatch(handlers, 'suppliers.create', {
@@ -277,13 +260,7 @@ describe('review.import and review.undoImport', () => {
 
 describe('a review change that fails part-way', () => {
   it('ends its progress all the same, so the status bar does not keep counting it', async () => {
-    const closers: Array<() => Promise<void>> = [];
-    cleanups.push(async () => {
-      for (const close of closers.splice(0).reverse()) await close();
-    });
-    const { core, profileId, handlers, pickFile } = await syncedCoreWithFileDialog(tempDir(), closers, {
-      transactions: 3000,
-    });
+    const { closers, core, profileId, handlers, pickFile } = await syncedWithFileDialog(3000);
     const cache = core.cacheOf(profileId);
     // The copy's busy wait shortened from 5 s: the slice refused is the point, not the wait.
     cache.sqlite.pragma('busy_timeout = 200');
