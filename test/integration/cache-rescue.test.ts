@@ -1,15 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -171,16 +162,7 @@ describe('a damaged offline copy', () => {
     let core = createCore({ dataDir, secrets, clock: now });
     const file = core.profiles.cacheFile(damaged.id);
     // The bank transactions' table loses its root page; the file still opens.
-    const sqlite = new Database(file, { readonly: true });
-    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
-    const root = sqlite
-      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'bank_transactions'")
-      .pluck()
-      .get() as number;
-    sqlite.close();
-    const fd = openSync(file, 'r+');
-    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
-    closeSync(fd);
+    damageTable(file, 'bank_transactions');
 
     core = createCore({ dataDir, secrets, clock: now });
     const handlers = createHandlers(core);
@@ -304,16 +286,7 @@ describe('a damaged offline copy', () => {
     const { sandbox, dataDir, damaged } = await twoOrganisations();
     let core = createCore({ dataDir, secrets, clock: now });
     const file = core.profiles.cacheFile(damaged.id);
-    const sqlite = new Database(file, { readonly: true });
-    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
-    const root = sqlite
-      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'suppliers'")
-      .pluck()
-      .get() as number;
-    sqlite.close();
-    const fd = openSync(file, 'r+');
-    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
-    closeSync(fd);
+    damageTable(file, 'suppliers');
     core = createCore({ dataDir, secrets, clock: now });
     try {
       const run = await core.sync.sync(damaged.id, { full: false }).catch((error: unknown) => error);
