@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core';
+import { createCore, type Core } from '../../src-main/core';
 import { applyReview } from '../../src-main/review';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
@@ -12,7 +12,7 @@ import { damageTable } from '../helpers/damage';
 import { useReadOnlyFolders } from '../helpers/read-only';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
+import { closeBrowser, openApp, type AppPage } from './harness';
 
 // What the window says when the local state it starts from is damaged or missing: one
 // organisation's offline copy that cannot be opened, a list of organisations that cannot be
@@ -30,6 +30,26 @@ const focusedText = (page: Page) =>
     const element = document.activeElement;
     return element ? `${element.tagName} ${element.getAttribute('aria-label') ?? element.textContent}` : '';
   });
+
+/**
+ * Opens the window on `core` (page timeout `timeout` ms when given) and runs `body` on it; then
+ * closes the window, `core` and `sandbox`, whatever happened.
+ */
+async function inWindow(
+  core: Core,
+  { sandbox, timeout }: { sandbox?: { stop(): Promise<void> }; timeout?: number },
+  body: (app: AppPage, page: Page) => Promise<void>,
+): Promise<void> {
+  const app = await openApp(core);
+  if (timeout !== undefined) app.page.setDefaultTimeout(timeout);
+  try {
+    await body(app, app.page);
+  } finally {
+    await app.close();
+    await core.close();
+    await sandbox?.stop();
+  }
+}
 
 /** An organisation connected to a sandbox of its own and synced once, its core closed. */
 async function syncedOrganisation(name: string, seeded: { seed: number; transactions: number }) {
@@ -74,10 +94,7 @@ describe('damaged local state in the window', () => {
     sqlite.close();
 
     core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
-    try {
+    await inWindow(core, { sandbox, timeout: 20_000 }, async (app, page) => {
       // The first organisation connected is shown first.
       await page
         .getByRole('heading', { level: 1, name: 'The offline copy of Damaged AG is from a newer Satchel' })
@@ -116,11 +133,7 @@ describe('damaged local state in the window', () => {
         .poll(() => sandbox.state.suppliers.find((s) => s.id === supplierId)?.name, { timeout: 30_000 })
         .toBe('Renamed Offline KG');
       await app.screenshot('startup-damaged-cache-rebuilt');
-    } finally {
-      await app.close();
-      await core.close();
-      await sandbox.stop();
-    }
+    });
   });
 
   it('shows a copy SQLite finds damaged after it opened as damaged, not as an empty list', async () => {
@@ -129,9 +142,7 @@ describe('damaged local state in the window', () => {
     damageTable(file, 'suppliers');
 
     const core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    try {
+    await inWindow(core, { sandbox }, async (_app, page) => {
       const grid = page.getByRole('grid', { name: 'Transactions' });
       await grid.getByRole('row').nth(1).waitFor();
       // The suppliers' search meets the damage: the window says so for the organisation.
@@ -150,11 +161,7 @@ describe('damaged local state in the window', () => {
         .getByRole('row')
         .nth(1)
         .waitFor({ timeout: 30_000 });
-    } finally {
-      await app.close();
-      await core.close();
-      await sandbox.stop();
-    }
+    });
   });
 
   it('removes an organisation whose copy cannot be opened from Settings, the copy set aside', async () => {
@@ -165,9 +172,7 @@ describe('damaged local state in the window', () => {
     writeFileSync(file, Buffer.alloc(4096, 0x41));
 
     const core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    try {
+    await inWindow(core, { sandbox }, async (_app, page) => {
       await page
         .getByRole('heading', { level: 1, name: 'The offline copy of Damaged AG is damaged' })
         .waitFor();
@@ -191,11 +196,7 @@ describe('damaged local state in the window', () => {
       expect(
         readdirSync(path.dirname(file)).filter((name) => name.startsWith(`${profile.id}.damaged-`)),
       ).toHaveLength(1);
-    } finally {
-      await app.close();
-      await core.close();
-      await sandbox.stop();
-    }
+    });
   });
 
   it('says the list of organisations cannot be read, and writes nothing over it', async () => {
@@ -206,9 +207,7 @@ describe('damaged local state in the window', () => {
     const damaged = `{"version":1,"profiles":[{"id":"${id}","name":"Cut sh`;
     writeFileSync(list, damaged);
     const core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    try {
+    await inWindow(core, {}, async (app, page) => {
       await page
         .getByRole('heading', { level: 1, name: 'The list of organisations cannot be read' })
         .waitFor();
@@ -248,10 +247,7 @@ describe('damaged local state in the window', () => {
       await page.getByRole('button', { name: 'Check again' }).focus();
       await page.keyboard.press('Enter');
       await page.getByLabel('Organisation').getByText('Restored KG').waitFor({ state: 'attached' });
-    } finally {
-      await app.close();
-      await core.close();
-    }
+    });
   });
 
   it('recovers the organisations from their offline copies, by keyboard, after saying what it will do', async () => {
@@ -268,10 +264,7 @@ describe('damaged local state in the window', () => {
     writeFileSync(path.join(dataDir, 'caches', 'stray.sqlite'), 'not a copy');
 
     core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
-    try {
+    await inWindow(core, { sandbox, timeout: 20_000 }, async (app, page) => {
       await page
         .getByRole('heading', { level: 1, name: 'The list of organisations cannot be read' })
         .waitFor();
@@ -317,11 +310,7 @@ describe('damaged local state in the window', () => {
       await page.getByLabel('Organisation').getByText('Recovered KG').waitFor({ state: 'attached' });
       await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
       expect(core.localWork(profile.id)).toEqual({ edits: 1, marks: 0 });
-    } finally {
-      await app.close();
-      await core.close();
-      await sandbox.stop();
-    }
+    });
   });
 
   it('opens and reviews offline without the keychain entry, and says how to give the key again', async () => {
@@ -333,10 +322,7 @@ describe('damaged local state in the window', () => {
     await secrets.delete(`profile:${profile.id}`);
 
     const core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
-    try {
+    await inWindow(core, { sandbox, timeout: 20_000 }, async (app, page) => {
       const grid = page.getByRole('grid', { name: 'Transactions' });
       await grid.getByRole('row').nth(1).waitFor();
       await grid.focus();
@@ -361,19 +347,13 @@ describe('damaged local state in the window', () => {
       await form.getByRole('button', { name: 'Save' }).click();
       await connection.getByText('New key saved; the next sync signs in with it.').waitFor();
       expect((await core.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
-    } finally {
-      await app.close();
-      await core.close();
-      await sandbox.stop();
-    }
+    });
   });
 
   it('offers the demo and a real connection on a first run, by keyboard alone', async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 60 });
     const core = createCore({ dataDir: tempDir(), secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    try {
+    await inWindow(core, { sandbox }, async (_app, page) => {
       await page.getByRole('heading', { level: 1, name: 'Welcome to Satchel' }).waitFor();
       await page.getByRole('button', { name: 'Try the demo organisation' }).waitFor();
       // From the top of the page, Tab reaches the demo and then the form, in that order.
@@ -404,11 +384,7 @@ describe('damaged local state in the window', () => {
       await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor({ timeout: 30_000 });
       await expect.poll(() => focusedText(page)).toContain('Transactions');
       expect(core.profiles.list()).toMatchObject([{ name: 'Sandbox GmbH', baseUrl: sandbox.url }]);
-    } finally {
-      await app.close();
-      await core.close();
-      await sandbox.stop();
-    }
+    });
   });
 });
 
