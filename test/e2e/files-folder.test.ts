@@ -1,10 +1,11 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { contentRequests, readManifest, sha256Of } from '../helpers/files';
-import type { Core } from '../../src-main/core';
+import type { Core, CoreOptions } from '../../src-main/core';
 import { startSandbox } from '../../src-sandbox';
-import { useAppTests } from './harness';
+import { useAppTests, type ConnectedApp } from './harness';
 import { holdAnswers } from './steps';
 
 // "Open folder" on a download's card in Chromium, against a real core and sandbox: the core is
@@ -23,19 +24,40 @@ async function finishedDownload(
   return job;
 }
 
+/**
+ * A sandbox of its own (40 transactions, fault control) and a core connected to it, the page's
+ * timeout 20 s; `ids` are the sandbox's first `count` files.
+ */
+async function connectWithFiles(count: number, options: Pick<CoreOptions, 'openFolder'> = {}) {
+  const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
+  const connected = await connect({ sandbox, timeout: 20_000, ...options });
+  return { ...connected, sandbox, ids: sandbox.state.files.slice(0, count).map((file) => file.id) };
+}
+
+/** Opens the window, goes to Files (Ctrl+4) and runs `body`; the window is closed after, whatever happened. */
+async function onFilesView(open: () => Promise<ConnectedApp>, body: (app: ConnectedApp) => Promise<void>) {
+  const app = await open();
+  try {
+    await app.page.keyboard.press('Control+4');
+    await body(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** The card of the download into `folder`. */
+const downloadCard = (page: Page, folder: string) =>
+  page.getByTestId('download-job').filter({ hasText: folder });
+
 describe('a download card', () => {
   it('opens its own folder from the keyboard, and says when the folder is gone', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
     const opened: string[] = [];
-    const { core, profile, open } = await connect({
-      sandbox,
+    const { core, profile, open, ids } = await connectWithFiles(3, {
       openFolder: (folder) => {
         opened.push(folder);
         return Promise.resolve('');
       },
-      timeout: 20_000,
     });
-    const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
     const kept = path.join(tempDir(), 'Audit kept');
     const removed = path.join(tempDir(), 'Audit removed');
     for (const destination of [kept, removed]) {
@@ -43,11 +65,9 @@ describe('a download card', () => {
     }
     rmSync(removed, { recursive: true });
 
-    const app = await open();
-    const { page } = app;
-    try {
-      await page.keyboard.press('Control+4');
-      const card = (folder: string) => page.getByTestId('download-job').filter({ hasText: folder });
+    await onFilesView(open, async (app) => {
+      const { page } = app;
+      const card = (folder: string) => downloadCard(page, folder);
       const open = card(kept).getByRole('button', { name: 'Open folder' });
       await open.waitFor();
 
@@ -81,25 +101,19 @@ describe('a download card', () => {
       await card(kept).getByTestId('folder-gone').waitFor();
       expect(opened).toEqual([kept]);
       await app.screenshot('files-open-folder');
-    } finally {
-      await app.close();
-    }
+    });
   }, 120_000);
 
   it("checks a finished download's folder from the keyboard and fetches what was removed", async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
-    const ids = sandbox.state.files.slice(0, 6).map((file) => file.id);
+    const { sandbox, core, profile, open, ids } = await connectWithFiles(6);
     const destination = path.join(tempDir(), 'Audit checked');
     const job = await finishedDownload(core, profile.id, ids, destination);
     const manifestFile = path.join(destination, 'manifest.csv');
     const [first, second] = readManifest(manifestFile);
 
-    const app = await open();
-    const { page } = app;
-    try {
-      await page.keyboard.press('Control+4');
-      const card = page.getByTestId('download-job').filter({ hasText: destination });
+    await onFilesView(open, async (app) => {
+      const { page } = app;
+      const card = downloadCard(page, destination);
       const check = card.getByRole('button', { name: 'Check folder' });
       await check.waitFor();
       const focused = () => check.evaluate((button) => button === document.activeElement);
@@ -131,26 +145,19 @@ describe('a download card', () => {
       // The button went while the job ran (Pause had focus), and has it again once it ended.
       await expect.poll(focused).toBe(true);
       await app.screenshot('files-check-folder');
-    } finally {
-      await app.close();
-    }
+    });
   }, 120_000);
 
   it('offers Retry only while a file has failed, the list read again or not', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
-    const ids = sandbox.state.files.slice(0, 3).map((file) => file.id);
+    const { sandbox, core, profile, open, ids } = await connectWithFiles(3);
     // One file arrives damaged every time: the download completes with it failed.
     sandbox.control?.addFault({ match: `/v1/files/${ids[0]}/content`, corruptBody: true });
     const destination = path.join(tempDir(), 'Audit retried');
     const job = await finishedDownload(core, profile.id, ids, destination);
     expect(core.files.status(profile.id, job.id).files.failed).toBe(1);
 
-    const app = await open();
-    const { page } = app;
-    try {
-      await page.keyboard.press('Control+4');
-      const card = page.getByTestId('download-job').filter({ hasText: destination });
+    await onFilesView(open, async ({ page }) => {
+      const card = downloadCard(page, destination);
       const retryAll = card.getByRole('button', { name: 'Retry all failed' });
       await retryAll.waitFor();
 
@@ -170,24 +177,17 @@ describe('a download card', () => {
       await held.release();
       await card.getByText('1 file failed').waitFor({ state: 'detached' });
       expect(await retryAll.count()).toBe(0);
-    } finally {
-      await app.close();
-    }
+    });
   }, 120_000);
 
   it('gives focus back to Check folder when a slow check ends, unless the user moved it', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40, control: true });
-    const { core, profile, open } = await connect({ sandbox, timeout: 20_000 });
-    const ids = sandbox.state.files.slice(0, 4).map((file) => file.id);
+    const { sandbox, core, profile, open, ids } = await connectWithFiles(4);
     const destination = path.join(tempDir(), 'Audit slow');
     const job = await finishedDownload(core, profile.id, ids, destination);
     const [first, second] = readManifest(path.join(destination, 'manifest.csv'));
 
-    const app = await open();
-    const { page } = app;
-    try {
-      await page.keyboard.press('Control+4');
-      const card = page.getByTestId('download-job').filter({ hasText: destination });
+    await onFilesView(open, async ({ page }) => {
+      const card = downloadCard(page, destination);
       const check = card.getByRole('button', { name: 'Check folder' });
       const pause = card.getByRole('button', { name: 'Pause' });
       const open = card.getByRole('button', { name: 'Open folder' });
@@ -222,8 +222,6 @@ describe('a download card', () => {
       await check.waitFor();
       expect(await hasFocus(open)()).toBe(true);
       expect(await hasFocus(check)()).toBe(false);
-    } finally {
-      await app.close();
-    }
+    });
   }, 120_000);
 });
