@@ -1,13 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, onTestFinished } from 'vitest';
 import { createCore, type Core, type CoreOptions } from '../../src-main/core';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets, type Secrets } from '../../src-main/secrets';
 import { FILE_SCHEME } from '../../src-main/shell/file-route';
 import { answerFileRequest } from '../../src-main/shell/file-response';
+import { startSandbox } from '../../src-sandbox';
+import { startPrivateKeyring, type PrivateKeyring } from '../helpers/keyring';
 import { useTempDirs } from '../helpers/temp-dir';
 import { artifactsDir, bridgeBundle, chromiumPath, rendererDir } from './paths';
 import { connectSandbox } from './steps';
@@ -194,6 +197,79 @@ export async function openApp(
       if (pageErrors.length > 0) throw new Error(`The page threw: ${pageErrors.join('; ')}`);
     },
   };
+}
+
+/**
+ * A private GNOME Keyring (test/helpers/keyring.ts) for all of a file's tests, started before the
+ * first and made this process's keychain; after the last, the browser is closed and it stops.
+ */
+export function usePrivateKeyring(): { keyring: PrivateKeyring } {
+  const held = {} as { keyring: PrivateKeyring };
+  beforeAll(async () => {
+    held.keyring = await startPrivateKeyring();
+    // Before this process's first keychain call: libsecret connects once.
+    process.env['DBUS_SESSION_BUS_ADDRESS'] = held.keyring.address;
+  });
+  afterAll(async () => {
+    await closeBrowser();
+    held.keyring?.stop();
+  });
+  return held;
+}
+
+/**
+ * An organisation whose offline copy is read-only, open in the window (page timeout 20 s): a
+ * sandbox of its own (`seeded`) connected and synced by a first core, then closed; the copy's
+ * folder made read-only by `makeReadOnly` (useReadOnlyFolders); a new core over `dataDir`.
+ */
+export async function openReadOnlyCopy(
+  seeded: { seed: number; transactions: number },
+  {
+    dataDir,
+    secrets,
+    makeReadOnly,
+  }: { dataDir: string; secrets: Secrets; makeReadOnly: (folder: string) => unknown },
+) {
+  const sandbox = await startSandbox({ port: 0, ...seeded });
+  const first = createCore({ dataDir, secrets });
+  const profile = await connectSandbox(first, sandbox);
+  await first.close();
+  makeReadOnly(path.dirname(first.profiles.cacheFile(profile.id)));
+  const core = createCore({ dataDir, secrets });
+  const app = await openApp(core);
+  app.page.setDefaultTimeout(20_000);
+  return { sandbox, core, app, page: app.page };
+}
+
+/** One organisation all of a file's tests share: filled in before the first test. */
+export interface SharedOrganisation {
+  sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  core: Core;
+  profileId: string;
+}
+
+/**
+ * One organisation for all of a file's tests: a sandbox of its own (`seeded`), connected and
+ * synced once before them in a folder that lives as long as the file's tests; after the last,
+ * the browser, the core and the sandbox are closed, the folder removed and the keychain emptied.
+ */
+export function useSharedOrganisation(seeded: { seed: number; transactions: number }): SharedOrganisation {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'satchel-test-'));
+  const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
+  const shared = {} as SharedOrganisation;
+  beforeAll(async () => {
+    shared.sandbox = await startSandbox({ port: 0, ...seeded });
+    shared.core = createCore({ dataDir, secrets });
+    shared.profileId = (await connectSandbox(shared.core, shared.sandbox)).id;
+  }, 120_000);
+  afterAll(async () => {
+    await closeBrowser();
+    await shared.core.close();
+    await shared.sandbox.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    for (const account of await secrets.list()) await secrets.delete(account);
+  });
+  return shared;
 }
 
 /**

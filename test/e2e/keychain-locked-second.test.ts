@@ -1,28 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
-import { startPrivateKeyring, type PrivateKeyring } from '../helpers/keyring';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
+import { openApp, usePrivateKeyring } from './harness';
 
 // Settings with one organisation's key in a second keyring that is locked while the default one
 // is not (a real GNOME Keyring, test/helpers/keyring.ts): the words are beside that
 // organisation, the keychain line says one key is locked, and both go once it is unlocked.
 
 const tempDir = useTempDirs();
-let keyring: PrivateKeyring;
-beforeAll(async () => {
-  keyring = await startPrivateKeyring();
-  // Before this process's first keychain call: libsecret connects once.
-  process.env['DBUS_SESSION_BUS_ADDRESS'] = keyring.address;
-});
-afterAll(async () => {
-  await closeBrowser();
-  keyring?.stop();
-});
+const session = usePrivateKeyring();
 
 describe('Settings with a key in a second, locked keyring', () => {
   it('says so beside that organisation only, and stops saying it once unlocked', async () => {
@@ -31,9 +21,9 @@ describe('Settings with a key in a second, locked keyring', () => {
     const core = createCore({ dataDir: tempDir(), secrets });
     const auth = { kind: 'client' as const, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
     await core.addProfile({ name: 'Elsewhere GmbH', baseUrl: sandbox.url, auth });
-    keyring.makeSessionDefault();
+    session.keyring.makeSessionDefault();
     await core.addProfile({ name: 'Default AG', baseUrl: sandbox.url, auth });
-    keyring.lock();
+    session.keyring.lock();
     const app = await openApp(core);
     const { page } = app;
     page.setDefaultTimeout(20_000);
@@ -63,13 +53,13 @@ describe('Settings with a key in a second, locked keyring', () => {
 
       // Unlocked outside the app: Settings, which reads again every few seconds while a key is
       // locked, says so without being left and shown again.
-      await keyring.unlock();
+      await session.keyring.unlock();
       await status.getByText(/^Keychain: available$/).waitFor();
       await expect.poll(() => page.getByTestId('key-locked').count()).toBe(0);
     } finally {
       await app.close();
       await core.close();
-      if (keyring.locked()) await keyring.unlock();
+      if (session.keyring.locked()) await session.keyring.unlock();
       for (const account of await secrets.list()) await secrets.delete(account);
       await sandbox.stop();
     }

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { createHandlers, dispatch } from '../../src-main/handlers';
 import { createKeychainSecrets } from '../../src-main/secrets';
 import { startSandbox } from '../../src-sandbox';
-import { startPrivateKeyring, type PrivateKeyring } from '../helpers/keyring';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
-import { closeBrowser, openApp } from './harness';
+import { openApp, usePrivateKeyring } from './harness';
 
 // The window started while the login keyring is locked, against a real GNOME Keyring the test
 // locks and unlocks (test/helpers/keyring.ts): the organisation is read and reviewed offline,
@@ -16,16 +15,7 @@ import { closeBrowser, openApp } from './harness';
 // the same window with no key asked for.
 
 const tempDir = useTempDirs();
-let keyring: PrivateKeyring;
-beforeAll(async () => {
-  keyring = await startPrivateKeyring();
-  // Before this process's first keychain call: libsecret connects once.
-  process.env['DBUS_SESSION_BUS_ADDRESS'] = keyring.address;
-});
-afterAll(async () => {
-  await closeBrowser();
-  keyring?.stop();
-});
+const session = usePrivateKeyring();
 
 describe('a locked keyring in the window', () => {
   it('reads and reviews offline, says the keychain is locked, and syncs once it is unlocked', async () => {
@@ -41,7 +31,7 @@ describe('a locked keyring in the window', () => {
     expect((await first.sync.sync(profile.id, { full: false })).outcome).toBe('succeeded');
     await first.close();
 
-    keyring.lock();
+    session.keyring.lock();
     const core = createCore({ dataDir, secrets });
     const supplier = sandbox.state.suppliers[2]!;
     // An edit made while locked waits in the outbox.
@@ -93,7 +83,7 @@ describe('a locked keyring in the window', () => {
       await page.getByTestId('keychain-status').getByText('keychain is locked', { exact: false }).waitFor();
 
       // Unlocked (the user signs in again): the same window, the same core, no key entered.
-      await keyring.unlock();
+      await session.keyring.unlock();
       await page.keyboard.press('Control+5');
       await page.getByRole('button', { name: 'Sync now' }).click();
       await page.getByTestId('sync-last').getByText('succeeded', { exact: false }).waitFor();
@@ -104,7 +94,7 @@ describe('a locked keyring in the window', () => {
     } finally {
       await app.close();
       await core.close();
-      if (keyring.locked()) await keyring.unlock();
+      if (session.keyring.locked()) await session.keyring.unlock();
       for (const account of await secrets.list()) await secrets.delete(account);
       await sandbox.stop();
     }

@@ -1,39 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src-main/core';
-import { createKeychainSecrets } from '../../src-main/secrets';
-import { startSandbox } from '../../src-sandbox';
-import { closeBrowser, openApp, type AppPage } from './harness';
-import { connectSandbox, holdAnswers } from './steps';
+import { describe, expect, it } from 'vitest';
+import { openApp, useSharedOrganisation, type AppPage } from './harness';
+import { holdAnswers } from './steps';
 
 // The lists of Transactions, Expenses, Suppliers and Dimensions while a search is read, from
 // their search fields, and as screen readers are told about them. The tests share one synced
 // organisation; only the first marks two expenses reviewed.
-const dataDir = mkdtempSync(path.join(tmpdir(), 'satchel-test-'));
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-let core: Core;
-let profileId: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
-  core = createCore({ dataDir, secrets });
-  profileId = (await connectSandbox(core, sandbox)).id;
-}, 120_000);
-afterAll(async () => {
-  await closeBrowser();
-  await core.close();
-  await sandbox.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const shared = useSharedOrganisation({ seed: 5, transactions: 300 });
 
 async function withApp(run: (app: AppPage, page: Page) => Promise<void>): Promise<void> {
-  const app = await openApp(core);
+  const app = await openApp(shared.core);
   app.page.setDefaultTimeout(20_000);
   try {
     await app.page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
@@ -154,7 +130,7 @@ describe('lists while another search is read', () => {
       await page.keyboard.press('Control+3');
       const suppliers = page.getByRole('grid', { name: 'Suppliers' }).locator('tbody tr');
       await suppliers.first().waitFor();
-      const supplier = sandbox.state.suppliers.find((candidate) => candidate.status === 'ACTIVE');
+      const supplier = shared.sandbox.state.suppliers.find((candidate) => candidate.status === 'ACTIVE');
       if (!supplier) throw new Error('the demo data has no active supplier');
       const listed = await suppliers.count();
       expect(listed).toBeGreaterThan(1);
@@ -171,8 +147,10 @@ describe('lists while another search is read', () => {
       await dimensions.focus();
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowDown');
-      const project = sandbox.state.dimensions.find((d) => d.name === 'Project');
-      const item = sandbox.state.items.find((i) => i.dimensionId === project?.id && i.status !== 'DELETED');
+      const project = shared.sandbox.state.dimensions.find((d) => d.name === 'Project');
+      const item = shared.sandbox.state.items.find(
+        (i) => i.dimensionId === project?.id && i.status !== 'DELETED',
+      );
       if (!item) throw new Error('the demo data has no Project item');
       const items = page.getByRole('grid', { name: 'Items of Project' }).locator('tbody tr');
       await items.first().waitFor();
@@ -264,8 +242,8 @@ describe('the order beside a narrow pane', () => {
       expect(await note.textContent()).toContain('descending');
       // The totals line counted, as it is on screen once the totals thread (started at the
       // first count, a second or more in tests, where it loads from source) has answered.
-      const live = core
-        .cacheOf(profileId)
+      const live = shared.core
+        .cacheOf(shared.profileId)
         .sqlite.prepare('SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL')
         .pluck()
         .get() as number;

@@ -1,11 +1,10 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { windowOptions } from '../../src-main/shell/window-options';
 import { startSandbox } from '../../src-sandbox';
 import { useReadOnlyFolders } from '../helpers/read-only';
-import { openApp, useAppTests } from './harness';
+import { openApp, openReadOnlyCopy, useAppTests } from './harness';
 import { connectSandbox } from './steps';
 
 // What the smallest window leaves room for, beyond fitting (small-window.test.ts): the
@@ -268,16 +267,10 @@ describe(`room in the smallest window (${minWidth}×${minHeight})`, () => {
   }, 120_000);
 
   it('leaves the Expenses list rows under the read-only banner', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
-    const dataDir = tempDir();
-    let core = createCore({ dataDir, secrets });
-    const profile = await connectSandbox(core, sandbox);
-    await core.close();
-    makeReadOnly(path.dirname(core.profiles.cacheFile(profile.id)));
-    core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const { sandbox, core, app, page } = await openReadOnlyCopy(
+      { seed: 5, transactions: 300 },
+      { dataDir: tempDir(), secrets, makeReadOnly },
+    );
     try {
       await page.setViewportSize({ width: minWidth, height: minHeight });
       await page.getByTestId('read-only-banner').waitFor();

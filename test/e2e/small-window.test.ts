@@ -12,7 +12,7 @@ import { writeColleagueReview } from '../helpers/review-file';
 import { queuedFileDialog } from '../helpers/dialogs';
 import { useTempDirs } from '../helpers/temp-dir';
 import { holdThreadPool } from '../helpers/thread-pool';
-import { closeBrowser, openApp, type AppPage } from './harness';
+import { closeBrowser, openApp, openReadOnlyCopy, type AppPage } from './harness';
 import { artifactsDir } from './paths';
 import { openTransaction, transactionsWithOneFile } from './receipts';
 import { connectSandbox } from './steps';
@@ -371,16 +371,10 @@ describe(`the smallest window (${minWidth}×${minHeight})`, () => {
   const makeReadOnly = useReadOnlyFolders();
 
   it('keeps the read-only banner and the areas under it whole', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 7, transactions: 40 });
-    const dataDir = tempDir();
-    let core = createCore({ dataDir, secrets });
-    const profile = await connectSandbox(core, sandbox);
-    await core.close();
-    makeReadOnly(path.dirname(core.profiles.cacheFile(profile.id)));
-    core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
+    const { sandbox, core, app, page } = await openReadOnlyCopy(
+      { seed: 7, transactions: 40 },
+      { dataDir: tempDir(), secrets, makeReadOnly },
+    );
     try {
       await page.setViewportSize({ width: minWidth, height: minHeight });
       const banner = page.getByTestId('read-only-banner');

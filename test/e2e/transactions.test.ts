@@ -1,43 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src-main/core';
+import { describe, expect, it } from 'vitest';
 import { applyReview } from '../../src-main/review';
-import { createKeychainSecrets } from '../../src-main/secrets';
-import { startSandbox } from '../../src-sandbox';
-import { closeBrowser, openApp, type AppPage } from './harness';
-import { connectSandbox, holdAnswers } from './steps';
+import { openApp, useSharedOrganisation, type AppPage } from './harness';
+import { holdAnswers } from './steps';
 
 // The Transactions grid in Chromium against a real core and one synced sandbox: what the bulk
 // bar and the totals line say while a search is being counted, and the grid by keyboard. The
 // tests share the organisation (synced once), so its folder lives as long as the file's tests.
-const dataDir = mkdtempSync(path.join(tmpdir(), 'satchel-test-'));
-const secrets = createKeychainSecrets({ service: `Satchel-e2e-${randomUUID()}` });
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-let core: Core;
-let profileId: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 3, transactions: 1500 });
-  core = createCore({ dataDir, secrets });
-  profileId = (await connectSandbox(core, sandbox)).id;
-}, 120_000);
-afterAll(async () => {
-  await closeBrowser();
-  await core.close();
-  await sandbox.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  for (const account of await secrets.list()) await secrets.delete(account);
-});
+const shared = useSharedOrganisation({ seed: 3, transactions: 1500 });
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 function countOf(where: string): number {
-  return core
-    .cacheOf(profileId)
+  return shared.core
+    .cacheOf(shared.profileId)
     .sqlite.prepare(`SELECT count(*) FROM bank_transactions WHERE deleted_at IS NULL AND ${where}`)
     .pluck()
     .get() as number;
@@ -63,7 +39,7 @@ async function showExpenses(page: Page): Promise<Locator> {
 }
 
 async function open(): Promise<AppPage> {
-  const app = await openApp(core);
+  const app = await openApp(shared.core);
   app.page.setDefaultTimeout(15_000);
   await app.page
     .getByTestId('totals')
@@ -159,7 +135,7 @@ describe('transactions grid', () => {
   });
 
   it('shows every review mark of a row, with and without the detail pane', async () => {
-    const cache = core.cacheOf(profileId);
+    const cache = shared.core.cacheOf(shared.profileId);
     const first = cache.sqlite
       .prepare(
         'SELECT id FROM bank_transactions WHERE deleted_at IS NULL ORDER BY booking_date DESC, id DESC LIMIT 1',
@@ -280,8 +256,8 @@ describe('transactions grid', () => {
       const grid = page.getByRole('grid', { name: 'Transactions' });
       await grid.getByRole('row').nth(1).getByText('✓ Reviewed').waitFor();
       expect(
-        core
-          .cacheOf(profileId)
+        shared.core
+          .cacheOf(shared.profileId)
           .sqlite.prepare(
             `SELECT count(*) FROM review_marks WHERE kind = 'transaction' AND record_id = ? AND reviewed_at IS NOT NULL`,
           )
@@ -356,8 +332,8 @@ describe('transactions grid', () => {
 
       // Marking the last unreviewed transaction of "Reviewed: No" from its pane empties the
       // result: the pane closes and the grid has the focus.
-      const [id] = core
-        .cacheOf(profileId)
+      const [id] = shared.core
+        .cacheOf(shared.profileId)
         .sqlite.prepare(
           `SELECT id FROM bank_transactions t WHERE deleted_at IS NULL AND NOT EXISTS
            (SELECT 1 FROM review_marks m WHERE m.kind = 'transaction' AND m.record_id = t.id AND m.reviewed_at IS NOT NULL)
