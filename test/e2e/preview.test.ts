@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src-main/core';
 import { startSandbox } from '../../src-sandbox';
@@ -31,6 +32,30 @@ function japanesePdf(line: string): Buffer {
     '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HeiseiMin-W3 /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /FontDescriptor 7 0 R >>',
     '<< /Type /FontDescriptor /FontName /HeiseiMin-W3 /Flags 6 /FontBBox [0 -141 1000 859] /ItalicAngle 0 /Ascent 859 /Descent -141 /CapHeight 709 /StemV 69 >>',
   ]);
+}
+
+/** A sandbox of its own and a core connected to it whose files the page is served (timeout 20 s). */
+async function connectServingFiles() {
+  const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
+  const connected = await connect({ sandbox, fileUrl: testFileUrl, serveFiles: true, timeout: 20_000 });
+  return { ...connected, sandbox, sqlite: connected.core.cacheOf(connected.profile.id).sqlite };
+}
+
+/**
+ * Transactions whose expense has exactly one file, `where` (on `f`, the file, and `t`) holds:
+ * newest first, at most `limit`.
+ */
+function withOneReceipt(sqlite: Database.Database, where: string, limit: number): Target[] {
+  return sqlite
+    .prepare(
+      `SELECT t.id, f.id AS fileId, f.name AS fileName FROM bank_transactions t
+       JOIN expenses e ON json_extract(e.raw, '$.bankTransactionId') = t.id
+       JOIN expense_files f ON f.expense_id = e.id
+       WHERE (${where}) AND f.deleted_at IS NULL AND t.deleted_at IS NULL
+         AND (SELECT count(*) FROM expense_files g WHERE g.expense_id = e.id) = 1
+       ORDER BY t.booking_date DESC LIMIT ?`,
+    )
+    .all(limit) as Target[];
 }
 
 describe('receipt preview', () => {
@@ -281,24 +306,8 @@ describe('receipt preview', () => {
   }, 240_000);
 
   it('shows a receipt as kept offline once the fill that a sync started puts it in place', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
-    const { core, profile, open } = await connect({
-      sandbox,
-      fileUrl: testFileUrl,
-      serveFiles: true,
-      timeout: 20_000,
-    });
-    const { sqlite } = core.cacheOf(profile.id);
-    const target = sqlite
-      .prepare(
-        `SELECT t.id, f.id AS fileId, f.name AS fileName FROM bank_transactions t
-         JOIN expenses e ON json_extract(e.raw, '$.bankTransactionId') = t.id
-         JOIN expense_files f ON f.expense_id = e.id
-         WHERE f.deleted_at IS NULL AND t.deleted_at IS NULL
-           AND (SELECT count(*) FROM expense_files g WHERE g.expense_id = e.id) = 1
-         ORDER BY t.booking_date DESC LIMIT 1`,
-      )
-      .get() as Target | undefined;
+    const { sandbox, core, profile, open, sqlite } = await connectServingFiles();
+    const [target] = withOneReceipt(sqlite, 'TRUE', 1);
     if (!target) throw new Error('the demo data has no transaction with one receipt');
     // Every file to be kept, none on disk yet (the fill of the first sync had nothing to keep).
     await core.files.fillOffline(profile.id);
@@ -324,26 +333,12 @@ describe('receipt preview', () => {
   }, 120_000);
 
   it('previews a receipt sent without its type by its name, and says what to do with a file it cannot show', async () => {
-    const sandbox = await startSandbox({ port: 0, seed: 3, transactions: 80, control: true });
-    const { core, profile, open } = await connect({
-      sandbox,
-      fileUrl: testFileUrl,
-      serveFiles: true,
-      timeout: 20_000,
-    });
-    const { sqlite } = core.cacheOf(profile.id);
-    const targets = sqlite
-      .prepare(
-        `SELECT t.id, f.id AS fileId, f.name AS fileName FROM bank_transactions t
-         JOIN expenses e ON json_extract(e.raw, '$.bankTransactionId') = t.id
-         JOIN expense_files f ON f.expense_id = e.id
-         WHERE f.mime_type = 'application/pdf' AND f.name LIKE '%.pdf' AND f.deleted_at IS NULL
-           AND t.deleted_at IS NULL
-           AND (SELECT count(*) FROM expense_files g WHERE g.expense_id = e.id) = 1
-         ORDER BY t.booking_date DESC LIMIT 2`,
-      )
-      .all() as Target[];
-    const [generic, xml] = targets;
+    const { sandbox, open, sqlite } = await connectServingFiles();
+    const [generic, xml] = withOneReceipt(
+      sqlite,
+      `f.mime_type = 'application/pdf' AND f.name LIKE '%.pdf'`,
+      2,
+    );
     if (!generic || !xml) throw new Error('the demo data has too few transactions with one PDF receipt');
     // Uploaded through a tool that sends every file as bytes of no particular type.
     sqlite
