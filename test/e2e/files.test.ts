@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scopedFiles } from '../../src-main/files/scope';
 import { startSandbox } from '../../src-sandbox';
-import { newFolderDialog } from '../helpers/dialogs';
+import { fixedFolderDialog, newFolderDialog } from '../helpers/dialogs';
 import { readManifest, sha256Of } from '../helpers/files';
 import { checkScreen } from './axe';
 import { useAppTests } from './harness';
@@ -310,10 +310,7 @@ describe('files area', () => {
     const folder = path.join(tempDir(), 'Audit offline');
     const { core, profile, open } = await connect({
       sandbox,
-      pickFolder: () => {
-        mkdirSync(folder, { recursive: true });
-        return Promise.resolve(folder);
-      },
+      pickFolder: fixedFolderDialog(folder),
       timeout: 20_000,
     });
     const total = scopedFiles(core.cacheOf(profile.id), { by: 'all' }).length;

@@ -73,6 +73,17 @@ export function newFolderDialog(
   };
 }
 
+/**
+ * The folder dialog answered with `folder` every time it opens, the folder made (if it is not
+ * there yet) as the user would make it in the dialog.
+ */
+export function fixedFolderDialog(folder: string): (request: FolderRequest) => Promise<string> {
+  return () => {
+    mkdirSync(folder, { recursive: true });
+    return Promise.resolve(folder);
+  };
+}
+
 function noAnswer(request: FileRequest | FolderRequest): string {
   return `The dialog "${request.title}" was opened with no answer queued: push a path (or null for Cancel) to its answers before the step that opens it.`;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core';
@@ -6,6 +6,7 @@ import { createHandlers, dispatch } from '../../../src-main/handlers';
 import { partialFolder } from '../../../src-main/files/folder';
 import { resolveFileRoute } from '../../../src-main/shell/file-route';
 import type { DownloadProgress } from '../../../src-shared/files';
+import { fixedFolderDialog } from '../../helpers/dialogs';
 import { connectedCore } from '../../helpers/sync-fixture';
 import { contentRequests, listFiles, readManifest, sha256Of } from '../../helpers/files';
 import { useTempDirs } from '../../helpers/temp-dir';
@@ -27,13 +28,7 @@ async function synced(options: { readLimit?: number } = {}) {
   const fixture = await connectedCore(
     dir,
     { readLimit: options.readLimit ?? 100_000 },
-    {
-      pickFolder: () => {
-        const folder = path.join(dir, 'out');
-        mkdirSync(folder, { recursive: true });
-        return Promise.resolve(folder);
-      },
-    },
+    { pickFolder: fixedFolderDialog(path.join(dir, 'out')) },
   );
   closers.push(() => fixture.close());
   expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
