@@ -33,3 +33,26 @@ export function writeColleagueReview(
   );
   return file;
 }
+
+/**
+ * Writes to `file` a colleague's review file of `count` notes "Seen by Anna" alone (no reviewed
+ * mark, no tags) on transactions no copy holds, written at COLLEAGUE_AT and exported an hour
+ * later. Returns `file`.
+ */
+export function writeColleagueNotes(file: string, count: number): string {
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'satchel-review',
+      version: 1,
+      exportedAt: '2026-05-04T11:00:00.000Z',
+      organisationId: null,
+      marks: Array.from({ length: count }, () => ({
+        kind: 'transaction',
+        id: randomUUID(),
+        note: { text: 'Seen by Anna', changedAt: COLLEAGUE_AT },
+      })),
+    }),
+  );
+  return file;
+}

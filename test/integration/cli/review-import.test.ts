@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Database from 'better-sqlite3';
@@ -8,6 +6,7 @@ import { runCli } from '../../../src-main/cli';
 import { createKeychainSecrets } from '../../../src-main/secrets';
 import { startSandbox } from '../../../src-sandbox';
 import { deleteProfileSecrets } from '../../helpers/keychain';
+import { writeColleagueNotes } from '../../helpers/review-file';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `satchel review import` of a large file while another Satchel writes to the same offline copy
@@ -49,22 +48,7 @@ describe('satchel review import beside another writer', { timeout: 60_000 }, () 
     }>;
 
     // A colleague's review of 3,000 records (not synced here yet: they wait for a sync).
-    const marks = Array.from({ length: 3000 }, () => ({
-      kind: 'transaction',
-      id: randomUUID(),
-      note: { text: 'Seen by Anna', changedAt: '2026-05-04T10:00:00.000Z' },
-    }));
-    const file = path.join(tempDir(), 'colleague.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'satchel-review',
-        version: 1,
-        exportedAt: '2026-05-04T11:00:00.000Z',
-        organisationId: null,
-        marks,
-      }),
-    );
+    const file = writeColleagueNotes(path.join(tempDir(), 'colleague.json'), 3000);
 
     const other = new Database(path.join(dataDir, 'caches', `${profile!.id}.sqlite`));
     stops.push(() => Promise.resolve(void other.close()));

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +6,7 @@ import type { ExpenseSearchResult, ReviewChange, TransactionSearchResult } from 
 import { createHandlers, dispatch } from '../../../src-main/handlers';
 import type { Core } from '../../../src-main/core';
 import { applyReview, exportReviewInSlices } from '../../../src-main/review';
-import { writeColleagueReview } from '../../helpers/review-file';
+import { writeColleagueNotes, writeColleagueReview } from '../../helpers/review-file';
 import { connectedCore, syncedCore, syncedCoreWithFileDialog } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
@@ -307,21 +305,7 @@ describe('a review change that fails part-way', () => {
 
     // An import of a colleague's 3,000 marks: the first slice merged, the second refused.
     progress.length = 0;
-    const file = path.join(tempDir(), 'colleague.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'satchel-review',
-        version: 1,
-        exportedAt: '2026-05-04T11:00:00.000Z',
-        organisationId: null,
-        marks: Array.from({ length: 3000 }, () => ({
-          kind: 'transaction',
-          id: randomUUID(),
-          note: { text: 'Seen by Anna', changedAt: '2026-05-04T10:00:00.000Z' },
-        })),
-      }),
-    );
+    const file = writeColleagueNotes(path.join(tempDir(), 'colleague.json'), 3000);
     await pickFile('reviewImport', file);
     const imported = await dispatch(handlers, 'review.import', { profileId, file });
     release();
