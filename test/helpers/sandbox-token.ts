@@ -16,3 +16,21 @@ export async function sandboxToken(
   if (answer.status !== 200) throw new Error(`the sandbox refused a token (${answer.status})`);
   return ((await answer.json()) as { access_token: string }).access_token;
 }
+
+/**
+ * A colleague's requests straight to the sandbox's API with `token` (from sandboxToken): `body`
+ * sent as JSON, the answer's HTTP status returned.
+ */
+export function colleagueApi(
+  sandbox: { url: string },
+  token: string,
+): (method: string, apiPath: string, body: unknown) => Promise<number> {
+  return async (method, apiPath, body) =>
+    (
+      await fetch(`${sandbox.url}${apiPath}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).status;
+}

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { useCliProfiles } from '../../helpers/cli-profile';
-import { sandboxToken } from '../../helpers/sandbox-token';
+import { colleagueApi, sandboxToken } from '../../helpers/sandbox-token';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `satchel dimension list` marks a record with a waiting edit by the state of that edit, in the
@@ -21,15 +21,7 @@ describe('satchel dimension list', () => {
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
     const byCode = (code: string) => sandbox.state.dimensions.find((d) => d.code === code)!;
     const [project, region] = [byCode('PROJ'), byCode('REG')];
-    const token = await sandboxToken(sandbox, 'read write');
-    const api = async (method: string, apiPath: string, body: unknown) =>
-      (
-        await fetch(`${sandbox.url}${apiPath}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).status;
+    const api = colleagueApi(sandbox, await sandboxToken(sandbox, 'read write'));
 
     // A colleague renames the project dimension and takes a code after the sync: the push
     // meets a conflict and a refusal.

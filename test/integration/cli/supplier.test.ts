@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { useCliProfiles } from '../../helpers/cli-profile';
-import { sandboxToken } from '../../helpers/sandbox-token';
+import { colleagueApi, sandboxToken } from '../../helpers/sandbox-token';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // `supplier update ID` takes a supplier's id; a script finds it with `supplier list`, from the
@@ -47,15 +47,7 @@ describe('satchel supplier list and edits', () => {
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
     const live = sandbox.state.suppliers.filter((supplier) => supplier.status === 'ACTIVE');
     const [theirs, gone, waiting, untouched] = [live[0]!, live[1]!, live[2]!, live[3]!];
-    const token = await sandboxToken(sandbox, 'read write');
-    const api = async (method: string, apiPath: string, body: unknown) =>
-      (
-        await fetch(`${sandbox.url}${apiPath}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).status;
+    const api = colleagueApi(sandbox, await sandboxToken(sandbox, 'read write'));
 
     // A colleague renames one supplier and takes a number after the sync: the push meets a
     // conflict and a refusal.
