@@ -6,7 +6,7 @@ import { startSandbox } from '../../src-sandbox';
 import { useTempDirs } from '../helpers/temp-dir';
 import { checkScreen } from './axe';
 import { closeBrowser, openApp } from './harness';
-import { reviewFlagAndNoteByKeyboard } from './steps';
+import { fillConnectForm, reviewFlagAndNoteByKeyboard } from './steps';
 
 // The review journey in Chromium against a real core and the real sandbox: connect, sync,
 // search, open a transaction and its receipt, review it from the keyboard, check the marks in
@@ -27,12 +27,7 @@ describe('review journey', () => {
     const { page } = app;
     page.setDefaultTimeout(20_000);
     try {
-      const form = page.getByRole('form', { name: 'Connect an organisation' });
-      await form.getByLabel('Name').fill('Sandbox GmbH');
-      await form.getByLabel('API address').fill(sandbox.url);
-      await form.getByLabel('API key id').fill(sandbox.clientId);
-      await form.getByLabel('API key secret').fill(sandbox.clientSecret);
-      await form.getByRole('button', { name: 'Connect' }).click();
+      await fillConnectForm(page, 'Sandbox GmbH', sandbox);
       await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
       // Its first sync starts by itself.
       await page.keyboard.press('Control+5');

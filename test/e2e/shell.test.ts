@@ -11,7 +11,7 @@ import { useTempDirs } from '../helpers/temp-dir';
 import type { Page } from 'playwright-core';
 import { startSandbox } from '../../src-sandbox';
 import { closeBrowser, openApp, type AppPage } from './harness';
-import { connectSandbox, holdAnswers } from './steps';
+import { connectSandbox, fillConnectForm, holdAnswers } from './steps';
 
 const tempDir = useTempDirs();
 afterAll(closeBrowser);
@@ -183,11 +183,11 @@ describe('connecting an organisation', () => {
     const app = await openApp(core);
     const { page } = app;
     const form = page.getByRole('form', { name: 'Connect an organisation' });
-    await form.getByLabel('Name').fill('Acme GmbH');
-    await form.getByLabel('API address').fill('ftp://api.acme.test');
-    await form.getByLabel('API key id').fill('kid_acme');
-    await form.getByLabel('API key secret').fill('sk_acme_e2e_secret');
-    await form.getByRole('button', { name: 'Connect' }).click();
+    await fillConnectForm(page, 'Acme GmbH', {
+      url: 'ftp://api.acme.test',
+      clientId: 'kid_acme',
+      clientSecret: 'sk_acme_e2e_secret',
+    });
     await form
       .getByRole('alert')
       .getByText(/http\(s\) address/)
@@ -274,12 +274,7 @@ describe('connecting on the first screen with no answer from the address', () =>
     const { page } = app;
     let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
     try {
-      const form = page.getByRole('form', { name: 'Connect an organisation' });
-      await form.getByLabel('Name').fill('Later GmbH');
-      await form.getByLabel('API address').fill(url);
-      await form.getByLabel('API key id').fill(clientId);
-      await form.getByLabel('API key secret').fill(clientSecret);
-      await form.getByRole('button', { name: 'Connect' }).click();
+      await fillConnectForm(page, 'Later GmbH', { url, clientId, clientSecret });
       await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
       const notice = page.getByTestId('notice');
       await notice
@@ -370,12 +365,7 @@ describe("a connection's key", () => {
 
       // So is a connection added with no answer.
       await page.getByRole('button', { name: 'Add an organisation…' }).click();
-      const connect = page.getByRole('form', { name: 'Connect an organisation' });
-      await connect.getByLabel('Name').fill('Later GmbH');
-      await connect.getByLabel('API address').fill(sandbox.url);
-      await connect.getByLabel('API key id').fill(sandbox.clientId);
-      await connect.getByLabel('API key secret').fill(sandbox.clientSecret);
-      await connect.getByRole('button', { name: 'Connect' }).click();
+      await fillConnectForm(page, 'Later GmbH', sandbox);
       await page
         .getByRole('status')
         .getByText('Added. It could not be checked now (no connection); the first sync will check it.')

@@ -41,6 +41,20 @@ export async function sendWaitingEditUnreachable(page: Page, timeoutMs: number):
   await page.getByTestId('push-result').getByText('0 sent', { exact: false }).waitFor({ timeout: timeoutMs });
 }
 
+/** Fills the "Connect an organisation" form with `name` and an API key of `api`, and presses Connect. */
+export async function fillConnectForm(
+  page: Page,
+  name: string,
+  api: { url: string; clientId: string; clientSecret: string },
+): Promise<void> {
+  const form = page.getByRole('form', { name: 'Connect an organisation' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('API address').fill(api.url);
+  await form.getByLabel('API key id').fill(api.clientId);
+  await form.getByLabel('API key secret').fill(api.clientSecret);
+  await form.getByRole('button', { name: 'Connect' }).click();
+}
+
 /** Connects the sandbox as "Sandbox GmbH" and syncs it: where the journeys over synced data start. */
 export async function connectSandbox(
   core: Core,

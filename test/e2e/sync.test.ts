@@ -4,7 +4,7 @@ import { createCore } from '../../src-main/core';
 import { startSandbox } from '../../src-sandbox';
 import type { EventPayload } from '../../src-shared/ipc';
 import { openApp, useAppTests } from './harness';
-import { connectSandbox } from './steps';
+import { connectSandbox, fillConnectForm } from './steps';
 
 const { tempDir, secrets, openConnected } = useAppTests();
 
@@ -25,12 +25,7 @@ describe('sync screen against the real sandbox', () => {
     const app = await openApp(core);
     const { page } = app;
     try {
-      const form = page.getByRole('form', { name: 'Connect an organisation' });
-      await form.getByLabel('Name').fill('Demo organisation');
-      await form.getByLabel('API address').fill(sandbox.url);
-      await form.getByLabel('API key id').fill(sandbox.clientId);
-      await form.getByLabel('API key secret').fill(sandbox.clientSecret);
-      await form.getByRole('button', { name: 'Connect' }).click();
+      await fillConnectForm(page, 'Demo organisation', sandbox);
       await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
 
       // The first sync starts by itself: the lists do not wait for a background round.
