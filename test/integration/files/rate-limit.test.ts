@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reserveOf } from '../../../src-main/files/share';
-import { connectedCore } from '../../helpers/sync-fixture';
+import { connectedCore, type Sandbox } from '../../helpers/sync-fixture';
 import { useTempDirs } from '../../helpers/temp-dir';
 
 // Downloads share the read bucket with sync. Under a small real limit (40 requests per 2 s
@@ -14,17 +14,36 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
+const limit = 40;
+const windowMs = 2000;
+
+/** A core synced under the limit of `limit` reads per `windowMs`, its buckets full again and its request log cleared. */
+async function limitedCore() {
+  const dir = tempDir();
+  const fixture = await connectedCore(dir, { readLimit: limit, windowSeconds: windowMs / 1000 });
+  closers.push(() => fixture.close());
+  expect((await fixture.core.sync.sync(fixture.profile.id)).outcome).toBe('succeeded');
+  fixture.sandbox.control?.resetRateLimits();
+  fixture.sandbox.control?.clearRequests();
+  return { dir, ...fixture };
+}
+
+/** The sandbox's requests counted per rate-limit window: file contents, and the others. */
+function requestsPerWindow(sandbox: Sandbox): Map<number, { files: number; other: number }> {
+  const perWindow = new Map<number, { files: number; other: number }>();
+  for (const entry of sandbox.control?.requests() ?? []) {
+    const window = Math.floor(entry.at / windowMs);
+    const counts = perWindow.get(window) ?? { files: 0, other: 0 };
+    if (entry.operationId === 'getFileContent') counts.files += 1;
+    else counts.other += 1;
+    perWindow.set(window, counts);
+  }
+  return perWindow;
+}
+
 describe('downloads and the rate limit', () => {
   it('leaves room in every window, so a sync in the middle of a download is not starved', async () => {
-    const dir = tempDir();
-    const limit = 40;
-    const windowMs = 2000;
-    const fixture = await connectedCore(dir, { readLimit: limit, windowSeconds: windowMs / 1000 });
-    closers.push(() => fixture.close());
-    const { core, profile, sandbox } = fixture;
-    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
-    sandbox.control?.resetRateLimits();
-    sandbox.control?.clearRequests();
+    const { dir, core, profile, sandbox } = await limitedCore();
 
     const ids = sandbox.state.files.slice(0, 160).map((file) => file.id);
     const { job } = await core.files.start(profile.id, {
@@ -41,14 +60,7 @@ describe('downloads and the rate limit', () => {
     expect((await download).status).toBe('completed');
 
     // Per window: the download never took the whole bucket.
-    const perWindow = new Map<number, { files: number; other: number }>();
-    for (const entry of sandbox.control?.requests() ?? []) {
-      const window = Math.floor(entry.at / windowMs);
-      const counts = perWindow.get(window) ?? { files: 0, other: 0 };
-      if (entry.operationId === 'getFileContent') counts.files += 1;
-      else counts.other += 1;
-      perWindow.set(window, counts);
-    }
+    const perWindow = requestsPerWindow(sandbox);
     for (const counts of perWindow.values()) {
       expect(counts.files).toBeLessThanOrEqual(limit - reserveOf(limit, false));
       expect(counts.files + counts.other).toBeLessThanOrEqual(limit);
@@ -62,15 +74,7 @@ describe('downloads and the rate limit', () => {
   }, 60_000);
 
   it("keeps the reserve when a download's requests are retried after server errors", async () => {
-    const dir = tempDir();
-    const limit = 40;
-    const windowMs = 2000;
-    const fixture = await connectedCore(dir, { readLimit: limit, windowSeconds: windowMs / 1000 });
-    closers.push(() => fixture.close());
-    const { core, profile, sandbox } = fixture;
-    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
-    sandbox.control?.resetRateLimits();
-    sandbox.control?.clearRequests();
+    const { dir, core, profile, sandbox } = await limitedCore();
     // A server having a bad moment: the first 90 file requests fail, and say to try again at
     // once. Each retry is a request of the download like any other, and keeps to its share.
     sandbox.control?.addFault({ match: 'getFileContent', status: 503, retryAfterSeconds: 0, times: 90 });
@@ -85,14 +89,7 @@ describe('downloads and the rate limit', () => {
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
     await core.files.wait(profile.id, job.id);
 
-    const perWindow = new Map<number, { files: number; other: number }>();
-    for (const entry of sandbox.control?.requests() ?? []) {
-      const window = Math.floor(entry.at / windowMs);
-      const counts = perWindow.get(window) ?? { files: 0, other: 0 };
-      if (entry.operationId === 'getFileContent') counts.files += 1;
-      else counts.other += 1;
-      perWindow.set(window, counts);
-    }
+    const perWindow = requestsPerWindow(sandbox);
     const files = [...perWindow.values()].reduce((sum, counts) => sum + counts.files, 0);
     expect(files).toBeGreaterThan(90); // the retries happened
     for (const counts of perWindow.values())

@@ -73,6 +73,14 @@ function seeded() {
   return cache;
 }
 
+/** Drops `trigger`, then renames a transaction ('a1b2c3d4-0001' to "Drifted") that it would have followed. */
+function driftWithout(cache: CacheDb, trigger: string): void {
+  cache.sqlite.exec(`DROP TRIGGER ${trigger}`);
+  cache.sqlite
+    .prepare(`UPDATE bank_transactions SET counterparty = 'Drifted' WHERE id = 'a1b2c3d4-0001'`)
+    .run();
+}
+
 describe('transaction free-text search (FTS5 trigram)', () => {
   it('finds case-insensitive substrings of id, group id, counterparty, account number and description', () => {
     const cache = seeded();
@@ -160,10 +168,7 @@ describe('transaction free-text search (FTS5 trigram)', () => {
 
   it('detects a drifted index and rebuilds it', () => {
     const cache = seeded();
-    cache.sqlite.exec('DROP TRIGGER bank_transactions_fts_update');
-    cache.sqlite
-      .prepare(`UPDATE bank_transactions SET counterparty = 'Drifted' WHERE id = 'a1b2c3d4-0001'`)
-      .run();
+    driftWithout(cache, 'bank_transactions_fts_update');
     expect(transactionSearchIsConsistent(cache.sqlite)).toBe(false);
     rebuildTransactionSearch(cache.sqlite);
     expect(transactionSearchIsConsistent(cache.sqlite)).toBe(true);
@@ -218,10 +223,7 @@ describe('the narrow text table (bank_transaction_text)', () => {
 
   it('detects a drifted or orphaned text row and rebuilds the table', () => {
     const cache = seeded();
-    cache.sqlite.exec('DROP TRIGGER bank_transaction_text_update');
-    cache.sqlite
-      .prepare(`UPDATE bank_transactions SET counterparty = 'Drifted' WHERE id = 'a1b2c3d4-0001'`)
-      .run();
+    driftWithout(cache, 'bank_transaction_text_update');
     expect(transactionSearchIsConsistent(cache.sqlite)).toBe(false);
     rebuildTransactionSearch(cache.sqlite);
     expect(transactionSearchIsConsistent(cache.sqlite)).toBe(true);
