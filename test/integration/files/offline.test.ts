@@ -29,6 +29,26 @@ async function synced() {
   return fixture;
 }
 
+/**
+ * `synced`, its recent files kept offline (a 10 kB budget) by a fill, then the first `count` of
+ * the kept copies removed from the folder and the request log cleared: the next fill fetches them.
+ */
+async function keptThenRemoved(count: number) {
+  const fixture = await synced();
+  const { core, profile, sandbox } = fixture;
+  core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
+  expect(await core.files.fillOffline(profile.id)).toMatchObject({ failed: 0 });
+  const kept = core
+    .cacheOf(profile.id)
+    .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
+    .all() as Array<{ id: string; localPath: string }>;
+  const removed = kept.slice(0, count);
+  if (removed.length < count) throw new Error(`the fill kept fewer than ${count} files`);
+  for (const file of removed) rmSync(path.join(core.files.filesRoot(profile.id), file.localPath));
+  sandbox.control?.clearRequests();
+  return { ...fixture, removed };
+}
+
 const requestCount = (sandbox: Awaited<ReturnType<typeof synced>>['sandbox']) =>
   [...contentRequests(sandbox).values()].reduce((sum, count) => sum + count, 0);
 
@@ -320,17 +340,8 @@ describe('offline file cache', () => {
   });
 
   it('tells how the last fill ended: the files it could not fetch, then what stopped it', async () => {
-    const { core, profile, sandbox } = await synced();
-    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
-    expect(await core.files.fillOffline(profile.id)).toMatchObject({ failed: 0 });
-    const [damaged, gone] = core
-      .cacheOf(profile.id)
-      .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
-      .all() as Array<{ id: string; localPath: string }>;
-    const root = core.files.filesRoot(profile.id);
-    rmSync(path.join(root, damaged!.localPath));
-    rmSync(path.join(root, gone!.localPath));
-    sandbox.control?.clearRequests();
+    const { core, profile, sandbox, removed } = await keptThenRemoved(2);
+    const [damaged] = removed;
     // One body arrives damaged at every attempt: after the fill's three, that file is left out;
     // the other is kept.
     sandbox.control?.addFault({ match: `/v1/files/${damaged!.id}/content`, corruptBody: true });
@@ -350,15 +361,8 @@ describe('offline file cache', () => {
   });
 
   it('fills a file whose body broke off once in the same fill, continuing where it stopped', async () => {
-    const { core, profile, sandbox } = await synced();
-    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
-    expect(await core.files.fillOffline(profile.id)).toMatchObject({ failed: 0 });
-    const [cut] = core
-      .cacheOf(profile.id)
-      .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
-      .all() as Array<{ id: string; localPath: string }>;
-    rmSync(path.join(core.files.filesRoot(profile.id), cut!.localPath));
-    sandbox.control?.clearRequests();
+    const { core, profile, sandbox, removed } = await keptThenRemoved(1);
+    const [cut] = removed;
     sandbox.control?.addFault({ match: `/v1/files/${cut!.id}/content`, truncateBodyAt: 10, times: 1 });
 
     expect(await core.files.fillOffline(profile.id)).toMatchObject({ fetched: 1, failed: 0 });
@@ -373,17 +377,8 @@ describe('offline file cache', () => {
   });
 
   it('fails a file whose connection is reset before any answer after three attempts, not the fill', async () => {
-    const { core, profile, sandbox } = await synced();
-    core.files.setOfflineScope(profile.id, { mode: 'recent', days: 3650, budgetBytes: 10_000 });
-    expect(await core.files.fillOffline(profile.id)).toMatchObject({ failed: 0 });
-    const [dropped, other] = core
-      .cacheOf(profile.id)
-      .sqlite.prepare(`SELECT id, local_path AS localPath FROM expense_files WHERE local_path IS NOT NULL`)
-      .all() as Array<{ id: string; localPath: string }>;
-    const root = core.files.filesRoot(profile.id);
-    rmSync(path.join(root, dropped!.localPath));
-    rmSync(path.join(root, other!.localPath));
-    sandbox.control?.clearRequests();
+    const { core, profile, sandbox, removed } = await keptThenRemoved(2);
+    const [dropped] = removed;
     // Connected, then cut before the headers, every time: the network itself works.
     sandbox.control?.addFault({ match: `/v1/files/${dropped!.id}/content`, drop: true });
 
