@@ -360,6 +360,81 @@ describe('transactions grid', () => {
     }
   });
 
+  it("never shows the grid with the other layout's columns while the pane opens or closes", async () => {
+    const app = await open();
+    const { page } = app;
+    try {
+      const grid = page.getByRole('grid', { name: 'Transactions' });
+      const pane = page.getByTestId('transaction-pane');
+      await grid.getByRole('row').nth(1).waitFor();
+      // Whatever the page shows after each change of its DOM, once the change's own script is
+      // done: whether the pane is there, and the grid's column headers. A layout chosen from
+      // the width the grid had before the pane came or went would show here, however briefly.
+      await page.evaluate(() => {
+        const seen: Array<{ pane: boolean; headers: string[] }> = [];
+        (window as unknown as { seen: typeof seen }).seen = seen;
+        const record = () =>
+          seen.push({
+            pane: document.querySelector('[data-testid="transaction-pane"]') !== null,
+            headers: Array.from(
+              document.querySelectorAll('[role="grid"][aria-label="Transactions"] [role="columnheader"]'),
+              (header) => header.textContent ?? '',
+            ),
+          });
+        new MutationObserver(record).observe(document.body, {
+          childList: true,
+          subtree: true,
+          attributes: true,
+        });
+      });
+      const headers = () => grid.getByRole('columnheader').allTextContents();
+      const settled = async (open: boolean) => {
+        await pane.waitFor({ state: open ? 'visible' : 'detached' });
+        // The layout once the grid's width has been measured again and nothing changes.
+        let last: string[] = [];
+        await expect
+          .poll(async () => {
+            const now = await headers();
+            const same = JSON.stringify(now) === JSON.stringify(last);
+            last = now;
+            return same;
+          })
+          .toBe(true);
+        return last;
+      };
+      const takeSeen = () =>
+        page.evaluate(() =>
+          (window as unknown as { seen: Array<{ pane: boolean; headers: string[] }> }).seen.splice(0),
+        );
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 800, height: 560 },
+      ]) {
+        await page.setViewportSize(size);
+        const alone = await settled(false);
+        await takeSeen();
+        await grid.focus();
+        await page.keyboard.press('Enter');
+        const beside = await settled(true);
+        // Beside the pane the grid leaves columns out.
+        expect(beside.length).toBeLessThan(alone.length);
+        await page.keyboard.press('Escape');
+        expect(await settled(false)).toEqual(alone);
+        const seen = await takeSeen();
+        expect(seen.filter((state) => state.pane).length).toBeGreaterThan(0);
+        expect(seen.filter((state) => !state.pane).length).toBeGreaterThan(0);
+        for (const state of seen)
+          expect({ window: size.width, ...state }).toEqual({
+            window: size.width,
+            pane: state.pane,
+            headers: state.pane ? beside : alone,
+          });
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('moves the focus to the open pane on Enter', async () => {
     const app = await open();
     const { page } = app;

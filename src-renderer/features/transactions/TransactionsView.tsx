@@ -110,7 +110,7 @@ export function TransactionsView({
     [accounts, selected, toggleSelected],
   );
   // In a narrow window, alone or beside the pane, the grid shows fewer columns (columns.tsx).
-  const gridWidth = useWidth(gridRef);
+  const gridWidth = useWidth(gridRef, openId !== null);
   const layout: GridLayout = !openId
     ? gridWidth !== null && gridWidth < NARROW_ALONE
       ? 'narrow'
