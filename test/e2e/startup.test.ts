@@ -396,11 +396,7 @@ describe('a read-only offline copy in the window', () => {
     const before = readFileSync(file);
     // The organisation's copy is on a read-only disk (test/helpers/read-only.ts: real, even as root).
     const undo = makeReadOnly(path.dirname(file));
-    const core = createCore({ dataDir, secrets });
-    const app = await openApp(core);
-    const { page } = app;
-    page.setDefaultTimeout(20_000);
-    try {
+    await inWindow(createCore({ dataDir, secrets }), { sandbox, timeout: 20_000 }, async (app, page) => {
       const banner = page.getByTestId('read-only-banner');
       await banner.waitFor();
       const message = `The offline copy of "Archive AG" is read-only: the folder ${path.dirname(file)} is on a read-only disk or share. You can search and read; sync, edits, review marks and downloads into the copy are off until ${path.dirname(file)} can be written again (a writable disk, or write permission for your user): then choose Check again, or start Satchel again.`;
@@ -436,9 +432,6 @@ describe('a read-only offline copy in the window', () => {
       await banner.waitFor({ state: 'detached' });
       await syncNow.and(page.locator(':enabled')).waitFor();
       expect(await syncNow.getAttribute('title')).toBeNull();
-    } finally {
-      await app.close();
-      await sandbox.stop();
-    }
+    });
   });
 });
