@@ -6,7 +6,8 @@ import { useAppTests } from './harness';
 
 // The row the keyboard makes active is brought into view whole: never under the list's header
 // row, which stays at the top of the scrolling list (sticky), also when the row comes in from
-// above (Page Up, k, ↑) and the header takes two lines.
+// above (Page Up, k, ↑) and the header takes two lines; never below the list's bottom edge when
+// it comes in from below (Page Down, j, ↓).
 const { openConnected } = useAppTests();
 
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
@@ -66,6 +67,8 @@ describe('the active row in view', () => {
         await page.setViewportSize(size);
         const grid = page.getByRole('grid', { name: 'Transactions' });
         await grid.focus();
+        await expectEachInView(page, grid, 'j', 20);
+        await expectEachInView(page, grid, 'PageDown', 2);
         await page.keyboard.press('End');
         await expectEachInView(page, grid, 'PageUp', 2);
         await expectEachInView(page, grid, 'ArrowUp', 3);
@@ -74,6 +77,8 @@ describe('the active row in view', () => {
         const expenses = page.getByTestId('expenses-grid');
         await expenses.locator('tbody tr').nth(20).waitFor();
         await expenses.focus();
+        await expectEachInView(page, expenses, 'j', 20);
+        await expectEachInView(page, expenses, 'PageDown', 1);
         await page.keyboard.press('End');
         await expectEachInView(page, expenses, 'PageUp', 2);
         await expectEachInView(page, expenses, 'k', 3);
@@ -83,6 +88,8 @@ describe('the active row in view', () => {
         const suppliers = page.getByRole('grid', { name: 'Suppliers' });
         await suppliers.locator('tbody tr').nth(20).waitFor();
         await suppliers.focus();
+        await expectEachInView(page, suppliers, 'ArrowDown', 20);
+        await expectEachInView(page, suppliers, 'PageDown', 1);
         await page.keyboard.press('End');
         await expectEachInView(page, suppliers, 'PageUp', 2);
         await expectEachInView(page, suppliers, 'ArrowUp', 2);

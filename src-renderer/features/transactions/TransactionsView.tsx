@@ -28,6 +28,22 @@ import { DEFAULT_SORTING, positionOf, useFirstPage, useTransactionPages } from '
 /** Fixed row height: 1,000,000 rows × 30 px stays under Chromium's ~33.5 million px element limit. */
 export const ROW_HEIGHT = 30;
 
+/**
+ * Scrolls the grid just enough for row `index` to show whole below the header row, which stays
+ * at the top of the box (sticky) and so covers the box's first pixels: from above, the row
+ * lands under the header; from below, on the box's bottom edge (the virtualiser's own scrolling
+ * takes the whole box for rows, so a row from below ended under the bottom edge). Rows are
+ * ROW_HEIGHT high, so where one is needs no drawing; the box's size and scroll are read now.
+ */
+function revealRow(grid: HTMLElement | null, index: number): void {
+  if (!grid) return;
+  const head = grid.querySelector('.grid-head')?.getBoundingClientRect().height ?? 0;
+  const rows = grid.clientHeight - head;
+  const top = index * ROW_HEIGHT;
+  if (top < grid.scrollTop) grid.scrollTop = top;
+  else if (top + ROW_HEIGHT > grid.scrollTop + rows) grid.scrollTop = top + ROW_HEIGHT - rows;
+}
+
 export function TransactionsView({
   profile,
   initialFilters,
@@ -167,7 +183,7 @@ export function TransactionsView({
     const next = Math.max(0, Math.min(pages.total - 1, to));
     setSeeking(null);
     setActive(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
+    revealRow(gridRef.current, next);
   };
   const open = (focus: ReviewFocus = null) => {
     if (!activeRow) return;
@@ -211,7 +227,7 @@ export function TransactionsView({
       setSeeking(null);
       if (index !== null) {
         setActive(index);
-        virtualizer.scrollToIndex(index, { align: 'auto' });
+        revealRow(gridRef.current, index);
         return;
       }
       const pane = paneHeading.current?.closest('aside');
@@ -230,8 +246,6 @@ export function TransactionsView({
     return () => {
       current = false;
     };
-    // The virtualiser changes identity as it scrolls; it is only used to scroll here.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [seeking, openId, firstAnswer, counted, profileId, filters, sorting]);
   // A result with no rows has none for the pane to show or mark: it closes, and the grid takes
   // the focus if the pane had it.
