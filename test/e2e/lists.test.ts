@@ -114,6 +114,14 @@ describe('lists while another search is read', () => {
       const now = await active();
       await expect.poll(() => page.locator(`#${now}`).innerText()).toBe(rowText);
       expect(await shownId.textContent()).toBe(id);
+      // Scrolled to: whole between the header row and the grid's bottom edge.
+      const place = await grid.evaluate((box, rowId) => {
+        const row = document.getElementById(rowId)!.getBoundingClientRect();
+        const head = box.querySelector('.grid-head')!.getBoundingClientRect();
+        return { top: row.top - head.bottom, bottom: box.getBoundingClientRect().bottom - row.bottom };
+      }, now!);
+      expect(place.top).toBeGreaterThanOrEqual(-0.5);
+      expect(place.bottom).toBeGreaterThanOrEqual(-0.5);
 
       // A search it is not in: the pane stays while it is read, and goes with the answer.
       held = await holdAnswers(page, 'transactions.search');
