@@ -71,32 +71,17 @@ export async function keyringState(
   address = process.env['DBUS_SESSION_BUS_ADDRESS'],
   timeoutMs = BUS_ANSWER_MS,
 ): Promise<KeyringState> {
-  const first: Call[] = [
-    {
-      path: SECRETS_PATH,
-      iface: SERVICE,
-      member: 'ReadAlias',
-      args: [{ type: 's', value: 'default' }],
-    },
-  ];
-  if (attributes) first.push(searchItems(attributes));
+  const first = attributes ? [READ_DEFAULT_ALIAS, searchItems(attributes)] : [READ_DEFAULT_ALIAS];
   return withSecretService<KeyringState>(address, timeoutMs, async (ask) => {
     const [alias, search] = await ask(first);
     const aliasPath = alias && 'message' in alias ? objectPath(alias.message) : null;
-    const keyring =
-      aliasPath && aliasPath !== '/'
-        ? [collectionProperty(aliasPath, 'Locked'), collectionProperty(aliasPath, 'Label')]
-        : [];
+    const keyring = defaultKeyringReads(aliasPath);
     const {
       locked: lockedItems,
       alongside: [locked, label],
     } = await withLabels(ask, search ? [search] : [], keyring);
-    const lockedAnswer = locked && 'message' in locked ? variantBoolean(locked.message) : null;
-    const labelAnswer = label && 'message' in label ? variantString(label.message) : null;
     return {
-      defaultKeyring:
-        aliasPath === '/' ? 'none' : lockedAnswer === null ? null : lockedAnswer ? 'locked' : 'unlocked',
-      defaultLabel: aliasPath === '/' ? null : labelAnswer,
+      ...defaultKeyringOf(aliasPath, locked, label),
       lockedItems: attributes ? (lockedItems[0] ?? null) : null,
       problem: firstProblem([alias, search, locked, label]),
     };
@@ -157,25 +142,20 @@ export async function serviceAccounts(
   timeoutMs = BUS_ANSWER_MS,
 ): Promise<ServiceAccounts> {
   return withSecretService<ServiceAccounts>(address, timeoutMs, async (ask) => {
-    const [alias, search] = await ask([
-      { path: SECRETS_PATH, iface: SERVICE, member: 'ReadAlias', args: [{ type: 's', value: 'default' }] },
-      searchItems({ service }),
-    ]);
+    const [alias, search] = await ask([READ_DEFAULT_ALIAS, searchItems({ service })]);
     const aliasPath = alias && 'message' in alias ? objectPath(alias.message) : null;
-    const keyring =
-      aliasPath && aliasPath !== '/'
-        ? [collectionProperty(aliasPath, 'Locked'), collectionProperty(aliasPath, 'Label')]
-        : [];
+    const keyring = defaultKeyringReads(aliasPath);
     const items = searchPaths(search)?.unlocked ?? [];
-    const reads = items.flatMap((path) => [itemProperty(path, 'Attributes'), itemProperty(path, 'Locked')]);
+    const reads = items.flatMap((path) => [
+      property('Item', path, 'Attributes'),
+      property('Item', path, 'Locked'),
+    ]);
     const {
       locked: [lockedItems = null],
       alongside: answers,
     } = await withLabels(ask, [search], [...keyring, ...reads]);
     const [locked, label] = keyring.length > 0 ? answers : [];
     const itemAnswers = answers.slice(keyring.length);
-    const lockedAnswer = locked && 'message' in locked ? variantBoolean(locked.message) : null;
-    const labelAnswer = label && 'message' in label ? variantString(label.message) : null;
     let problem = firstProblem([alias, search, locked, label]);
     if (!problem && search && 'message' in search && !searchPaths(search))
       problem = `SearchItems answered with "${search.message.signature}", not the two lists of items.`;
@@ -200,9 +180,7 @@ export async function serviceAccounts(
       if (found.get('xdg:schema') === KEYTAR_SCHEMA && account !== undefined) accounts.add(account);
     });
     return {
-      defaultKeyring:
-        aliasPath === '/' ? 'none' : lockedAnswer === null ? null : lockedAnswer ? 'locked' : 'unlocked',
-      defaultLabel: aliasPath === '/' ? null : labelAnswer,
+      ...defaultKeyringOf(aliasPath, locked, label),
       lockedItems,
       problem,
       accounts: readable ? [...accounts].sort() : null,
@@ -234,27 +212,51 @@ const SERVICE = 'org.freedesktop.Secret.Service';
 const SECRETS = 'org.freedesktop.secrets';
 const SECRETS_PATH = '/org/freedesktop/secrets';
 
-function collectionProperty(path: string, name: 'Locked' | 'Label'): Call {
+/** `ReadAlias("default")`: the default keyring's path, `/` when there is none. */
+const READ_DEFAULT_ALIAS: Call = {
+  path: SECRETS_PATH,
+  iface: SERVICE,
+  member: 'ReadAlias',
+  args: [{ type: 's', value: 'default' }],
+};
+
+/** The properties read, by the Secret Service interface that has them. */
+interface Properties {
+  Collection: 'Locked' | 'Label';
+  Item: 'Attributes' | 'Locked';
+}
+
+/** `Properties.Get` of one property of a keyring (`Collection`) or an item at `path`. */
+function property<Kind extends keyof Properties>(kind: Kind, path: string, name: Properties[Kind]): Call {
   return {
     path,
     iface: 'org.freedesktop.DBus.Properties',
     member: 'Get',
     args: [
-      { type: 's', value: 'org.freedesktop.Secret.Collection' },
+      { type: 's', value: `org.freedesktop.Secret.${kind}` },
       { type: 's', value: name },
     ],
   };
 }
 
-function itemProperty(path: string, name: 'Attributes' | 'Locked'): Call {
+/** The reads of the default keyring's `Locked` and `Label`, in that order: none when it has no path. */
+function defaultKeyringReads(aliasPath: string | null): Call[] {
+  return aliasPath && aliasPath !== '/'
+    ? [property('Collection', aliasPath, 'Locked'), property('Collection', aliasPath, 'Label')]
+    : [];
+}
+
+/** The default keyring's state and label from the alias's path and the two reads' replies. */
+function defaultKeyringOf(
+  aliasPath: string | null,
+  locked: Reply | undefined,
+  label: Reply | undefined,
+): Pick<KeyringState, 'defaultKeyring' | 'defaultLabel'> {
+  if (aliasPath === '/') return { defaultKeyring: 'none', defaultLabel: null };
+  const isLocked = locked && 'message' in locked ? variantBoolean(locked.message) : null;
   return {
-    path,
-    iface: 'org.freedesktop.DBus.Properties',
-    member: 'Get',
-    args: [
-      { type: 's', value: 'org.freedesktop.Secret.Item' },
-      { type: 's', value: name },
-    ],
+    defaultKeyring: isLocked === null ? null : isLocked ? 'locked' : 'unlocked',
+    defaultLabel: label && 'message' in label ? variantString(label.message) : null,
   };
 }
 
@@ -288,7 +290,7 @@ async function withLabels(
   for (const keyring of keyrings) {
     if (labelAt.has(keyring)) continue;
     labelAt.set(keyring, calls.length);
-    calls.push(collectionProperty(keyring, 'Label'));
+    calls.push(property('Collection', keyring, 'Label'));
   }
   const answers = calls.length > 0 ? await ask(calls) : [];
   const labels = new Map<string, string>();
