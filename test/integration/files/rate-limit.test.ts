@@ -6,7 +6,8 @@ import { useTempDirs } from '../../helpers/temp-dir';
 
 // Downloads share the read bucket with sync. Under a small real limit (40 requests per 2 s
 // window) a download never spends the reserve it leaves, and a sync started in its middle
-// finishes while the download still runs: it is not starved.
+// finishes while the download still runs: it is not starved. The keep-offline fill keeps to the
+// same share.
 
 const tempDir = useTempDirs();
 const closers: Array<() => Promise<void>> = [];
@@ -95,4 +96,22 @@ describe('downloads and the rate limit', () => {
     for (const counts of perWindow.values())
       expect(counts.files).toBeLessThanOrEqual(limit - reserveOf(limit, false));
   }, 90_000);
+
+  it('fills the offline copies through the same share: the reserve is kept in every window', async () => {
+    const { core, profile, sandbox } = await limitedCore();
+    // More files than two windows' worth, so the fill must wait for the bucket at least twice.
+    const wanted = core.files.setOfflineScope(profile.id, { mode: 'all', budgetBytes: 2 ** 40 }).wantedFiles;
+    expect(wanted).toBeGreaterThan(2 * limit);
+
+    const fill = await core.files.fillOffline(profile.id);
+    expect(fill).toMatchObject({ fetched: wanted, failed: 0 });
+    expect(core.files.offlineScope(profile.id).wantedCached).toBe(wanted);
+
+    const perWindow = requestsPerWindow(sandbox);
+    const files = [...perWindow.values()].reduce((sum, counts) => sum + counts.files, 0);
+    expect(files).toBe(wanted); // one request a file: none refused for the limit and asked again
+    expect(perWindow.size).toBeGreaterThan(2);
+    for (const counts of perWindow.values())
+      expect(counts.files).toBeLessThanOrEqual(limit - reserveOf(limit, false));
+  }, 60_000);
 });
