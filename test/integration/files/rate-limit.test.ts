@@ -109,7 +109,7 @@ describe('downloads and the rate limit', () => {
 
     const perWindow = requestsPerWindow(sandbox);
     const files = [...perWindow.values()].reduce((sum, counts) => sum + counts.files, 0);
-    expect(files).toBe(wanted); // one request a file: none refused for the limit and asked again
+    expect(files).toBe(wanted); // each file fetched once
     expect(perWindow.size).toBeGreaterThan(2);
     for (const counts of perWindow.values())
       expect(counts.files).toBeLessThanOrEqual(limit - reserveOf(limit, false));
