@@ -295,9 +295,15 @@ describe('a keep-offline fill taken over while its process was silent', () => {
     sandbox.control!.clearFaults();
     stolen!.release();
     const from = requestCount(sandbox);
+    // In place already: a copy, or a `.part` file the old fill wrote whole but did not rename
+    // before it stopped, which the new fill checks and puts in place with no request.
     const placed = new Set(
       readdirSync(root)
-        .filter((name) => !name.endsWith('.part'))
+        .filter(
+          (name) =>
+            !name.endsWith('.part') ||
+            statSync(path.join(root, name)).size === sandboxFile(sandbox, name.split('.')[0]!).size,
+        )
         .map((name) => name.split('.')[0]),
     );
     const result = await b.files.fillOffline(PROFILE);
