@@ -194,6 +194,22 @@ async function floorLoop(
   return { seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * How fast this machine takes new data into its page cache just now: 64 files of 1 MiB written
+ * into a fresh folder under `dir` (kept, as every file of the bench is), in MB a second. On a
+ * virtual machine whose freed memory goes back to its host (free page reporting), a write into
+ * memory the guest no longer holds costs several times what one into memory it still holds, for
+ * curl and Satchel alike (docs/files.md, "What moves the scans' figures"); the probe before and
+ * after each setting shows which of the two a setting's runs met.
+ */
+function writeProbe(dir: string): number {
+  const folder = mkdtempSync(path.join(dir, 'probe-'));
+  const block = Buffer.alloc(2 ** 20, 7);
+  const started = performance.now();
+  for (let i = 0; i < 64; i += 1) writeFileSync(path.join(folder, String(i)), block);
+  return (64 * 2 ** 20) / 1e6 / ((performance.now() - started) / 1000);
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 interface ThroughputOptions {
@@ -208,6 +224,7 @@ interface ThroughputOptions {
 }
 
 async function throughput(dir: string, options: ThroughputOptions = {}) {
+  const probeBefore = writeProbe(dir);
   const sandbox = await sandboxProcess([
     '--seed',
     '7',
@@ -318,6 +335,7 @@ async function throughput(dir: string, options: ThroughputOptions = {}) {
     return {
       files,
       bytes,
+      pageCacheMBps: { before: probeBefore, after: writeProbe(dir) },
       curl: median(curlRates),
       curlSynced: median(curlSyncedRates),
       ours: median(oursRates),
@@ -391,8 +409,9 @@ const rounds = (shares: number[]) => shares.map((share) => Math.round(share * 10
 /**
  * A setting's figures in one line: files a second of each side, then the median share of the
  * rounds (each round's shown) three ways: durable against curl; durable against curl followed
- * by a sync of its files (both then on the disk); not durable against curl (neither); last,
- * the median CPU each side spent a file in three runs of its own.
+ * by a sync of its files (both then on the disk); not durable against curl (neither); then
+ * the median CPU each side spent a file in three runs of its own; last, how fast the machine
+ * took new data into its page cache before and after the setting (writeProbe).
  */
 function shareLine(result: Awaited<ReturnType<typeof throughput>>): string {
   return [
@@ -401,7 +420,8 @@ function shareLine(result: Awaited<ReturnType<typeof throughput>>): string {
     `durable ${percent(result.share)} (${rounds(result.shares)}),`,
     `against curl and sync ${percent(result.syncedShare)} (${rounds(result.syncedShares)}),`,
     `not durable ${percent(result.plainShare)} (${rounds(result.plainShares)});`,
-    `CPU a file: curl ${Math.round(result.curlCpuMicros)} µs, ours ${Math.round(result.oursCpuMicros)} µs (durable)`,
+    `CPU a file: curl ${Math.round(result.curlCpuMicros)} µs, ours ${Math.round(result.oursCpuMicros)} µs (durable);`,
+    `new data into the page cache at ${Math.round(result.pageCacheMBps.before)} MB/s before and ${Math.round(result.pageCacheMBps.after)} after`,
   ].join(' ');
 }
 
