@@ -171,13 +171,17 @@ export function SearchField({
   id,
   label,
   placeholder,
+  searches,
   value,
   onChange,
   list,
 }: {
   id: string;
   label: string;
+  /** Short enough to fit the field at the smallest window (test/e2e/search-hints.test.ts). */
   placeholder: string;
+  /** What the search looks in, whole: the field's tooltip and accessible description. */
+  searches: string;
   value: string;
   onChange(value: string): void;
   /** The list it searches: Esc gives it the focus, the text kept. */
@@ -191,6 +195,7 @@ export function SearchField({
         type="search"
         data-search-input
         placeholder={placeholder}
+        title={searches}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         onKeyDown={(event) => escapeToList(event, list)}

@@ -380,6 +380,7 @@ function Items({
           id={`${id}-text`}
           label="Search items"
           placeholder="Name or code  (/)"
+          searches="Searches the items' names and codes. Press / to come here."
           value={text}
           onChange={setText}
           list={grid}

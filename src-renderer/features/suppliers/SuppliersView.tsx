@@ -110,6 +110,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
           id={`${id}-text`}
           label="Search"
           placeholder="Name, number, VAT id or IBAN  (/)"
+          searches="Searches the name, supplier number, VAT id and IBAN. Press / to come here."
           value={text}
           onChange={setText}
           list={grid}

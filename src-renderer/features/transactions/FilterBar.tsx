@@ -182,7 +182,8 @@ export function FilterBar({
               {...props}
               type="search"
               data-search-input
-              placeholder="Counterparty, id, group or account number  (/)"
+              placeholder="Counterparty, id, group, account  (/)"
+              title="Searches the counterparty and its account number, the transaction's id and its group's id. Press / to come here."
               value={draft.freeText}
               onChange={(event) => set('freeText', event.target.value)}
               onKeyDown={(event) => escapeToList(event, list)}

@@ -1,0 +1,108 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { windowOptions } from '../../src-main/shell/window-options';
+import { startSandbox } from '../../src-sandbox';
+import { useAppTests } from './harness';
+
+// Each list's search field says what it searches and the key that reaches it ("(/)") in its
+// placeholder. A placeholder does not wrap: one wider than its field is cut where the field ends,
+// and the key went first ("Counterparty, id, group or account n" was all the Transactions
+// field showed, in the smallest window and the usual one alike). So every hint is held to its
+// field at both sizes, and what it leaves out is in the field's tooltip.
+const { openConnected } = useAppTests();
+
+const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
+
+/**
+ * The placeholder's width in its own font against the room inside the empty field (its width
+ * less its padding), in px, and the field's tooltip.
+ */
+async function hintRoom(
+  field: Locator,
+): Promise<{ hint: string; text: number; room: number; title: string }> {
+  return field.evaluate((element) => {
+    const input = element as HTMLInputElement;
+    const box = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = getComputedStyle(input, '::placeholder').font || box.font;
+    return {
+      hint: input.placeholder,
+      text: context.measureText(input.placeholder).width,
+      room: input.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight),
+      title: input.title,
+    };
+  });
+}
+
+/** The field's accessible name and description, as Chromium gives them to a screen reader. */
+async function accessible(page: Page, field: Locator): Promise<{ name: string; description: string }> {
+  const id = await field.evaluate((element) => element.id);
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', {
+      nodeId: root.nodeId,
+      selector: `[id="${id}"]`,
+    });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const node = nodes[0];
+    return { name: String(node?.name?.value ?? ''), description: String(node?.description?.value ?? '') };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+interface Area {
+  key: string;
+  heading: string;
+  field: (page: Page) => Locator;
+}
+
+const AREAS: Area[] = [
+  {
+    key: 'Control+1',
+    heading: 'Transactions',
+    field: (page) => page.getByRole('search', { name: 'Filter transactions' }).getByRole('searchbox'),
+  },
+  { key: 'Control+2', heading: 'Expenses', field: (page) => page.locator('[data-search-input]') },
+  { key: 'Control+3', heading: 'Suppliers', field: (page) => page.locator('[data-search-input]') },
+  { key: 'Control+8', heading: 'Dimensions', field: (page) => page.locator('[data-search-input]') },
+];
+
+describe('search hints', () => {
+  it('fit their fields, key included, in the smallest and the usual window', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 60 });
+    const app = await openConnected({ sandbox, timeout: 20_000 });
+    const { page } = app;
+    try {
+      await page.waitForFunction(() => document.fonts.status === 'loaded');
+      const cut: string[] = [];
+      for (const [w, h] of [
+        [minWidth, minHeight],
+        [width, height],
+      ] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        for (const area of AREAS) {
+          await page.keyboard.press(area.key);
+          await page.getByRole('heading', { level: 1, name: area.heading }).waitFor();
+          const field = area.field(page);
+          await field.waitFor();
+          const { hint, text, room, title } = await hintRoom(field);
+          expect(hint).toMatch(/\(\/\)$/);
+          // What a short hint leaves out, the tooltip says whole (and a screen reader reads it as
+          // the field's description).
+          expect(title).toMatch(/^Searches .+\. Press \/ to come here\.$/);
+          const read = await accessible(page, field);
+          expect(read.name).toMatch(/^Search/);
+          expect(read.description).toBe(title);
+          if (text > room)
+            cut.push(`${area.heading} at ${w}×${h}: "${hint}" is ${text} px, the field has ${room}`);
+        }
+      }
+      expect(cut).toEqual([]);
+    } finally {
+      await app.close();
+      await sandbox.stop();
+    }
+  }, 120_000);
+});
