@@ -178,7 +178,7 @@ export function ExpensesView({
           <SearchField
             id={`${id}-text`}
             label="Search"
-            placeholder="Description, merchant, supplier  (/)"
+            placeholder="Description or supplier  (/)"
             searches="Searches the description, booking text, merchant, supplier and each line's description. Press / to come here."
             value={text}
             onChange={setText}

@@ -182,7 +182,7 @@ export function FilterBar({
               {...props}
               type="search"
               data-search-input
-              placeholder="Counterparty, id, group, account  (/)"
+              placeholder="Counterparty, account or id  (/)"
               title="Searches the counterparty and its account number, the transaction's id and its group's id. Press / to come here."
               value={draft.freeText}
               onChange={(event) => set('freeText', event.target.value)}
