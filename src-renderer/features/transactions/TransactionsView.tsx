@@ -11,13 +11,13 @@ import type { ReviewFocus } from '../review/ReviewControls';
 import { byIds, useReview } from '../review/useReview';
 import { BulkBar } from './BulkBar';
 import {
+  cellTitle,
+  CLOSE_CELLS,
   gridColumns,
-  NARROW_ALONE,
-  NARROW_GRID,
+  gridLayout,
+  LEFT_OUT,
   SORTABLE,
   transactionColumns,
-  WITHOUT_NARROW_PANE,
-  WITHOUT_PANE,
   type GridItem,
   type GridLayout,
 } from './columns';
@@ -127,13 +127,7 @@ export function TransactionsView({
   );
   // In a narrow window, alone or beside the pane, the grid shows fewer columns (columns.tsx).
   const gridWidth = useWidth(gridRef, openId !== null);
-  const layout: GridLayout = !openId
-    ? gridWidth !== null && gridWidth < NARROW_ALONE
-      ? 'narrow'
-      : 'alone'
-    : gridWidth !== null && gridWidth < NARROW_GRID
-      ? 'narrow-pane'
-      : 'pane';
+  const layout: GridLayout = gridLayout(gridWidth, openId !== null);
   const table = useReactTable<GridItem>({
     data: pages.rows,
     columns,
@@ -146,14 +140,7 @@ export function TransactionsView({
     enableSortingRemoval: false,
     state: {
       sorting: [{ id: sorting.field, desc: sorting.direction === 'DESC' }],
-      columnVisibility: {
-        alone: {},
-        // Narrow and alone, the grid leaves out what the pane would show of a row: the same
-        // columns as beside the pane.
-        narrow: WITHOUT_PANE,
-        pane: WITHOUT_PANE,
-        'narrow-pane': WITHOUT_NARROW_PANE,
-      }[layout],
+      columnVisibility: LEFT_OUT[layout],
     },
     onSortingChange: (updater) => {
       const current = [{ id: sorting.field, desc: sorting.direction === 'DESC' }];
@@ -370,7 +357,7 @@ export function TransactionsView({
       <div className={openId ? 'split open' : 'split'}>
         <div
           ref={gridRef}
-          className={layout === 'narrow' || layout === 'narrow-pane' ? 'grid narrow' : 'grid'}
+          className={CLOSE_CELLS.has(layout) ? 'grid narrow' : 'grid'}
           role="grid"
           aria-label="Transactions"
           aria-rowcount={pages.total + 1}
@@ -466,6 +453,7 @@ export function TransactionsView({
                         role="gridcell"
                         aria-colindex={index + 1}
                         className={cell.column.id === 'amount' ? 'cell number' : 'cell'}
+                        title={data ? cellTitle(cell.column.id, data, accounts) : undefined}
                       >
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </div>
