@@ -405,4 +405,53 @@ describe('expenses by keyboard', () => {
       },
     );
   });
+
+  it('keeps its column headings on one line, "Supplier or merchant" included, and gives the names all of that column', () =>
+    withExpenses(async ({ page, grid }) => {
+      // "Supplier or merchant" wrapped onto two lines wherever its column was held under the
+      // heading's width (at 800 and 1,024 px), and the whole header row doubled in height.
+      const wrapped: string[] = [];
+      for (const [width, height] of [
+        [800, 560],
+        [1024, 700],
+        [1280, 820],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await grid.locator('thead th', { hasText: 'Supplier or merchant' }).waitFor();
+        const headings = await grid.locator('thead th').evaluateAll((cells) =>
+          cells
+            .filter((cell) => (cell as HTMLElement).offsetParent !== null)
+            .map((cell) => {
+              // The heading's own text, not its cell (every cell of the row is as high as the
+              // highest): how many lines its words take.
+              const range = document.createRange();
+              range.selectNodeContents(cell);
+              const lineHeight = parseFloat(getComputedStyle(cell).lineHeight);
+              return {
+                text: cell.textContent?.trim() ?? '',
+                lines: Math.round(range.getBoundingClientRect().height / lineHeight),
+              };
+            }),
+        );
+        for (const { text, lines } of headings)
+          if (lines > 1) wrapped.push(`${text} at ${width} px: ${lines} lines`);
+        // A supplier's name has all of its column: none is cut short in a column the heading
+        // made wider than the name's share.
+        const unused = await grid.locator('tbody td.expense-party').evaluateAll((cells) =>
+          cells.flatMap((cell) => {
+            const clip = cell.querySelector('.clip');
+            if (!clip) return [];
+            const style = getComputedStyle(cell);
+            const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            return room - clip.getBoundingClientRect().width > 1 && clip.scrollWidth > clip.clientWidth
+              ? [
+                  `${clip.textContent} in ${Math.round(clip.getBoundingClientRect().width)} of ${Math.round(room)} px`,
+                ]
+              : [];
+          }),
+        );
+        for (const name of unused) wrapped.push(`at ${width} px the name ${name}`);
+      }
+      expect(wrapped).toEqual([]);
+    }));
 });

@@ -306,7 +306,7 @@ export function ExpensesView({
                   </button>
                 </th>
                 <th scope="col">Description</th>
-                <th scope="col" className="without-pane">
+                <th scope="col" className="without-pane party-heading">
                   Supplier or merchant
                 </th>
                 <th scope="col" className="without-pane without-narrow">
