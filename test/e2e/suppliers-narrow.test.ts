@@ -7,7 +7,8 @@ import { useAppTests } from './harness';
 // The Suppliers list in an 800×600 window, alone and beside the editor: an IBAN, shown in groups
 // of four, a VAT id and a supplier number stay on one line; where the column is too narrow for
 // one, it is cut short with an ellipsis, its whole value in the tooltip and in what a screen
-// reader reads. The name keeps room, and the list does not scroll sideways.
+// reader reads. The name keeps room, and the list does not scroll sideways. Beside the editor in
+// the usual windows (1,200–1,366 px), a name takes two lines at most.
 const { openConnected } = useAppTests();
 
 /** How many lines the cell's text takes: a text has one box per line it is laid out on. */
@@ -159,6 +160,52 @@ describe('the Suppliers list in a narrow window', () => {
       expect(await dutchCell.getAttribute('title')).toBe(dutch);
       expect(await sideways()).toBeLessThanOrEqual(0);
       await app.screenshot('suppliers-vat-editor-800x600');
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('gives each name room beside the editor in the usual windows: at most two lines, the IBAN still on one', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 5, transactions: 300 });
+    const app = await openConnected({ sandbox, timeout: 20_000 });
+    const { page } = app;
+    try {
+      await page.keyboard.press('Control+3');
+      await page.getByRole('heading', { level: 1, name: 'Suppliers' }).waitFor();
+      const grid = page.getByRole('grid', { name: 'Suppliers' });
+      const rows = grid.locator('tbody tr');
+      await rows.first().waitFor();
+      const list = page.locator('.list-column');
+      const problems: string[] = [];
+      // Windows whose list is 481–760 px wide beside the editor; narrower, the VAT id and the
+      // IBAN give way instead (the first test).
+      for (const [width, height] of [
+        [1200, 800],
+        [1280, 820],
+        [1366, 768],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await rows
+          .first()
+          .getByRole('button', { name: /^Edit / })
+          .click();
+        await page.getByRole('form', { name: /^Edit / }).waitFor();
+        await page.waitForFunction(() => document.fonts.status === 'loaded');
+        // The first rows: names of one to four words ("Alpen Facility Management e.K."), which
+        // took three lines at 1,280 px: the name's column was held to 8em while the IBAN, which
+        // the editor shows whole, took the rest.
+        for (const row of (await rows.all()).slice(0, 20)) {
+          const [name, , , , iban] = await row.getByRole('gridcell').all();
+          const lines = await linesOf(name!);
+          const text = (await name!.textContent()) ?? '';
+          if (lines > 2) problems.push(`${text} takes ${lines} lines at ${width} px`);
+          if ((await linesOf(iban!)) !== 1) problems.push(`${text}'s IBAN wraps at ${width} px`);
+        }
+        const sideways = await list.evaluate((element) => element.scrollWidth - element.clientWidth);
+        if (sideways > 0) problems.push(`the list scrolls ${sideways} px sideways at ${width} px`);
+        await page.keyboard.press('Escape');
+      }
+      expect(problems).toEqual([]);
     } finally {
       await app.close();
     }
