@@ -43,7 +43,7 @@ export const WITHOUT_NARROW_PANE = { ...WITHOUT_PANE, bookingDate: false, descri
 export const NARROW_GRID = 512;
 
 /**
- * Beside the pane in a grid under TWO_TEXT_GRID px (windows of about 1,140–1,400 px, the usual
+ * Beside the pane in a grid under TWO_TEXT_GRID px (windows of about 1,170–1,400 px, the usual
  * 1,280 among them) the counterparty and the description cannot both be read: each got about
  * 100 px, "Card stat…" and "Credit card…", and under 608 px the grid scrolled sideways, the
  * review marks out of view. There the description goes (the pane shows it for the open row) and
