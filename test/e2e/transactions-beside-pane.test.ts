@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox';
 import { useAppTests } from './harness';
@@ -76,7 +76,7 @@ function measure(grid: Locator, window: number): Promise<Measured> {
   }, window);
 }
 
-async function settledLayout(page: Page, grid: Locator, window: number): Promise<Measured> {
+async function settledLayout(grid: Locator, window: number): Promise<Measured> {
   let last = '';
   let measured: Measured | null = null;
   await expect
@@ -106,7 +106,7 @@ describe('the Transactions grid beside the detail pane', () => {
       for (const size of WINDOWS) {
         await page.setViewportSize(size);
         // Alone, the headers are whole and nothing scrolls sideways either.
-        const alone = await settledLayout(page, grid, size.width);
+        const alone = await settledLayout(grid, size.width);
         for (const cut of alone.cutHeaders)
           aloneProblems.push(`at ${size.width} px alone the header ${cut} is cut`);
         if (alone.sideways > 0)
@@ -114,7 +114,7 @@ describe('the Transactions grid beside the detail pane', () => {
         await grid.focus();
         await page.keyboard.press('Enter');
         await pane.waitFor();
-        const measured = await settledLayout(page, grid, size.width);
+        const measured = await settledLayout(grid, size.width);
         seen.push(measured);
         if (size.width === 1280)
           await page.screenshot({ path: 'test/e2e/artifacts/transactions-beside-pane-1280.png' });

@@ -134,6 +134,11 @@ export function gridColumns(
   return { template: widths.join(' '), minWidth: widths.reduce((sum, width) => sum + least(width), 0) };
 }
 
+/** An account as the grid names it: its name, or its id when the offline copy has no name. */
+function accountName(accounts: Map<string, BankAccountSummary>, id: string): string {
+  return accounts.get(id)?.name ?? id;
+}
+
 /**
  * A text cell's whole text, its tooltip (the counterparty, the description, the account): a
  * column narrower than its text cuts it short with an ellipsis, as the Expenses list does, and
@@ -150,7 +155,7 @@ export function cellTitle(
       : columnId === 'description'
         ? row.description
         : columnId === 'bankAccountId'
-          ? (accounts.get(row.bankAccountId)?.name ?? row.bankAccountId)
+          ? accountName(accounts, row.bankAccountId)
           : null;
   return text || undefined;
 }
@@ -207,7 +212,7 @@ export function transactionColumns(
     column.accessor((item) => item.row.bankAccountId, {
       id: 'bankAccountId',
       header: 'Account',
-      cell: (info) => accounts.get(info.getValue())?.name ?? info.getValue(),
+      cell: (info) => accountName(accounts, info.getValue()),
     }),
     column.accessor((item) => item.row.matched, {
       id: 'matched',
