@@ -284,3 +284,47 @@ describe('the order beside a narrow pane', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }));
 });
+
+describe('paging as soon as a list opens', () => {
+  it('keeps the page moved to within the search field’s pause, in Expenses and Suppliers', () =>
+    withApp(async (_app, page) => {
+      // The page's clock stands still from here: only what is due now runs (the answers'
+      // callbacks), so Next is pressed well inside the 200 ms pause a search field waits for.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1_000);
+      /** Runs what is due now until the condition holds, the clock held where it is. */
+      const settle = async (what: string, holds: () => Promise<boolean>) => {
+        for (let turn = 0; !(await holds()); turn += 1) {
+          if (turn > 2_000) throw new Error(`${what}: not reached with the clock held`);
+          await page.clock.runFor(0);
+        }
+      };
+      for (const [key, name] of [
+        ['Control+2', 'Expenses'],
+        ['Control+3', 'Suppliers'],
+      ] as const) {
+        await page.keyboard.press(key);
+        const rows = page.getByRole('grid', { name }).locator('tbody tr');
+        const pager = page.getByRole('navigation', { name: `${name} pages` });
+        const says = async (pattern: RegExp) =>
+          (await pager.count()) > 0 && pattern.test((await pager.textContent()) ?? '');
+        await settle(
+          `${name}'s first page`,
+          async () => (await rows.count()) > 0 && (await says(/Page 1 of \d+/)),
+        );
+        expect(Number(/Page 1 of (\d+)/.exec((await pager.textContent()) ?? '')?.[1])).toBeGreaterThan(1);
+        const first = await rows.first().textContent();
+        await pager.getByRole('button', { name: 'Next' }).click();
+        await settle(
+          `${name}'s second page`,
+          async () => (await says(/Page 2 of/)) && (await rows.first().textContent()) !== first,
+        );
+        // The pause passes with nothing typed: the list stays on the page it was moved to.
+        await page.clock.runFor(1_000);
+        await settle(`${name} after the pause`, async () => true);
+        await page.waitForTimeout(300);
+        expect(await pager.textContent()).toMatch(/Page 2 of/);
+        expect(await rows.first().textContent()).not.toBe(first);
+      }
+    }));
+});
