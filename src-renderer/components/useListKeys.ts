@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { revealActiveRow } from '../lib/list-focus';
 
 /**
  * How many rows of the grid one screen shows: the height left to it by the window and every
@@ -18,29 +19,9 @@ function screenRows(grid: HTMLElement): number {
   return Math.max(1, Math.floor((bottom - top - head) / row) - 1);
 }
 
-/** The box the grid scrolls in: its nearest ancestor that scrolls. */
-function scrollBox(grid: HTMLElement): HTMLElement | null {
-  for (let box = grid.parentElement; box; box = box.parentElement)
-    if (/(auto|scroll)/.test(getComputedStyle(box).overflowY)) return box;
-  return null;
-}
-
-/**
- * Brings the grid's active row into view, once it has been drawn as active. Its header cells
- * stay at the top of the scrolling box (sticky), so the box's scroll padding is their height: a
- * row brought in from above lands below them, not under them (the header takes two lines in a
- * narrow list).
- */
+/** Brings the grid's active row into view, once it has been drawn as active. */
 function revealActive(grid: HTMLElement): void {
-  requestAnimationFrame(() => {
-    const id = grid.getAttribute('aria-activedescendant');
-    const row = id ? document.getElementById(id) : null;
-    if (!row) return;
-    const box = scrollBox(grid);
-    const head = grid.querySelector('thead')?.getBoundingClientRect().height ?? 0;
-    if (box) box.style.scrollPaddingTop = `${head}px`;
-    row.scrollIntoView({ block: 'nearest' });
-  });
+  requestAnimationFrame(() => revealActiveRow(grid));
 }
 
 /**

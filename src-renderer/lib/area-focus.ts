@@ -1,3 +1,5 @@
+import { focusList } from './list-focus';
+
 /**
  * Where the keys go on in an area: its main list (its first grid), else its heading. Only one
  * shown counts: while the next area loads, React keeps the old one in the page, hidden.
@@ -20,7 +22,7 @@ export function focusAreaWhenShown(root: HTMLElement, timeoutMs = 5000): () => v
     const target = landing(root);
     if (!target) return false;
     const current = document.activeElement;
-    if (current === null || current === document.body) target.focus();
+    if (current === null || current === document.body) focusList(target);
     return true;
   };
   if (land()) return () => undefined;

@@ -1,4 +1,5 @@
 import type { KeyboardEvent as ReactKeyboardEvent, RefObject } from 'react';
+import { focusList } from './list-focus';
 
 /** Whether a key press belongs to a text field (shortcuts must not steal typing). */
 export function isTyping(target: EventTarget | null): boolean {
@@ -36,7 +37,7 @@ export function escapeToList(
   const target = list?.current;
   if (!target) return;
   event.preventDefault();
-  target.focus();
+  focusList(target);
 }
 
 /**

@@ -328,3 +328,79 @@ describe('paging as soon as a list opens', () => {
       }
     }));
 });
+
+describe('the focus handed to a list in an area that scrolls as a page', () => {
+  /** Whether the element is whole between the top of the window and its bottom. */
+  const inView = (element: Locator) =>
+    element.evaluate((node) => {
+      const box = node.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+
+  it('keeps the Suppliers heading and search field in view, and a dimension’s items brought into view', () =>
+    withApp(async (_app, page) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      // Opened by key, the list takes the focus: the page stays at its top. Opened a second
+      // time, its rows are there from the start (read before), so the list is already as tall
+      // as its rows when it takes the focus.
+      const grid = page.getByRole('grid', { name: 'Suppliers' });
+      const rows = grid.locator('tbody tr');
+      await page.keyboard.press('Control+3');
+      await rows.nth(1).waitFor();
+      await page.keyboard.press('Control+1');
+      await page.getByRole('grid', { name: 'Transactions' }).getByRole('row').nth(1).waitFor();
+      await page.keyboard.press('Control+3');
+      await rows.nth(1).waitFor();
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      const search = page.getByLabel('Search', { exact: true });
+      const heading = page.getByRole('heading', { level: 1, name: 'Suppliers' });
+      expect(await grid.evaluate((node) => node.getBoundingClientRect().height)).toBeGreaterThan(800);
+      expect([await inView(heading), await inView(search)]).toEqual([true, true]);
+
+      // Esc in the search field: the list has the focus, the field stays in view.
+      await page.keyboard.press('/');
+      await expect.poll(() => isFocused(search)).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      expect([await inView(heading), await inView(search)]).toEqual([true, true]);
+
+      // The editor closed: the same, and the row it edited in view.
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      const editor = page.getByRole('complementary', { name: 'Supplier editor' });
+      await editor.waitFor();
+      await page.keyboard.press('Escape');
+      await editor.waitFor({ state: 'detached' });
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      expect([await inView(heading), await inView(search), await inView(rows.nth(1))]).toEqual([
+        true,
+        true,
+        true,
+      ]);
+
+      // The last row edited: closing the editor brings that row into view.
+      await page.keyboard.press('End');
+      await expect.poll(() => inView(rows.last())).toBe(true);
+      await page.keyboard.press('Enter');
+      await editor.waitFor();
+      await page.keyboard.press('Escape');
+      await editor.waitFor({ state: 'detached' });
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      expect(await inView(rows.last())).toBe(true);
+
+      // In the least window, Enter on a system dimension hands the focus to its items, below
+      // the dimensions: their list is brought into view, its header and first row whole.
+      await page.setViewportSize({ width: 800, height: 560 });
+      await page.keyboard.press('Control+8');
+      const dimensions = page.getByRole('grid', { name: 'Dimensions' });
+      await dimensions.locator('tbody tr').nth(1).waitFor();
+      await expect.poll(() => isFocused(dimensions)).toBe(true);
+      const items = page.getByRole('grid', { name: /^Items of / });
+      await items.locator('tbody tr').first().waitFor();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => isFocused(items)).toBe(true);
+      expect([await inView(items.locator('thead')), await inView(items.locator('tbody tr').first())]).toEqual(
+        [true, true],
+      );
+    }));
+});

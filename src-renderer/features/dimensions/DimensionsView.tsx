@@ -16,6 +16,7 @@ import { formOf, valuesFrom } from '../edits/forms';
 import type { Opening } from '../attention/groups';
 import { EditorPane, RecordEditor } from '../edits/RecordEditor';
 import { savedEditStatus, type SavedEdit } from '../edits/saved';
+import { focusList } from '../../lib/list-focus';
 
 const PAGE_SIZE = 50;
 
@@ -81,8 +82,9 @@ export function DimensionsView({
     const dimension = dimensions[index];
     if (!dimension) return;
     // A system dimension cannot be changed: Enter goes to its items instead.
-    if (dimension.system) itemGrid.current?.focus();
-    else startEdit({ kind: 'dimension', record: dimension });
+    if (dimension.system) {
+      if (itemGrid.current) focusList(itemGrid.current);
+    } else startEdit({ kind: 'dimension', record: dimension });
   });
   // A dimension just created is highlighted once the list holds it, so its items are shown.
   const created = highlight === null ? -1 : dimensions.findIndex((d) => d.id === highlight);
@@ -91,8 +93,10 @@ export function DimensionsView({
     keys.setActive(created);
   }
   const selected = dimensions[created >= 0 ? created : keys.active] ?? null;
-  const returnFocus = (kind: Editing['kind']) =>
-    (kind === 'dimension' ? dimensionGrid : itemGrid).current?.focus();
+  const returnFocus = (kind: Editing['kind']) => {
+    const list = (kind === 'dimension' ? dimensionGrid : itemGrid).current;
+    if (list) focusList(list);
+  };
   const close = () => {
     if (editing) returnFocus(editing.kind);
     setEditing(null);

@@ -16,6 +16,7 @@ import { byIds, useReview } from '../review/useReview';
 import type { Opening } from '../attention/groups';
 import { BookedOnFilter } from './BookedOnFilter';
 import { DateCell, ExpenseFiles, ExpenseLines, LinkedTransactionFact, OneLineCell } from './ExpenseParts';
+import { focusList } from '../../lib/list-focus';
 import './expenses.css';
 
 const PAGE_SIZE = 50;
@@ -139,7 +140,7 @@ export function ExpensesView({
   const detail = useCommand('expenses.get', { profileId, id: openId ?? '-' }, { enabled: openId !== null });
   const close = () => {
     setPaneOpen(false);
-    grid.current?.focus();
+    if (grid.current) focusList(grid.current);
   };
   // The pane also goes when its expense leaves the result (Space under "Reviewed: No" on the
   // last one, a search it is not in): the focus it had falls to the page, so the list takes it
@@ -150,7 +151,7 @@ export function ExpensesView({
     const closed = paneWasShown.current && !paneShown;
     paneWasShown.current = paneShown;
     const focused = document.activeElement;
-    if (closed && (!focused || focused === document.body)) grid.current?.focus();
+    if (closed && (!focused || focused === document.body) && grid.current) focusList(grid.current);
   }, [paneShown]);
   const sortBy = (field: ExpenseSortField) => {
     setPage(1);

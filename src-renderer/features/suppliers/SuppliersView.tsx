@@ -16,6 +16,7 @@ import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
 import { savedEditStatus, type SavedEdit } from '../edits/saved';
 import { EditorPane, RecordEditor } from '../edits/RecordEditor';
+import { focusList } from '../../lib/list-focus';
 import './suppliers.css';
 
 const PAGE_SIZE = 50;
@@ -91,12 +92,12 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
   const keys = useListKeys(rows.length, (index) => startEdit(rows[index] ?? null));
   const close = () => {
     setEditing(null);
-    grid.current?.focus();
+    if (grid.current) focusList(grid.current);
   };
   const finish = (done: SavedEdit) => {
     setEditing(null);
     setSaved(done);
-    grid.current?.focus();
+    if (grid.current) focusList(grid.current);
   };
 
   return (

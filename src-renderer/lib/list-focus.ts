@@ -1,0 +1,36 @@
+/** The box the element scrolls in: its nearest ancestor that scrolls. */
+function scrollBox(element: HTMLElement): HTMLElement | null {
+  for (let box = element.parentElement; box; box = box.parentElement)
+    if (/(auto|scroll)/.test(getComputedStyle(box).overflowY)) return box;
+  return null;
+}
+
+/**
+ * Brings a short list's active row (its `aria-activedescendant`) into view whole. The header
+ * cells stay at the top of the scrolling box (sticky), so the box's scroll padding is their
+ * height: a row brought in from above lands below them, not under them (the header takes two
+ * lines in a narrow list).
+ */
+export function revealActiveRow(grid: HTMLElement): void {
+  const id = grid.getAttribute('aria-activedescendant');
+  const row = id ? document.getElementById(id) : null;
+  if (!row) return;
+  const box = scrollBox(grid);
+  const head = grid.querySelector('thead')?.getBoundingClientRect().height ?? 0;
+  if (box) box.style.scrollPaddingTop = `${head}px`;
+  row.scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * Gives a list the focus where the keys act on its rows (an area opened, Esc in its search
+ * field, its editor closed). A plain `focus()` scrolls the list into view, and a list taller
+ * than the window, in an area that scrolls as a page (Suppliers, Dimensions), was scrolled to
+ * its top edge even when that edge was in view: the area's heading, search field and buttons
+ * went out of view. So the page does not move for the list, only for the active row of a short
+ * list (a table), which is brought into view as the keys bring it (a row edited far down stays
+ * in view once its editor closes). The Transactions grid scrolls its own rows.
+ */
+export function focusList(list: HTMLElement): void {
+  list.focus({ preventScroll: true });
+  if (list instanceof HTMLTableElement) revealActiveRow(list);
+}
