@@ -5,7 +5,8 @@ import { startSandbox } from '../../src-sandbox';
 import { useAppTests } from './harness';
 
 // The row the keyboard makes active is brought into view whole: never under the list's header
-// row, which stays at the top of the scrolling list (sticky), also when the row comes in from
+// row, which stays at the top of the scrolling list (sticky; in Suppliers, at the top of the
+// page, which scrolls the list), also when the row comes in from
 // above (Page Up, k, ↑) and the header takes two lines; never below the list's bottom edge when
 // it comes in from below (Page Down, j, ↓).
 const { openConnected } = useAppTests();
@@ -13,9 +14,15 @@ const { openConnected } = useAppTests();
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
 
 /** Where the active row is against the header row above it and the bottom of its scroll box. */
-async function activePlace(
-  list: Locator,
-): Promise<{ id: string; top: number; headBottom: number; bottom: number; boxBottom: number }> {
+async function activePlace(list: Locator): Promise<{
+  id: string;
+  top: number;
+  headTop: number;
+  headBottom: number;
+  seenTop: number;
+  bottom: number;
+  boxBottom: number;
+}> {
   return list.evaluate((element) => {
     const id = element.getAttribute('aria-activedescendant') ?? '';
     const row = document.getElementById(id)!.getBoundingClientRect();
@@ -24,10 +31,17 @@ async function activePlace(
       element.querySelector('.grid-head'))!.getBoundingClientRect();
     let box = element as HTMLElement | null;
     while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+    // The top of what is seen of the list: the window cut by every box around it.
+    let seenTop = 0;
+    for (let around = element.parentElement; around; around = around.parentElement)
+      if (/(auto|scroll|hidden)/.test(getComputedStyle(around).overflowY))
+        seenTop = Math.max(seenTop, around.getBoundingClientRect().top);
     return {
       id,
       top: row.top,
+      headTop: head.top,
       headBottom: head.bottom,
+      seenTop,
       bottom: row.bottom,
       boxBottom: Math.min(box!.getBoundingClientRect().bottom, window.innerHeight),
     };
@@ -50,6 +64,10 @@ async function expectEachInView(page: Page, list: Locator, key: string, times: n
     );
     expect(place.bottom, `${key} ${step + 1}: ${JSON.stringify(place)}`).toBeLessThanOrEqual(
       place.boxBottom + 0.5,
+    );
+    // The header row itself is in view: it stays at the top of what is seen of the list.
+    expect(place.headTop, `${key} ${step + 1}: ${JSON.stringify(place)}`).toBeGreaterThanOrEqual(
+      place.seenTop - 0.5,
     );
   }
 }
