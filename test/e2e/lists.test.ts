@@ -337,7 +337,7 @@ describe('the focus handed to a list in an area that scrolls as a page', () => {
       return box.top >= 0 && box.bottom <= window.innerHeight;
     });
 
-  it('keeps the Suppliers heading and search field in view, and a dimension’s items brought into view', () =>
+  it('keeps the Suppliers heading and search field in view, an edited supplier beside its editor, and a dimension’s items brought into view', () =>
     withApp(async (_app, page) => {
       await page.setViewportSize({ width: 1280, height: 800 });
       // Opened by key, the list takes the focus: the page stays at its top. Opened a second
@@ -378,11 +378,17 @@ describe('the focus handed to a list in an area that scrolls as a page', () => {
         true,
       ]);
 
-      // The last row edited: closing the editor brings that row into view.
+      // The last row edited: its editor opens beside it, the page where it was (the editor at
+      // the top of what is seen, the row brought back into view once the narrower list is laid
+      // out again); closing the editor leaves that row in view.
       await page.keyboard.press('End');
       await expect.poll(() => inView(rows.last())).toBe(true);
       await page.keyboard.press('Enter');
       await editor.waitFor();
+      const name = editor.getByLabel('Name', { exact: true });
+      await expect.poll(() => isFocused(name)).toBe(true);
+      await expect.poll(() => inView(rows.last())).toBe(true);
+      expect([await inView(name), await inView(editor.getByRole('heading'))]).toEqual([true, true]);
       await page.keyboard.press('Escape');
       await editor.waitFor({ state: 'detached' });
       await expect.poll(() => isFocused(grid)).toBe(true);

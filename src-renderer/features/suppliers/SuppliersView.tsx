@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatIban } from '../../../src-shared/bank-details';
 import { useReadOnly, writeControl } from '../../lib/read-only';
 import type { ProfileSummary } from '../../../src-shared/profiles';
@@ -16,7 +16,7 @@ import { EditsList } from '../edits/EditsList';
 import { formOf, valuesFrom } from '../edits/forms';
 import { savedEditStatus, type SavedEdit } from '../edits/saved';
 import { EditorPane, RecordEditor } from '../edits/RecordEditor';
-import { focusList } from '../../lib/list-focus';
+import { focusList, revealActiveRow } from '../../lib/list-focus';
 import './suppliers.css';
 
 const PAGE_SIZE = 50;
@@ -90,6 +90,16 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
     setEditing({ supplier });
   };
   const keys = useListKeys(rows.length, (index) => startEdit(rows[index] ?? null));
+  // The editor beside the list narrows it, so names take more lines and the supplier being
+  // edited may move out of view: it is brought back once the list is laid out again. (The
+  // editor stays at the top of what is seen, styles.css.)
+  const editedId = editing?.supplier?.id;
+  useEffect(() => {
+    const list = grid.current;
+    if (!editedId || !list) return;
+    const frame = requestAnimationFrame(() => revealActiveRow(list));
+    return () => cancelAnimationFrame(frame);
+  }, [editedId]);
   const close = () => {
     setEditing(null);
     if (grid.current) focusList(grid.current);
