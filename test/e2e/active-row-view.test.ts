@@ -5,10 +5,10 @@ import { startSandbox } from '../../src-sandbox';
 import { useAppTests } from './harness';
 
 // The row the keyboard makes active is brought into view whole: never under the list's header
-// row, which stays at the top of the scrolling list (sticky; in Suppliers, at the top of the
-// page, which scrolls the list), also when the row comes in from
-// above (Page Up, k, ↑) and the header takes two lines; never below the list's bottom edge when
-// it comes in from below (Page Down, j, ↓).
+// row, which stays at the top of what is seen of the list (sticky: in Suppliers at the top of
+// the page, which scrolls the list), also when the row comes in from above (Page Up, k, ↑) and
+// the header takes two lines; never below the list's bottom edge when it comes in from below
+// (Page Down, j, ↓).
 const { openConnected } = useAppTests();
 
 const { width, height, minWidth, minHeight } = windowOptions('/preload.cjs');
