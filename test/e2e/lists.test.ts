@@ -339,6 +339,36 @@ describe('paging as soon as a list opens', () => {
     }));
 });
 
+describe('the result’s buttons as soon as Transactions opens', () => {
+  it('enables them once the result is counted, without waiting for the search form’s pause', () =>
+    withApp(async (_app, page) => {
+      // Transactions' code is loaded (it opened first); the clock is held before it opens again,
+      // so the buttons are read inside the 200 ms pause the search form waits after a change.
+      await page.keyboard.press('Control+2');
+      await page.getByRole('grid', { name: 'Expenses' }).getByRole('row').nth(1).waitFor();
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1_000);
+      await page.keyboard.press('Control+1');
+      const totals = page.getByTestId('totals');
+      for (
+        let turn = 0;
+        !/\d+\s+transactions/.test((await totals.count()) ? await totals.innerText() : '');
+        turn++
+      ) {
+        if (turn > 2_000)
+          throw new Error(
+            `Transactions not counted with the clock held: ${await page.locator('#content').innerText()}`,
+          );
+        await page.clock.runFor(0);
+      }
+      // Nothing was typed: the form as opened is no pending change. (The old form held the
+      // result's buttons disabled until its pause had passed.)
+      const bulk = page.getByRole('toolbar', { name: 'Bulk review' });
+      for (const name of ['Export as CSV…', 'Download files of this result…'])
+        expect(await bulk.getByRole('button', { name }).isEnabled(), name).toBe(true);
+    }));
+});
+
 describe('the focus handed to a list in an area that scrolls as a page', () => {
   /**
    * Whether the element is whole in what is seen of the page (above the status bar), to within

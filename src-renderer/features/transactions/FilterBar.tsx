@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { TransactionType } from '../../../src-shared/api/bank';
 import type { BankAccountSummary } from '../../../src-shared/details';
 import { TransactionFilters } from '../../../src-shared/search';
@@ -147,10 +147,18 @@ export function FilterBar({
     [accounts],
   );
 
+  // The filters the list shows, first those it opened with: the form as opened waits for
+  // nothing and is not pending (the result's buttons stay enabled) until a filter changes.
+  const applied = useRef(JSON.stringify(initial ?? {}));
   useEffect(() => {
+    if (parsed.ok && JSON.stringify(parsed.filters) === applied.current) {
+      onPending?.(false);
+      return;
+    }
     onPending?.(parsed.ok);
     if (!parsed.ok) return;
     const timer = setTimeout(() => {
+      applied.current = JSON.stringify(parsed.filters);
       onChange(parsed.filters);
       onPending?.(false);
     }, 200);
