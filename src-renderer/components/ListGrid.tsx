@@ -1,4 +1,5 @@
 import type { KeyboardEvent, ReactNode, Ref } from 'react';
+import { revealOnKeyboardFocus } from '../lib/list-focus';
 
 /**
  * A short list (one page of rows) as a keyboard grid driven by `useListKeys`: the table keeps
@@ -41,6 +42,9 @@ export function ListGrid<T>({
       tabIndex={0}
       aria-activedescendant={rows.length > 0 ? `${idPrefix}-${keys.active}` : undefined}
       onKeyDown={keys.onKeyDown}
+      onFocus={(event) => {
+        if (event.target === event.currentTarget) revealOnKeyboardFocus(event.currentTarget);
+      }}
       data-testid={testId}
     >
       <thead>

@@ -34,3 +34,16 @@ export function focusList(list: HTMLElement): void {
   list.focus({ preventScroll: true });
   if (list instanceof HTMLTableElement) revealActiveRow(list);
 }
+
+/**
+ * A list taken by Tab brings its active row into view, as the keys would: the page itself does
+ * not move for the list (in an area that scrolls as a page, the list's `scroll-margin-top` keeps
+ * the browser from scrolling a list taller than the window to its top edge, which took the
+ * heading and the search field out of view). A list taken by a click is left as it is: the
+ * click's own row becomes the active one, and a scroll between the press and the release would
+ * move the row from under the pointer.
+ */
+export function revealOnKeyboardFocus(list: HTMLElement): void {
+  if (!(list instanceof HTMLTableElement) || !list.matches(':focus-visible')) return;
+  requestAnimationFrame(() => revealActiveRow(list));
+}

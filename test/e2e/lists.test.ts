@@ -453,4 +453,63 @@ describe('the focus handed to a list in an area that scrolls as a page', () => {
         [true, true],
       );
     }));
+
+  it('leaves the page where it is when Tab or a click gives the Suppliers list the focus, Tab bringing its highlighted row into view', () =>
+    withApp(async (_app, page) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.keyboard.press('Control+3');
+      const grid = page.getByRole('grid', { name: 'Suppliers' });
+      const rows = grid.locator('tbody tr');
+      await rows.nth(1).waitFor();
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      const search = page.getByLabel('Search', { exact: true });
+      const heading = page.getByRole('heading', { level: 1, name: 'Suppliers' });
+      const content = page.locator('#content');
+      const scrolled = () => content.evaluate((node) => node.scrollTop);
+      const active = () => grid.getAttribute('aria-activedescendant');
+
+      // Out to "New supplier" and back with Tab: the heading and the search field stay in view.
+      // (The browser scrolled the list, taller than the window, to its top edge: 85 px.)
+      for (let press = 0; press < 3; press++) await page.keyboard.press('j');
+      await page.keyboard.press('Shift+Tab');
+      await expect.poll(() => isFocused(page.getByRole('button', { name: 'New supplier' }))).toBe(true);
+      await page.keyboard.press('Tab');
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      await page.waitForTimeout(100);
+      expect([await inView(heading), await inView(search), await inView(rows.nth(3))]).toEqual([
+        true,
+        true,
+        true,
+      ]);
+
+      // The last row highlighted, the page scrolled back to its top with the wheel, and the list
+      // taken by Tab from "New supplier": the highlighted row is brought into view.
+      await page.keyboard.press('End');
+      await expect.poll(() => inView(rows.last())).toBe(true);
+      await content.hover();
+      await page.mouse.wheel(0, -10_000);
+      await expect.poll(scrolled).toBe(0);
+      await page.getByRole('button', { name: 'New supplier' }).focus();
+      await page.keyboard.press('Tab');
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      await expect.poll(() => inView(rows.last())).toBe(true);
+
+      // A click on a row in view, the highlighted one out of view: the clicked row is the
+      // highlighted one and the page does not move (no scroll to the old row, or to the list's top).
+      await page.mouse.wheel(0, -10_000);
+      await expect.poll(scrolled).toBe(0);
+      await search.click();
+      // Pressed and released a tenth of a second apart, as a hand does: frames are drawn between.
+      const cell = await rows.nth(2).locator('td').first().boundingBox();
+      if (!cell) throw new Error('The third supplier is not drawn');
+      await page.mouse.move(cell.x + 10, cell.y + cell.height / 2);
+      await page.mouse.down();
+      await page.waitForTimeout(100);
+      await page.mouse.up();
+      await expect.poll(active).toBe('sup-row-2');
+      await expect.poll(() => isFocused(grid)).toBe(true);
+      await page.waitForTimeout(100);
+      expect(await scrolled()).toBe(0);
+      expect([await inView(heading), await inView(search)]).toEqual([true, true]);
+    }));
 });
