@@ -42,9 +42,23 @@ describe('keyboard across areas', () => {
       await page.keyboard.press('PageUp');
       await expect.poll(activeIndex).toBe(0);
 
-      // Areas without a list: their heading.
-      await page.keyboard.press('Control+6');
-      await expect.poll(() => focused(page.getByRole('heading', { level: 1, name: 'Settings' }))).toBe(true);
+      // Areas without a list: their heading, its focus ring round the word, not across the page
+      // (a heading alone on its line took the whole width, in Settings and Sync).
+      const ringRoundWord = (name: string) =>
+        page.getByRole('heading', { level: 1, name }).evaluate((heading) => {
+          const text = document.createRange();
+          text.selectNodeContents(heading);
+          return heading.getBoundingClientRect().width - text.getBoundingClientRect().width;
+        });
+      for (const [key, name] of [
+        ['Control+5', 'Sync'],
+        ['Control+4', 'Files'],
+        ['Control+6', 'Settings'],
+      ] as const) {
+        await page.keyboard.press(key);
+        await expect.poll(() => focused(page.getByRole('heading', { level: 1, name }))).toBe(true);
+        expect(await ringRoundWord(name), name).toBeLessThan(12);
+      }
       await page.keyboard.press('Control+7');
       const attention = page.getByRole('heading', { level: 1, name: 'Needs attention' });
       await expect.poll(() => focused(attention)).toBe(true);
