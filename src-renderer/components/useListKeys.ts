@@ -1,5 +1,5 @@
-import { useState, type KeyboardEvent } from 'react';
-import { revealActiveRow } from '../lib/list-focus';
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { revealActiveRow, revealRow } from '../lib/list-focus';
 
 /**
  * How many rows of the grid one screen shows: the height left to it by the window and every
@@ -60,4 +60,33 @@ export function useListKeys(
     } else onOther?.(event, clamped);
   };
   return { active: clamped, setActive, onKeyDown };
+}
+
+/**
+ * A new page of a list starts at its top: once its rows are on screen (`shown`, the page's own
+ * answer and not the last page's rows kept meanwhile), the first row is highlighted and brought
+ * into view. The pager under the list stays in view (it sticks to the bottom of what is seen),
+ * so Next keeps the focus; reaching it had scrolled the list to its end, and the new page was
+ * shown from its last rows.
+ */
+export function useNewPageAtTop(
+  grid: RefObject<HTMLElement | null>,
+  page: number,
+  shown: boolean,
+  setActive: (index: number) => void,
+): void {
+  const started = useRef(page);
+  useEffect(() => {
+    if (!shown || started.current === page) return;
+    started.current = page;
+    setActive(0);
+    const list = grid.current;
+    if (!list) return;
+    // The first row by itself: the highlight may not have moved to it yet when the frame comes.
+    const frame = requestAnimationFrame(() => {
+      const first = list.querySelector<HTMLElement>('tbody tr');
+      if (first) revealRow(list, first);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [grid, page, shown, setActive]);
 }

@@ -9,15 +9,25 @@ function scrollBox(element: HTMLElement): HTMLElement | null {
  * Brings a short list's active row (its `aria-activedescendant`) into view whole. The header
  * cells stay at the top of the scrolling box (sticky), so the box's scroll padding is their
  * height: a row brought in from above lands below them, not under them (the header takes two
- * lines in a narrow list).
+ * lines in a narrow list). The same below for the pager, which sticks to the bottom.
  */
 export function revealActiveRow(grid: HTMLElement): void {
   const id = grid.getAttribute('aria-activedescendant');
   const row = id ? document.getElementById(id) : null;
-  if (!row) return;
+  if (row) revealRow(grid, row);
+}
+
+/** Brings one row of the list into view whole, clear of its header and its pager. */
+export function revealRow(grid: HTMLElement, row: HTMLElement): void {
   const box = scrollBox(grid);
   const head = grid.querySelector('thead')?.getBoundingClientRect().height ?? 0;
-  if (box) box.style.scrollPaddingTop = `${head}px`;
+  // The pager under the list sticks to the bottom of what is seen: a row coming in from below
+  // lands above it.
+  const pager = grid.parentElement?.querySelector(':scope > .pager')?.getBoundingClientRect().height ?? 0;
+  if (box) {
+    box.style.scrollPaddingTop = `${head}px`;
+    box.style.scrollPaddingBottom = `${pager}px`;
+  }
   row.scrollIntoView({ block: 'nearest' });
 }
 

@@ -451,6 +451,49 @@ describe('the focus handed to a list in an area that scrolls as a page', () => {
       );
     }));
 
+  it('starts a new page at its top, its first row highlighted, with Next in view and keeping the focus', () =>
+    withApp(async (_app, page) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      for (const [key, name, prefix] of [
+        ['Control+2', 'Expenses', 'ex-row'],
+        ['Control+3', 'Suppliers', 'sup-row'],
+      ] as const) {
+        await page.keyboard.press(key);
+        const grid = page.getByRole('grid', { name });
+        const rows = grid.locator('tbody tr');
+        await rows.nth(1).waitFor();
+        await expect.poll(() => isFocused(grid)).toBe(true);
+        // A row some way down highlighted, then Next reached: the pager was under the rows'
+        // end, so reaching it scrolled the list there (Expenses' list box to 997 px).
+        for (let press = 0; press < 20; press++) await page.keyboard.press('j');
+        const pager = page.getByRole('navigation', { name: `${name} pages` });
+        const next = pager.getByRole('button', { name: 'Next' });
+        expect(await inView(next), `${name}: Next in view before it is reached`).toBe(true);
+        await next.focus();
+        const first = await rows.first().textContent();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => pager.textContent()).toMatch(/Page 2 of/);
+        await expect.poll(() => rows.first().textContent()).not.toBe(first);
+        // The new page from its top: its first row highlighted and in view, Next still in view
+        // with the focus.
+        await expect.poll(() => grid.getAttribute('aria-activedescendant')).toBe(`${prefix}-0`);
+        await expect
+          .poll(() => inView(rows.first()), { message: `${name}: the new page's first row` })
+          .toBe(true);
+        expect([await inView(next), await isFocused(next)], name).toEqual([true, true]);
+        // The keys go on from there: a row brought in from below lands above the pager.
+        await grid.focus();
+        for (let press = 0; press < 20; press++) await page.keyboard.press('j');
+        await expect.poll(() => grid.getAttribute('aria-activedescendant')).toBe(`${prefix}-20`);
+        await expect.poll(() => inView(rows.nth(20))).toBe(true);
+        const [rowBottom, pagerTop] = await Promise.all([
+          rows.nth(20).evaluate((row) => row.getBoundingClientRect().bottom),
+          pager.evaluate((nav) => nav.getBoundingClientRect().top),
+        ]);
+        expect(rowBottom, `${name}: the 21st row above the pager`).toBeLessThanOrEqual(pagerTop + 1);
+      }
+    }));
+
   it('leaves the page where it is when Tab or a click gives the Suppliers list the focus, Tab bringing its highlighted row into view', () =>
     withApp(async (_app, page) => {
       await page.setViewportSize({ width: 1280, height: 800 });

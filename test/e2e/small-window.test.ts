@@ -117,7 +117,22 @@ async function layoutProblems(page: Page, scope = 'main'): Promise<string[]> {
         `${box.tagName.toLowerCase()}.${box.className} scrolls sideways (${box.scrollWidth} > ${box.clientWidth}): ${widest ? `${widest.tagName.toLowerCase()}.${widest.className} "${widest.textContent?.slice(0, 40)}"` : '?'}`,
       );
     }
-    const inRegion = whole.filter((control) => region?.contains(control));
+    // A row's control scrolled under the list's header row or its pager, which stick over the
+    // rows, is hidden there as when scrolled out of the list: it overlaps nothing.
+    const stuck = Array.from(document.querySelectorAll<HTMLElement>('table.list-grid th, .pager')).filter(
+      (element) => getComputedStyle(element).position === 'sticky',
+    );
+    const underStuck = (control: HTMLElement) =>
+      stuck.some((over) => {
+        if (over.contains(control)) return false;
+        const p = over.getBoundingClientRect();
+        const q = control.getBoundingClientRect();
+        return (
+          Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0 &&
+          Math.min(p.right, q.right) > Math.max(p.left, q.left)
+        );
+      });
+    const inRegion = whole.filter((control) => region?.contains(control) && !underStuck(control));
     for (let i = 0; i < inRegion.length; i += 1) {
       for (let j = i + 1; j < inRegion.length; j += 1) {
         const a = inRegion[i]!;

@@ -5,7 +5,7 @@ import type { DimensionItemRow, DimensionRow } from '../../../src-shared/search'
 import { Badge, ListGrid } from '../../components/ListGrid';
 import { SearchField } from '../../components/fields';
 import { Pager, useKeptTotal } from '../../components/Pager';
-import { useListKeys } from '../../components/useListKeys';
+import { useListKeys, useNewPageAtTop } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { formatCount, humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
@@ -357,6 +357,7 @@ function Items({
       }
     },
   );
+  useNewPageAtTop(grid, page, answer !== undefined, keys.setActive);
   const deleted = isDeleted(dimension);
   const name = label(dimension);
   const readOnly = useReadOnly();

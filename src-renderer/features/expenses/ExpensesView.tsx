@@ -3,7 +3,7 @@ import type { ProfileSummary } from '../../../src-shared/profiles';
 import type { ExpenseFilters, ExpenseSortField } from '../../../src-shared/search';
 import { TriState, SearchField } from '../../components/fields';
 import { Pager, useKeptTotal } from '../../components/Pager';
-import { useListKeys } from '../../components/useListKeys';
+import { useListKeys, useNewPageAtTop } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { formatCount, formatDate, formatMoney, humanize } from '../../lib/format';
 import { isPlainKey } from '../../lib/keys';
@@ -118,6 +118,7 @@ export function ExpensesView({
       { onSuccess: ({ changed }) => setListMessage(`${formatCount(changed)} changed.`) },
     );
   const keys = useListKeys(rows.length, open, (event, index) => reviewKey(event, index));
+  useNewPageAtTop(grid, page, answer !== undefined, keys.setActive);
   // The answer of another search, order or page: the pane stays on its expense when that is in
   // it (highlighted where it now is), and closes when it is not. The same search read again
   // after a change (a review mark) keeps the highlighted place instead: the pane shows the

@@ -6,7 +6,7 @@ import type { SupplierRow } from '../../../src-shared/search';
 import { ListGrid } from '../../components/ListGrid';
 import { SearchField } from '../../components/fields';
 import { Pager, useKeptTotal } from '../../components/Pager';
-import { useListKeys } from '../../components/useListKeys';
+import { useListKeys, useNewPageAtTop } from '../../components/useListKeys';
 import { useTypedSearch } from '../../components/useTypedSearch';
 import { humanize } from '../../lib/format';
 import { CHANGED_BY_EDIT } from '../../lib/live';
@@ -90,6 +90,7 @@ export function SuppliersView({ profile }: { profile: ProfileSummary }) {
     setEditing({ supplier });
   };
   const keys = useListKeys(rows.length, (index) => startEdit(rows[index] ?? null));
+  useNewPageAtTop(grid, page, answer !== undefined, keys.setActive);
   // The editor beside the list narrows it, so names take more lines and the supplier being
   // edited may move out of view: it is brought back once the list is laid out again. (The
   // editor stays at the top of what is seen, styles.css.)
