@@ -67,18 +67,21 @@ export function useListKeys(
  * answer and not the last page's rows kept meanwhile), the first row is highlighted and brought
  * into view. The pager under the list stays in view (it sticks to the bottom of what is seen),
  * so Next keeps the focus; reaching it had scrolled the list to its end, and the new page was
- * shown from its last rows.
+ * shown from its last rows. `keep`: the highlighted row is someone else's to place (an open
+ * pane stays on its record wherever the new result has it).
  */
 export function useNewPageAtTop(
   grid: RefObject<HTMLElement | null>,
   page: number,
   shown: boolean,
   setActive: (index: number) => void,
+  keep = false,
 ): void {
   const started = useRef(page);
   useEffect(() => {
     if (!shown || started.current === page) return;
     started.current = page;
+    if (keep) return;
     setActive(0);
     const list = grid.current;
     if (!list) return;
@@ -88,5 +91,5 @@ export function useNewPageAtTop(
       if (first) revealRow(list, first);
     });
     return () => cancelAnimationFrame(frame);
-  }, [grid, page, shown, setActive]);
+  }, [grid, page, shown, setActive, keep]);
 }

@@ -494,6 +494,40 @@ describe('the focus handed to a list in an area that scrolls as a page', () => {
       }
     }));
 
+  it('keeps an open expense highlighted when a search from a later page finds it, not the new first row', () =>
+    withApp(async (_app, page) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.keyboard.press('Control+2');
+      const grid = page.getByRole('grid', { name: 'Expenses' });
+      const rows = grid.locator('tbody tr');
+      await rows.nth(1).waitFor();
+      const description = (row: Locator) => row.locator('td').nth(2).innerText();
+      const firstPage = new Set(
+        await rows.evaluateAll((all) => all.map((row) => row.children[2]?.textContent ?? '')),
+      );
+      const pager = page.getByRole('navigation', { name: 'Expenses pages' });
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => pager.textContent()).toMatch(/Page 2 of/);
+      await expect.poll(async () => firstPage.has((await rows.first().textContent()) ?? '')).toBe(false);
+      // An expense of page 2 whose description page 1 has too (a newer one): searched for, it
+      // is not the first row found.
+      const texts = await rows.evaluateAll((all) => all.map((row) => row.children[2]?.textContent ?? ''));
+      const index = texts.findIndex((text) => firstPage.has(text));
+      expect(index, 'an expense of page 2 described as one of page 1').toBeGreaterThanOrEqual(0);
+      const wanted = await description(rows.nth(index));
+      await rows.nth(index).click();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('expense-pane');
+      await expect.poll(() => pane.getByRole('heading', { level: 2 }).first().innerText()).toBe(wanted);
+      await page.getByLabel('Search', { exact: true }).fill(wanted);
+      await expect.poll(() => pager.textContent()).toMatch(/Page 1 of 1 /);
+      // The pane stays on its expense, highlighted where the result has it (not the first row).
+      await expect.poll(() => grid.getAttribute('aria-activedescendant')).not.toBe('ex-row-0');
+      const active = page.locator(`#${await grid.getAttribute('aria-activedescendant')}`);
+      expect(await description(active)).toBe(wanted);
+      expect(await pane.getByRole('heading', { level: 2 }).first().innerText()).toBe(wanted);
+    }));
+
   it('leaves the page where it is when Tab or a click gives the Suppliers list the focus, Tab bringing its highlighted row into view', () =>
     withApp(async (_app, page) => {
       await page.setViewportSize({ width: 1280, height: 800 });

@@ -118,7 +118,7 @@ export function ExpensesView({
       { onSuccess: ({ changed }) => setListMessage(`${formatCount(changed)} changed.`) },
     );
   const keys = useListKeys(rows.length, open, (event, index) => reviewKey(event, index));
-  useNewPageAtTop(grid, page, answer !== undefined, keys.setActive);
+  useNewPageAtTop(grid, page, answer !== undefined, keys.setActive, paneOpen);
   // The answer of another search, order or page: the pane stays on its expense when that is in
   // it (highlighted where it now is), and closes when it is not. The same search read again
   // after a change (a review mark) keeps the highlighted place instead: the pane shows the
