@@ -494,6 +494,50 @@ describe('the focus handed to a list in an area that scrolls as a page', () => {
       }
     }));
 
+  it('leaves as much room under the Suppliers pager’s buttons as above them, stuck at the window’s foot or under the list', () =>
+    withApp(async (_app, page) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.keyboard.press('Control+3');
+      await page.getByRole('grid', { name: 'Suppliers' }).locator('tbody tr').nth(1).waitFor();
+      const content = page.locator('#content');
+      const pager = page.getByRole('navigation', { name: 'Suppliers pages' });
+      const next = pager.getByRole('button', { name: 'Next' });
+      const measure = async () => {
+        const [seen, nav, button] = await Promise.all(
+          [content, pager, next].map((element) =>
+            element.evaluate((node) => {
+              const box = node.getBoundingClientRect();
+              return { top: box.top, bottom: box.bottom };
+            }),
+          ),
+        );
+        return {
+          above: button!.top - nav!.top,
+          below: nav!.bottom - button!.bottom,
+          atFoot: seen!.bottom - nav!.bottom,
+        };
+      };
+      // Mid-page the pager sticks at the foot of what is seen, no rows under it.
+      await content.evaluate((node) => node.scrollTo(0, 500));
+      const stuck = await measure();
+      expect(Math.abs(stuck.atFoot), 'the stuck pager at the foot of the window').toBeLessThanOrEqual(1);
+      // At the page's end it sits under the list. It kept the page's bottom room as its own
+      // there as well: 24 px more under Next than above it, and as much more before "Waiting to
+      // be sent".
+      await content.evaluate((node) => node.scrollTo(0, node.scrollHeight));
+      const placed = await measure();
+      expect(placed.atFoot, 'the pager under the list, above the page’s foot').toBeGreaterThan(24);
+      for (const [where, room] of [
+        ['stuck', stuck],
+        ['under the list', placed],
+      ] as const) {
+        expect(
+          Math.abs(room.below - room.above),
+          `${where}: room under Next less room above`,
+        ).toBeLessThanOrEqual(1);
+      }
+    }));
+
   it('keeps an open expense highlighted when a search from a later page finds it, not the new first row', () =>
     withApp(async (_app, page) => {
       await page.setViewportSize({ width: 1280, height: 800 });
