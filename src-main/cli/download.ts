@@ -67,7 +67,7 @@ function countsOf({ files, bytes }: DownloadProgress): string {
 }
 
 /** The scope the options describe: ids, else the search filters, else a date range, else everything. */
-function scopeOf(values: Record<string, unknown>): DownloadScope {
+function scopeOf(core: Core, profileId: string, values: Record<string, unknown>): DownloadScope {
   const ids = (name: string) => (values[name] as string[] | undefined) ?? [];
   const chosen = [
     ['transaction', ids('transaction')],
@@ -76,7 +76,12 @@ function scopeOf(values: Record<string, unknown>): DownloadScope {
   ].filter(([, list]) => (list?.length ?? 0) > 0) as Array<['transaction' | 'expense' | 'file', string[]]>;
   if (chosen.length > 1) throw new UsageError('give ids of one kind: --transaction, --expense or --file');
   const [selection] = chosen;
-  const filters = transactionFilters({ ...values, to: values['until'] as string | undefined }, 'until');
+  const filters = transactionFilters(
+    core,
+    profileId,
+    { ...values, to: values['until'] as string | undefined },
+    'until',
+  );
   const filterNames = Object.keys(filters);
   if (selection) {
     if (filterNames.length > 0) throw new UsageError('give either ids or search filters, not both');
@@ -144,7 +149,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
   const layout = DownloadLayout.safeParse(values.layout);
   if (!layout.success) throw new UsageError(`--layout takes one of ${DownloadLayout.options.join(', ')}`);
   const profile = chooseProfile(core, values.profile);
-  const scope = scopeOf(values);
+  const scope = scopeOf(core, profile.id, values);
   // Checked here first, so that a mistake names its option and is a usage error.
   const request = DownloadRequest.safeParse({
     scope,

@@ -57,6 +57,10 @@ function target(values: CommonValues) {
   if (!values.out) throw new UsageError('--out FILE.csv (or - for standard output) is required');
   if (values.out === STDOUT && values.force)
     throw new UsageError('--force replaces a file; "--out -" writes to standard output');
+  if (values.delimiter !== undefined && ![',', ';', 'tab'].includes(values.delimiter))
+    throw new UsageError(`--delimiter takes , or ; or tab, not "${values.delimiter}"`);
+  if (values.decimal !== undefined && !['.', ','].includes(values.decimal))
+    throw new UsageError(`--decimal takes . or , not "${values.decimal}"`);
   const delimiter = values.delimiter === 'tab' ? '\t' : values.delimiter;
   return {
     file: path.resolve(values.out),
@@ -156,7 +160,7 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
   const request = {
     profileId: profile.id,
     search: {
-      filters: transactionFilters(values),
+      filters: transactionFilters(core, profile.id, values),
       sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
     },
     ...target(values),

@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ProfileSummary } from '../../src-shared/profiles';
+import { TransactionType } from '../../src-shared/api/bank';
 import { IsoDate, type TransactionSearchInput } from '../../src-shared/search';
 import { AppError } from '../../src-shared/errors';
 import type { Core } from '../core';
@@ -119,17 +120,47 @@ function amountRange(values: FilterValues): { amount: Record<string, unknown> } 
   };
 }
 
+/** The transaction types `--type` takes, in any case. */
+function transactionTypes(values: string[] | undefined): string[] | undefined {
+  return values?.map((value) => {
+    const type = TransactionType.safeParse(value.toUpperCase());
+    if (!type.success)
+      throw new UsageError(`--type takes one of ${TransactionType.options.join(', ')}, not "${value}"`);
+    return type.data;
+  });
+}
+
+/**
+ * Bank accounts named with `--account`, each one the offline copy holds: an id mistyped or not
+ * yet synced found nothing, as if the account had no transactions.
+ */
+function bankAccountIds(core: Core, profileId: string, ids: string[] | undefined): string[] | undefined {
+  if (ids === undefined) return undefined;
+  const known = core.cacheOf(profileId).sqlite.prepare('SELECT 1 FROM bank_accounts WHERE id = ?').pluck();
+  const unknown = ids.find((id) => known.get(id) === undefined);
+  if (unknown !== undefined)
+    throw new UsageError(
+      `--account: no bank account ${unknown} in the offline copy ("satchel account list" shows them; sync if it is new)`,
+    );
+  return ids;
+}
+
 /**
  * Options to filters; the shared schema checks the values themselves, but for the dates, which
- * are checked here to name the option. `toOption` is the end date's name (`download` says
- * `--until`, its `--to` being the folder).
+ * are checked here to name the option, the types, read in any case, and the bank accounts,
+ * looked up in the organisation's offline copy. `toOption` is the end date's name (`download`
+ * says `--until`, its `--to` being the folder).
  */
 export function transactionFilters(
+  core: Core,
+  profileId: string,
   values: FilterValues,
   toOption = 'to',
 ): NonNullable<TransactionSearchInput['filters']> {
   dateOption('from', values.from);
   dateOption(toOption, values.to);
+  const types = transactionTypes(values.type);
+  const accountIds = bankAccountIds(core, profileId, values.account);
   const flags = {
     matched: yesNo('matched', values.matched),
     reviewed: yesNo('reviewed', values.reviewed),
@@ -140,14 +171,14 @@ export function transactionFilters(
     ...(values.text !== undefined ? { freeText: values.text } : {}),
     ...(values.from !== undefined ? { bookingDateFrom: values.from } : {}),
     ...(values.to !== undefined ? { bookingDateTo: values.to } : {}),
-    ...(values.account ? { accountIds: values.account } : {}),
+    ...(accountIds ? { accountIds } : {}),
     ...(flags.matched !== undefined ? { matched: flags.matched } : {}),
     ...(flags.reviewed !== undefined ? { reviewed: flags.reviewed } : {}),
     ...(flags.flagged !== undefined ? { flagged: flags.flagged } : {}),
     ...(flags.hasNote !== undefined ? { hasNote: flags.hasNote } : {}),
     ...amountRange(values),
     ...(values.tag !== undefined ? { tag: values.tag } : {}),
-    ...(values.type ? { transactionTypes: values.type } : {}),
+    ...(types ? { transactionTypes: types } : {}),
     ...(values.currency ? { currencies: values.currency.map((code) => code.toUpperCase()) } : {}),
   } as NonNullable<TransactionSearchInput['filters']>;
 }

@@ -76,7 +76,7 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
 
   const profile = chooseProfile(core, values.profile);
   const { tag: _tag, reviewed: _reviewed, ...filterValues } = values;
-  const filters = transactionFilters({ ...filterValues, reviewed: values['is-reviewed'] });
+  const filters = transactionFilters(core, profile.id, { ...filterValues, reviewed: values['is-reviewed'] });
   if (values.expenses && !values.id)
     throw new UsageError(
       '--expenses marks the expenses given with --id; the search filters find transactions',

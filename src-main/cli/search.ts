@@ -39,7 +39,7 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
   if (!field.success) throw new UsageError(`--sort takes one of ${TransactionSortField.options.join(', ')}`);
   const profile = chooseProfile(core, values.profile);
   const input: TransactionSearchInput = {
-    filters: transactionFilters(values),
+    filters: transactionFilters(core, profile.id, values),
     sorting: { field: field.data, direction: values.asc ? 'ASC' : 'DESC' },
     pagination: {
       page: countOption('page', values.page, { min: 1, max: 1_000_000 }),

@@ -70,6 +70,17 @@ describe('satchel account list', () => {
     const rows = (JSON.parse(search.stdout) as { rows: Array<{ bankAccountId: string }> }).rows;
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((row) => row.bankAccountId))).toEqual(new Set([id]));
+    // The type is read in any case, as the currency is.
+    const cards = await runCli(
+      ['search', '--account', id, '--type', 'card', '--json', '--page-size', '500'],
+      {
+        env,
+      },
+    );
+    expect(cards.code).toBe(0);
+    const cardRows = (JSON.parse(cards.stdout) as { rows: Array<{ transactionType: string }> }).rows;
+    expect(cardRows.length).toBeGreaterThan(0);
+    expect(new Set(cardRows.map((row) => row.transactionType))).toEqual(new Set(['CARD']));
 
     const wrong = await runCli(['account', 'show'], { env });
     expect(wrong).toMatchObject({ code: 2, stdout: '' });

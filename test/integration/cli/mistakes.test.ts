@@ -104,9 +104,29 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     const { env } = await connected();
     const cases: Array<[string[], string]> = [
       [['search', '--currency', 'gb'], '--currency: '],
-      [['search', '--type', 'FOO'], '--type: '],
+      [
+        ['search', '--type', 'FOO'],
+        '--type takes one of CARD, PAYOUT, TOP_UP, WITHDRAWAL, REPAYMENT, not "FOO"',
+      ],
       [['search', '--from', '2026-12-01', '--to', '2026-01-01'], '--from: '],
-      [['export', '--out', path.join(tempDir(), 'x.csv'), '--delimiter', '|'], '--delimiter: '],
+      [
+        ['export', '--out', path.join(tempDir(), 'x.csv'), '--delimiter', '|'],
+        '--delimiter takes , or ; or tab, not "|"',
+      ],
+      [
+        ['export', '--out', path.join(tempDir(), 'x.csv'), '--decimal', 'x'],
+        '--decimal takes . or , not "x"',
+      ],
+      // A bank account the offline copy does not hold found nothing, as if it had no transactions.
+      ...[
+        ['search'],
+        ['export', '--out', path.join(tempDir(), 'x.csv')],
+        ['download', '--to', tempDir()],
+        ['review', 'mark', '--reviewed'],
+      ].map((command): [string[], string] => [
+        [...command, '--account', 'acc-typo'],
+        '--account: no bank account acc-typo in the offline copy ("satchel account list" shows them',
+      ]),
       [
         ['export', '--out', path.join(tempDir(), 'x.csv'), '--locale', 'xx-YY'],
         '--locale: Not a locale Satchel knows',
