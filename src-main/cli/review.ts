@@ -128,8 +128,7 @@ function checkKnown(core: Core, profileId: string, kind: 'transaction' | 'expens
   const shown = unknown.slice(0, 3).join(', ') + (unknown.length > 3 ? ', …' : '');
   throw new AppError(
     'NOT_FOUND',
-    `No ${kind} with ${unknown.length === 1 ? 'the id' : `${unknown.length} of the ids`} ${shown} in the offline copy; nothing was changed.${kind === 'transaction' ? ' Expenses need --expenses.' : ''}`,
-    'id',
+    `--id: No ${kind} with ${unknown.length === 1 ? 'the id' : `${unknown.length} of the ids`} ${shown} in the offline copy; nothing was changed.${kind === 'transaction' ? ' Expenses need --expenses.' : ''}`,
   );
 }
 

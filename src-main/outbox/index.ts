@@ -215,7 +215,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
           .where(eq(table.id, target.recordId ?? ''))
           .get();
         if (!row || row.dimensionId !== target.parentId)
-          throw new AppError('NOT_FOUND', 'No item with this id in this dimension in the cache.');
+          throw new AppError(
+            'NOT_FOUND',
+            `No item ${target.recordId ?? ''} of the dimension ${target.parentId ?? ''} is in the offline copy. Sync, then try again.`,
+          );
       }
       const payload = validateEdit(tx, target, input);
       return enqueue(tx, { ...target, payload });

@@ -172,7 +172,10 @@ export function enqueue(tx: Tx, edit: NewEdit): { operationId: string; recordId:
     recordId = edit.recordId ?? '';
     const current = readRow(tx, edit.resource, recordId);
     if (!current)
-      throw new AppError('NOT_FOUND', `No ${specs[edit.resource].label} with this id in the cache.`);
+      throw new AppError(
+        'NOT_FOUND',
+        `No ${specs[edit.resource].label} ${recordId} is in the offline copy. Sync, then try again.`,
+      );
     const chain = openItemsOf(tx, recordId);
     base = chain.length > 0 ? chainBase(tx, recordId) : current;
     basedOn = typeof current.updateTime === 'string' ? current.updateTime : null;

@@ -113,7 +113,8 @@ export function validateEdit(tx: Tx, target: EditTarget, input: unknown, server?
     .from(dimensions)
     .where(and(eq(dimensions.id, parentId), isNull(dimensions.deletedAt)))
     .get();
-  if (!parent) throw new AppError('NOT_FOUND', 'No dimension with this id in the cache.');
+  if (!parent)
+    throw new AppError('NOT_FOUND', `No dimension ${parentId} is in the offline copy. Sync, then try again.`);
   if (parent.status === 'DELETED') {
     if (target.operation === 'create')
       throw invalid('The dimension is deleted; items cannot be added to it.', 'dimensionId');

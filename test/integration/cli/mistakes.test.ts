@@ -77,13 +77,33 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
     // An id that is no record of the kind: it used to say "0 records changed" with exit 0.
     const unknown = await satchel(['review', 'mark', '--reviewed', '--id', first!.id, '--id', 'nope'], env);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(
-      'No transaction with the id nope in the offline copy; nothing was changed.',
+    // Named as the option it came in, not as the schema's field ("(field: id)").
+    expect(unknown.stderr).toBe(
+      'satchel: --id: No transaction with the id nope in the offline copy; nothing was changed. Expenses need --expenses.\n',
     );
     const wrongKind = await satchel(['review', 'mark', '--reviewed', '--expenses', '--id', first!.id], env);
     expect(wrongKind.code).toBe(1);
     expect(wrongKind.stderr).toContain(`No expense with the id ${first!.id}`);
     expect(await reviewed()).toBe(0);
+    // Offline edits of records the offline copy does not hold name the id they were given.
+    const dimension = sandbox.state.dimensions.find((d) => d.status === 'ACTIVE' && !d.system)!;
+    for (const [args, message] of [
+      [['supplier', 'update', 'sup-typo', '--name', 'X'], 'No supplier sup-typo is in the offline copy.'],
+      [['dimension', 'update', 'dim-typo', '--name', 'X'], 'No dimension dim-typo is in the offline copy.'],
+      [
+        ['dimension', 'create-item', 'dim-typo', '--name', 'X', '--code', 'X1'],
+        'No dimension dim-typo is in the offline copy.',
+      ],
+      [
+        ['dimension', 'update-item', dimension.id, 'item-typo', '--name', 'X'],
+        `No item item-typo of the dimension ${dimension.id} is in the offline copy.`,
+      ],
+    ] as const) {
+      const result = await satchel([...args], env);
+      expect({ args, code: result.code }).toEqual({ args, code: 1 });
+      expect(result.stderr).toBe(`satchel: ${message} Sync, then try again.\n`);
+    }
+    expect((await satchel(['edits', 'list'], env)).stderr).toBe('No edits are waiting.\n');
     expect(
       (await satchel(['review', 'mark', '--reviewed', '--expenses', '--id', expense.id], env)).stdout,
     ).toBe('1 record changed\n');
