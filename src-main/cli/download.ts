@@ -10,7 +10,9 @@ import {
   type DownloadScope,
 } from '../../src-shared/files';
 import type { Core } from '../core';
+import { SCOPED_FILES_FROM } from '../files/scope';
 import {
+  checkKnownIds,
   chooseProfile,
   transactionFilterOptions,
   transactionFilters,
@@ -60,6 +62,9 @@ export function progressLine(progress: DownloadProgress): string {
     `${files.failed > 0 ? ` · ${files.failed} failed` : ''}${waiting}`
   );
 }
+
+/** "1 file", "2 files". */
+const filesText = (count: number) => `${count} ${count === 1 ? 'file' : 'files'}`;
 
 /** What a progress line counts, without the rate, time left or wait that change between events. */
 function countsOf({ files, bytes }: DownloadProgress): string {
@@ -125,6 +130,39 @@ function otherDownloadsNote(core: Core, profileId: string, job: DownloadJobShape
 }
 
 /**
+ * A note naming the ids given that bring no file: transactions or expenses with none, and files
+ * deleted since (the cache keeps their record). The others' files are downloaded, and without
+ * the note those ids went unmentioned.
+ */
+function withoutFilesNote(
+  core: Core,
+  profileId: string,
+  scope: Extract<DownloadScope, { by: 'ids' }>,
+): string {
+  const column = { transaction: 't.id', expense: 'e.id', file: 'f.id' }[scope.kind];
+  const withFiles = new Set(
+    (
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare(
+          `SELECT DISTINCT lower(${column}) AS id ${SCOPED_FILES_FROM}
+           WHERE f.deleted_at IS NULL AND lower(${column}) IN (SELECT lower(value) FROM json_each(?))`,
+        )
+        .all(JSON.stringify(scope.ids)) as Array<{ id: string }>
+    ).map((row) => row.id),
+  );
+  const given = [...new Set(scope.ids)];
+  const without = given.filter((id) => !withFiles.has(id.toLowerCase()));
+  // None brings a file: the download says there is nothing to download.
+  if (without.length === 0 || without.length === given.length) return '';
+  const shown = without.slice(0, 3).join(', ') + (without.length > 3 ? ', …' : '');
+  const one = without.length === 1;
+  const what =
+    scope.kind === 'file' ? (one ? 'was deleted' : 'were deleted') : one ? 'has no files' : 'have no files';
+  return `Note: ${one ? `the ${scope.kind}` : `${without.length} of the ${scope.kind}s`} ${shown} ${what}.\n`;
+}
+
+/**
  * Downloads the receipts of a search, a selection, a period or everything into a folder,
  * with a manifest. Run again with the same options after an interruption, it continues the
  * same download: finished files are not fetched again.
@@ -158,6 +196,13 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     layout: layout.data,
   });
   if (!request.success) throw optionError(request.error, { bookingDateTo: 'until' });
+  if (scope.by === 'ids') {
+    checkKnownIds(core, profile.id, scope.kind, scope.ids, {
+      option: scope.kind,
+      outcome: 'nothing was downloaded. Sync, then try again.',
+    });
+    io.stderr.write(withoutFilesNote(core, profile.id, scope));
+  }
 
   // Progress goes to stderr, as every message does: stdout carries only the closing summary.
   const status = statusLine(io);
@@ -214,8 +259,8 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
     const { files } = started.job;
     io.stderr.write(
       started.resumed
-        ? `Continuing the download to ${started.job.destination}: ${files.done} of ${files.total} files already done\n`
-        : `Downloading ${files.total} files to ${started.job.destination}${files.present > 0 ? ` (${files.present} already there)` : ''}\n`,
+        ? `Continuing the download to ${started.job.destination}: ${files.done} of ${filesText(files.total)} already done\n`
+        : `Downloading ${filesText(files.total)} to ${started.job.destination}${files.present > 0 ? ` (${files.present} already there)` : ''}\n`,
     );
     if (!started.resumed) io.stderr.write(otherDownloadsNote(core, profile.id, started.job));
     const result = await core.files.wait(profile.id, started.job.id);
@@ -250,7 +295,7 @@ export async function downloadCommand(core: Core, args: string[], io: CliIo): Pr
         ? `; manifest: ${path.join(job.destination, job.manifest)}`
         : '';
     io.stdout.write(
-      `${counts.done} of ${counts.total} files in ${job.destination} (${counts.fetched} fetched, ${counts.copied} copied from the offline cache, ${counts.present} already there` +
+      `${counts.done} of ${filesText(counts.total)} in ${job.destination} (${counts.fetched} fetched, ${counts.copied} copied from the offline cache, ${counts.present} already there` +
         // A job carried on counts from its start; say what this run did.
         `${started.resumed ? `; ${counts.fetched - started.job.files.fetched} fetched by this run` : ''})` +
         `${counts.failed > 0 ? `, ${counts.failed} failed` : ''}${manifest}\n`,

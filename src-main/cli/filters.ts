@@ -30,6 +30,44 @@ export function profileOption(core: Core, nameOrId: string): ProfileSummary {
   }
 }
 
+const RECORD_TABLES = {
+  transaction: 'bank_transactions',
+  expense: 'expenses',
+  file: 'expense_files',
+} as const;
+
+/**
+ * Ids given on the command line that are no record of that kind in the offline copy (mistyped,
+ * or not yet synced) stop the command before it does anything: left out, they went unnoticed
+ * (`review mark` said "0 records changed", `download` fetched the others' files). Ids are
+ * matched in any case, as the commands match them.
+ */
+export function checkKnownIds(
+  core: Core,
+  profileId: string,
+  kind: keyof typeof RECORD_TABLES,
+  ids: string[],
+  { option, outcome }: { option: string; outcome: string },
+): void {
+  const known = new Set(
+    (
+      core
+        .cacheOf(profileId)
+        .sqlite.prepare(
+          `SELECT lower(id) AS id FROM ${RECORD_TABLES[kind]} WHERE lower(id) IN (SELECT lower(value) FROM json_each(?))`,
+        )
+        .all(JSON.stringify(ids)) as Array<{ id: string }>
+    ).map((row) => row.id),
+  );
+  const unknown = [...new Set(ids)].filter((id) => !known.has(id.toLowerCase()));
+  if (unknown.length === 0) return;
+  const shown = unknown.slice(0, 3).join(', ') + (unknown.length > 3 ? ', …' : '');
+  throw new AppError(
+    'NOT_FOUND',
+    `--${option}: No ${kind} with ${unknown.length === 1 ? 'the id' : `${unknown.length} of the ids`} ${shown} in the offline copy; ${outcome}`,
+  );
+}
+
 /** Transaction search filters as command-line options, shared by `search` and `export`. */
 export const transactionFilterOptions = {
   text: { type: 'string' },

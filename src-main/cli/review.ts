@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AppError } from '../../src-shared/errors';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
 import type { ReviewFileStep } from '../../src-shared/ipc';
 import { reviewFileProgressText } from '../../src-shared/review-file-progress';
@@ -8,7 +7,7 @@ import type { Core } from '../core';
 import { exportReviewFileInSlices, importReviewFileInSlices } from '../export';
 import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
 import { PROGRESS_INTERVAL_MS } from '../review-progress';
-import { chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
+import { checkKnownIds, chooseProfile, transactionFilterOptions, transactionFilters } from './filters';
 import { type CliIo, namingOption, onInterrupt, optionError, table, UsageError } from './io';
 import { statusLine } from './status-line';
 
@@ -83,7 +82,11 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
     );
   if (values.id && Object.keys(filters).length > 0)
     throw new UsageError('give either --id or search filters, not both');
-  if (values.id) checkKnown(core, profile.id, values.expenses ? 'expense' : 'transaction', values.id);
+  if (values.id)
+    checkKnownIds(core, profile.id, values.expenses ? 'expense' : 'transaction', values.id, {
+      option: 'id',
+      outcome: `nothing was changed.${values.expenses ? '' : ' Expenses need --expenses.'}`,
+    });
   const target = ReviewTarget.safeParse(
     values.id
       ? { by: 'ids', kind: values.expenses ? 'expense' : 'transaction', ids: values.id }
@@ -110,26 +113,6 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
     release();
   });
   io.stdout.write(`${changed} ${changed === 1 ? 'record' : 'records'} changed\n`);
-}
-
-/** Ids that are no record of that kind in the offline copy stop the change before anything is marked. */
-function checkKnown(core: Core, profileId: string, kind: 'transaction' | 'expense', ids: string[]): void {
-  const table = kind === 'expense' ? 'expenses' : 'bank_transactions';
-  const known = new Set(
-    (
-      core
-        .cacheOf(profileId)
-        .sqlite.prepare(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`)
-        .all(JSON.stringify(ids)) as Array<{ id: string }>
-    ).map((row) => row.id),
-  );
-  const unknown = [...new Set(ids)].filter((id) => !known.has(id));
-  if (unknown.length === 0) return;
-  const shown = unknown.slice(0, 3).join(', ') + (unknown.length > 3 ? ', …' : '');
-  throw new AppError(
-    'NOT_FOUND',
-    `--id: No ${kind} with ${unknown.length === 1 ? 'the id' : `${unknown.length} of the ids`} ${shown} in the offline copy; nothing was changed.${kind === 'transaction' ? ' Expenses need --expenses.' : ''}`,
-  );
 }
 
 function attention(core: Core, args: string[], io: CliIo): void {

@@ -12,6 +12,7 @@ import {
   percentDone,
   progressAnnouncement,
   shownRate,
+  filesOf,
 } from '../../src-renderer/features/files/format';
 
 // The Files area's sizes, rates, times left and live-region text, pinned to two locales.
@@ -80,6 +81,11 @@ describe('progress', () => {
     expect(progressAnnouncement('completed', 2071, 2071, 'en-US')).toBe(
       'Download finished: 2,071 of 2,071 files.',
     );
+    // One file is a file: "1 of 1 files" was said and shown.
+    expect(progressAnnouncement('completed', 1, 1, 'en-US')).toBe('Download finished: 1 of 1 file.');
+    expect(progressAnnouncement('running', 0, 1, 'en-US')).toBe('Downloading: 0 percent of 1 file.');
+    expect(filesOf(0, 1, 'de-DE')).toBe('0 of 1 file');
+    expect(filesOf(1200, 2071, 'de-DE')).toBe('1.200 of 2.071 files');
   });
 
   it('joins a manifest path with the destination’s own separator', () => {

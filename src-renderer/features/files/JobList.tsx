@@ -9,6 +9,7 @@ import {
   formatByteSize,
   formatClock,
   failureText,
+  filesOf,
   formatDuration,
   joinPath,
   percentDone,
@@ -192,14 +193,12 @@ function JobCard({ profileId, job }: { profileId: string; job: LiveJob }) {
         aria-valuemin={0}
         aria-valuemax={files.total}
         aria-valuenow={settled}
-        aria-valuetext={`${formatCount(settled)} of ${formatCount(files.total)} files`}
+        aria-valuetext={filesOf(settled, files.total)}
       >
         <span style={{ width: `${percentDone(settled, files.total)}%` }} />
       </div>
       <p className="job-figures" data-testid="job-figures">
-        <strong>
-          {formatCount(files.done)} of {formatCount(files.total)} files
-        </strong>
+        <strong>{filesOf(files.done, files.total)}</strong>
         {' · '}
         {formatByteSize(bytes.done)} of {formatByteSize(bytes.total)}
         {running && job.live && (

@@ -7,7 +7,7 @@ import { formatCount } from '../../lib/format';
 import { useReadOnly, writeControl } from '../../lib/read-only';
 import { useCommand } from '../../lib/query';
 import { call } from '../../lib/satchel';
-import { formatByteSize } from './format';
+import { filesOf, formatByteSize } from './format';
 import { parseOfflineForm } from './offline-form';
 
 const GIB = 1024 ** 3;
@@ -180,7 +180,7 @@ function OfflineUsageFacts({ usage }: { usage: OfflineUsage }) {
       <dd>
         {usage.scope.mode === 'none'
           ? 'none'
-          : `${formatCount(usage.wantedCached)} of ${formatCount(usage.wantedFiles)} files on this computer`}
+          : `${filesOf(usage.wantedCached, usage.wantedFiles)} on this computer`}
       </dd>
       <dt>Filling</dt>
       <dd>

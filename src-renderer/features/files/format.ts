@@ -105,6 +105,12 @@ export function statusWord(status: DownloadJobStatus): string {
   return STATUS_WORDS[status];
 }
 
+/** "0 of 1 file", "3 of 2,071 files": the noun agrees with the total. */
+export function filesOf(done: number, total: number, locale: string | undefined = defaultLocale): string {
+  const count = new Intl.NumberFormat(locale);
+  return `${count.format(done)} of ${count.format(total)} ${total === 1 ? 'file' : 'files'}`;
+}
+
 /**
  * What the polite live region says about a download. It changes only at each tenth of the
  * files and when the status changes, so a screen reader hears a few steps, not every event.
@@ -116,13 +122,12 @@ export function progressAnnouncement(
   locale: string | undefined = defaultLocale,
 ): string {
   const count = new Intl.NumberFormat(locale);
-  if (status === 'completed')
-    return `Download finished: ${count.format(done)} of ${count.format(total)} files.`;
+  if (status === 'completed') return `Download finished: ${filesOf(done, total, locale)}.`;
   if (status === 'running') {
     const step = total > 0 ? Math.floor((done / total) * 10) * 10 : 0;
-    return `Downloading: ${count.format(Math.min(step, 99))} percent of ${count.format(total)} files.`;
+    return `Downloading: ${count.format(Math.min(step, 99))} percent of ${count.format(total)} ${total === 1 ? 'file' : 'files'}.`;
   }
-  return `Download ${statusWord(status).toLowerCase()}: ${count.format(done)} of ${count.format(total)} files.`;
+  return `Download ${statusWord(status).toLowerCase()}: ${filesOf(done, total, locale)}.`;
 }
 
 /** A file's path inside the destination, with the destination's own separator. */

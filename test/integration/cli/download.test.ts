@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
@@ -18,6 +18,68 @@ const PROGRESS =
   /^\d+\/\d+ files · [\d.]+ [KMGT]?B of [\d.]+ [KMGT]?B( · [\d.]+ [KMGT]?B\/s)?( · about \d+(\.\d)? (s|min|h) left)?( · \d+ failed)?( · waiting for the rate limit until \d\d:\d\d:\d\d)?$/;
 
 describe('satchel download on a pipe', () => {
+  it('refuses an id the offline copy does not hold, and names the ones given that bring no file', async () => {
+    const { sandbox, dataDir, core, profile } = await connect('Audit', { transactions: 200 });
+    expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');
+    // A file deleted on the server since: the offline copy keeps its record, marked deleted.
+    const [kept, deleted] = sandbox.state.files.map((file) => file.id);
+    core
+      .cacheOf(profile.id)
+      .sqlite.prepare('UPDATE expense_files SET deleted_at = ? WHERE id = ?')
+      .run('2026-11-01T00:00:00Z', deleted);
+    await core.close();
+    const env = { SATCHEL_DATA_DIR: dataDir };
+    const state = sandbox.state;
+    // A transaction documented by an expense with exactly one file, and one no expense documents
+    // (unmatched).
+    const withFile = state.expenses.find(
+      (expense) =>
+        expense.bankTransactionId && state.files.filter((file) => file.expenseId === expense.id).length === 1,
+    )!.bankTransactionId!;
+    const unmatched = await runCli(['search', '--matched', 'false', '--json', '--page-size', '1'], { env });
+    const bare = (JSON.parse(unmatched.stdout) as { rows: Array<{ id: string }> }).rows[0]!.id;
+    expect(state.expenses.some((expense) => expense.bankTransactionId === bare)).toBe(false);
+    const destination = path.join(tempDir(), 'out');
+
+    // A mistyped id among good ones: the good ones' files used to be downloaded without a word.
+    const typo = await runCli(
+      ['download', '--to', destination, '--transaction', withFile, '--transaction', 'typo'],
+      { env },
+    );
+    expect(typo).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        'satchel: --transaction: No transaction with the id typo in the offline copy; nothing was downloaded. Sync, then try again.\n',
+    });
+    expect(existsSync(destination)).toBe(false);
+    // Ids in upper case are the same records, as the other commands take them.
+    const expense = await runCli(['download', '--to', destination, '--expense', 'TYPO'], { env });
+    expect(expense.stderr).toContain('--expense: No expense with the id TYPO');
+
+    // A transaction with no files beside one with a file: said, and the one file downloaded.
+    const some = await runCli(
+      ['download', '--to', destination, '--transaction', withFile, '--transaction', bare.toUpperCase()],
+      { env },
+    );
+    expect(some.code).toBe(0);
+    const lines = some.stderr.split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      `Note: the transaction ${bare.toUpperCase()} has no files.`,
+      `Downloading 1 file to ${destination}`,
+    ]);
+    expect(some.stdout).toMatch(new RegExp(`^1 of 1 file in ${destination} \\(1 fetched, `));
+
+    // A file deleted since beside one that is not.
+    const files = await runCli(
+      ['download', '--to', path.join(tempDir(), 'files'), '--file', kept!, '--file', deleted!],
+      { env },
+    );
+    expect(files.code).toBe(0);
+    expect(files.stderr.split('\n')[0]).toBe(`Note: the file ${deleted} was deleted.`);
+    expect(files.stdout).toMatch(/^1 of 1 file in /);
+  });
+
   it('prints plain progress lines on stderr, says which file failed and where the manifest is, and goes on after the network came back', async () => {
     const { sandbox, dataDir, core, profile } = await connect('Audit', { transactions: 200 });
     expect((await core.sync.sync(profile.id)).outcome).toBe('succeeded');

@@ -217,7 +217,7 @@ describe('satchel CLI: mistakes and ways out', { timeout: 60_000 }, () => {
       [
         ['download', '--to', tempDir(), '--transaction', 'nope'],
         1,
-        'satchel: There are no files to download in this selection.\n',
+        'satchel: --transaction: No transaction with the id nope in the offline copy; nothing was downloaded. Sync, then try again.\n',
       ],
     ];
     for (const [args, code, message] of cases) {
