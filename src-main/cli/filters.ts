@@ -174,7 +174,11 @@ function transactionTypes(values: string[] | undefined): string[] | undefined {
  */
 function bankAccountIds(core: Core, profileId: string, ids: string[] | undefined): string[] | undefined {
   if (ids === undefined) return undefined;
-  const known = core.cacheOf(profileId).sqlite.prepare('SELECT 1 FROM bank_accounts WHERE id = ?').pluck();
+  // In any case, as the search matches them.
+  const known = core
+    .cacheOf(profileId)
+    .sqlite.prepare('SELECT 1 FROM bank_accounts WHERE lower(id) = lower(?)')
+    .pluck();
   const unknown = ids.find((id) => known.get(id) === undefined);
   if (unknown !== undefined)
     throw new UsageError(

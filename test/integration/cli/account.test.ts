@@ -70,9 +70,10 @@ describe('satchel account list', () => {
     const rows = (JSON.parse(search.stdout) as { rows: Array<{ bankAccountId: string }> }).rows;
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((row) => row.bankAccountId))).toEqual(new Set([id]));
-    // The type is read in any case, as the currency is.
+    // The type is read in any case, as the currency is; the account's id too, as the search
+    // matches it.
     const cards = await runCli(
-      ['search', '--account', id, '--type', 'card', '--json', '--page-size', '500'],
+      ['search', '--account', id.toUpperCase(), '--type', 'card', '--json', '--page-size', '500'],
       {
         env,
       },
