@@ -106,7 +106,10 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
   const { changed } = await applyReviewInSlices(core.writableCacheOf(profile.id), target.data, change.data, {
     ...(io.signal ? { signal: io.signal } : {}),
     onProgress: (done, total) => {
-      if (total > 0) status.show(`Marking ${grouped.format(done)} of ${grouped.format(total)} records…`);
+      if (total > 0)
+        status.show(
+          `Marking ${grouped.format(done)} of ${grouped.format(total)} ${total === 1 ? 'record' : 'records'}…`,
+        );
     },
   }).finally(() => {
     status.end();

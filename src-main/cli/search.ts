@@ -68,7 +68,10 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
     const sums = result.totals.sums
       .map((sum) => `${formatAmount(sum.minor, sum.currency)} ${sum.currency}`)
       .join(', ');
-    io.stderr.write(`${result.totals.count} transactions${sums ? ` · ${sums}` : ''} · page ${result.page}\n`);
+    const { count } = result.totals;
+    io.stderr.write(
+      `${count} ${count === 1 ? 'transaction' : 'transactions'}${sums ? ` · ${sums}` : ''} · page ${result.page}\n`,
+    );
   }
 }
 

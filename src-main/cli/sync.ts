@@ -93,7 +93,9 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
         printer.end();
       });
       const total = Object.values(summary.counts).reduce((sum, n) => sum + n, 0);
-      io.stdout.write(`${profile.name}: ${summary.outcome}, ${total} records written\n`);
+      io.stdout.write(
+        `${profile.name}: ${summary.outcome}, ${total} ${total === 1 ? 'record' : 'records'} written\n`,
+      );
       // A cancel (Ctrl+C) is no problem of the run: its outcome says it, and it is said once below.
       const errors = summary.errors;
       for (const error of errors.slice(0, 20)) {

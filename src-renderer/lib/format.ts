@@ -71,6 +71,11 @@ export function formatCount(value: number): string {
   return countFormat.format(value);
 }
 
+/** A count and its noun, which agrees with it: "1 transaction", "1,200 transactions". */
+export function formatCounted(value: number, noun: { one: string; other: string }): string {
+  return `${countFormat.format(value)} ${value === 1 ? noun.one : noun.other}`;
+}
+
 export function formatBytes(size: number | null): string {
   if (size === null) return '—';
   if (size < 1024) return `${countFormat.format(size)} B`;

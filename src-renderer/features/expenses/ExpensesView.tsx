@@ -233,7 +233,7 @@ export function ExpensesView({
           target={{ by: 'expenseSearch', filters: currentFilters }}
           // Null while the search on screen is counted: the bulk actions wait, saying so.
           total={answer ? answer.total : search.error ? 0 : null}
-          noun="expenses"
+          noun={{ one: 'expense', other: 'expenses' }}
           onDone={setListMessage}
         >
           <button

@@ -9,7 +9,7 @@ import type {
 } from '../../../src-shared/search';
 import { PathField, RadioGroup } from '../../components/fields';
 import { trapTab, useModal } from '../../components/modal';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatCounted } from '../../lib/format';
 import { newId } from '../../lib/new-id';
 import { call } from '../../lib/satchel';
 import '../files/files.css';
@@ -67,7 +67,10 @@ export function ExportDialog({
   onFailed(message: string): void;
 }) {
   const id = useId();
-  const what = search.kind === 'transaction' ? 'transactions' : 'expenses';
+  const noun =
+    search.kind === 'transaction'
+      ? { one: 'transaction', other: 'transactions' }
+      : { one: 'expense', other: 'expenses' };
   const dialog = useRef<HTMLDialogElement>(null);
   const locale = navigator.language || 'en-US';
   const [file, setFile] = useState('');
@@ -110,7 +113,7 @@ export function ExportDialog({
     try {
       const picked = await call('dialog.pickFile', {
         purpose: search.kind === 'transaction' ? 'transactionsCsv' : 'expensesCsv',
-        suggestedName: suggestedName(what),
+        suggestedName: suggestedName(noun.other),
       });
       if (picked.file) {
         setFile(picked.file);
@@ -152,7 +155,7 @@ export function ExportDialog({
               ...target,
             });
       localStorage.setItem(REMEMBERED, separators);
-      onDone(`${formatCount(result.rows)} ${what} written to ${result.file}.`);
+      onDone(`${formatCounted(result.rows, noun)} written to ${result.file}.`);
       dialog.current?.close();
     } catch (problem) {
       if (problem instanceof AppError && problem.code === 'CANCELLED') {
@@ -160,7 +163,7 @@ export function ExportDialog({
         return;
       }
       if (!shown.current) {
-        onFailed(`The export of ${what} failed: ${(problem as Error).message}`);
+        onFailed(`The export of ${noun.other} failed: ${(problem as Error).message}`);
         return;
       }
       const field = problem instanceof AppError && problem.field === 'file' ? 'file' : 'form';
@@ -212,8 +215,10 @@ export function ExportDialog({
       <form onSubmit={(event) => void submit(event)} noValidate>
         <h2 id={`${id}-title`}>Export as CSV</h2>
         <p className="muted">
-          All {formatCount(total)} {what} of this search, in its order, with their review marks. UTF-8, ISO
-          dates, exact amounts.
+          {total === 1
+            ? `The 1 ${noun.one} of this search, with its review marks.`
+            : `All ${formatCounted(total, noun)} of this search, in its order, with their review marks.`}{' '}
+          UTF-8, ISO dates, exact amounts.
         </p>
         <PathField
           id={`${id}-file`}

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useReadOnly, writeControl } from '../../lib/read-only';
 import type { ReviewChange, ReviewTarget } from '../../../src-shared/search';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatCounted } from '../../lib/format';
 import { useReview } from './useReview';
 
 /**
@@ -25,8 +25,8 @@ export function ResultReview({
   target: Extract<ReviewTarget, { by: 'transactionSearch' | 'expenseSearch' }>;
   /** How many records the search finds; null while they are counted. */
   total: number | null;
-  /** What the result holds, plural: "transactions", "expenses". */
-  noun: string;
+  /** What the result holds, one and more: "transaction", "transactions". */
+  noun: { one: string; other: string };
   onDone(message: string): void;
   children?: ReactNode;
 }) {
@@ -55,8 +55,8 @@ export function ResultReview({
     <>
       {confirm ? (
         <span className="confirm" role="group" aria-label="Confirm the bulk change">
-          {confirm.change.action === 'setReviewed' ? 'Mark' : 'Unmark'} all {formatCount(confirm.total)}{' '}
-          {noun}?
+          {confirm.change.action === 'setReviewed' ? 'Mark' : 'Unmark'}{' '}
+          {confirm.total === 1 ? `the 1 ${noun.one}` : `all ${formatCounted(confirm.total, noun)}`}?
           <button
             type="button"
             className="primary"

@@ -55,7 +55,10 @@ export function BulkBar({
       : []),
     {
       id: 'result',
-      label: `All ${formatCount(total ?? 0)} transactions of this search`,
+      label:
+        total === 1
+          ? 'The 1 transaction of this search'
+          : `All ${formatCount(total ?? 0)} transactions of this search`,
       scope: { by: 'transactionSearch', filters },
     },
   ];
@@ -81,7 +84,7 @@ export function BulkBar({
         profileId={profileId}
         target={{ by: 'transactionSearch', filters }}
         total={total}
-        noun="transactions"
+        noun={{ one: 'transaction', other: 'transactions' }}
         onDone={setDone}
       >
         <button type="button" {...writeControl(readOnly, !total)} onClick={() => setDownload('result')}>

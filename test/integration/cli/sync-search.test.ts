@@ -105,6 +105,9 @@ describe('satchel CLI: sync and search', { timeout: 120_000 }, () => {
     const human = await runCli(['search', '--text', 'hotel'], { env });
     expect(human.stdout).toMatch(/^BOOKED\s+AMOUNT\s+COUNTERPARTY/);
     expect(human.stderr).toMatch(/^\d+ transactions · /);
+    // One found is one transaction ("1 transactions" was said).
+    const one = await runCli(['search', '--text', local.rows[0]!.id], { env });
+    expect(one.stderr).toMatch(/^1 transaction · [^\n]+ · page 1\n$/);
     // A date that is no date names the option it was given to, as a mistake of usage.
     const bad = await runCli(['search', '--from', '2025-13-01'], { env });
     expect(bad.code).toBe(2);
