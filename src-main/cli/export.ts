@@ -137,9 +137,11 @@ async function run(
       release();
       status.end();
     });
+  // "1 transaction", "2 transactions".
+  const rows = `${result.rows} ${result.rows === 1 ? what.replace(/s$/, '') : what}`;
   if (result.file === undefined)
-    io.stderr.write(`${result.rows} ${what} written to standard output (${result.bytes} bytes)\n`);
-  else io.stdout.write(`${result.rows} ${what} written to ${result.file} (${result.bytes} bytes)\n`);
+    io.stderr.write(`${rows} written to standard output (${result.bytes} bytes)\n`);
+  else io.stdout.write(`${rows} written to ${result.file} (${result.bytes} bytes)\n`);
 }
 
 /** The whole result of a transaction (or, with `expenses`, an expense) search as CSV. */

@@ -108,6 +108,8 @@ describe('satchel CLI: sync and search', { timeout: 120_000 }, () => {
     // One found is one transaction ("1 transactions" was said).
     const one = await runCli(['search', '--text', local.rows[0]!.id], { env });
     expect(one.stderr).toMatch(/^1 transaction · [^\n]+ · page 1\n$/);
+    const oneCsv = await runCli(['export', '--out', '-', '--text', local.rows[0]!.id], { env });
+    expect(oneCsv.stderr).toMatch(/^1 transaction written to standard output \(\d+ bytes\)\n$/);
     // A date that is no date names the option it was given to, as a mistake of usage.
     const bad = await runCli(['search', '--from', '2025-13-01'], { env });
     expect(bad.code).toBe(2);
