@@ -1,11 +1,10 @@
+import { counted as count } from './counted';
 import type { RecoverableOrganisation, RecoveryPlan } from './profiles';
 
 /**
  * "Recover organisations" in words, the same in the window and on the command line: what it
  * will do (the confirmation) and what it did.
  */
-
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * One organisation listed again: its copy, the work in it, its key; `enterKey` says where a

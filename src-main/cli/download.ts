@@ -9,6 +9,7 @@ import {
   type DownloadProgress,
   type DownloadScope,
 } from '../../src-shared/files';
+import { counted } from '../../src-shared/counted';
 import type { Core } from '../core';
 import { SCOPED_FILES_FROM } from '../files/scope';
 import {
@@ -63,8 +64,7 @@ export function progressLine(progress: DownloadProgress): string {
   );
 }
 
-/** "1 file", "2 files". */
-const filesText = (count: number) => `${count} ${count === 1 ? 'file' : 'files'}`;
+const filesText = (n: number) => counted(n, 'file', 'files');
 
 /** What a progress line counts, without the rate, time left or wait that change between events. */
 function countsOf({ files, bytes }: DownloadProgress): string {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ExpenseCsvExport, TransactionCsvExport, type CsvFormatInput } from '../../src-shared/export';
 import { ExpenseSortField, TransactionSortField } from '../../src-shared/search';
+import { counted } from '../../src-shared/counted';
 import type { Core } from '../core';
 import {
   csvFormat,
@@ -48,6 +49,9 @@ interface CommonValues {
   decimal?: string | undefined;
   force: boolean;
 }
+
+const TRANSACTIONS = { one: 'transaction', other: 'transactions' };
+const EXPENSES = { one: 'expense', other: 'expenses' };
 
 /** `--out -`: the CSV on standard output, for a pipe; the summary then goes to stderr. */
 const STDOUT = '-';
@@ -117,7 +121,7 @@ interface Progress {
 /** Progress on an interactive terminal (a status line), then the summary line. */
 async function run(
   io: CliIo,
-  what: string,
+  what: { one: string; other: string },
   exporting: (progress: Progress) => Promise<{ file?: string; rows: number; bytes: number }>,
 ): Promise<void> {
   const status = statusLine(io);
@@ -126,7 +130,7 @@ async function run(
   const release = onInterrupt(io, () => undefined);
   // Ended however the export ends: its last state stays readable above the summary or error.
   const result = await exporting({
-    onProgress: (written, total) => status.show(`exporting ${written} of ${total} ${what}`),
+    onProgress: (written, total) => status.show(`exporting ${written} of ${total} ${what.other}`),
     signal: io.signal,
     status,
   })
@@ -137,8 +141,7 @@ async function run(
       release();
       status.end();
     });
-  // "1 transaction", "2 transactions".
-  const rows = `${result.rows} ${result.rows === 1 ? what.replace(/s$/, '') : what}`;
+  const rows = counted(result.rows, what.one, what.other);
   if (result.file === undefined)
     io.stderr.write(`${rows} written to standard output (${result.bytes} bytes)\n`);
   else io.stdout.write(`${rows} written to ${result.file} (${result.bytes} bytes)\n`);
@@ -171,7 +174,7 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
     const { file: _file, overwrite: _overwrite, ...rest } = request;
     const piped = TransactionCsvExport.omit({ file: true, overwrite: true }).safeParse(rest);
     if (!piped.success) throw optionError(piped.error);
-    return run(io, 'transactions', (progress) =>
+    return run(io, TRANSACTIONS, (progress) =>
       streamTransactionsCsv(
         core.cacheOf(profile.id),
         piped.data.search,
@@ -182,7 +185,7 @@ export async function exportCommand(core: Core, args: string[], io: CliIo): Prom
   const parsed = TransactionCsvExport.safeParse(request);
   if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
-  await run(io, 'transactions', ({ onProgress, signal }) =>
+  await run(io, TRANSACTIONS, ({ onProgress, signal }) =>
     exportTransactions(core.cacheOf(profile.id), input, onProgress, signal),
   );
 }
@@ -212,7 +215,7 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
     const { file: _file, overwrite: _overwrite, ...rest } = request;
     const piped = ExpenseCsvExport.omit({ file: true, overwrite: true }).safeParse(rest);
     if (!piped.success) throw optionError(piped.error);
-    return run(io, 'expenses', (progress) =>
+    return run(io, EXPENSES, (progress) =>
       streamExpensesCsv(
         core.cacheOf(profile.id),
         piped.data.search,
@@ -223,7 +226,7 @@ async function exportExpensesCommand(core: Core, args: string[], io: CliIo): Pro
   const parsed = ExpenseCsvExport.safeParse(request);
   if (!parsed.success) throw optionError(parsed.error, { file: 'out' });
   const { profileId: _profileId, ...input } = parsed.data;
-  await run(io, 'expenses', ({ onProgress, signal }) =>
+  await run(io, EXPENSES, ({ onProgress, signal }) =>
     exportExpenses(core.cacheOf(profile.id), input, onProgress, signal),
   );
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ReviewChange, ReviewTarget, type ReviewChange as Change } from '../../src-shared/search';
 import type { ReviewFileStep } from '../../src-shared/ipc';
 import { reviewFileProgressText } from '../../src-shared/review-file-progress';
+import { counted } from '../../src-shared/counted';
 import type { Core } from '../core';
 import { exportReviewFileInSlices, importReviewFileInSlices } from '../export';
 import { applyReviewInSlices, needsAttention, type ImportResult } from '../review';
@@ -108,7 +109,7 @@ async function mark(core: Core, args: string[], io: CliIo): Promise<void> {
     onProgress: (done, total) => {
       if (total > 0)
         status.show(
-          `Marking ${grouped.format(done)} of ${grouped.format(total)} ${total === 1 ? 'record' : 'records'}…`,
+          `Marking ${grouped.format(done)} of ${counted(total, 'record', 'records', (n) => grouped.format(n))}…`,
         );
     },
   }).finally(() => {
@@ -256,8 +257,6 @@ function fileProgress(io: CliIo) {
     },
   };
 }
-
-const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What `review import` did: what it took, where a newer local mark stayed, or that nothing changed. */
 export function importSummary(result: ImportResult): string {

@@ -6,6 +6,7 @@ import {
   type TransactionSearchInput,
   type TransactionSearchResult,
 } from '../../src-shared/search';
+import { counted } from '../../src-shared/counted';
 import type { Core } from '../core';
 import { searchTransactions } from '../search';
 import {
@@ -70,7 +71,7 @@ export async function searchCommand(core: Core, args: string[], io: CliIo): Prom
       .join(', ');
     const { count } = result.totals;
     io.stderr.write(
-      `${count} ${count === 1 ? 'transaction' : 'transactions'}${sums ? ` · ${sums}` : ''} · page ${result.page}\n`,
+      `${counted(count, 'transaction', 'transactions')}${sums ? ` · ${sums}` : ''} · page ${result.page}\n`,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../../src-shared/errors';
 import type { SyncProgressEvent } from '../../src-shared/ipc';
+import { counted } from '../../src-shared/counted';
 import type { Core } from '../core';
 import { needingAttention } from './edits';
 import { profileOption } from './filters';
@@ -94,7 +95,7 @@ export async function syncCommand(core: Core, args: string[], io: CliIo): Promis
       });
       const total = Object.values(summary.counts).reduce((sum, n) => sum + n, 0);
       io.stdout.write(
-        `${profile.name}: ${summary.outcome}, ${total} ${total === 1 ? 'record' : 'records'} written\n`,
+        `${profile.name}: ${summary.outcome}, ${counted(total, 'record', 'records')} written\n`,
       );
       // A cancel (Ctrl+C) is no problem of the run: its outcome says it, and it is said once below.
       const errors = summary.errors;

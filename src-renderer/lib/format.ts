@@ -1,3 +1,4 @@
+import { counted } from '../../src-shared/counted';
 import { currencyDecimals, formatAmount } from '../../src-shared/money';
 import type { MinorAmount } from '../../src-shared/search';
 
@@ -73,7 +74,7 @@ export function formatCount(value: number): string {
 
 /** A count and its noun, which agrees with it: "1 transaction", "1,200 transactions". */
 export function formatCounted(value: number, noun: { one: string; other: string }): string {
-  return `${countFormat.format(value)} ${value === 1 ? noun.one : noun.other}`;
+  return counted(value, noun.one, noun.other, formatCount);
 }
 
 export function formatBytes(size: number | null): string {

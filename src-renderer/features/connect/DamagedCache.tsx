@@ -1,12 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { counted as count } from '../../../src-shared/counted';
 import type { CommandOutput } from '../../../src-shared/ipc';
 import type { ProfileSummary } from '../../../src-shared/profiles';
 import { call } from '../../lib/satchel';
 
 type Problem = NonNullable<CommandOutput<'profiles.cacheStatus'>['problem']>;
-
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What of the user's own work the damaged copy still gives up, in words. */
 function readableText(readable: Problem['readable']): string {

@@ -1,3 +1,4 @@
+import { counted } from '../../../src-shared/counted';
 import type { DownloadJobStatus } from '../../../src-shared/files';
 
 /**
@@ -108,7 +109,7 @@ export function statusWord(status: DownloadJobStatus): string {
 /** "0 of 1 file", "3 of 2,071 files": the noun agrees with the total. */
 export function filesOf(done: number, total: number, locale: string | undefined = defaultLocale): string {
   const count = new Intl.NumberFormat(locale);
-  return `${count.format(done)} of ${count.format(total)} ${total === 1 ? 'file' : 'files'}`;
+  return `${count.format(done)} of ${counted(total, 'file', 'files', (n) => count.format(n))}`;
 }
 
 /**
@@ -125,7 +126,7 @@ export function progressAnnouncement(
   if (status === 'completed') return `Download finished: ${filesOf(done, total, locale)}.`;
   if (status === 'running') {
     const step = total > 0 ? Math.floor((done / total) * 10) * 10 : 0;
-    return `Downloading: ${count.format(Math.min(step, 99))} percent of ${count.format(total)} ${total === 1 ? 'file' : 'files'}.`;
+    return `Downloading: ${count.format(Math.min(step, 99))} percent of ${counted(total, 'file', 'files', (n) => count.format(n))}.`;
   }
   return `Download ${statusWord(status).toLowerCase()}: ${filesOf(done, total, locale)}.`;
 }

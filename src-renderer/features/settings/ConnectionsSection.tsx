@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import { counted } from '../../../src-shared/counted';
 import { AppError } from '../../../src-shared/errors';
 import type { LockedKey } from '../../../src-shared/ipc';
 import { UNCHECKED_CONNECTION, UNCHECKED_KEY, type ProfileSummary } from '../../../src-shared/profiles';
@@ -89,7 +90,7 @@ function KeyForm({ profile, onClose }: { profile: ProfileSummary; onClose(end: K
   );
 }
 
-const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+const count = (n: number, one: string, many: string) => counted(n, one, many, formatCount);
 
 /** Events after which an organisation's unsent edits or review marks may be other than counted. */
 const LOCAL_WORK_EVENTS = ['edits.progress', 'review.progress', 'sync.finished'] as const;
